@@ -1,0 +1,136 @@
+import type { Contract, ContractTool } from '../contract/types.js';
+import { describe } from '../error-text.js';
+import { checkExpectations, type ObservedResult } from './expect.js';
+import type { Case, CaseFailure, CaseResult, CaseTotals, Dataset, Probe, RequiredTool } from './types.js';
+
+/** What replay needs from a live side: a way to call a tool. A snapshot side has none. */
+export interface ToolCaller {
+  callTool(name: string, args: Record<string, unknown>): Promise<{ result: unknown; durationMs: number }>;
+}
+
+export interface ReplaySide {
+  contract: Contract;
+  caller: ToolCaller | null;
+  /** Why there is no caller, e.g. "snapshot profile: no live server". */
+  noCallerReason?: string;
+  allowSideEffects: boolean;
+  concurrency: number;
+}
+
+/** Replays every case of every dataset on one side. Results keep dataset order, whatever the concurrency. */
+export async function replayCases(datasets: Dataset[], side: ReplaySide): Promise<CaseResult[]> {
+  const jobs = datasets.flatMap((d) => d.cases.map((c) => ({ dataset: d, case: c })));
+  const tools = new Map(side.contract.tools.map((t) => [t.name, t]));
+  return mapLimit(jobs, side.concurrency, (job) => replayCase(job.dataset, job.case, tools, side));
+}
+
+async function replayCase(dataset: Dataset, spec: Case, tools: Map<string, ContractTool>, side: ReplaySide): Promise<CaseResult> {
+  const failures: CaseFailure[] = [];
+  const probes: Probe[] = [];
+  const present: [RequiredTool, ContractTool][] = [];
+  // Contract checks first, then forbidden tools, then live probes: the cheapest facts lead.
+  for (const required of spec.requiredTools) {
+    const tool = tools.get(required.toolName);
+    if (!tool) failures.push({ code: 'required-tool-missing', tool: required.toolName, message: `required tool ${required.toolName} is not exposed` });
+    else {
+      failures.push(...structuralFailures(required, tool));
+      present.push([required, tool]);
+    }
+  }
+  for (const forbidden of spec.forbiddenTools ?? []) {
+    if (tools.has(forbidden)) failures.push({ code: 'forbidden-tool-exposed', tool: forbidden, message: `forbidden tool ${forbidden} is exposed` });
+  }
+  for (const [required, tool] of present) {
+    if (required.probeArguments === undefined) continue;
+    const outcome = await probe(required, tool, spec, side);
+    probes.push(outcome.probe);
+    failures.push(...outcome.failures);
+  }
+  const status = failures.length ? 'failed' : probes.some((p) => p.status === 'skipped') ? 'skipped' : 'passed';
+  return { id: spec.id, role: dataset.role, dataset: dataset.file, status, passed: status === 'passed', failures, probes };
+}
+
+function structuralFailures(required: RequiredTool, tool: ContractTool): CaseFailure[] {
+  const failures: CaseFailure[] = [];
+  for (const argument of required.requiredArguments ?? []) {
+    if (!tool.requiredArguments.includes(argument)) {
+      const present = Object.hasOwn((tool.inputSchema?.properties ?? {}) as object, argument);
+      failures.push({ code: 'required-argument-missing', tool: tool.name, message: `required argument ${argument} is ${present ? 'no longer required' : 'missing'} in ${tool.name}` });
+    }
+  }
+  const hints = [
+    ['readOnlyHint', required.requireReadOnlyHint, 'read-only-hint-mismatch'],
+    ['destructiveHint', required.requireDestructiveHint, 'destructive-hint-mismatch'],
+  ] as const;
+  for (const [hint, wanted, code] of hints) {
+    const actual = tool.effectiveAnnotations[hint];
+    if (wanted !== undefined && actual !== wanted) {
+      const source = tool.defaultedHints.includes(hint) ? ' (absent, so the spec default)' : '';
+      failures.push({ code, tool: tool.name, message: `${tool.name} effective ${hint} is ${actual}${source}; the case requires ${wanted}` });
+    }
+  }
+  return failures;
+}
+
+async function probe(required: RequiredTool, tool: ContractTool, spec: Case, side: ReplaySide): Promise<{ probe: Probe; failures: CaseFailure[] }> {
+  const base: Probe = { tool: tool.name, status: 'skipped', reason: null, isError: null, durationMs: null, resultBytes: null, textBytes: null };
+  if (!side.caller) return { probe: { ...base, reason: side.noCallerReason ?? 'no live server on this side' }, failures: [] };
+  const consent = side.allowSideEffects || spec.sideEffects === 'allowed';
+  if (!tool.effectiveAnnotations.readOnlyHint && !consent) {
+    const reason = `${tool.name} is not read-only; set allowSideEffects: true on the profile or sideEffects: allowed on the case to probe it`;
+    return { probe: { ...base, reason }, failures: [] };
+  }
+  let response: { result: unknown; durationMs: number };
+  try {
+    response = await side.caller.callTool(tool.name, required.probeArguments ?? {});
+  } catch (error) {
+    const message = describe(error);
+    return { probe: { ...base, status: 'failed', reason: message }, failures: [{ code: 'probe-failed', tool: tool.name, message: `probe call failed: ${message}` }] };
+  }
+  const observed = observe(response.result);
+  const probeRecord: Probe = {
+    ...base,
+    status: 'called',
+    isError: observed.isError,
+    durationMs: response.durationMs,
+    resultBytes: observed.resultBytes,
+    textBytes: Buffer.byteLength(observed.text, 'utf8'),
+  };
+  return { probe: probeRecord, failures: checkExpectations(required, observed) };
+}
+
+export function observe(result: unknown): ObservedResult {
+  const record = (result ?? {}) as Record<string, unknown>;
+  const content = Array.isArray(record.content) ? record.content : [];
+  const text = content
+    .filter((block): block is { type: 'text'; text: string } => (block as { type?: unknown })?.type === 'text' && typeof (block as { text?: unknown }).text === 'string')
+    .map((block) => block.text)
+    .join('\n');
+  return {
+    isError: record.isError === true,
+    text,
+    structured: record.structuredContent,
+    resultBytes: Buffer.byteLength(JSON.stringify(result) ?? '', 'utf8'),
+  };
+}
+
+export function caseTotals(results: CaseResult[]): CaseTotals {
+  const total = results.length;
+  const passed = results.filter((r) => r.status === 'passed').length;
+  const failed = results.filter((r) => r.status === 'failed').length;
+  return { total, passed, failed, skipped: total - passed - failed, passRate: total ? passed / total : null };
+}
+
+/** Runs `work` over `items` with at most `limit` in flight; results keep the input order. */
+export async function mapLimit<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, worker));
+  return results;
+}

@@ -1,0 +1,78 @@
+/** A dataset as written in datasets/*.cases.yaml (field names of the original design). */
+export interface Expectation {
+  isError?: boolean;
+  contains?: string[];
+  matches?: string;
+  structured?: Record<string, unknown>;
+  maxResultBytes?: number;
+}
+
+export interface RequiredTool {
+  toolName: string;
+  requiredArguments?: string[];
+  requireReadOnlyHint?: boolean;
+  requireDestructiveHint?: boolean;
+  probeArguments?: Record<string, unknown>;
+  expectedOutputContains?: string;
+  expect?: Expectation;
+}
+
+export interface Case {
+  id: string;
+  userTask: string;
+  requiredTools: RequiredTool[];
+  forbiddenTools?: string[];
+  sideEffects?: 'allowed' | 'forbidden';
+}
+
+export interface Dataset {
+  /** Path as shown to people (relative to the working directory). */
+  file: string;
+  role: string;
+  cases: Case[];
+}
+
+export type FailureCode =
+  | 'required-tool-missing'
+  | 'required-argument-missing'
+  | 'read-only-hint-mismatch'
+  | 'destructive-hint-mismatch'
+  | 'forbidden-tool-exposed'
+  | 'probe-failed'
+  | 'expectation-failed';
+
+export interface CaseFailure {
+  code: FailureCode;
+  tool: string | null;
+  message: string;
+}
+
+export interface Probe {
+  tool: string;
+  status: 'called' | 'skipped' | 'failed';
+  /** Why a probe was skipped or failed to complete. */
+  reason: string | null;
+  isError: boolean | null;
+  durationMs: number | null;
+  resultBytes: number | null;
+  textBytes: number | null;
+}
+
+export interface CaseResult {
+  id: string;
+  role: string;
+  dataset: string;
+  status: 'passed' | 'failed' | 'skipped';
+  passed: boolean;
+  failures: CaseFailure[];
+  probes: Probe[];
+}
+
+export interface CaseTotals {
+  total: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  /** passed / total, or null when there are no cases. Skipped cases count against it. */
+  passRate: number | null;
+}

@@ -1,0 +1,28 @@
+import { existsSync } from 'node:fs';
+import { relative } from 'node:path';
+import { loadDatasets } from '../cases/load.js';
+import { loadConfig } from '../config/load.js';
+import { InputError, type Problem } from '../config/problems.js';
+import type { CommandIO, Outcome } from './outcome.js';
+
+/** `mcp-gate validate`: the config and every dataset, checked without starting a server. */
+export function validateCommand(flags: { config: string }, io: CommandIO): Outcome {
+  const config = loadConfig(flags.config, io.env, {}, io.cwd);
+  const problems: Problem[] = [];
+  for (const profile of Object.values(config.profiles)) {
+    if (profile.transport === 'snapshot' && !existsSync(profile.path)) {
+      problems.push({ file: relative(io.cwd, config.file ?? flags.config), line: null, path: `profiles.${profile.name}.path`, message: `snapshot file ${relative(io.cwd, profile.path)} does not exist; write it with \`mcp-gate snapshot --profile <live profile> -o ${relative(io.cwd, profile.path)}\`` });
+    }
+  }
+  let datasets: ReturnType<typeof loadDatasets> = [];
+  try {
+    datasets = loadDatasets(config.datasets, io.cwd);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    problems.push(...error.problems);
+  }
+  if (problems.length) throw new InputError(problems);
+  const cases = datasets.reduce((n, d) => n + d.cases.length, 0);
+  io.stdout(`${relative(io.cwd, config.file ?? flags.config)}: valid. ${Object.keys(config.profiles).length} profiles (baseline "${config.baseline}", candidate "${config.candidate}"), ${datasets.length} datasets, ${cases} cases.\n`);
+  return { kind: 'ok' };
+}

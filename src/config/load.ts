@@ -1,0 +1,126 @@
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { CODE_ORDER, isCode, type Action } from '../findings/codes.js';
+import { applyOverride, envOverrides, type Override } from './env.js';
+import { InputError, dotted, type Problem } from './problems.js';
+import { readSource } from './source.js';
+import { DEFAULTS, type Exception, type GateConfig, type Profile } from './types.js';
+import { validateAgainst } from './validate.js';
+
+/** Flags that override the file and the environment. */
+export interface ConfigFlags {
+  baseline?: string;
+  candidate?: string;
+  datasets?: string[];
+  reportDir?: string;
+}
+
+type RawConfig = Record<string, unknown> & {
+  profiles: Record<string, Record<string, unknown>>;
+  baseline: string;
+  candidate: string;
+  datasets?: string[];
+  reports?: { dir?: string };
+  timeouts?: Partial<GateConfig['timeouts']>;
+  limits?: Partial<GateConfig['limits']>;
+  cases?: { concurrency?: number };
+  promotion?: Partial<GateConfig['promotion']>;
+};
+
+/**
+ * The config pipeline: parse (keeping lines), apply env overrides, apply flags, validate against
+ * schemas/gate.config.schema.json, check cross-field rules, normalise. Every problem is collected
+ * and thrown together as an InputError.
+ */
+export function loadConfig(file: string, env: NodeJS.ProcessEnv, flags: ConfigFlags = {}, cwd = process.cwd()): GateConfig {
+  const absolute = resolve(cwd, file);
+  const display = relative(cwd, absolute) || file;
+  const parsed = readSource(absolute, display);
+  if (!parsed.ok) throw new InputError(parsed.problems);
+  const source = parsed.source;
+  if (source.value === null || typeof source.value !== 'object' || Array.isArray(source.value)) {
+    throw new InputError([{ file: display, line: 1, path: '', message: 'must be a YAML mapping with version, profiles, baseline and candidate' }]);
+  }
+  const raw = structuredClone(source.value) as Record<string, unknown>;
+  const overrides = envOverrides(env, raw);
+  for (const o of overrides) applyOverride(raw, o.path, o.value);
+  if (flags.baseline) raw.baseline = flags.baseline;
+  if (flags.candidate) raw.candidate = flags.candidate;
+  if (flags.datasets?.length) raw.datasets = flags.datasets.map((d) => resolve(cwd, d));
+  if (flags.reportDir) raw.reports = { ...(raw.reports as object), dir: resolve(cwd, flags.reportDir) };
+
+  const problems = validateAgainst('gate.config.schema.json', { ...source, value: raw }).map((p) => blame(p, overrides));
+  if (problems.length) throw new InputError(problems);
+  const config = raw as RawConfig;
+  problems.push(...semanticProblems(config, source.lineOf, display).map((p) => blame(p, overrides)));
+  if (problems.length) throw new InputError(problems);
+  return normalise(config, absolute);
+}
+
+/** A problem in a value that came from the environment names the variable, not a file line. */
+function blame(problem: Problem, overrides: Override[]): Problem {
+  const from = overrides.find((o) => problem.path === dotted(o.path) || problem.path.startsWith(`${dotted(o.path)}.`));
+  return from ? { ...problem, file: `environment ${from.variable}`, line: null } : problem;
+}
+
+function semanticProblems(config: RawConfig, lineOf: (path: (string | number)[]) => number | null, file: string): Problem[] {
+  const problems: Problem[] = [];
+  const names = Object.keys(config.profiles);
+  for (const side of ['baseline', 'candidate'] as const) {
+    if (!names.includes(config[side])) {
+      problems.push({ file, line: lineOf([side]), path: side, message: `names profile "${config[side]}", which is not defined; defined profiles: ${names.join(', ')}` });
+    }
+  }
+  if (config.profiles[config.candidate]?.transport === 'snapshot') {
+    problems.push({ file, line: lineOf(['candidate']), path: 'candidate', message: 'the candidate must be a live server; a snapshot profile can only stand in for the baseline' });
+  }
+  for (const code of Object.keys(config.promotion?.rules ?? {})) {
+    if (!isCode(code)) problems.push({ file, line: lineOf(['promotion', 'rules', code]), path: `promotion.rules.${code}`, message: `unknown finding code; known codes: ${CODE_ORDER.join(', ')}` });
+  }
+  (config.promotion?.exceptions ?? []).forEach((e, i) => {
+    const where = ['promotion', 'exceptions', i];
+    if (!isCode(e.code)) problems.push({ file, line: lineOf([...where, 'code']), path: dotted([...where, 'code']), message: `unknown finding code "${e.code}"` });
+    if (Number.isNaN(Date.parse(`${e.expires}T00:00:00Z`))) problems.push({ file, line: lineOf([...where, 'expires']), path: dotted([...where, 'expires']), message: `"${e.expires}" is not a real date (YYYY-MM-DD)` });
+  });
+  return problems;
+}
+
+function normalise(config: RawConfig, file: string, given: Record<string, Profile> = {}): GateConfig {
+  const base = dirname(file);
+  const at = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
+  const profiles: Record<string, Profile> = { ...given };
+  for (const [name, p] of Object.entries(config.profiles)) {
+    profiles[name] = p.transport === 'snapshot'
+      ? { name, transport: 'snapshot', path: at(p.path as string), allowSideEffects: false }
+      : {
+          name,
+          transport: 'stdio',
+          command: p.command as string,
+          args: (p.args as string[] | undefined) ?? [],
+          cwd: at((p.cwd as string | undefined) ?? '.'),
+          env: (p.env as Record<string, string> | undefined) ?? {},
+          allowSideEffects: p.allowSideEffects === true,
+        };
+  }
+  return {
+    file,
+    profiles,
+    baseline: config.baseline,
+    candidate: config.candidate,
+    datasets: (config.datasets ?? []).map(at),
+    reports: { dir: at(config.reports?.dir ?? DEFAULTS.reports.dir) },
+    timeouts: { ...DEFAULTS.timeouts, ...config.timeouts },
+    limits: { ...DEFAULTS.limits, ...config.limits },
+    cases: { ...DEFAULTS.cases, ...config.cases },
+    promotion: {
+      rules: (config.promotion?.rules ?? {}) as Record<string, Action>,
+      maxNewDestructiveTools: config.promotion?.maxNewDestructiveTools ?? DEFAULTS.promotion.maxNewDestructiveTools,
+      maxBrokenCases: config.promotion?.maxBrokenCases ?? DEFAULTS.promotion.maxBrokenCases,
+      exceptions: (config.promotion?.exceptions ?? []) as Exception[],
+    },
+  };
+}
+
+/** A config built in code (e.g. for `diff` of two snapshot files): defaults everywhere. */
+export function defaultConfig(profiles: Record<string, Profile>, baseline: string, candidate: string, cwd: string): GateConfig {
+  return normalise({ profiles: {}, baseline, candidate }, resolve(cwd, 'gate.config.yaml'), profiles);
+}

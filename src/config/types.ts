@@ -1,0 +1,73 @@
+import type { Action } from '../findings/codes.js';
+
+/** The config after loading, env overrides, flags, defaults and path resolution. */
+export interface StdioProfile {
+  name: string;
+  transport: 'stdio';
+  command: string;
+  args: string[];
+  /** Absolute. */
+  cwd: string;
+  env: Record<string, string>;
+  allowSideEffects: boolean;
+}
+
+export interface SnapshotProfile {
+  name: string;
+  transport: 'snapshot';
+  /** Absolute. */
+  path: string;
+  allowSideEffects: false;
+}
+
+export type Profile = StdioProfile | SnapshotProfile;
+
+export interface Exception {
+  code: string;
+  tool?: string;
+  fingerprint?: string;
+  reason: string;
+  expires: string;
+}
+
+export interface Timeouts {
+  startupMs: number;
+  requestMs: number;
+  runMs: number;
+  killGraceMs: number;
+}
+
+export interface Limits {
+  maxPages: number;
+  maxTools: number;
+  maxMessageBytes: number;
+  stderrTailBytes: number;
+}
+
+export interface GateConfig {
+  /** Absolute path of the config file, or null when none was read. */
+  file: string | null;
+  profiles: Record<string, Profile>;
+  baseline: string;
+  candidate: string;
+  /** Absolute paths. */
+  datasets: string[];
+  reports: { dir: string };
+  timeouts: Timeouts;
+  limits: Limits;
+  cases: { concurrency: number };
+  promotion: {
+    rules: Record<string, Action>;
+    maxNewDestructiveTools: number;
+    maxBrokenCases: number;
+    exceptions: Exception[];
+  };
+}
+
+export const DEFAULTS = {
+  reports: { dir: 'reports' },
+  timeouts: { startupMs: 15_000, requestMs: 30_000, runMs: 600_000, killGraceMs: 2_000 },
+  limits: { maxPages: 100, maxTools: 10_000, maxMessageBytes: 16 * 1024 * 1024, stderrTailBytes: 8 * 1024 },
+  cases: { concurrency: 4 },
+  promotion: { maxNewDestructiveTools: 0, maxBrokenCases: 0 },
+} as const;

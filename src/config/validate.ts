@@ -1,0 +1,86 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { readFileSync } from 'node:fs';
+import { dotted, type Problem } from './problems.js';
+import type { SourceFile } from './source.js';
+
+const schemaUrl = (name: string) => new URL(`../../schemas/${name}`, import.meta.url);
+
+const compiled = new Map<string, ValidateFunction>();
+
+/** Compiled once per process, on first use: ajv compilation is the costly part. */
+function validatorFor(schemaName: string): ValidateFunction {
+  let validate = compiled.get(schemaName);
+  if (!validate) {
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    validate = ajv.compile(JSON.parse(readFileSync(schemaUrl(schemaName), 'utf8')) as object);
+    compiled.set(schemaName, validate);
+  }
+  return validate;
+}
+
+/** Validates a source against one of our schemas; every error becomes a problem with its line. */
+export function validateAgainst(schemaName: string, source: SourceFile): Problem[] {
+  const validate = validatorFor(schemaName);
+  if (validate(source.value)) return [];
+  const errors = (validate.errors ?? []).filter((e) => e.keyword !== 'if');
+  const seen = new Set<string>();
+  const problems: Problem[] = [];
+  for (const error of errors) {
+    const segments = pathSegments(error);
+    const found = ['type', 'enum', 'const', 'pattern', 'minimum', 'maximum', 'minLength', 'minItems', 'minProperties'].includes(error.keyword)
+      ? `, found ${describeValue(valueAt(source.value, segments))}`
+      : '';
+    const problem = { file: source.file, line: source.lineOf(segments), path: dotted(segments), message: explain(error) + found };
+    const key = `${problem.path}|${problem.message}`;
+    if (!seen.has(key)) problems.push(problem);
+    seen.add(key);
+  }
+  return problems;
+}
+
+function pathSegments(error: ErrorObject): (string | number)[] {
+  const segments: (string | number)[] = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+  if (error.keyword === 'additionalProperties') segments.push(String(error.params.additionalProperty));
+  if (error.keyword === 'required') segments.push(String(error.params.missingProperty));
+  return segments;
+}
+
+function explain(error: ErrorObject): string {
+  const p = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return 'unknown key; remove it or check its spelling';
+    case 'required':
+      return 'is required but missing';
+    case 'type':
+      return `must be ${p.type}`;
+    case 'enum':
+      return `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'const':
+      return `must be ${JSON.stringify(p.allowedValue)}`;
+    case 'pattern':
+      return `must match ${p.pattern}`;
+    case 'propertyNames':
+      return `has a key ${JSON.stringify(p.propertyName)} that ${error.message}`;
+    default:
+      return error.message ?? error.keyword;
+  }
+}
+
+function valueAt(root: unknown, segments: (string | number)[]): unknown {
+  let value = root;
+  for (const s of segments) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[s] : undefined;
+  return value;
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  const text = JSON.stringify(value) ?? String(value);
+  return `${typeof value} ${text.length > 60 ? `${text.slice(0, 57)}...` : text}`;
+}

@@ -1,0 +1,47 @@
+import { relative } from 'node:path';
+import type { GateConfig, Profile } from '../config/types.js';
+import { discover } from '../contract/discover.js';
+import { readSnapshot } from '../contract/snapshot.js';
+import type { Contract } from '../contract/types.js';
+import type { Side } from '../findings/types.js';
+import { SideUnavailableError } from './errors.js';
+import { Session } from './session.js';
+
+/** One side of the comparison once reached: its contract, and a live session unless it is a snapshot. */
+export interface OpenSide {
+  side: Side;
+  profile: Profile;
+  contract: Contract;
+  session: Session | null;
+  timing: { connectMs: number; discoverMs: number };
+}
+
+/**
+ * Reaches a profile and reads its contract. Throws SideUnavailableError (with phase and stderr tail)
+ * when the server cannot be started, initialised or listed; never returns an empty contract for that.
+ */
+export async function openSide(side: Side, profile: Profile, config: GateConfig, track: (session: Session) => void): Promise<OpenSide> {
+  const started = performance.now();
+  if (profile.transport === 'snapshot') {
+    const contract = readSnapshot(profile.path, relative(process.cwd(), profile.path) || profile.path);
+    const ms = Math.round(performance.now() - started);
+    return { side, profile, contract, session: null, timing: { connectMs: 0, discoverMs: ms } };
+  }
+  const session = await Session.open(side, profile, config.timeouts, config.limits);
+  track(session);
+  const connected = performance.now();
+  try {
+    const contract = await discover(session, config.limits);
+    return {
+      side,
+      profile,
+      contract,
+      session,
+      timing: { connectMs: Math.round(connected - started), discoverMs: Math.round(performance.now() - connected) },
+    };
+  } catch (error) {
+    await session.close();
+    if (error instanceof SideUnavailableError) throw error;
+    throw new SideUnavailableError(side, 'tools/list', (error as Error).message, session.stderrTail);
+  }
+}

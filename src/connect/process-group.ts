@@ -1,0 +1,73 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+
+/**
+ * Every server the gate starts runs as the leader of its own process group, so ending the
+ * group also ends what it spawned (`npx`, shell wrappers). Live groups are tracked here so that
+ * an interrupted gate can still end them all.
+ */
+const live = new Set<number>();
+
+export interface SpawnedGroup {
+  child: ChildProcess;
+  /** Resolves when the process has spawned, rejects with the spawn error (e.g. ENOENT). */
+  spawned: Promise<void>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export function spawnGroup(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): SpawnedGroup {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env,
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    windowsHide: true,
+  });
+  const spawned = new Promise<void>((resolve, reject) => {
+    child.once('spawn', () => {
+      if (child.pid) live.add(child.pid);
+      resolve();
+    });
+    child.once('error', reject);
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('close', (code, signal) => resolve({ code, signal }));
+    child.once('error', () => resolve({ code: null, signal: null }));
+  });
+  spawned.catch(() => undefined);
+  return { child, spawned, exited };
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false; // ESRCH: the group is already gone
+  }
+}
+
+const groupAlive = (pid: number): boolean => signalGroup(pid, 0);
+
+/** SIGTERM to the whole group; SIGKILL to whatever is left after `graceMs`. */
+export async function endGroup(pid: number, graceMs: number): Promise<void> {
+  if (!signalGroup(pid, 'SIGTERM')) {
+    live.delete(pid);
+    return;
+  }
+  const deadline = Date.now() + graceMs;
+  while (Date.now() < deadline && groupAlive(pid)) await new Promise((r) => setTimeout(r, 25));
+  if (groupAlive(pid)) signalGroup(pid, 'SIGKILL');
+  live.delete(pid);
+}
+
+/** Last resort, for process exit: no waiting is possible there, so kill outright. */
+export function killAllGroupsNow(): void {
+  for (const pid of live) signalGroup(pid, 'SIGKILL');
+  live.clear();
+}
+
+export async function endAllGroups(graceMs: number): Promise<void> {
+  await Promise.all([...live].map((pid) => endGroup(pid, graceMs)));
+}
+
+export const liveGroupCount = (): number => live.size;

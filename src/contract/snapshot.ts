@@ -1,0 +1,53 @@
+import { InputError } from '../config/problems.js';
+import { readSource } from '../config/source.js';
+import { GATE_NAME, GATE_VERSION } from '../version.js';
+import { sortKeys } from './canonical.js';
+import { buildContract } from './normalize.js';
+import type { Contract, ContractTool } from './types.js';
+
+export const SNAPSHOT_KIND = 'mcp-gate/contract';
+
+/** The raw tool object, rebuilt from the normalised one (unknown fields included). */
+export const rawTool = (t: ContractTool): Record<string, unknown> => ({
+  ...t.extra,
+  name: t.name,
+  ...(t.title !== null && t.title !== (t.annotations?.title ?? null) ? { title: t.title } : {}),
+  ...(t.description !== null ? { description: t.description } : {}),
+  ...(t.inputSchema !== null ? { inputSchema: t.inputSchema } : {}),
+  ...(t.outputSchema !== null ? { outputSchema: t.outputSchema } : {}),
+  ...(t.annotations !== null ? { annotations: t.annotations } : {}),
+});
+
+/**
+ * A versioned, deterministic contract snapshot: sorted keys, tools sorted by name, and no
+ * timestamps or durations, so the same server always gives the same bytes.
+ */
+export function toSnapshot(contract: Contract): string {
+  const snapshot = {
+    kind: SNAPSHOT_KIND,
+    schemaVersion: 1,
+    generatedBy: { name: GATE_NAME, version: GATE_VERSION },
+    server: contract.server,
+    contractHash: contract.hash,
+    tools: contract.tools.map(rawTool),
+  };
+  return `${JSON.stringify(sortKeys(snapshot), null, 2)}\n`;
+}
+
+export function readSnapshot(file: string, display: string): Contract {
+  const parsed = readSource(file, display);
+  if (!parsed.ok) throw new InputError(parsed.problems);
+  const value = parsed.source.value as Record<string, unknown> | null;
+  const problem = (path: string, message: string) =>
+    new InputError([{ file: display, line: parsed.source.lineOf(path ? [path] : []), path, message }]);
+  if (!value || typeof value !== 'object') throw problem('', `is not a contract snapshot (expected an object with kind "${SNAPSHOT_KIND}")`);
+  if (value.kind !== SNAPSHOT_KIND) throw problem('kind', `must be "${SNAPSHOT_KIND}"; write snapshots with \`mcp-gate snapshot\``);
+  if (value.schemaVersion !== 1) throw problem('schemaVersion', `is ${JSON.stringify(value.schemaVersion)}; this mcp-gate reads snapshot schemaVersion 1`);
+  if (!Array.isArray(value.tools)) throw problem('tools', 'must be an array of tool objects');
+  const server = (value.server ?? {}) as Contract['server'];
+  return buildContract(
+    { name: server.name ?? null, version: server.version ?? null, protocolVersion: server.protocolVersion ?? null, instructions: server.instructions ?? null },
+    value.tools,
+    { pages: 0, durationMs: 0, errors: [] },
+  );
+}

@@ -1,0 +1,79 @@
+import type { GateConfig } from '../config/types.js';
+import { CODES, codeRank, type Action, type Code } from '../findings/codes.js';
+import { applyExceptions, type AppliedException } from './exceptions.js';
+import type { Signal } from './signals.js';
+
+export type Verdict = 'Promote' | 'Hold' | 'Rollback';
+
+export interface Reason {
+  code: Code;
+  action: Exclude<Action, 'ignore'>;
+  count: number;
+  message: string;
+  /** The tools involved, sorted; empty for run-level reasons. */
+  tools: string[];
+}
+
+export interface Decision {
+  verdict: Verdict;
+  reasons: Reason[];
+  exceptionsApplied: AppliedException[];
+}
+
+export type Policy = GateConfig['promotion'];
+
+const STRENGTH: Record<Action, number> = { ignore: 0, hold: 1, rollback: 2 };
+const VERDICT: Record<Action, Verdict> = { ignore: 'Promote', hold: 'Hold', rollback: 'Rollback' };
+
+/** Thresholds: a code fires only when its count passes the tolerated number. */
+const tolerated = (code: Code, policy: Policy): number =>
+  code === 'tool-added-destructive' ? policy.maxNewDestructiveTools : code === 'case-broken' ? policy.maxBrokenCases : 0;
+
+/**
+ * Policy + signals -> Decision. Pure: the same signals, policy and day always give the same
+ * verdict with the same reasons in the same order.
+ */
+export function decide(signals: Signal[], policy: Policy, today: string): Decision {
+  const { kept, applied, raised } = applyExceptions(signals, policy.exceptions, today);
+  const byCode = new Map<Code, Signal[]>();
+  for (const signal of [...kept, ...raised]) byCode.set(signal.code, [...(byCode.get(signal.code) ?? []), signal]);
+
+  const reasons: Reason[] = [];
+  for (const [code, fired] of byCode) {
+    const action = (policy.rules[code] as Action | undefined) ?? CODES[code].action;
+    if (action === 'ignore' || fired.length <= tolerated(code, policy)) continue;
+    const tools = [...new Set(fired.map((s) => s.tool).filter((t): t is string => t !== null))].sort();
+    reasons.push({ code, action, count: fired.length, message: reasonMessage(code, fired.length, tools), tools });
+  }
+  subsumeForbiddenExposure(reasons);
+  reasons.sort((a, b) => STRENGTH[b.action] - STRENGTH[a.action] || reasonRank(a.code) - reasonRank(b.code));
+  const strongest = reasons.reduce<Action>((acc, r) => (STRENGTH[r.action] > STRENGTH[acc] ? r.action : acc), 'ignore');
+  return { verdict: VERDICT[strongest], reasons, exceptionsApplied: applied };
+}
+
+/**
+ * A forbidden tool that is exposed breaks every case that forbids it. When those broken cases
+ * already fire `case-broken` at least as strongly, the exposure is the same failure told twice:
+ * it is folded into that reason (its tools listed there). Raise maxBrokenCases and it stands alone again.
+ */
+function subsumeForbiddenExposure(reasons: Reason[]): void {
+  const cases = reasons.find((r) => r.code === 'case-broken');
+  const exposed = reasons.findIndex((r) => r.code === 'forbidden-tool-exposed');
+  if (!cases || exposed === -1 || STRENGTH[cases.action] < STRENGTH[reasons[exposed]!.action]) return;
+  cases.tools = [...new Set([...cases.tools, ...reasons[exposed]!.tools])].sort();
+  reasons.splice(exposed, 1);
+}
+
+/** The three classic rollback causes lead, in the order the original design told them. */
+const LEADING: Code[] = ['required-argument-removed', 'required-argument-added', 'input-type-changed', 'tool-added-destructive', 'case-broken'];
+const reasonRank = (code: Code) => (LEADING.includes(code) ? LEADING.indexOf(code) - LEADING.length : codeRank(code));
+
+export function reasonMessage(code: Code, count: number, tools: string[]): string {
+  const meta = CODES[code];
+  if (meta.subject === 'input' && ['required-argument-removed', 'required-argument-added', 'input-type-changed', 'input-enum-narrowed', 'input-constraint-tightened', 'input-closed'].includes(code)) {
+    return 'Candidate broke required MCP input schemas on baseline tools.';
+  }
+  if (code === 'tool-added-destructive') return 'Candidate introduced new destructive MCP tools into the role surface.';
+  if (code === 'case-broken') return `Candidate failed ${count} frozen role cases.`;
+  return `${meta.title}: ${count}${tools.length ? ` (${tools.join(', ')})` : ''}.`;
+}

@@ -1,0 +1,38 @@
+import type { CaseResult } from '../cases/types.js';
+import type { Code } from '../findings/codes.js';
+import type { Change, Finding } from '../findings/types.js';
+
+/** Anything that can move the verdict, reduced to what policy needs to judge and match it. */
+export interface Signal {
+  code: Code;
+  tool: string | null;
+  fingerprint: string | null;
+  message: string;
+}
+
+/**
+ * Collects the signals of a run. Findings on the baseline are context, not signals, and candidate
+ * findings that the baseline has too (`regression: false`) are pre-existing: reported, not judged.
+ */
+export function collectSignals(changes: Change[], candidateCases: CaseResult[], findings: Finding[]): Signal[] {
+  const signals: Signal[] = changes.map((c) => ({ code: c.code, tool: c.tool, fingerprint: c.fingerprint, message: c.message }));
+  const exposed = new Map<string, string[]>();
+  for (const result of candidateCases) {
+    for (const failure of result.failures) {
+      if (failure.code !== 'forbidden-tool-exposed' || !failure.tool) continue;
+      exposed.set(failure.tool, [...(exposed.get(failure.tool) ?? []), result.id]);
+    }
+  }
+  for (const [tool, cases] of [...exposed].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    signals.push({ code: 'forbidden-tool-exposed', tool, fingerprint: null, message: `${tool} is exposed but forbidden by ${cases.join(', ')}` });
+  }
+  for (const result of candidateCases) {
+    if (result.status !== 'failed') continue;
+    signals.push({ code: 'case-broken', tool: null, fingerprint: null, message: `${result.id}: ${result.failures.map((f) => f.message).join('; ')}` });
+  }
+  for (const finding of findings) {
+    if (finding.side !== 'candidate' || finding.regression === false) continue;
+    signals.push({ code: finding.code, tool: finding.tool, fingerprint: null, message: finding.message });
+  }
+  return signals;
+}

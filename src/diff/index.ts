@@ -1,0 +1,35 @@
+import type { Contract } from '../contract/types.js';
+import { codeRank } from '../findings/codes.js';
+import type { Change } from '../findings/types.js';
+import { diffAnnotations } from './annotations.js';
+import { change } from './change.js';
+import { diffSchemas } from './schemas.js';
+import { diffNewToolText, diffText } from './text.js';
+import { diffToolSet } from './tools.js';
+
+/** Contract x Contract -> Change[], in a stable order: by tool, then code, then path. */
+export function diffContracts(before: Contract, after: Contract): Change[] {
+  const changes: Change[] = [...diffToolSet(before, after)];
+  const afterByName = new Map(after.tools.map((t) => [t.name, t]));
+  const beforeNames = new Set(before.tools.map((t) => t.name));
+  for (const tool of after.tools) if (!beforeNames.has(tool.name)) changes.push(...diffNewToolText(tool));
+  for (const tool of before.tools) {
+    const successor = afterByName.get(tool.name);
+    if (!successor || successor.hash === tool.hash) continue;
+    changes.push(...diffSchemas(tool, successor), ...diffAnnotations(tool, successor), ...diffText(tool, successor));
+  }
+  const b = before.server;
+  const a = after.server;
+  if ((b.instructions ?? '') !== (a.instructions ?? '')) changes.push(...diffText.instructions(b.instructions, a.instructions));
+  if (b.protocolVersion && a.protocolVersion && b.protocolVersion !== a.protocolVersion) {
+    changes.push(change('protocol-version-changed', a.protocolVersion < b.protocolVersion ? 'dangerous' : 'safe', null, '/protocolVersion', b.protocolVersion, a.protocolVersion));
+  }
+  return sortChanges(changes);
+}
+
+export function sortChanges(changes: Change[]): Change[] {
+  const key = (c: Change) => c.tool ?? '';
+  return changes.sort((x, y) =>
+    key(x) < key(y) ? -1 : key(x) > key(y) ? 1
+      : codeRank(x.code) - codeRank(y.code) || (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
+}

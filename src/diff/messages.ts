@@ -1,0 +1,51 @@
+import type { Code } from '../findings/codes.js';
+import type { Change } from '../findings/types.js';
+
+type ChangeFacts = Pick<Change, 'code' | 'tool' | 'path' | 'before' | 'after'>;
+
+const show = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? 'absent');
+
+/** The last pointer segment that names a property, for messages. */
+const subject = (path: string): string => {
+  const segments = path.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const at = segments.lastIndexOf('properties');
+  return at >= 0 && segments[at + 1] ? segments.slice(at + 1).filter((s) => s !== 'properties').join('.') : path;
+};
+
+const MESSAGES: Partial<Record<Code, (c: ChangeFacts) => string>> = {
+  'tool-removed': (c) => `Tool "${c.tool}" was removed.`,
+  'tool-added': (c) => `Tool "${c.tool}" was added.`,
+  'tool-added-destructive': (c) => `New tool "${c.tool}" is destructive (readOnlyHint false, destructiveHint true).`,
+  'tool-renamed': (c) => `Tool "${c.before}" appears to be renamed to "${c.after}" (same schemas); callers of the old name break.`,
+  'required-argument-added': (c) => `"${c.tool}" now requires argument "${subject(c.path)}".`,
+  'required-argument-removed': (c) => `"${c.tool}" no longer takes required argument "${subject(c.path)}".`,
+  'argument-became-optional': (c) => `"${c.tool}" argument "${subject(c.path)}" is now optional.`,
+  'input-property-added': (c) => `"${c.tool}" accepts new optional argument "${subject(c.path)}".`,
+  'input-property-removed': (c) => `"${c.tool}" no longer accepts argument "${subject(c.path)}".`,
+  'output-schema-added': (c) => `"${c.tool}" now declares an outputSchema.`,
+  'output-schema-removed': (c) => `"${c.tool}" no longer declares an outputSchema; structured results lose their contract.`,
+  'output-property-added': (c) => `"${c.tool}" output gains field "${subject(c.path)}".`,
+  'output-property-removed': (c) => `"${c.tool}" output no longer has field "${subject(c.path)}".`,
+  'output-property-optional': (c) => `"${c.tool}" output field "${subject(c.path)}" is no longer required.`,
+  'description-changed': (c) => `Description of "${c.tool}"${c.path === '/description' ? '' : ` at ${c.path}`} changed.`,
+  'title-changed': (c) => `Title of "${c.tool}" changed from ${show(c.before)} to ${show(c.after)}.`,
+  'instructions-changed': () => `The server's instructions changed.`,
+  'protocol-version-changed': (c) => `Negotiated protocol version changed from ${show(c.before)} to ${show(c.after)}.`,
+};
+
+const HINT_NAMES: Record<string, string> = {
+  'readonly-hint-regression': 'readOnlyHint',
+  'destructive-hint-regression': 'destructiveHint',
+  'idempotent-hint-regression': 'idempotentHint',
+  'open-world-hint-regression': 'openWorldHint',
+};
+
+export function changeMessage(c: ChangeFacts): string {
+  const specific = MESSAGES[c.code];
+  if (specific) return specific(c);
+  const hint = HINT_NAMES[c.code];
+  if (hint) return `"${c.tool}" effective ${hint} went from ${show(c.before)} to ${show(c.after)}.`;
+  if (c.code === 'annotation-improved') return `"${c.tool}" effective ${c.path.split('/').pop()} went from ${show(c.before)} to ${show(c.after)} (safer).`;
+  const where = c.tool ? `"${c.tool}" ${subject(c.path)}` : subject(c.path);
+  return `${where}: ${c.code.replace(/-/g, ' ')} (${show(c.before)} -> ${show(c.after)}).`;
+}

@@ -1,0 +1,30 @@
+import type { Change } from '../findings/types.js';
+import { CODES } from '../findings/codes.js';
+
+export interface DiffSummary {
+  addedTools: number;
+  removedTools: number;
+  schemaBreakages: number;
+  readOnlyHintRegressions: number;
+  addedDestructiveTools: number;
+  breaking: number;
+  dangerous: number;
+  safe: number;
+}
+
+const toolsWith = (changes: Change[], keep: (c: Change) => boolean): number =>
+  new Set(changes.filter(keep).map((c) => c.tool)).size;
+
+/** The summary counts tools, not changes, as the interface defines; the severity totals count changes. */
+export function summarize(changes: Change[]): DiffSummary {
+  return {
+    addedTools: toolsWith(changes, (c) => c.code === 'tool-added') + toolsWith(changes, (c) => c.code === 'tool-renamed'),
+    removedTools: toolsWith(changes, (c) => c.code === 'tool-removed' || c.code === 'tool-renamed'),
+    schemaBreakages: toolsWith(changes, (c) => CODES[c.code].subject === 'input' && c.severity === 'breaking'),
+    readOnlyHintRegressions: toolsWith(changes, (c) => c.code === 'readonly-hint-regression'),
+    addedDestructiveTools: toolsWith(changes, (c) => c.code === 'tool-added-destructive'),
+    breaking: changes.filter((c) => c.severity === 'breaking').length,
+    dangerous: changes.filter((c) => c.severity === 'dangerous').length,
+    safe: changes.filter((c) => c.severity === 'safe').length,
+  };
+}

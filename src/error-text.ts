@@ -1,0 +1,2 @@
+/** The message of anything thrown, for people. */
+export const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -1,0 +1,81 @@
+/**
+ * Every finding code the gate can emit, with its typed meta. Codes are the public vocabulary:
+ * users write them in `promotion.rules` and `exceptions`, so they never change spelling.
+ */
+export type Action = 'rollback' | 'hold' | 'ignore';
+export type Severity = 'breaking' | 'dangerous' | 'safe';
+export type Subject = 'tools' | 'input' | 'output' | 'annotations' | 'text' | 'cases' | 'discovery' | 'audit' | 'policy';
+
+export interface CodeMeta {
+  subject: Subject;
+  /** What `decide/` does when the code fires and no rule overrides it. */
+  action: Action;
+  /** What a short label for a reason says, before counts. */
+  title: string;
+}
+
+export const CODES = {
+  'tool-removed': { subject: 'tools', action: 'rollback', title: 'Tools removed' },
+  'tool-added': { subject: 'tools', action: 'ignore', title: 'Tools added' },
+  'tool-added-destructive': { subject: 'tools', action: 'rollback', title: 'New destructive tools' },
+  'tool-renamed': { subject: 'tools', action: 'rollback', title: 'Tools likely renamed' },
+
+  'required-argument-added': { subject: 'input', action: 'rollback', title: 'Required arguments added' },
+  'required-argument-removed': { subject: 'input', action: 'rollback', title: 'Required arguments removed' },
+  'argument-became-optional': { subject: 'input', action: 'ignore', title: 'Arguments became optional' },
+  'input-property-added': { subject: 'input', action: 'ignore', title: 'Optional arguments added' },
+  'input-property-removed': { subject: 'input', action: 'hold', title: 'Optional arguments removed' },
+  'input-type-changed': { subject: 'input', action: 'rollback', title: 'Argument types narrowed or changed' },
+  'input-type-widened': { subject: 'input', action: 'ignore', title: 'Argument types widened' },
+  'input-enum-narrowed': { subject: 'input', action: 'rollback', title: 'Argument enums narrowed' },
+  'input-enum-widened': { subject: 'input', action: 'ignore', title: 'Argument enums widened' },
+  'input-constraint-tightened': { subject: 'input', action: 'rollback', title: 'Argument constraints tightened' },
+  'input-constraint-loosened': { subject: 'input', action: 'ignore', title: 'Argument constraints loosened' },
+  'input-closed': { subject: 'input', action: 'rollback', title: 'Input schemas closed' },
+  'input-opened': { subject: 'input', action: 'ignore', title: 'Input schemas opened' },
+  'input-default-changed': { subject: 'input', action: 'hold', title: 'Argument defaults changed' },
+
+  'output-schema-added': { subject: 'output', action: 'ignore', title: 'Output schemas added' },
+  'output-schema-removed': { subject: 'output', action: 'rollback', title: 'Output schemas removed' },
+  'output-property-added': { subject: 'output', action: 'ignore', title: 'Output fields added' },
+  'output-property-removed': { subject: 'output', action: 'rollback', title: 'Output fields removed' },
+  'output-property-optional': { subject: 'output', action: 'rollback', title: 'Output fields no longer guaranteed' },
+  'output-type-changed': { subject: 'output', action: 'rollback', title: 'Output types widened or changed' },
+  'output-type-narrowed': { subject: 'output', action: 'ignore', title: 'Output types narrowed' },
+  'output-enum-widened': { subject: 'output', action: 'hold', title: 'Output enums widened' },
+  'output-enum-narrowed': { subject: 'output', action: 'ignore', title: 'Output enums narrowed' },
+  'output-constraint-loosened': { subject: 'output', action: 'hold', title: 'Output constraints loosened' },
+  'output-constraint-tightened': { subject: 'output', action: 'ignore', title: 'Output constraints tightened' },
+
+  'readonly-hint-regression': { subject: 'annotations', action: 'rollback', title: 'Read-only hint regressions' },
+  'destructive-hint-regression': { subject: 'annotations', action: 'rollback', title: 'Destructive hint regressions' },
+  'idempotent-hint-regression': { subject: 'annotations', action: 'hold', title: 'Idempotent hint regressions' },
+  'open-world-hint-regression': { subject: 'annotations', action: 'hold', title: 'Open-world hint regressions' },
+  'annotation-improved': { subject: 'annotations', action: 'ignore', title: 'Annotations made safer' },
+
+  'description-changed': { subject: 'text', action: 'hold', title: 'Descriptions changed' },
+  'description-suspicious': { subject: 'text', action: 'rollback', title: 'Suspicious descriptions' },
+  'title-changed': { subject: 'text', action: 'ignore', title: 'Titles changed' },
+  'instructions-changed': { subject: 'text', action: 'hold', title: 'Server instructions changed' },
+
+  'case-broken': { subject: 'cases', action: 'rollback', title: 'Frozen role cases broken' },
+  'forbidden-tool-exposed': { subject: 'cases', action: 'rollback', title: 'Forbidden tools exposed' },
+
+  'candidate-unavailable': { subject: 'discovery', action: 'rollback', title: 'Candidate unavailable' },
+  'protocol-violation': { subject: 'discovery', action: 'hold', title: 'Protocol violations' },
+  'protocol-version-changed': { subject: 'discovery', action: 'ignore', title: 'Protocol version changed' },
+
+  'exception-expired': { subject: 'policy', action: 'hold', title: 'Expired exceptions' },
+  'exception-stale': { subject: 'policy', action: 'hold', title: 'Stale exceptions' },
+} as const satisfies Record<string, CodeMeta>;
+
+export type Code = keyof typeof CODES;
+
+export const isCode = (value: string): value is Code => Object.hasOwn(CODES, value);
+
+/** Codes in declaration order: the order reasons and changes are listed in. */
+export const CODE_ORDER: readonly Code[] = Object.keys(CODES) as Code[];
+export const codeRank = (code: string): number => {
+  const rank = CODE_ORDER.indexOf(code as Code);
+  return rank === -1 ? CODE_ORDER.length : rank;
+};

@@ -1,0 +1,39 @@
+import { Ajv } from 'ajv';
+import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { InputError } from '../config/problems.js';
+import type { Report } from './types.js';
+
+let validate: ReturnType<Ajv['compile']> | null = null;
+
+/** Validates a value against schemas/report.schema.json; returns the problems as text. */
+export function reportProblems(value: unknown): string[] {
+  if (!validate) {
+    const schema = JSON.parse(readFileSync(new URL('../../schemas/report.schema.json', import.meta.url), 'utf8')) as object;
+    validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+  }
+  if (validate(value)) return [];
+  return (validate.errors ?? []).slice(0, 10).map((e) => `${e.instancePath || '/'}: ${e.message ?? e.keyword}`);
+}
+
+/** Reads a saved report. Anything that is not a valid report (of a version this build reads) is an InputError. */
+export function readReport(file: string, cwd: string): Report {
+  const display = relative(cwd, resolve(cwd, file)) || file;
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(resolve(cwd, file), 'utf8'));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'file not found' : error instanceof SyntaxError ? `not JSON: ${error.message}` : (error as Error).message;
+    throw new InputError([{ file: display, line: null, path: '', message: why }]);
+  }
+  const version = (value as { schemaVersion?: unknown } | null)?.schemaVersion;
+  if (typeof version === 'number' && version > 1) {
+    throw new InputError([{ file: display, line: null, path: 'schemaVersion', message: `is ${version}; this mcp-gate reads report schemaVersion 1. Upgrade mcp-gate to read it.` }]);
+  }
+  const problems = reportProblems(value);
+  if (problems.length) {
+    throw new InputError(problems.map((p) => ({ file: display, line: null, path: '', message: `not a valid mcp-gate report: ${p}` })));
+  }
+  return value as Report;
+}

@@ -1,0 +1,26 @@
+import { caseTotals } from '../cases/replay.js';
+import type { CaseResult } from '../cases/types.js';
+import type { SideUnavailableError } from '../connect/errors.js';
+import type { OpenSide } from '../connect/open-side.js';
+import type { SideReport } from './types.js';
+
+/** One side of the report. A side that could not be reached says so; it is never "0 tools, fine". */
+export function buildSideReport(side: OpenSide & { error?: SideUnavailableError | null }, caseResults: CaseResult[]): SideReport {
+  const tail = side.error?.stderrTail ?? side.session?.stderrTail ?? '';
+  const dropped = side.session?.stderrDroppedBytes ?? 0;
+  const available = !side.error && (side.session !== null || side.profile.transport === 'snapshot');
+  return {
+    profile: side.profile.name,
+    transport: side.profile.transport,
+    available,
+    error: side.error ? { phase: side.error.phase, message: side.error.message } : null,
+    server: side.contract.server,
+    contractHash: available ? side.contract.hash : null,
+    toolCount: side.contract.tools.length,
+    tools: side.contract.tools,
+    discovery: side.contract.discovery,
+    stderr: { tail, droppedBytes: dropped },
+    cases: caseTotals(caseResults),
+    caseResults,
+  };
+}

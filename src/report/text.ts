@@ -1,0 +1,81 @@
+import type { Report, SideReport } from './types.js';
+
+export interface TextStyle {
+  bold(text: string): string;
+  red(text: string): string;
+  yellow(text: string): string;
+  green(text: string): string;
+  dim(text: string): string;
+}
+
+export const plain: TextStyle = { bold: (t) => t, red: (t) => t, yellow: (t) => t, green: (t) => t, dim: (t) => t };
+
+const percent = (rate: number | null) => (rate === null ? 'n/a' : `${Math.round(rate * 100)}%`);
+const passRate = (s: SideReport) => `${percent(s.cases.passRate)} (${s.cases.passed}/${s.cases.total})`;
+
+/** The text summary: what a person reads in a terminal or a CI log. A pure function of the report. */
+export function renderText(report: Report, style: TextStyle = plain, reportPath: string | null = null): string {
+  const { baseline: b, candidate: c, diff, decision } = report;
+  const verdictColour = decision.verdict === 'Promote' ? style.green : decision.verdict === 'Hold' ? style.yellow : style.red;
+  const lines: string[] = [];
+  const server = (s: SideReport) => (s.server.name ? `${s.server.name} ${s.server.version ?? ''}`.trim() : s.available ? 'unknown' : 'unavailable');
+  lines.push(style.bold('mcp-gate contract promotion'));
+  lines.push(`  baseline   ${b.profile} (${b.transport}, ${server(b)})`);
+  lines.push(`  candidate  ${c.profile} (${c.transport}, ${server(c)})`);
+  lines.push(`  cases      ${b.cases.total} from ${report.config.datasets.join(', ') || 'no datasets'}`);
+  lines.push('');
+  const rows = [
+    ['', 'baseline', 'candidate'],
+    ['tools', String(b.toolCount), c.available ? String(c.toolCount) : 'unavailable'],
+    ['pass rate', passRate(b), passRate(c)],
+    ['cases passed', String(b.cases.passed), String(c.cases.passed)],
+    ['cases failed', String(b.cases.failed), String(c.cases.failed)],
+    ['cases skipped', String(b.cases.skipped), String(c.cases.skipped)],
+  ];
+  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
+  for (const row of rows) lines.push(`  ${row.map((cell, i) => cell.padEnd(widths[i]!)).join('   ')}`.trimEnd());
+  lines.push('');
+  const s = diff.summary;
+  lines.push(style.bold('Diff'));
+  lines.push(`  added tools ${s.addedTools}, removed tools ${s.removedTools}, schema breakages ${s.schemaBreakages}, read-only hint regressions ${s.readOnlyHintRegressions}, added destructive tools ${s.addedDestructiveTools}`);
+  lines.push(`  changes: ${s.breaking} breaking, ${s.dangerous} dangerous, ${s.safe} safe`);
+  for (const change of diff.changes.filter((x) => x.severity !== 'safe').slice(0, 12)) {
+    lines.push(`  ${change.severity === 'breaking' ? style.red('breaking ') : style.yellow('dangerous')} ${change.code}: ${change.message}`);
+  }
+  const hidden = diff.changes.filter((x) => x.severity !== 'safe').length - 12;
+  if (hidden > 0) lines.push(style.dim(`  ... ${hidden} more in the report`));
+
+  const failures = [...sideFailures('baseline', b), ...sideFailures('candidate', c)];
+  if (failures.length) {
+    lines.push('');
+    lines.push(style.bold('Case failures'));
+    lines.push(...failures);
+  }
+  for (const side of [b, c]) {
+    if (side.error) lines.push('', style.red(`${side === b ? 'Baseline' : 'Candidate'} unavailable (${side.error.phase}): ${side.error.message}`));
+    if (side.error && side.stderr.tail.trim()) lines.push(style.dim(indent(side.stderr.tail.trimEnd().split('\n').slice(-5).join('\n'))));
+  }
+  lines.push('');
+  lines.push(`${style.bold('Decision:')} ${verdictColour(style.bold(decision.verdict))}`);
+  for (const reason of decision.reasons) lines.push(`  - [${reason.action}] ${reason.code}: ${reason.message}`);
+  if (!decision.reasons.length) lines.push('  - no finding asks for Hold or Rollback');
+  for (const e of decision.exceptionsApplied) lines.push(style.dim(`  approved: ${e.code}${e.tool ? ` on ${e.tool}` : ''} until ${e.expires} (${e.reason})`));
+  if (reportPath) lines.push('', `Report: ${reportPath}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function sideFailures(label: string, side: SideReport): string[] {
+  const lines: string[] = [];
+  for (const result of side.caseResults) {
+    if (result.status === 'passed') continue;
+    if (result.status === 'skipped') {
+      const why = result.probes.find((p) => p.status === 'skipped')?.reason ?? (side.available ? 'probes skipped' : 'side unavailable');
+      lines.push(`  ${label} ${result.id}: skipped (${why})`);
+      continue;
+    }
+    lines.push(`  ${label} ${result.id}: ${result.failures.slice(0, 4).map((f) => f.message).join('; ')}${result.failures.length > 4 ? `; +${result.failures.length - 4} more` : ''}`);
+  }
+  return lines;
+}
+
+const indent = (text: string) => text.split('\n').map((l) => `    ${l}`).join('\n');

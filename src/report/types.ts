@@ -1,0 +1,50 @@
+import type { CaseResult, CaseTotals } from '../cases/types.js';
+import type { ContractTool, Discovery, ServerIdentity } from '../contract/types.js';
+import type { Decision } from '../decide/decide.js';
+import type { DiffSummary } from '../diff/summary.js';
+import type { Change, Finding } from '../findings/types.js';
+
+export const REPORT_SCHEMA_VERSION = 1;
+
+export interface SideReport {
+  profile: string;
+  transport: 'stdio' | 'snapshot';
+  /** False when the side could not be started, initialised or listed. */
+  available: boolean;
+  error: { phase: string; message: string } | null;
+  server: ServerIdentity;
+  contractHash: string | null;
+  toolCount: number;
+  tools: ContractTool[];
+  discovery: Discovery;
+  /** The last bytes the server wrote to stderr, and how many earlier bytes were dropped. */
+  stderr: { tail: string; droppedBytes: number };
+  cases: CaseTotals;
+  caseResults: CaseResult[];
+}
+
+/** Wall-clock figures. The only fields that differ between two runs against the same servers. */
+export interface Timing {
+  totalMs: number;
+  stages: Record<'connect' | 'discover' | 'diff' | 'cases' | 'audit' | 'decide' | 'report', number>;
+}
+
+export interface Report {
+  schemaVersion: typeof REPORT_SCHEMA_VERSION;
+  generatedBy: { name: string; version: string };
+  startedAt: string;
+  finishedAt: string;
+  config: { file: string | null; datasets: string[]; roles: string[] };
+  baseline: SideReport;
+  candidate: SideReport;
+  diff: { summary: DiffSummary; changes: Change[] };
+  audit: { findings: Finding[] };
+  decision: Decision;
+  timing: Timing;
+}
+
+/**
+ * Fields that hold times or durations. Removing them (and the file name) leaves a report that is
+ * byte-identical between two runs against the same servers.
+ */
+export const VOLATILE_FIELDS = ['startedAt', 'finishedAt', 'timing', 'durationMs'] as const;

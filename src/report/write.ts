@@ -1,0 +1,42 @@
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Report } from './types.js';
+
+const stamp = (iso: string) => iso.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+const safe = (name: string) => name.replace(/[^A-Za-z0-9._-]+/g, '_');
+
+/** `<dir>/<UTC yyyyMMddTHHmmssZ>-<baseline>-to-<candidate>.json`, with a suffix if that name is taken. */
+export function reportFileName(dir: string, report: Report): string {
+  const base = `${stamp(report.startedAt)}-${safe(report.baseline.profile)}-to-${safe(report.candidate.profile)}`;
+  for (let n = 1; ; n++) {
+    const candidate = join(dir, `${base}${n === 1 ? '' : `-${n}`}.json`);
+    if (!existsSync(candidate)) return candidate;
+  }
+}
+
+/**
+ * Writes the report atomically: a temp file in the same directory, fsync, then rename. A reader
+ * (or a crash) never sees half a report. The exclusive create of the temp file also keeps two
+ * runs in the same second from taking the same final name.
+ */
+export function writeReport(dir: string, report: Report): string {
+  mkdirSync(dir, { recursive: true });
+  const text = `${JSON.stringify(report, null, 2)}\n`;
+  for (;;) {
+    const target = reportFileName(dir, report);
+    const temp = `${target}.${process.pid}.tmp`;
+    const fd = openSync(temp, 'wx');
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    if (existsSync(target)) {
+      rmSync(temp, { force: true });
+      continue; // another run took this name between the check and now
+    }
+    renameSync(temp, target);
+    return target;
+  }
+}

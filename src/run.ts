@@ -1,0 +1,153 @@
+import { loadDatasets } from './cases/load.js';
+import { replayCases, type ReplaySide } from './cases/replay.js';
+import type { CaseResult, Dataset } from './cases/types.js';
+import type { GateConfig, Profile } from './config/types.js';
+import { SideUnavailableError } from './connect/errors.js';
+import { openSide, type OpenSide } from './connect/open-side.js';
+import type { Session } from './connect/session.js';
+import type { Contract } from './contract/types.js';
+import { decide } from './decide/decide.js';
+import { collectSignals } from './decide/signals.js';
+import { diffContracts } from './diff/index.js';
+import { summarize } from './diff/summary.js';
+import { discoveryFindings, unavailableFinding } from './findings/discovery.js';
+import type { Change, Finding, Side } from './findings/types.js';
+import { buildSideReport } from './report/side.js';
+import { REPORT_SCHEMA_VERSION, type Report, type Timing } from './report/types.js';
+import { GATE_NAME, GATE_VERSION } from './version.js';
+
+/** The live baseline could not be read: the gate cannot decide (exit 3). */
+export class BaselineUnavailableError extends Error {
+  constructor(readonly failure: SideUnavailableError, profile: string) {
+    const tail = failure.stderrTail.trim() ? `\nserver stderr (tail):\n${failure.stderrTail.trimEnd().split('\n').slice(-10).join('\n')}` : '';
+    super(`baseline profile "${profile}" is unavailable (${failure.phase}): ${failure.message}${tail}`);
+    this.name = 'BaselineUnavailableError';
+  }
+}
+
+export interface RunOptions {
+  /** Progress lines, for stderr. */
+  log?: (line: string) => void;
+  now?: () => Date;
+}
+
+/**
+ * The whole gate, from config to a Report: reach both sides in parallel, discover, diff, replay
+ * cases on both sides, decide. Writing the report is the caller's step, so a report that cannot be
+ * written still has a verdict to print.
+ */
+export async function runGate(config: GateConfig, options: RunOptions = {}): Promise<Report> {
+  const log = options.log ?? (() => undefined);
+  const now = options.now ?? (() => new Date());
+  const datasets = loadDatasets(config.datasets);
+  const startedAt = now();
+  const clock = performance.now();
+  const sessions: Session[] = [];
+  const baselineProfile = config.profiles[config.baseline]!;
+  const candidateProfile = config.profiles[config.candidate]!;
+  const stages: Timing['stages'] = { connect: 0, discover: 0, diff: 0, cases: 0, audit: 0, decide: 0, report: 0 };
+
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the run exceeded timeouts.runMs (${config.timeouts.runMs} ms)`)), config.timeouts.runMs);
+  });
+  try {
+    log(`connecting: baseline "${config.baseline}" (${describeProfile(baselineProfile)}), candidate "${config.candidate}" (${describeProfile(candidateProfile)})`);
+    const [baseline, candidate] = await Promise.race([
+      Promise.allSettled([
+        openSide('baseline', baselineProfile, config, (s) => sessions.push(s)),
+        openSide('candidate', candidateProfile, config, (s) => sessions.push(s)),
+      ]),
+      deadline,
+    ]);
+    if (baseline.status === 'rejected') {
+      if (baseline.reason instanceof SideUnavailableError) throw new BaselineUnavailableError(baseline.reason, config.baseline);
+      throw baseline.reason;
+    }
+    if (candidate.status === 'rejected' && !(candidate.reason instanceof SideUnavailableError)) throw candidate.reason;
+    const base = baseline.value;
+    const cand = candidate.status === 'fulfilled' ? candidate.value : null;
+    stages.connect = Math.max(base.timing.connectMs, cand?.timing.connectMs ?? 0);
+    stages.discover = Math.max(base.timing.discoverMs, cand?.timing.discoverMs ?? 0);
+    log(`discovered: baseline ${base.contract.tools.length} tools, candidate ${cand ? `${cand.contract.tools.length} tools` : 'unavailable'}`);
+
+    let mark = performance.now();
+    const changes: Change[] = cand ? diffContracts(base.contract, cand.contract) : [];
+    stages.diff = Math.round(performance.now() - mark);
+
+    mark = performance.now();
+    const caseCount = datasets.reduce((n, d) => n + d.cases.length, 0);
+    if (caseCount) log(`replaying ${caseCount} cases on both sides`);
+    const [baseCases, candCases] = await Promise.race([
+      Promise.all([replay(datasets, base, config), cand ? replay(datasets, cand, config) : unreachedCases(datasets)]),
+      deadline,
+    ]);
+    stages.cases = Math.round(performance.now() - mark);
+
+    mark = performance.now();
+    const findings: Finding[] = [...discoveryFindings(base.contract, cand?.contract ?? null)];
+    if (candidate.status === 'rejected') findings.push(unavailableFinding(candidate.reason as SideUnavailableError));
+    const decision = decide(collectSignals(changes, candCases, findings), config.promotion, startedAt.toISOString().slice(0, 10));
+    stages.decide = Math.round(performance.now() - mark);
+    log(`decision: ${decision.verdict}`);
+
+    const candidateReport = cand
+      ? buildSideReport(cand, candCases)
+      : buildSideReport(unavailableSide(candidateProfile, candidate.status === 'rejected' ? (candidate.reason as SideUnavailableError) : null), candCases);
+    return {
+      schemaVersion: REPORT_SCHEMA_VERSION,
+      generatedBy: { name: GATE_NAME, version: GATE_VERSION },
+      startedAt: startedAt.toISOString(),
+      finishedAt: now().toISOString(),
+      config: { file: config.file ? relativeToCwd(config.file) : null, datasets: datasets.map((d) => d.file), roles: [...new Set(datasets.map((d) => d.role))] },
+      baseline: buildSideReport(base, baseCases),
+      candidate: candidateReport,
+      diff: { summary: summarize(changes), changes },
+      audit: { findings: [] },
+      decision,
+      timing: { totalMs: Math.round(performance.now() - clock), stages },
+    };
+  } finally {
+    clearTimeout(timer);
+    await Promise.all(sessions.map((s) => s.close()));
+  }
+}
+
+function replay(datasets: Dataset[], side: OpenSide, config: GateConfig): Promise<CaseResult[]> {
+  const session = side.session;
+  const replaySide: ReplaySide = {
+    contract: side.contract,
+    caller: session ? { callTool: (name, args) => session.request('tools/call', 'tools/call', { name, arguments: args }) } : null,
+    noCallerReason: `profile "${side.profile.name}" is a snapshot: no live server to call`,
+    allowSideEffects: side.profile.allowSideEffects,
+    concurrency: config.cases.concurrency,
+  };
+  return replayCases(datasets, replaySide);
+}
+
+/** Cases on a side that could not be reached: skipped (never passed), with the reason. */
+async function unreachedCases(datasets: Dataset[]): Promise<CaseResult[]> {
+  return datasets.flatMap((d) => d.cases.map((c) => ({
+    id: c.id, role: d.role, dataset: d.file, status: 'skipped' as const, passed: false,
+    failures: [], probes: [],
+  })));
+}
+
+const emptyContract = (): Contract => ({
+  server: { name: null, version: null, protocolVersion: null, instructions: null },
+  tools: [],
+  hash: '',
+  discovery: { pages: 0, durationMs: 0, errors: [] },
+});
+
+function unavailableSide(profile: Profile, error: SideUnavailableError | null): OpenSide & { error: SideUnavailableError | null } {
+  return { side: 'candidate' as Side, profile, contract: emptyContract(), session: null, timing: { connectMs: 0, discoverMs: 0 }, error };
+}
+
+const describeProfile = (p: Profile) => (p.transport === 'snapshot' ? `snapshot ${relativeToCwd(p.path)}` : [p.command, ...p.args].join(' '));
+
+function relativeToCwd(file: string): string {
+  const cwd = process.cwd();
+  return file.startsWith(`${cwd}/`) ? file.slice(cwd.length + 1) : file;
+}
+

@@ -1,0 +1,151 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli, scratchProject } from '../helpers/cli.js';
+import { processesMatching } from '../helpers/processes.js';
+import { readReportFile, stable } from '../helpers/report.js';
+import type { Report } from '../../src/report/types.js';
+
+const reportsIn = (dir: string) => readdirSync(join(dir, 'reports')).filter((f) => f.endsWith('.json')).sort();
+
+describe('mcp-gate run on the Support Ops example (real servers over stdio)', () => {
+  let dir: string;
+  let rollback: { code: number | null; stdout: string; stderr: string };
+  let report: Report;
+
+  beforeAll(async () => {
+    dir = scratchProject();
+    rollback = await runCli(['run'], { cwd: dir });
+    const files = reportsIn(dir);
+    expect(files).toHaveLength(1);
+    report = readReportFile(join(dir, 'reports', files[0]!));
+  });
+
+  it('exits 1 for Rollback and saves a report named as the interface says', () => {
+    expect(rollback.code).toBe(1);
+    expect(reportsIn(dir)[0]).toMatch(/^\d{8}T\d{6}Z-baseline-to-candidate\.json$/);
+    expect(rollback.stdout).toContain(`Report: reports/${reportsIn(dir)[0]}`);
+  });
+
+  it('records the walkthrough facts: tools, pass rates, diff counts', () => {
+    expect([report.baseline.toolCount, report.candidate.toolCount]).toEqual([5, 6]);
+    expect(report.baseline.cases).toMatchObject({ total: 3, passed: 3, failed: 0, skipped: 0, passRate: 1 });
+    expect(report.candidate.cases).toMatchObject({ total: 3, passed: 0, failed: 3, skipped: 0, passRate: 0 });
+    expect(report.diff.summary).toMatchObject({ addedTools: 1, removedTools: 0, schemaBreakages: 1, readOnlyHintRegressions: 0, addedDestructiveTools: 1 });
+    expect(report.baseline.server).toMatchObject({ name: 'support-ops', version: '1.4.0', protocolVersion: '2025-11-25' });
+    expect(report.candidate.server.version).toBe('1.5.0');
+  });
+
+  it('decides Rollback for the three reasons of the interface, in order', () => {
+    expect(report.decision.verdict).toBe('Rollback');
+    expect(report.decision.reasons.map((r) => [r.code, r.action, r.count])).toEqual([
+      ['required-argument-removed', 'rollback', 1],
+      ['tool-added-destructive', 'rollback', 1],
+      ['case-broken', 'rollback', 3],
+    ]);
+    expect(report.decision.reasons.map((r) => r.message)).toEqual([
+      'Candidate broke required MCP input schemas on baseline tools.',
+      'Candidate introduced new destructive MCP tools into the role surface.',
+      'Candidate failed 3 frozen role cases.',
+    ]);
+  });
+
+  it('lists why each candidate case failed', () => {
+    const failures = Object.fromEntries(report.candidate.caseResults.map((r) => [r.id, r.failures.map((f) => [f.code, f.tool])]));
+    expect(failures['TG-001']).toEqual([['forbidden-tool-exposed', 'Deployments.Rollback']]);
+    expect(failures['TG-002']).toEqual([['forbidden-tool-exposed', 'Deployments.Rollback']]);
+    expect(failures['TG-003']).toEqual(expect.arrayContaining([
+      ['required-argument-missing', 'Incident.Declare'],
+      ['forbidden-tool-exposed', 'Deployments.Rollback'],
+    ]));
+    expect(report.candidate.caseResults[2]!.failures[0]!.message).toContain('severity');
+    expect(report.baseline.caseResults.every((r) => r.passed && r.probes.every((p) => p.status === 'called' && p.isError === false))).toBe(true);
+  });
+
+  it('prints the text summary with the facts a person needs', () => {
+    const out = rollback.stdout;
+    expect(out).toMatch(/tools\s+5\s+6/);
+    expect(out).toMatch(/pass rate\s+100% \(3\/3\)\s+0% \(0\/3\)/);
+    expect(out).toContain('added tools 1, removed tools 0, schema breakages 1, read-only hint regressions 0, added destructive tools 1');
+    expect(out).toContain('Decision: Rollback');
+    expect(out).toContain('candidate TG-003: required argument severity is missing in Incident.Declare');
+    expect(rollback.stderr).toContain('mcp-gate: connecting');
+  });
+
+  it('leaves no server process behind', () => {
+    expect(processesMatching(`--tag=${dir}`)).toEqual([]);
+  });
+
+  it('is deterministic: a second run gives the same report once times are removed', async () => {
+    const again = await runCli(['run', '--quiet'], { cwd: dir });
+    expect(again.code).toBe(1);
+    const files = reportsIn(dir);
+    expect(files).toHaveLength(2);
+    const second = readReportFile(join(dir, 'reports', files[1]!));
+    expect(stable(second)).toEqual(stable(report));
+  });
+});
+
+describe('other scenarios', () => {
+  it('MCPGATE_CANDIDATE=candidate-safe promotes and exits 0', async () => {
+    const dir = scratchProject();
+    const result = await runCli(['run'], { cwd: dir, env: { MCPGATE_CANDIDATE: 'candidate-safe' } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Decision: Promote');
+    const report = readReportFile(join(dir, 'reports', reportsIn(dir)[0]!));
+    expect(report.decision).toMatchObject({ verdict: 'Promote', reasons: [] });
+    expect(report.candidate.cases).toMatchObject({ passed: 3, passRate: 1 });
+    expect(report.diff.changes.map((c) => [c.code, c.severity, c.tool])).toEqual([['tool-added', 'safe', 'Runbooks.Search']]);
+  });
+
+  it('--format json prints only the report on stdout', async () => {
+    const dir = scratchProject();
+    const result = await runCli(['run', '--format', 'json'], { cwd: dir });
+    expect(result.code).toBe(1);
+    const printed = JSON.parse(result.stdout) as Report;
+    expect(printed.decision.verdict).toBe('Rollback');
+    expect(printed.schemaVersion).toBe(1);
+  });
+
+  it('--fail-on never turns Rollback into exit 0 but keeps the verdict', async () => {
+    const dir = scratchProject();
+    const result = await runCli(['run', '--fail-on', 'never', '--quiet'], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Decision: Rollback');
+  });
+
+  it('MCPGATE_PROMOTION__RULES__* and thresholds change the decision', async () => {
+    const dir = scratchProject();
+    const result = await runCli(['run', '--format', 'json', '--quiet'], {
+      cwd: dir,
+      env: {
+        MCPGATE_PROMOTION__RULES__REQUIRED_ARGUMENT_REMOVED: 'hold',
+        MCPGATE_PROMOTION__MAX_NEW_DESTRUCTIVE_TOOLS: '1',
+        MCPGATE_PROMOTION__MAX_BROKEN_CASES: '3',
+      },
+    });
+    const report = JSON.parse(result.stdout) as Report;
+    // With broken cases tolerated, the forbidden exposure is no longer folded into case-broken.
+    expect(report.decision.reasons.map((r) => [r.code, r.action])).toEqual([
+      ['forbidden-tool-exposed', 'rollback'],
+      ['required-argument-removed', 'hold'],
+    ]);
+    expect(result.code).toBe(1);
+  });
+
+  it('a candidate whose command does not exist is a Rollback with candidate-unavailable', async () => {
+    const dir = scratchProject();
+    const result = await runCli(['run', '--format', 'json', '--quiet'], {
+      cwd: dir,
+      env: { MCPGATE_PROFILES__CANDIDATE__COMMAND: 'definitely-not-a-command-mcp-gate' },
+    });
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout) as Report;
+    expect(report.decision.verdict).toBe('Rollback');
+    expect(report.decision.reasons.map((r) => r.code)).toEqual(['candidate-unavailable']);
+    expect(report.candidate).toMatchObject({ available: false, contractHash: null, error: { phase: 'spawn' } });
+    expect(report.candidate.error!.message).toContain('ENOENT');
+    expect(report.candidate.cases).toMatchObject({ total: 3, passed: 0, skipped: 3 });
+    expect(report.diff.changes).toEqual([]);
+  });
+});
