@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { InputError } from './config/problems.js';
+import { formatProblem, InputError } from './config/problems.js';
 import { endAllGroups, killAllGroupsNow } from './connect/process-group.js';
 import { SideUnavailableError } from './connect/errors.js';
 import { diffCommand } from './commands/diff.js';
@@ -146,7 +146,7 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     if (error instanceof InputError) {
-      process.stderr.write(`mcp-gate: invalid input:\n${error.problems.map((p) => `  ${error.message.split('\n')[error.problems.indexOf(p)]}`).join('\n')}\n`);
+      process.stderr.write(`mcp-gate: invalid input:\n${error.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}\n`);
     } else if (error instanceof UsageError) {
       process.stderr.write(`mcp-gate: ${error.message}\n\n${USAGE}`);
     } else if (error instanceof BaselineUnavailableError || error instanceof SideUnavailableError) {

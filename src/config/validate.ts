@@ -35,7 +35,7 @@ export function validateAgainst(schemaName: string, source: SourceFile): Problem
     if (!seen.has(key)) problems.push(problem);
     seen.add(key);
   }
-  return problems;
+  return problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
 }
 
 function pathSegments(error: ErrorObject): (string | number)[] {

@@ -1,0 +1,73 @@
+import { writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, scratchProject } from '../helpers/cli.js';
+
+const edit = (dir: string, file: string, change: (text: string) => string) =>
+  writeFileSync(join(dir, file), change(readFileSync(join(dir, file), 'utf8')));
+
+describe('bad input stops the gate with exit 3 and names the file, line and field', () => {
+  it('a config field of the wrong type', async () => {
+    const dir = scratchProject();
+    edit(dir, 'gate.config.yaml', (t) => t.replace('startupMs: 15000', 'startupMs: soon'));
+    const result = await runCli(['run'], { cwd: dir });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/gate\.config\.yaml:\d+: timeouts\.startupMs: must be integer, found string "soon"/);
+    expect(result.stdout).toBe('');
+    expect(existsSync(join(dir, 'reports'))).toBe(false);
+  });
+
+  it('unknown keys first, then cross-field rules such as a missing profile', async () => {
+    const dir = scratchProject();
+    edit(dir, 'gate.config.yaml', (t) => t.replace('reports:\n  dir: reports', 'reports:\n  dir: reports\n  keep: 5').replace('baseline: baseline', 'baseline: prod'));
+    const result = await runCli(['validate'], { cwd: dir });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/gate\.config\.yaml:\d+: reports\.keep: unknown key/);
+    // Cross-field rules run once the file has the right shape.
+    edit(dir, 'gate.config.yaml', (t) => t.replace('  keep: 5\n', ''));
+    const second = await runCli(['validate'], { cwd: dir });
+    expect(second.code).toBe(3);
+    expect(second.stderr).toMatch(/gate\.config\.yaml:\d+: baseline: names profile "prod", which is not defined/);
+  });
+
+  it('a YAML syntax error gives its line', async () => {
+    const dir = scratchProject();
+    writeFileSync(join(dir, 'gate.config.yaml'), 'version: 1\nprofiles:\n  a: {command: node\n');
+    const result = await runCli(['validate'], { cwd: dir });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/gate\.config\.yaml:\d+: syntax:/);
+  });
+
+  it('an environment override names the variable', async () => {
+    const dir = scratchProject();
+    const result = await runCli(['validate'], { cwd: dir, env: { MCPGATE_PROMOTION__MAX_BROKEN_CASES: 'many' } });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('environment MCPGATE_PROMOTION__MAX_BROKEN_CASES: promotion.maxBrokenCases: must be integer');
+  });
+
+  it('a bad dataset, before any server starts', async () => {
+    const dir = scratchProject();
+    edit(dir, 'datasets/support-ops.cases.yaml', (t) => t.replace('requireReadOnlyHint: true', 'requireReadOnlyHint: yes please').replace('userTask: Declare', 'usrTask: Declare'));
+    const result = await runCli(['run'], { cwd: dir });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/datasets\/support-ops\.cases\.yaml:\d+: cases\[0\]\.requiredTools\[0\]\.requireReadOnlyHint: must be boolean, found string "yes please"/);
+    expect(result.stderr).toMatch(/datasets\/support-ops\.cases\.yaml:\d+: cases\[2\]\.usrTask: unknown key/);
+    expect(result.stderr).not.toContain('connecting');
+  });
+
+  it('a dataset file that does not exist', async () => {
+    const dir = scratchProject();
+    const result = await runCli(['run', '--dataset', 'datasets/missing.yaml'], { cwd: dir });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('datasets/missing.yaml: file not found');
+  });
+
+  it('a baseline that cannot start is exit 3 with its stderr, never a verdict', async () => {
+    const dir = scratchProject();
+    const result = await runCli(['run'], { cwd: dir, env: { MCPGATE_PROFILES__BASELINE__ARGS: '[-e, "console.error(\'boom: no database\'); process.exit(4)"]' } });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('baseline profile "baseline" is unavailable (initialize)');
+    expect(result.stderr).toContain('boom: no database');
+    expect(result.stdout).toBe('');
+  });
+});
