@@ -18,7 +18,7 @@ const toolsWith = (changes: Change[], keep: (c: Change) => boolean): number =>
 /** The summary counts tools, not changes, as the interface defines; the severity totals count changes. */
 export function summarize(changes: Change[]): DiffSummary {
   return {
-    addedTools: toolsWith(changes, (c) => c.code === 'tool-added') + toolsWith(changes, (c) => c.code === 'tool-renamed'),
+    addedTools: toolsWith(changes, (c) => c.code === 'tool-added'),
     removedTools: toolsWith(changes, (c) => c.code === 'tool-removed' || c.code === 'tool-renamed'),
     schemaBreakages: toolsWith(changes, (c) => CODES[c.code].subject === 'input' && c.severity === 'breaking'),
     readOnlyHintRegressions: toolsWith(changes, (c) => c.code === 'readonly-hint-regression'),

@@ -11,7 +11,7 @@ const INJECTION: [RegExp, string][] = [
 ];
 
 // Zero-width, bidirectional controls and isolates, and the Unicode tag block.
-const INVISIBLE = /[\u200B-\u200F\u2060-\u2064\uFEFF\u202A-\u202E\u2066-\u2069]|\uDB40[\uDC00-\uDC7F]/u;
+const INVISIBLE = /[\u200B-\u200F\u2060-\u2064\uFEFF\u202A-\u202E\u2066-\u2069\u{E0000}-\u{E007F}]/u;
 
 const URL = /\bhttps?:\/\/[^\s)"'<>]+/gi;
 

@@ -1,0 +1,23 @@
+import { buildContract } from '../../src/contract/normalize.js';
+import type { Contract } from '../../src/contract/types.js';
+import { diffContracts } from '../../src/diff/index.js';
+
+/** A contract from inline raw tool objects, as a server would list them. */
+export const contractOf = (...tools: Record<string, unknown>[]): Contract =>
+  buildContract({ name: 't', version: '1', protocolVersion: '2025-11-25', instructions: null }, tools, { pages: 1, durationMs: 0, errors: [] });
+
+export const tool = (name: string, inputSchema: Record<string, unknown> = { type: 'object' }, extra: Record<string, unknown> = {}) =>
+  ({ name, description: `The ${name} tool, described well enough.`, inputSchema, ...extra });
+
+/** `[code, severity]` pairs of the diff of one tool's input schema. */
+export function inputPairs(before: Record<string, unknown>, after: Record<string, unknown>): [string, string][] {
+  return diffContracts(contractOf(tool('t', before)), contractOf(tool('t', after))).map((c) => [c.code, c.severity]);
+}
+
+export function outputPairs(before: Record<string, unknown> | undefined, after: Record<string, unknown> | undefined): [string, string][] {
+  const withOutput = (schema?: Record<string, unknown>) => tool('t', { type: 'object' }, schema ? { outputSchema: schema } : {});
+  return diffContracts(contractOf(withOutput(before)), contractOf(withOutput(after))).map((c) => [c.code, c.severity]);
+}
+
+export const obj = (properties: Record<string, unknown>, required: string[] = [], rest: Record<string, unknown> = {}) =>
+  ({ type: 'object', properties, required, ...rest });

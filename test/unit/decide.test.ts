@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { decide, type Policy } from '../../src/decide/decide.js';
+import type { Signal } from '../../src/decide/signals.js';
+import type { Code } from '../../src/findings/codes.js';
+
+const policy = (over: Partial<Policy> = {}): Policy => ({ rules: {}, maxNewDestructiveTools: 0, maxBrokenCases: 0, exceptions: [], ...over });
+const signal = (code: Code, tool: string | null = 'T', fingerprint: string | null = null): Signal => ({ code, tool, fingerprint, message: code });
+const TODAY = '2026-11-22';
+
+describe('decide', () => {
+  it('promotes when nothing fires, and ignores ignore-by-default codes', () => {
+    expect(decide([], policy(), TODAY)).toMatchObject({ verdict: 'Promote', reasons: [] });
+    expect(decide([signal('tool-added')], policy(), TODAY).verdict).toBe('Promote');
+  });
+
+  it('takes the strongest action: rollback beats hold', () => {
+    const d = decide([signal('description-changed'), signal('tool-removed')], policy(), TODAY);
+    expect(d.verdict).toBe('Rollback');
+    expect(d.reasons.map((r) => [r.code, r.action])).toEqual([['tool-removed', 'rollback'], ['description-changed', 'hold']]);
+  });
+
+  it('rules override the defaults', () => {
+    expect(decide([signal('tool-removed')], policy({ rules: { 'tool-removed': 'hold' } }), TODAY).verdict).toBe('Hold');
+    expect(decide([signal('tool-added')], policy({ rules: { 'tool-added': 'rollback' } }), TODAY).verdict).toBe('Rollback');
+    expect(decide([signal('tool-removed')], policy({ rules: { 'tool-removed': 'ignore' } }), TODAY).verdict).toBe('Promote');
+  });
+
+  it('thresholds: new destructive tools and broken cases fire only past their maximum', () => {
+    const two = [signal('tool-added-destructive', 'a'), signal('tool-added-destructive', 'b')];
+    expect(decide(two, policy({ maxNewDestructiveTools: 2 }), TODAY).verdict).toBe('Promote');
+    expect(decide(two, policy({ maxNewDestructiveTools: 1 }), TODAY).reasons[0]).toMatchObject({ code: 'tool-added-destructive', count: 2, tools: ['a', 'b'] });
+    const cases = [signal('case-broken', null), signal('case-broken', null)];
+    expect(decide(cases, policy({ maxBrokenCases: 2 }), TODAY).verdict).toBe('Promote');
+    expect(decide(cases, policy({ maxBrokenCases: 1 }), TODAY).reasons[0]!.message).toBe('Candidate failed 2 frozen role cases.');
+  });
+
+  it('exceptions approve by code, tool and fingerprint until they expire', () => {
+    const s = [signal('tool-removed', 'a', 'f1'), signal('tool-removed', 'b', 'f2')];
+    const approveA = { code: 'tool-removed', tool: 'a', reason: 'deprecated in 1.3', expires: '2026-12-31' };
+    const partly = decide(s, policy({ exceptions: [approveA] }), TODAY);
+    expect(partly.reasons[0]).toMatchObject({ code: 'tool-removed', count: 1, tools: ['b'] });
+    expect(partly.exceptionsApplied).toEqual([{ ...approveA, matched: 1 }]);
+
+    const byFingerprint = decide(s, policy({ exceptions: [{ code: 'tool-removed', fingerprint: 'f2', reason: 'ok', expires: '2026-12-31' }] }), TODAY);
+    expect(byFingerprint.reasons[0]!.tools).toEqual(['a']);
+
+    const expired = decide(s, policy({ exceptions: [{ ...approveA, expires: '2026-11-21' }] }), TODAY);
+    expect(expired.reasons.map((r) => [r.code, r.action])).toEqual([['tool-removed', 'rollback'], ['exception-expired', 'hold']]);
+
+    const stale = decide([], policy({ exceptions: [approveA] }), TODAY);
+    expect(stale).toMatchObject({ verdict: 'Hold', reasons: [{ code: 'exception-stale', action: 'hold' }] });
+  });
+
+  it('folds a forbidden exposure into case-broken when those cases already roll back', () => {
+    const s = [signal('forbidden-tool-exposed', 'Deploy'), signal('case-broken', null)];
+    expect(decide(s, policy(), TODAY).reasons.map((r) => [r.code, r.tools])).toEqual([['case-broken', ['Deploy']]]);
+    expect(decide(s, policy({ maxBrokenCases: 1 }), TODAY).reasons.map((r) => r.code)).toEqual(['forbidden-tool-exposed']);
+  });
+
+  it('is deterministic: input order does not change the reasons', () => {
+    const s = [signal('description-changed', 'z'), signal('tool-removed', 'b'), signal('input-closed', 'a'), signal('tool-removed', 'a')];
+    expect(decide([...s].reverse(), policy(), TODAY)).toEqual(decide(s, policy(), TODAY));
+  });
+});

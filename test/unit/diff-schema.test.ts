@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { inputPairs, obj, outputPairs } from '../helpers/contracts.js';
+
+const str = { type: 'string' };
+
+describe('input schema: tightening breaks callers, loosening is safe', () => {
+  it('required arguments added, removed, made optional', () => {
+    expect(inputPairs(obj({ a: str }), obj({ a: str, b: str }, ['b']))).toEqual([['required-argument-added', 'breaking']]);
+    expect(inputPairs(obj({ a: str }), obj({ a: str }, ['a']))).toEqual([['required-argument-added', 'breaking']]);
+    expect(inputPairs(obj({ a: str, b: str }, ['b']), obj({ a: str }))).toEqual([['required-argument-removed', 'breaking']]);
+    expect(inputPairs(obj({ a: str }, ['a']), obj({ a: str }))).toEqual([['argument-became-optional', 'safe']]);
+  });
+
+  it('optional properties added and removed', () => {
+    expect(inputPairs(obj({ a: str }), obj({ a: str, b: str }))).toEqual([['input-property-added', 'safe']]);
+    expect(inputPairs(obj({ a: str, b: str }), obj({ a: str }))).toEqual([['input-property-removed', 'dangerous']]);
+  });
+
+  it('types narrowed, widened and changed, including integer and number', () => {
+    expect(inputPairs(obj({ n: { type: 'number' } }), obj({ n: { type: 'integer' } }))).toEqual([['input-type-changed', 'breaking']]);
+    expect(inputPairs(obj({ n: { type: 'integer' } }), obj({ n: { type: 'number' } }))).toEqual([['input-type-widened', 'safe']]);
+    expect(inputPairs(obj({ n: { type: 'string' } }), obj({ n: { type: ['string', 'null'] } }))).toEqual([['input-type-widened', 'safe']]);
+    expect(inputPairs(obj({ n: { type: 'string' } }), obj({ n: { type: 'boolean' } }))).toEqual([['input-type-changed', 'breaking']]);
+  });
+
+  it('enums and const', () => {
+    expect(inputPairs(obj({ s: { type: 'string', enum: ['a', 'b'] } }), obj({ s: { type: 'string', enum: ['a'] } }))).toEqual([['input-enum-narrowed', 'breaking']]);
+    expect(inputPairs(obj({ s: { type: 'string', enum: ['a'] } }), obj({ s: { type: 'string', enum: ['a', 'b'] } }))).toEqual([['input-enum-widened', 'safe']]);
+    expect(inputPairs(obj({ s: str }), obj({ s: { type: 'string', const: 'x' } }))).toEqual([['input-enum-narrowed', 'breaking']]);
+  });
+
+  it('bounds, lengths, patterns and formats', () => {
+    expect(inputPairs(obj({ n: { type: 'integer', maximum: 100 } }), obj({ n: { type: 'integer', maximum: 50 } }))).toEqual([['input-constraint-tightened', 'breaking']]);
+    expect(inputPairs(obj({ n: { type: 'integer', minimum: 5 } }), obj({ n: { type: 'integer', minimum: 1 } }))).toEqual([['input-constraint-loosened', 'safe']]);
+    expect(inputPairs(obj({ s: str }), obj({ s: { type: 'string', maxLength: 10 } }))).toEqual([['input-constraint-tightened', 'breaking']]);
+    expect(inputPairs(obj({ s: { type: 'array', minItems: 2 } }), obj({ s: { type: 'array' } }))).toEqual([['input-constraint-loosened', 'safe']]);
+    expect(inputPairs(obj({ s: str }), obj({ s: { type: 'string', pattern: '^a' } }))).toEqual([['input-constraint-tightened', 'breaking']]);
+    expect(inputPairs(obj({ s: { type: 'string', format: 'email' } }), obj({ s: str }))).toEqual([['input-constraint-loosened', 'safe']]);
+  });
+
+  it('additionalProperties closed and opened', () => {
+    expect(inputPairs(obj({ a: str }), obj({ a: str }, [], { additionalProperties: false }))).toEqual([['input-closed', 'breaking']]);
+    expect(inputPairs(obj({ a: str }, [], { additionalProperties: false }), obj({ a: str }))).toEqual([['input-opened', 'safe']]);
+  });
+
+  it('defaults added or changed', () => {
+    expect(inputPairs(obj({ n: { type: 'integer', default: 10 } }), obj({ n: { type: 'integer', default: 20 } }))).toEqual([['input-default-changed', 'dangerous']]);
+    expect(inputPairs(obj({ n: { type: 'integer' } }), obj({ n: { type: 'integer', default: 20 } }))).toEqual([['input-default-changed', 'dangerous']]);
+  });
+
+  it('walks nested objects, array items, local $ref and anyOf, with JSON-pointer paths', () => {
+    const before = obj({ filter: obj({ tags: { type: 'array', items: { type: 'string', enum: ['a', 'b'] } } }) });
+    const after = obj({ filter: obj({ tags: { type: 'array', items: { type: 'string', enum: ['a'] } } }) });
+    expect(inputPairs(before, after)).toEqual([['input-enum-narrowed', 'breaking']]);
+
+    const refBefore = { ...obj({ who: { $ref: '#/$defs/Person' } }), $defs: { Person: obj({ email: str }) } };
+    const refAfter = { ...obj({ who: { $ref: '#/$defs/Person' } }), $defs: { Person: obj({ email: str }, ['email']) } };
+    expect(inputPairs(refBefore, refAfter)).toEqual([['required-argument-added', 'breaking']]);
+
+    const anyBefore = obj({ id: { anyOf: [str, { type: 'integer' }] } });
+    const anyAfter = obj({ id: { anyOf: [str] } });
+    expect(inputPairs(anyBefore, anyAfter)).toEqual([['input-type-changed', 'breaking']]);
+  });
+
+  it('treats nullable forms alike: anyOf [X, null] equals type [X, null]', () => {
+    expect(inputPairs(obj({ s: { anyOf: [str, { type: 'null' }] } }), obj({ s: { type: ['string', 'null'] } }))).toEqual([]);
+    expect(inputPairs(obj({ s: { anyOf: [str, { type: 'null' }] } }), obj({ s: str }))).toEqual([['input-type-changed', 'breaking']]);
+  });
+
+  it('survives a $ref cycle', () => {
+    const cyclic = (extra: Record<string, unknown>) => ({ ...obj({ node: { $ref: '#/$defs/Node' } }), $defs: { Node: obj({ next: { $ref: '#/$defs/Node' }, ...extra }) } });
+    expect(inputPairs(cyclic({}), cyclic({ label: str }))).toEqual([['input-property-added', 'safe']]);
+  });
+});
+
+describe('output schema: the same changes, judged from the consumer side', () => {
+  it('enum values removed are safe, added are dangerous', () => {
+    expect(outputPairs(obj({ s: { type: 'string', enum: ['a', 'b'] } }), obj({ s: { type: 'string', enum: ['a'] } }))).toEqual([['output-enum-narrowed', 'safe']]);
+    expect(outputPairs(obj({ s: { type: 'string', enum: ['a'] } }), obj({ s: { type: 'string', enum: ['a', 'b'] } }))).toEqual([['output-enum-widened', 'dangerous']]);
+  });
+
+  it('fields removed or no longer guaranteed break consumers', () => {
+    expect(outputPairs(obj({ a: str, b: str }, ['a', 'b']), obj({ a: str }, ['a']))).toEqual([['output-property-removed', 'breaking']]);
+    expect(outputPairs(obj({ a: str }, ['a']), obj({ a: str }))).toEqual([['output-property-optional', 'breaking']]);
+    expect(outputPairs(obj({ a: str }), obj({ a: str, b: str }))).toEqual([['output-property-added', 'safe']]);
+  });
+
+  it('types widened break consumers, narrowed are safe', () => {
+    expect(outputPairs(obj({ n: { type: 'integer' } }), obj({ n: { type: 'number' } }))).toEqual([['output-type-changed', 'breaking']]);
+    expect(outputPairs(obj({ n: { type: 'number' } }), obj({ n: { type: 'integer' } }))).toEqual([['output-type-narrowed', 'safe']]);
+  });
+
+  it('constraints loosened are dangerous, tightened safe', () => {
+    expect(outputPairs(obj({ s: { type: 'string', maxLength: 5 } }), obj({ s: str }))).toEqual([['output-constraint-loosened', 'dangerous']]);
+    expect(outputPairs(obj({ s: str }), obj({ s: { type: 'string', maxLength: 5 } }))).toEqual([['output-constraint-tightened', 'safe']]);
+  });
+
+  it('an output schema added is safe, removed is breaking', () => {
+    expect(outputPairs(undefined, obj({ a: str }))).toEqual([['output-schema-added', 'safe']]);
+    expect(outputPairs(obj({ a: str }), undefined)).toEqual([['output-schema-removed', 'breaking']]);
+  });
+});
