@@ -44,7 +44,8 @@ function normalizeTool(raw: Record<string, unknown>, problems: DiscoveryProblem[
   const outputSchema = schemaField(raw, 'outputSchema', problems);
   if (raw.inputSchema === undefined) problems.push({ tool: name, message: `tool "${name}" has no inputSchema.` });
   if (inputSchema && inputSchema.type !== 'object') {
-    problems.push({ tool: name, message: `tool "${name}": inputSchema.type is ${JSON.stringify(inputSchema.type)}, the spec requires "object".` });
+    const found = inputSchema.type === undefined ? 'missing' : JSON.stringify(inputSchema.type);
+    problems.push({ tool: name, message: `tool "${name}": inputSchema.type is ${found}; the spec requires "object".` });
   }
   const annotations = isObject(raw.annotations) ? raw.annotations : null;
   const { effective, defaulted } = effectiveAnnotations(annotations);

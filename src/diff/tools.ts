@@ -1,13 +1,26 @@
 import { isDestructive } from '../contract/annotations.js';
 import { canonicalJson } from '../contract/canonical.js';
-import type { Contract, ContractTool } from '../contract/types.js';
+import type { Contract, ContractTool, JsonSchema } from '../contract/types.js';
 import type { Change } from '../findings/types.js';
 import { change } from './change.js';
 
-const shape = (tool: ContractTool) => canonicalJson([tool.inputSchema, tool.outputSchema]);
+/**
+ * A tool's call signature: each top-level input and output property with its type and whether it is
+ * required. Descriptions, constraints and `$schema` are left out, so a rename that also touched
+ * wording or a bound is still recognised.
+ */
+function shape(tool: ContractTool): string {
+  const signature = (schema: JsonSchema | null) => {
+    if (!schema) return null;
+    const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+    const properties = (schema.properties && typeof schema.properties === 'object' ? schema.properties : {}) as Record<string, JsonSchema>;
+    return Object.keys(properties).sort().map((name) => [name, properties[name]?.type ?? null, required.has(name)]);
+  };
+  return canonicalJson([signature(tool.inputSchema), signature(tool.outputSchema)]);
+}
 
 /**
- * Added, removed and likely renamed tools. A removed tool whose schemas equal exactly one added
+ * Added, removed and likely renamed tools. A removed tool whose call signature matches an added
  * tool's is reported as a rename: still breaking for callers of the old name, but easier to fix.
  */
 export function diffToolSet(before: Contract, after: Contract): Change[] {
@@ -17,9 +30,9 @@ export function diffToolSet(before: Contract, after: Contract): Change[] {
   const added = after.tools.filter((t) => !beforeNames.has(t.name));
   const renamedTo = new Map<string, ContractTool>();
   for (const gone of removed) {
-    const matches = added.filter((t) => shape(t) === shape(gone));
-    const claimed = [...renamedTo.values()];
-    if (matches.length === 1 && !claimed.includes(matches[0]!)) renamedTo.set(gone.name, matches[0]!);
+    const claimed = new Set(renamedTo.values());
+    const successor = likelySuccessor(gone, added.filter((t) => !claimed.has(t) && shape(t) === shape(gone)));
+    if (successor) renamedTo.set(gone.name, successor);
   }
   const out: Change[] = [];
   for (const gone of removed) {
@@ -40,6 +53,22 @@ export function diffToolSet(before: Contract, after: Contract): Change[] {
     }
   }
   return out;
+}
+
+/** Words of a tool name: `getTinyImage`, `get-tiny-image` and `get_tiny_image` all give get, tiny, image. */
+const words = (name: string) => new Set(name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean));
+
+/**
+ * The one added tool with the same schemas. When several share them (tools without parameters
+ * often do), the name decides: the unique candidate sharing the most words, if it shares any.
+ */
+function likelySuccessor(gone: ContractTool, matches: ContractTool[]): ContractTool | null {
+  if (matches.length <= 1) return matches[0] ?? null;
+  const own = words(gone.name);
+  const scored = matches.map((t) => ({ t, score: [...words(t.name)].filter((w) => own.has(w)).length }));
+  const best = Math.max(...scored.map((s) => s.score));
+  const top = scored.filter((s) => s.score === best);
+  return best > 0 && top.length === 1 ? top[0]!.t : null;
 }
 
 const summarize = (tool: ContractTool) => ({ name: tool.name, requiredArguments: tool.requiredArguments, hash: tool.hash });

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { ROOT, runCli } from '../helpers/cli.js';
+import { processesMatching } from '../helpers/processes.js';
+import type { Report } from '../../src/report/types.js';
+
+// Reference servers from npm, pinned in package.json, started over stdio. Their drift is real.
+const config = join(ROOT, 'test/fixtures/published/gate.config.yaml');
+const diff = async (before: string, after: string) => {
+  const result = await runCli(['diff', before, after, '-c', config, '--format', 'json', '--quiet'], { timeoutMs: 60_000 });
+  return { code: result.code, report: JSON.parse(result.stdout) as Report, stderr: result.stderr };
+};
+const pairs = (report: Report) => report.diff.changes.map((c) => [c.code, c.severity, c.tool]);
+
+describe('published servers from npm', () => {
+  it('sequential-thinking 2025.12.18 -> 2026.7.4: only safe hints added, so Promote', async () => {
+    const { code, report } = await diff('seqthink-2025.12.18', 'seqthink-2026.7.4');
+    expect(code).toBe(0);
+    expect(report.decision.verdict).toBe('Promote');
+    // The hints went from absent (spec defaults: the riskiest values) to read-only, idempotent, closed-world.
+    expect(pairs(report)).toEqual([
+      ['annotation-improved', 'safe', 'sequentialthinking'],
+      ['annotation-improved', 'safe', 'sequentialthinking'],
+      ['annotation-improved', 'safe', 'sequentialthinking'],
+      ['annotation-improved', 'safe', 'sequentialthinking'],
+    ]);
+    expect(report.diff.changes.map((c) => c.path)).toEqual(['/annotations/destructiveHint', '/annotations/idempotentHint', '/annotations/openWorldHint', '/annotations/readOnlyHint']);
+  });
+
+  it('memory 2026.1.26 -> 2026.7.4: annotations added on nine tools, none riskier than the defaults, so Promote', async () => {
+    const { code, report } = await diff('memory-2026.1.26', 'memory-2026.7.4');
+    expect(code).toBe(0);
+    expect(report.baseline.toolCount).toBe(9);
+    expect(new Set(report.diff.changes.map((c) => c.code))).toEqual(new Set(['annotation-improved']));
+    expect(report.diff.changes).toHaveLength(24);
+  });
+
+  it('filesystem 2026.1.14 -> 2026.7.4: move_file became destructive, so Rollback', async () => {
+    const { code, report } = await diff('filesystem-2026.1.14', 'filesystem-2026.7.4');
+    expect(code).toBe(1);
+    expect([report.baseline.toolCount, report.candidate.toolCount]).toEqual([14, 14]);
+    expect(report.diff.changes.map((c) => [c.code, c.severity, c.tool, c.before, c.after])).toEqual([
+      ['destructive-hint-regression', 'breaking', 'move_file', false, true],
+    ]);
+    expect(report.decision.reasons.map((r) => r.code)).toEqual(['destructive-hint-regression']);
+    // The candidate was started through `sh -c`: its grandchild must be gone too.
+    expect(processesMatching('mcp-filesystem-2026-07-04')).toEqual([]);
+  });
+
+  it('everything 2025.12.18 -> 2026.1.14: renames and removals that really happened', async () => {
+    const { code, report } = await diff('everything-2025.12.18', 'everything-2026.1.14');
+    expect(code).toBe(1);
+    const renamed = report.diff.changes.filter((c) => c.code === 'tool-renamed').map((c) => [c.before, c.after]);
+    expect(renamed).toEqual([
+      ['add', 'get-sum'],
+      ['annotatedMessage', 'get-annotated-message'],
+      ['getResourceLinks', 'get-resource-links'],
+      ['getTinyImage', 'get-tiny-image'],
+      ['longRunningOperation', 'trigger-long-running-operation'],
+      ['printEnv', 'get-env'],
+      ['structuredContent', 'get-structured-content'],
+    ]);
+    expect(report.diff.changes.filter((c) => c.code === 'tool-removed').map((c) => c.tool)).toEqual(['getResourceReference', 'sampleLLM', 'zip']);
+    expect(report.diff.summary).toMatchObject({ removedTools: 10, addedTools: 11, addedDestructiveTools: 11 });
+    // No annotations at all on the new side: every new tool is destructive by the spec defaults, and says so.
+    const destructive = report.diff.changes.find((c) => c.code === 'tool-added-destructive')!;
+    expect(destructive.message).toContain('declares no annotations, so this comes from the spec defaults');
+    expect(report.candidate.server).toMatchObject({ name: 'mcp-servers/everything', version: '2.0.0' });
+  });
+});
