@@ -1,17 +1,13 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { formatProblem, InputError } from './config/problems.js';
 import { endAllGroups, killAllGroupsNow } from './connect/process-group.js';
-import { SideUnavailableError } from './connect/errors.js';
-import { diffCommand } from './commands/diff.js';
+import { BaselineUnavailableError, SideUnavailableError } from './connect/errors.js';
 import { FORMATS, type CommandIO, type Format, type Outcome } from './commands/outcome.js';
-import { runCommand } from './commands/run.js';
-import { showCommand } from './commands/show.js';
-import { snapshotCommand } from './commands/snapshot.js';
-import { validateCommand } from './commands/validate.js';
 import type { Verdict } from './decide/decide.js';
 import { describe } from './error-text.js';
-import { BaselineUnavailableError } from './run.js';
 import { GATE_VERSION } from './version.js';
+
+// Commands are imported when used: `--version` and `--help` must not pay for the SDK and ajv.
 
 const USAGE = `Usage: mcp-gate <command> [options]
 
@@ -107,23 +103,23 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'run':
       expectArgs(0, 'no positional arguments');
-      outcome = await runCommand({ config: values.config, baseline: values.baseline, candidate: values.candidate, datasets: values.dataset, reportDir: values['report-dir'], format }, io);
+      outcome = await (await import('./commands/run.js')).runCommand({ config: values.config, baseline: values.baseline, candidate: values.candidate, datasets: values.dataset, reportDir: values['report-dir'], format }, io);
       break;
     case 'validate':
       expectArgs(0, 'no positional arguments');
-      outcome = validateCommand({ config: values.config }, io);
+      outcome = (await import('./commands/validate.js')).validateCommand({ config: values.config }, io);
       break;
     case 'snapshot':
       expectArgs(0, 'no positional arguments');
-      outcome = await snapshotCommand({ config: values.config, profile: values.profile, output: values.output }, io);
+      outcome = await (await import('./commands/snapshot.js')).snapshotCommand({ config: values.config, profile: values.profile, output: values.output }, io);
       break;
     case 'diff':
       expectArgs(2, 'BEFORE and AFTER: snapshot files or profile names');
-      outcome = await diffCommand({ config: values.config, before: rest[0]!, after: rest[1]!, format }, io);
+      outcome = await (await import('./commands/diff.js')).diffCommand({ config: values.config, before: rest[0]!, after: rest[1]!, format }, io);
       break;
     case 'show':
       expectArgs(1, 'one REPORT.json');
-      outcome = showCommand(rest[0]!, format, io);
+      outcome = (await import('./commands/show.js')).showCommand(rest[0]!, format, io);
       break;
     default:
       throw new UsageError(`unknown command "${command}"`);

@@ -2,7 +2,7 @@ import { loadDatasets } from './cases/load.js';
 import { replayCases, type ReplaySide } from './cases/replay.js';
 import type { CaseResult, Dataset } from './cases/types.js';
 import type { GateConfig, Profile } from './config/types.js';
-import { SideUnavailableError } from './connect/errors.js';
+import { BaselineUnavailableError, SideUnavailableError } from './connect/errors.js';
 import { openSide, type OpenSide } from './connect/open-side.js';
 import type { Session } from './connect/session.js';
 import type { Contract } from './contract/types.js';
@@ -15,15 +15,6 @@ import type { Change, Finding, Side } from './findings/types.js';
 import { buildSideReport } from './report/side.js';
 import { REPORT_SCHEMA_VERSION, type Report, type Timing } from './report/types.js';
 import { GATE_NAME, GATE_VERSION } from './version.js';
-
-/** The live baseline could not be read: the gate cannot decide (exit 3). */
-export class BaselineUnavailableError extends Error {
-  constructor(readonly failure: SideUnavailableError, profile: string) {
-    const tail = failure.stderrTail.trim() ? `\nserver stderr (tail):\n${failure.stderrTail.trimEnd().split('\n').slice(-10).join('\n')}` : '';
-    super(`baseline profile "${profile}" is unavailable (${failure.phase}): ${failure.message}${tail}`);
-    this.name = 'BaselineUnavailableError';
-  }
-}
 
 export interface RunOptions {
   /** Progress lines, for stderr. */

@@ -1,3 +1,4 @@
+import { atomizeChangeset, diff } from 'json-diff-ts';
 import type { CaseFailure, RequiredTool } from './types.js';
 
 export interface ObservedResult {
@@ -10,17 +11,15 @@ export interface ObservedResult {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** Paths where `actual` does not contain `expected` (objects by subset, everything else by equality). */
-export function subsetMismatches(expected: unknown, actual: unknown, path = ''): { path: string; expected: unknown; actual: unknown }[] {
-  if (isObject(expected)) {
-    if (!isObject(actual)) return [{ path: path || '/', expected, actual }];
-    return Object.entries(expected).flatMap(([key, value]) => subsetMismatches(value, actual[key], `${path}/${key}`));
-  }
-  if (Array.isArray(expected)) {
-    if (!Array.isArray(actual) || actual.length !== expected.length) return [{ path: path || '/', expected, actual }];
-    return expected.flatMap((value, i) => subsetMismatches(value, actual[i], `${path}/${i}`));
-  }
-  return Object.is(expected, actual) ? [] : [{ path: path || '/', expected, actual }];
+/**
+ * Where `actual` fails to contain `expected`: json-diff-ts gives the structural delta, and our rule
+ * reads it as a subset check. Keys only in `actual` are fine; in arrays, every element counts.
+ */
+export function subsetMismatches(expected: unknown, actual: unknown): { path: string; expected: unknown; actual: unknown }[] {
+  if (!isObject(actual)) return [{ path: '$', expected, actual }];
+  return atomizeChangeset(diff(expected as Record<string, unknown>, actual))
+    .filter((c) => c.type !== 'ADD' || /\[\d+\]/.test(c.path))
+    .map((c) => ({ path: c.path, expected: c.type === 'ADD' ? undefined : c.type === 'REMOVE' ? c.value : c.oldValue, actual: c.type === 'REMOVE' ? undefined : c.value }));
 }
 
 const clip = (text: string, max = 160) => (text.length > max ? `${text.slice(0, max)}…` : text);

@@ -14,3 +14,13 @@ export class SideUnavailableError extends Error {
     this.name = 'SideUnavailableError';
   }
 }
+
+/** The live baseline could not be read: the gate cannot decide (exit 3). */
+export class BaselineUnavailableError extends Error {
+  constructor(readonly failure: SideUnavailableError, profile: string) {
+    const tail = failure.stderrTail.trim() ? `\nserver stderr (tail):\n${failure.stderrTail.trimEnd().split('\n').slice(-10).join('\n')}` : '';
+    super(`baseline profile "${profile}" is unavailable (${failure.phase}): ${failure.message}${tail}`);
+    this.name = 'BaselineUnavailableError';
+  }
+}
+
