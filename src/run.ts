@@ -1,6 +1,7 @@
 import { loadDatasets } from './cases/load.js';
-import { replayCases, type ReplaySide } from './cases/replay.js';
-import type { CaseResult, Dataset } from './cases/types.js';
+import { replayCases, type Replay, type ReplaySide } from './cases/replay.js';
+import { audit } from './audit/index.js';
+import type { Dataset } from './cases/types.js';
 import type { GateConfig, Profile } from './config/types.js';
 import { BaselineUnavailableError, SideUnavailableError } from './connect/errors.js';
 import { openSide, type OpenSide } from './connect/open-side.js';
@@ -69,16 +70,26 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
     mark = performance.now();
     const caseCount = datasets.reduce((n, d) => n + d.cases.length, 0);
     if (caseCount) log(`replaying ${caseCount} cases on both sides`);
-    const [baseCases, candCases] = await Promise.race([
+    const [baseReplay, candReplay] = await Promise.race([
       Promise.all([replay(datasets, base, config), cand ? replay(datasets, cand, config) : unreachedCases(datasets)]),
       deadline,
     ]);
     stages.cases = Math.round(performance.now() - mark);
+    const baseCases = baseReplay.results;
+    const candCases = candReplay.results;
+
+    mark = performance.now();
+    const audited = audit(
+      { side: 'baseline', contract: base.contract, observations: baseReplay.observations },
+      { side: 'candidate', contract: cand?.contract ?? null, observations: candReplay.observations },
+      config.audit,
+    );
+    stages.audit = Math.round(performance.now() - mark);
 
     mark = performance.now();
     const findings: Finding[] = [...discoveryFindings(base.contract, cand?.contract ?? null)];
     if (candidate.status === 'rejected') findings.push(unavailableFinding(candidate.reason as SideUnavailableError));
-    const decision = decide(collectSignals(changes, candCases, findings), config.promotion, startedAt.toISOString().slice(0, 10));
+    const decision = decide(collectSignals(changes, candCases, [...findings, ...audited.findings]), config.promotion, startedAt.toISOString().slice(0, 10));
     stages.decide = Math.round(performance.now() - mark);
     log(`decision: ${decision.verdict}`);
 
@@ -94,7 +105,7 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
       baseline: buildSideReport(base, baseCases),
       candidate: candidateReport,
       diff: { summary: summarize(changes), changes },
-      audit: { findings: [] },
+      audit: audited,
       decision,
       timing: { totalMs: Math.round(performance.now() - clock), stages },
     };
@@ -104,7 +115,7 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
   }
 }
 
-function replay(datasets: Dataset[], side: OpenSide, config: GateConfig): Promise<CaseResult[]> {
+function replay(datasets: Dataset[], side: OpenSide, config: GateConfig): Promise<Replay> {
   const session = side.session;
   const replaySide: ReplaySide = {
     contract: side.contract,
@@ -117,11 +128,12 @@ function replay(datasets: Dataset[], side: OpenSide, config: GateConfig): Promis
 }
 
 /** Cases on a side that could not be reached: skipped (never passed), with the reason. */
-async function unreachedCases(datasets: Dataset[]): Promise<CaseResult[]> {
-  return datasets.flatMap((d) => d.cases.map((c) => ({
+async function unreachedCases(datasets: Dataset[]): Promise<Replay> {
+  const results = datasets.flatMap((d) => d.cases.map((c) => ({
     id: c.id, role: d.role, dataset: d.file, status: 'skipped' as const, passed: false,
     failures: [], probes: [],
   })));
+  return { results, observations: [] };
 }
 
 const emptyContract = (): Contract => ({

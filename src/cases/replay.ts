@@ -1,5 +1,6 @@
 import type { Contract, ContractTool } from '../contract/types.js';
 import { describe } from '../error-text.js';
+import type { Observation } from '../audit/result-checks.js';
 import { checkExpectations, type ObservedResult } from './expect.js';
 import type { Case, CaseFailure, CaseResult, CaseTotals, Dataset, Probe, RequiredTool } from './types.js';
 
@@ -17,16 +18,24 @@ export interface ReplaySide {
   concurrency: number;
 }
 
-/** Replays every case of every dataset on one side. Results keep dataset order, whatever the concurrency. */
-export async function replayCases(datasets: Dataset[], side: ReplaySide): Promise<CaseResult[]> {
-  const jobs = datasets.flatMap((d) => d.cases.map((c) => ({ dataset: d, case: c })));
-  const tools = new Map(side.contract.tools.map((t) => [t.name, t]));
-  return mapLimit(jobs, side.concurrency, (job) => replayCase(job.dataset, job.case, tools, side));
+export interface Replay {
+  results: CaseResult[];
+  /** Every live result, in dataset order, for the audit. */
+  observations: Observation[];
 }
 
-async function replayCase(dataset: Dataset, spec: Case, tools: Map<string, ContractTool>, side: ReplaySide): Promise<CaseResult> {
+/** Replays every case of every dataset on one side. Results keep dataset order, whatever the concurrency. */
+export async function replayCases(datasets: Dataset[], side: ReplaySide): Promise<Replay> {
+  const jobs = datasets.flatMap((d) => d.cases.map((c) => ({ dataset: d, case: c })));
+  const tools = new Map(side.contract.tools.map((t) => [t.name, t]));
+  const done = await mapLimit(jobs, side.concurrency, (job) => replayCase(job.dataset, job.case, tools, side));
+  return { results: done.map((d) => d.result), observations: done.flatMap((d) => d.observations) };
+}
+
+async function replayCase(dataset: Dataset, spec: Case, tools: Map<string, ContractTool>, side: ReplaySide): Promise<{ result: CaseResult; observations: Observation[] }> {
   const failures: CaseFailure[] = [];
   const probes: Probe[] = [];
+  const observations: Observation[] = [];
   const present: [RequiredTool, ContractTool][] = [];
   // Contract checks first, then forbidden tools, then live probes: the cheapest facts lead.
   for (const required of spec.requiredTools) {
@@ -45,9 +54,12 @@ async function replayCase(dataset: Dataset, spec: Case, tools: Map<string, Contr
     const outcome = await probe(required, tool, spec, side);
     probes.push(outcome.probe);
     failures.push(...outcome.failures);
+    if (outcome.result !== undefined) {
+      observations.push({ caseId: spec.id, tool: tool.name, args: required.probeArguments, result: outcome.result, resultBytes: outcome.probe.resultBytes ?? 0, maxResultBytes: required.expect?.maxResultBytes });
+    }
   }
   const status = failures.length ? 'failed' : probes.some((p) => p.status === 'skipped') ? 'skipped' : 'passed';
-  return { id: spec.id, role: dataset.role, dataset: dataset.file, status, passed: status === 'passed', failures, probes };
+  return { result: { id: spec.id, role: dataset.role, dataset: dataset.file, status, passed: status === 'passed', failures, probes }, observations };
 }
 
 function structuralFailures(required: RequiredTool, tool: ContractTool): CaseFailure[] {
@@ -72,7 +84,7 @@ function structuralFailures(required: RequiredTool, tool: ContractTool): CaseFai
   return failures;
 }
 
-async function probe(required: RequiredTool, tool: ContractTool, spec: Case, side: ReplaySide): Promise<{ probe: Probe; failures: CaseFailure[] }> {
+async function probe(required: RequiredTool, tool: ContractTool, spec: Case, side: ReplaySide): Promise<{ probe: Probe; failures: CaseFailure[]; result?: unknown }> {
   const base: Probe = { tool: tool.name, status: 'skipped', reason: null, isError: null, durationMs: null, resultBytes: null, textBytes: null };
   if (!side.caller) return { probe: { ...base, reason: side.noCallerReason ?? 'no live server on this side' }, failures: [] };
   const consent = side.allowSideEffects || spec.sideEffects === 'allowed';
@@ -96,7 +108,7 @@ async function probe(required: RequiredTool, tool: ContractTool, spec: Case, sid
     resultBytes: observed.resultBytes,
     textBytes: Buffer.byteLength(observed.text, 'utf8'),
   };
-  return { probe: probeRecord, failures: checkExpectations(required, observed) };
+  return { probe: probeRecord, failures: checkExpectations(required, observed), result: response.result };
 }
 
 export function observe(result: unknown): ObservedResult {

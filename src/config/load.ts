@@ -23,6 +23,7 @@ type RawConfig = Record<string, unknown> & {
   timeouts?: Partial<GateConfig['timeouts']>;
   limits?: Partial<GateConfig['limits']>;
   cases?: { concurrency?: number };
+  audit?: Partial<GateConfig['audit']>;
   promotion?: Partial<GateConfig['promotion']>;
 };
 
@@ -111,6 +112,7 @@ function normalise(config: RawConfig, file: string, given: Record<string, Profil
     timeouts: { ...DEFAULTS.timeouts, ...config.timeouts },
     limits: { ...DEFAULTS.limits, ...config.limits },
     cases: { ...DEFAULTS.cases, ...config.cases },
+    audit: { ...DEFAULTS.audit, ...config.audit },
     promotion: {
       rules: (config.promotion?.rules ?? {}) as Record<string, Action>,
       maxNewDestructiveTools: config.promotion?.maxNewDestructiveTools ?? DEFAULTS.promotion.maxNewDestructiveTools,

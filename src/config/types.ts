@@ -44,6 +44,19 @@ export interface Limits {
   stderrTailBytes: number;
 }
 
+export interface AuditSettings {
+  /** Byte budget for one tool result (UTF-8 bytes of the whole result). */
+  maxResultBytes: number;
+  /** result-size-regression fires when a probe's result grows by more than this percentage... */
+  resultGrowthPercent: number;
+  /** ...and by more than this many bytes, so tiny results do not trip it. */
+  resultGrowthMinBytes: number;
+  /** tool-definition-cost-regression fires when the total definition cost grows by more than this percentage... */
+  definitionCostGrowthPercent: number;
+  /** ...and by more than this many estimated tokens. */
+  definitionCostGrowthMinTokens: number;
+}
+
 export interface GateConfig {
   /** Absolute path of the config file, or null when none was read. */
   file: string | null;
@@ -56,6 +69,7 @@ export interface GateConfig {
   timeouts: Timeouts;
   limits: Limits;
   cases: { concurrency: number };
+  audit: AuditSettings;
   promotion: {
     rules: Record<string, Action>;
     maxNewDestructiveTools: number;
@@ -69,5 +83,6 @@ export const DEFAULTS = {
   timeouts: { startupMs: 15_000, requestMs: 30_000, runMs: 600_000, killGraceMs: 2_000 },
   limits: { maxPages: 100, maxTools: 10_000, maxMessageBytes: 16 * 1024 * 1024, stderrTailBytes: 8 * 1024 },
   cases: { concurrency: 4 },
+  audit: { maxResultBytes: 32 * 1024, resultGrowthPercent: 50, resultGrowthMinBytes: 1024, definitionCostGrowthPercent: 25, definitionCostGrowthMinTokens: 500 },
   promotion: { maxNewDestructiveTools: 0, maxBrokenCases: 0 },
 } as const;

@@ -17,12 +17,14 @@ export function buildContract(server: ServerIdentity, rawTools: unknown[], disco
   const problems: DiscoveryProblem[] = [...discovery.errors];
   const tools: ContractTool[] = [];
   const seen = new Set<string>();
+  const duplicates: string[] = [];
   rawTools.forEach((raw, index) => {
     if (!isObject(raw) || typeof raw.name !== 'string' || raw.name === '') {
       problems.push({ tool: null, message: `tools[${index}] has no string "name"; it was left out of the contract.` });
       return;
     }
     if (seen.has(raw.name)) {
+      duplicates.push(raw.name);
       problems.push({ tool: raw.name, message: `tool "${raw.name}" is listed more than once; the first definition is used.` });
       return;
     }
@@ -34,7 +36,7 @@ export function buildContract(server: ServerIdentity, rawTools: unknown[], disco
     server,
     tools,
     hash: canonicalHash(tools.map((t) => [t.name, t.hash])),
-    discovery: { ...discovery, errors: problems },
+    discovery: { ...discovery, errors: problems, duplicates: [...new Set(duplicates)].sort() },
   };
 }
 

@@ -36,6 +36,8 @@ export interface Discovery {
   pages: number;
   durationMs: number;
   errors: DiscoveryProblem[];
+  /** Names listed more than once (only the first definition is kept). */
+  duplicates?: string[];
 }
 
 /** A server's live tool surface: sorted by name, hashed, with how it was read. */

@@ -65,6 +65,27 @@ export const CODES = {
   'protocol-violation': { subject: 'discovery', action: 'hold', title: 'Protocol violations' },
   'protocol-version-changed': { subject: 'discovery', action: 'ignore', title: 'Protocol version changed' },
 
+  // Audit (model seat): judged as regressions, so a finding the baseline shares does not move the verdict.
+  'structured-content-invalid': { subject: 'audit', action: 'hold', title: 'Structured content fails its outputSchema' },
+  'structured-content-without-text': { subject: 'audit', action: 'ignore', title: 'Structured content without a text copy' },
+  'error-not-flagged': { subject: 'audit', action: 'hold', title: 'Errors returned without isError' },
+  'pagination-hint-hidden': { subject: 'audit', action: 'hold', title: 'Next-page signal hidden from the model' },
+  'result-too-large': { subject: 'audit', action: 'hold', title: 'Results over the byte budget' },
+  'result-pretty-json': { subject: 'audit', action: 'ignore', title: 'Pretty-printed JSON in results' },
+  'result-size-regression': { subject: 'audit', action: 'hold', title: 'Results grew' },
+  'annotations-missing': { subject: 'audit', action: 'ignore', title: 'Tools without annotations' },
+  'open-world-hint-missing': { subject: 'audit', action: 'ignore', title: 'openWorldHint left to its default' },
+  'description-missing': { subject: 'audit', action: 'ignore', title: 'Tools without a description' },
+  'description-weak': { subject: 'audit', action: 'ignore', title: 'Tool descriptions under 20 characters' },
+  'parameter-description-missing': { subject: 'audit', action: 'ignore', title: 'Parameters without a description' },
+  'tool-name-invalid': { subject: 'audit', action: 'ignore', title: 'Tool names outside the allowed characters' },
+  'tool-name-duplicate': { subject: 'audit', action: 'ignore', title: 'Tool names listed twice' },
+  'input-schema-invalid': { subject: 'audit', action: 'hold', title: 'Invalid input schemas' },
+  'output-schema-invalid': { subject: 'audit', action: 'ignore', title: 'Invalid output schemas' },
+  'tool-definition-cost': { subject: 'audit', action: 'ignore', title: 'Tool definition cost' },
+  'tool-definition-cost-regression': { subject: 'audit', action: 'hold', title: 'Tool definitions grew' },
+  'confusable-tools': { subject: 'audit', action: 'ignore', title: 'Confusable tools' },
+
   'exception-expired': { subject: 'policy', action: 'hold', title: 'Expired exceptions' },
   'exception-stale': { subject: 'policy', action: 'hold', title: 'Stale exceptions' },
 } as const satisfies Record<string, CodeMeta>;

@@ -25,4 +25,6 @@ export interface Finding {
   message: string;
   /** Audit findings only: present on the candidate but not on the baseline. */
   regression?: boolean;
+  /** The case whose probe produced it, for findings on live results. */
+  caseId?: string;
 }

@@ -1,3 +1,4 @@
+import { modelSeatHighlights } from './model-seat.js';
 import type { Report, SideReport } from './types.js';
 
 const ICON = { Promote: '✅', Hold: '⚠️', Rollback: '⛔' } as const;
@@ -34,6 +35,12 @@ export function renderMarkdown(report: Report): string {
   if (failed.length) {
     out.push('', '**Case failures**', '', '| side | case | failures |', '|---|---|---|');
     for (const { side, r } of failed) out.push(`| ${side} | ${r.id} | ${cell(r.failures.map((f) => f.message).join('; '))} |`);
+  }
+  const seat = modelSeatHighlights(report);
+  if (seat.regressions || seat.preexisting) {
+    out.push('', '**What the model sees**', '');
+    for (const f of seat.shown) out.push(`- \`${f.code}\`: ${cell(f.message)}`);
+    out.push(`- ${seat.regressions} new on the candidate, ${seat.preexisting} shared with the baseline.`);
   }
   out.push('');
   return `${out.join('\n')}\n`;

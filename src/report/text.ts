@@ -1,3 +1,4 @@
+import { modelSeatHighlights } from './model-seat.js';
 import type { Report, SideReport } from './types.js';
 
 export interface TextStyle {
@@ -51,6 +52,15 @@ export function renderText(report: Report, style: TextStyle = plain, reportPath:
     lines.push(style.bold('Case failures'));
     lines.push(...failures);
   }
+  const seat = modelSeatHighlights(report);
+  if (seat.regressions || seat.preexisting) {
+    lines.push('', style.bold('What the model sees'));
+    for (const f of seat.shown) lines.push(`  ${f.code}: ${f.message}`);
+    if (seat.regressions > seat.shown.length) lines.push(style.dim(`  ... ${seat.regressions - seat.shown.length} more regressions in the report`));
+    lines.push(style.dim(`  ${seat.regressions} new on the candidate, ${seat.preexisting} shared with the baseline (reported, not judged)`));
+  }
+  const cost = report.audit.cost;
+  if (cost.baseline && cost.candidate) lines.push(style.dim(`  tool definitions: about ${cost.baseline.totalTokens} -> ${cost.candidate.totalTokens} tokens (${cost.candidate.method})`));
   for (const side of [b, c]) {
     if (side.error) lines.push('', style.red(`${side === b ? 'Baseline' : 'Candidate'} unavailable (${side.error.phase}): ${side.error.message}`));
     if (side.error && side.stderr.tail.trim()) lines.push(style.dim(indent(side.stderr.tail.trimEnd().split('\n').slice(-5).join('\n'))));

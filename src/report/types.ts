@@ -2,7 +2,8 @@ import type { CaseResult, CaseTotals } from '../cases/types.js';
 import type { ContractTool, Discovery, ServerIdentity } from '../contract/types.js';
 import type { Decision } from '../decide/decide.js';
 import type { DiffSummary } from '../diff/summary.js';
-import type { Change, Finding } from '../findings/types.js';
+import type { Audit } from '../audit/index.js';
+import type { Change } from '../findings/types.js';
 
 export const REPORT_SCHEMA_VERSION = 1;
 
@@ -38,7 +39,7 @@ export interface Report {
   baseline: SideReport;
   candidate: SideReport;
   diff: { summary: DiffSummary; changes: Change[] };
-  audit: { findings: Finding[] };
+  audit: Audit;
   decision: Decision;
   timing: Timing;
 }

@@ -105,7 +105,7 @@ export const incidentDeclare: ToolRegistration = (server) =>
     ({ serviceName, severity, summary }) => {
       const incident = desk.declare(serviceName, severity);
       return {
-        content: [text(`Declared ${incident.incidentId} for ${serviceName} with severity ${severity}: ${summary}`)],
+        content: [text(`Declared ${incident.incidentId} for ${serviceName} with severity ${severity}: ${summary}`), text(JSON.stringify(incident))],
         structuredContent: incident,
       };
     },
@@ -128,7 +128,7 @@ export const incidentDeclareAutoTriage: ToolRegistration = (server) =>
     ({ serviceName, summary }) => {
       const incident = desk.declare(serviceName, 'P3');
       return {
-        content: [text(`Declared ${incident.incidentId} for ${serviceName} with severity P3 (auto-triaged): ${summary}`)],
+        content: [text(`Declared ${incident.incidentId} for ${serviceName} with severity P3 (auto-triaged): ${summary}`), text(JSON.stringify(incident))],
         structuredContent: incident,
       };
     },

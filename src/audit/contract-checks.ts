@@ -1,0 +1,82 @@
+import type { Contract, ContractTool, JsonSchema } from '../contract/types.js';
+import type { Finding, Side } from '../findings/types.js';
+import type { Code } from '../findings/codes.js';
+import { schemaProblems } from './schema-check.js';
+
+export const COST_METHOD = 'utf8 bytes of name, description and schemas / 4';
+
+export interface DefinitionCost {
+  method: typeof COST_METHOD;
+  totalTokens: number;
+  heaviest: { tool: string; tokens: number }[];
+}
+
+const NAME = /^[A-Za-z0-9._-]{1,128}$/;
+const isObject = (value: unknown): value is JsonSchema => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** What the model reads of a tool, estimated in tokens. A tokenizer would be closer; bytes/4 is stable and free. */
+const toolTokens = (t: ContractTool) =>
+  Math.ceil(Buffer.byteLength(JSON.stringify([t.name, t.description, t.inputSchema, t.outputSchema]), 'utf8') / 4);
+
+/** Checks on the listed contract alone: what the model is told about each tool before it calls one. */
+export function auditContract(contract: Contract, side: Side): { findings: Finding[]; cost: DefinitionCost } {
+  const findings: Finding[] = [];
+  const add = (code: Code, tool: string | null, message: string, severity: Finding['severity'] = 'safe') =>
+    findings.push({ code, severity, side, tool, message });
+
+  for (const name of contract.discovery.duplicates ?? []) add('tool-name-duplicate', name, `"${name}" is listed more than once; the model sees two tools with one name.`, 'dangerous');
+  for (const t of contract.tools) {
+    if (!NAME.test(t.name)) add('tool-name-invalid', t.name, `"${t.name}" is outside ^[A-Za-z0-9._-]{1,128}$; some clients reject or rewrite it.`, 'dangerous');
+    if (t.annotations === null) add('annotations-missing', t.name, `"${t.name}" declares no hints, so clients must treat it as destructive and open-world.`);
+    else if (typeof t.annotations.openWorldHint !== 'boolean') add('open-world-hint-missing', t.name, `"${t.name}" leaves openWorldHint out, which means true: it may reach outside systems.`);
+    if (!t.description?.trim()) add('description-missing', t.name, `"${t.name}" has no description; the model must guess from the name.`, 'dangerous');
+    else if (t.description.trim().length < 20) add('description-weak', t.name, `"${t.name}" description is ${t.description.trim().length} characters: ${JSON.stringify(t.description.trim())}.`);
+    const undescribed = Object.entries(isObject(t.inputSchema?.properties) ? t.inputSchema.properties : {})
+      .filter(([, p]) => !isObject(p) || typeof p.description !== 'string' || !p.description.trim())
+      .map(([name]) => name);
+    if (undescribed.length) add('parameter-description-missing', t.name, `"${t.name}" parameters without a description: ${undescribed.join(', ')}.`);
+    inputSchemaCheck(t, add);
+    if (t.outputSchema) {
+      const problems = [...(t.outputSchema.type === 'object' ? [] : ['root is not type "object"']), ...schemaProblems(t.outputSchema)];
+      if (problems.length) add('output-schema-invalid', t.name, `"${t.name}" outputSchema: ${problems.join('; ')}.`, 'dangerous');
+    }
+  }
+  findings.push(...confusable(contract.tools, side));
+  const cost = definitionCost(contract.tools);
+  if (contract.tools.length) {
+    add('tool-definition-cost', null, `Tool definitions cost about ${cost.totalTokens} tokens (${COST_METHOD}); heaviest: ${cost.heaviest.map((h) => `${h.tool} ${h.tokens}`).join(', ')}.`);
+  }
+  return { findings, cost };
+}
+
+function inputSchemaCheck(t: ContractTool, add: (code: Code, tool: string, message: string, severity: Finding['severity']) => void): void {
+  if (!t.inputSchema) return add('input-schema-invalid', t.name, `"${t.name}" has no inputSchema.`, 'breaking');
+  const problems = [...(t.inputSchema.type === 'object' ? [] : [`root type is ${JSON.stringify(t.inputSchema.type) ?? 'missing'}, not "object"`]), ...schemaProblems(t.inputSchema)];
+  if (problems.length) add('input-schema-invalid', t.name, `"${t.name}" inputSchema: ${problems.join('; ')}.`, 'breaking');
+}
+
+export function definitionCost(tools: ContractTool[]): DefinitionCost {
+  const costs = tools.map((t) => ({ tool: t.name, tokens: toolTokens(t) }));
+  const heaviest = [...costs].sort((a, b) => b.tokens - a.tokens || (a.tool < b.tool ? -1 : 1)).slice(0, 5);
+  return { method: COST_METHOD, totalTokens: costs.reduce((n, c) => n + c.tokens, 0), heaviest };
+}
+
+const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '');
+
+/** Tools the model can mix up: names equal but for case and separators, or the same description. */
+function confusable(tools: ContractTool[], side: Side): Finding[] {
+  const findings: Finding[] = [];
+  const group = (key: (t: ContractTool) => string | null, why: string) => {
+    const buckets = new Map<string, string[]>();
+    for (const t of tools) {
+      const k = key(t);
+      if (k) buckets.set(k, [...(buckets.get(k) ?? []), t.name]);
+    }
+    for (const names of buckets.values()) {
+      if (names.length > 1) findings.push({ code: 'confusable-tools', severity: 'dangerous', side, tool: names[0]!, message: `${names.map((n) => `"${n}"`).join(' and ')} have ${why}.` });
+    }
+  };
+  group((t) => squash(t.name), 'names that differ only in case or separators');
+  group((t) => (t.description && t.description.length >= 20 ? squash(t.description) : null), 'the same description');
+  return findings;
+}

@@ -1,0 +1,58 @@
+import type { AuditSettings } from '../config/types.js';
+import type { Contract } from '../contract/types.js';
+import type { Finding, Side } from '../findings/types.js';
+import { auditContract, type DefinitionCost } from './contract-checks.js';
+import { auditResult, type Observation } from './result-checks.js';
+
+export interface AuditSide {
+  side: Side;
+  contract: Contract | null;
+  observations: Observation[];
+}
+
+export interface Audit {
+  findings: Finding[];
+  cost: { baseline: DefinitionCost | null; candidate: DefinitionCost | null };
+}
+
+const keyOf = (f: Finding) => `${f.code}|${f.tool ?? ''}|${f.caseId ?? ''}`;
+
+/**
+ * Both sides audited, then compared: a candidate finding the baseline does not have is a
+ * regression. Against a snapshot baseline nothing was called, so no live-result finding can be
+ * shown to pre-exist: those count as regressions.
+ */
+export function audit(baseline: AuditSide, candidate: AuditSide, settings: AuditSettings): Audit {
+  const run = (s: AuditSide) => {
+    if (!s.contract) return { findings: [] as Finding[], cost: null };
+    const byName = new Map(s.contract.tools.map((t) => [t.name, t]));
+    const contract = auditContract(s.contract, s.side);
+    const results = s.observations.flatMap((o) => auditResult(o, byName.get(o.tool), s.side, settings.maxResultBytes));
+    return { findings: [...contract.findings, ...results], cost: contract.cost };
+  };
+  const b = run(baseline);
+  const c = run(candidate);
+  const known = new Set(b.findings.map(keyOf));
+  const candidateFindings = c.findings.map((f) => ({
+    ...f,
+    regression: f.code !== 'tool-definition-cost' && !known.has(keyOf(f)),
+  }));
+  const growth = [...sizeRegressions(baseline.observations, candidate.observations, settings)];
+  if (b.cost && c.cost && b.cost.totalTokens > 0) {
+    const grown = ((c.cost.totalTokens - b.cost.totalTokens) / b.cost.totalTokens) * 100;
+    if (grown > settings.definitionCostGrowthPercent && c.cost.totalTokens - b.cost.totalTokens > settings.definitionCostGrowthMinTokens) {
+      growth.push({ code: 'tool-definition-cost-regression', severity: 'dangerous', side: 'candidate', tool: null, regression: true, message: `Tool definitions grew ${Math.round(grown)}%, from about ${b.cost.totalTokens} to ${c.cost.totalTokens} tokens (limit ${settings.definitionCostGrowthPercent}%).` });
+    }
+  }
+  return { findings: [...b.findings.map((f) => ({ ...f, regression: false })), ...candidateFindings, ...growth], cost: { baseline: b.cost, candidate: c.cost } };
+}
+
+function* sizeRegressions(baseline: Observation[], candidate: Observation[], settings: AuditSettings): Generator<Finding> {
+  const percent = settings.resultGrowthPercent;
+  const before = new Map(baseline.map((o) => [`${o.caseId}|${o.tool}`, o.resultBytes]));
+  for (const o of candidate) {
+    const was = before.get(`${o.caseId}|${o.tool}`);
+    if (!was || o.resultBytes <= was * (1 + percent / 100) || o.resultBytes - was <= settings.resultGrowthMinBytes) continue;
+    yield { code: 'result-size-regression', severity: 'dangerous', side: 'candidate', tool: o.tool, caseId: o.caseId, regression: true, message: `${o.caseId} ${o.tool}: result grew from ${was} to ${o.resultBytes} bytes (+${Math.round((o.resultBytes / was - 1) * 100)}%, limit ${percent}%).` };
+  }
+}
