@@ -51,7 +51,7 @@ export function auditResult(o: Observation, tool: ContractTool | undefined, side
       if (errors.length) add('structured-content-invalid', `structuredContent fails the outputSchema: ${errors.join('; ')}.`, 'breaking');
     }
   }
-  if (structured !== undefined && !texts.some((t) => JSON.stringify(parseJson(t)) === JSON.stringify(structured))) {
+  if (structured !== undefined && !carriedInText(structured, texts)) {
     add('structured-content-without-text', 'structuredContent has no text block carrying the same JSON; clients without structured output see less.', 'safe');
   }
   if (!isError) {
@@ -71,6 +71,23 @@ export function auditResult(o: Observation, tool: ContractTool | undefined, side
     if (wasted > 0) add('result-pretty-json', `a text block holds indented JSON: ${wasted} bytes of whitespace over the compact form.`, 'safe');
   }
   return findings;
+}
+
+/**
+ * Whether the text carries the structured result: as serialised JSON (what the spec asks for), or
+ * with every scalar value present in the text, which gives the model the same facts.
+ */
+function carriedInText(structured: unknown, texts: string[]): boolean {
+  if (texts.some((t) => JSON.stringify(parseJson(t)) === JSON.stringify(structured))) return true;
+  const leaves: string[] = [];
+  const visit = (value: unknown) => {
+    if (typeof value === 'string' || typeof value === 'number') leaves.push(String(value));
+    else if (Array.isArray(value)) value.forEach(visit);
+    else if (isObject(value)) Object.values(value).forEach(visit);
+  };
+  visit(structured);
+  const joined = texts.join('\n');
+  return leaves.length > 0 && leaves.every((leaf) => joined.includes(leaf));
 }
 
 function errorShape(structured: unknown, texts: string[]): string | null {
