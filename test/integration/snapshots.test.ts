@@ -83,6 +83,10 @@ describe('discovery against faulty servers never reads as "zero tools"', () => {
     const result = await runCli(['diff', 'ok', 'invalid-schemas', '-c', fixtures, '--format', 'json', '--quiet']);
     const report = JSON.parse(result.stdout) as Report;
     expect(report.decision.reasons.find((r) => r.code === 'protocol-violation')).toMatchObject({ action: 'hold', count: 5 });
+    // The audit reads the same listing as the model would.
+    const audit = report.audit.findings.filter((f) => f.side === 'candidate').map((f) => [f.code, f.tool]);
+    expect(audit).toEqual(expect.arrayContaining([['tool-name-duplicate', 'alpha'], ['input-schema-invalid', 'alpha'], ['input-schema-invalid', 'beta']]));
+    expect(report.decision.reasons.find((r) => r.code === 'input-schema-invalid')).toMatchObject({ action: 'hold', tools: ['alpha', 'beta', 'gamma'] });
   });
 
   it('a cursor cycle and an endless stream of pages are cut off with a protocol-violation', async () => {
