@@ -88,19 +88,28 @@ const incidentOutput = {
   status: z.literal('declared'),
 };
 
+const incidentArgs = {
+  serviceName: z.string().min(1).describe('The affected service, such as checkout-api.'),
+  summary: z.string().min(1).describe('One line on what is going wrong.'),
+};
+/** Everything but the input schema stays the same between the releases of Incident.Declare. */
+const incidentConfig = {
+  title: 'Declare an incident',
+  description: 'Declare a production incident for a service. Pages the on-call engineer for P1 and P2.',
+  outputSchema: incidentOutput,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+};
+
 export const incidentDeclare: ToolRegistration = (server) =>
   server.registerTool(
     'Incident.Declare',
     {
-      title: 'Declare an incident',
-      description: 'Declare a production incident for a service. Pages the on-call engineer for P1 and P2.',
+      ...incidentConfig,
       inputSchema: {
-        serviceName: z.string().min(1).describe('The affected service, such as checkout-api.'),
+        serviceName: incidentArgs.serviceName,
         severity: z.enum(['P1', 'P2', 'P3', 'P4']).describe('Incident severity; P1 is the most severe.'),
-        summary: z.string().min(1).describe('One line on what is going wrong.'),
+        summary: incidentArgs.summary,
       },
-      outputSchema: incidentOutput,
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },
     ({ serviceName, severity, summary }) => {
       const incident = desk.declare(serviceName, severity);
@@ -115,16 +124,7 @@ export const incidentDeclare: ToolRegistration = (server) =>
 export const incidentDeclareAutoTriage: ToolRegistration = (server) =>
   server.registerTool(
     'Incident.Declare',
-    {
-      title: 'Declare an incident',
-      description: 'Declare a production incident for a service. Pages the on-call engineer for P1 and P2.',
-      inputSchema: {
-        serviceName: z.string().min(1).describe('The affected service, such as checkout-api.'),
-        summary: z.string().min(1).describe('One line on what is going wrong.'),
-      },
-      outputSchema: incidentOutput,
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-    },
+    { ...incidentConfig, inputSchema: incidentArgs },
     ({ serviceName, summary }) => {
       const incident = desk.declare(serviceName, 'P3');
       return {
