@@ -1,7 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { formatProblem, InputError } from './config/problems.js';
 import { endAllGroups, killAllGroupsNow } from './connect/process-group.js';
-import { BaselineUnavailableError, SideUnavailableError } from './connect/errors.js';
+import { BaselineUnavailableError, RunTimeoutError, SideUnavailableError } from './connect/errors.js';
 import { FORMATS, type CommandIO, type Format, type Outcome } from './commands/outcome.js';
 import type { Verdict } from './decide/decide.js';
 import { describe } from './error-text.js';
@@ -145,7 +145,7 @@ main(process.argv.slice(2)).then(
       process.stderr.write(`mcp-gate: invalid input:\n${error.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}\n`);
     } else if (error instanceof UsageError) {
       process.stderr.write(`mcp-gate: ${error.message}\n\n${USAGE}`);
-    } else if (error instanceof BaselineUnavailableError || error instanceof SideUnavailableError) {
+    } else if (error instanceof BaselineUnavailableError || error instanceof SideUnavailableError || error instanceof RunTimeoutError) {
       process.stderr.write(`mcp-gate: cannot decide: ${error.message}\n`);
     } else {
       process.stderr.write(`mcp-gate: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

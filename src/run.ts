@@ -3,7 +3,7 @@ import { replayCases, type Replay, type ReplaySide } from './cases/replay.js';
 import { audit } from './audit/index.js';
 import type { Dataset } from './cases/types.js';
 import type { GateConfig, Profile } from './config/types.js';
-import { BaselineUnavailableError, SideUnavailableError } from './connect/errors.js';
+import { BaselineUnavailableError, RunTimeoutError, SideUnavailableError } from './connect/errors.js';
 import { openSide, type OpenSide } from './connect/open-side.js';
 import type { Session } from './connect/session.js';
 import type { Contract } from './contract/types.js';
@@ -39,19 +39,27 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
   const candidateProfile = config.profiles[config.candidate]!;
   const stages: Timing['stages'] = { connect: 0, discover: 0, diff: 0, cases: 0, audit: 0, decide: 0, report: 0 };
 
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the run exceeded timeouts.runMs (${config.timeouts.runMs} ms)`)), config.timeouts.runMs);
-  });
+  // At runMs every server is ended, whatever it is doing; what was waiting on it then fails fast.
+  let expired = false;
+  let rejectDeadline: (error: Error) => void = () => undefined;
+  const deadline = new Promise<never>((_, reject) => (rejectDeadline = reject));
+  deadline.catch(() => undefined);
+  const timer = setTimeout(() => {
+    expired = true;
+    void Promise.all(sessions.map((s) => s.close())).then(() => rejectDeadline(new RunTimeoutError(config.timeouts.runMs, 'the case replay')));
+  }, config.timeouts.runMs);
+  const blameDeadline = (outcome: PromiseSettledResult<OpenSide>, side: Side): PromiseSettledResult<OpenSide> =>
+    expired && outcome.status === 'rejected' && outcome.reason instanceof SideUnavailableError
+      ? { status: 'rejected', reason: new SideUnavailableError(side, 'run', `the run exceeded timeouts.runMs (${config.timeouts.runMs} ms) during ${outcome.reason.phase}`, outcome.reason.stderrTail) }
+      : outcome;
   try {
     log(`connecting: baseline "${config.baseline}" (${describeProfile(baselineProfile)}), candidate "${config.candidate}" (${describeProfile(candidateProfile)})`);
-    const [baseline, candidate] = await Promise.race([
-      Promise.allSettled([
-        openSide('baseline', baselineProfile, config, (s) => sessions.push(s)),
-        openSide('candidate', candidateProfile, config, (s) => sessions.push(s)),
-      ]),
-      deadline,
+    const opened = await Promise.allSettled([
+      openSide('baseline', baselineProfile, config, (s) => sessions.push(s)),
+      openSide('candidate', candidateProfile, config, (s) => sessions.push(s)),
     ]);
+    const baseline = blameDeadline(opened[0], 'baseline');
+    const candidate = blameDeadline(opened[1], 'candidate');
     if (baseline.status === 'rejected') {
       if (baseline.reason instanceof SideUnavailableError) throw new BaselineUnavailableError(baseline.reason, config.baseline);
       throw baseline.reason;
@@ -70,11 +78,16 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
     mark = performance.now();
     const caseCount = datasets.reduce((n, d) => n + d.cases.length, 0);
     if (caseCount) log(`replaying ${caseCount} cases on both sides`);
-    const [baseReplay, candReplay] = await Promise.race([
-      Promise.all([replay(datasets, base, config), cand ? replay(datasets, cand, config) : unreachedCases(datasets)]),
-      deadline,
-    ]);
+    // Past the deadline already (a side was blamed for it): every server is gone, so nothing is replayed.
+    const expiredBeforeCases = expired;
+    const [baseReplay, candReplay] = expiredBeforeCases
+      ? await Promise.all([unreachedCases(datasets), unreachedCases(datasets)])
+      : await Promise.race([
+        Promise.all([replay(datasets, base, config), cand ? replay(datasets, cand, config) : unreachedCases(datasets)]),
+        deadline,
+      ]);
     stages.cases = Math.round(performance.now() - mark);
+    if (expired && !expiredBeforeCases) throw new RunTimeoutError(config.timeouts.runMs, 'the case replay');
     const baseCases = baseReplay.results;
     const candCases = candReplay.results;
 

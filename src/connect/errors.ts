@@ -24,3 +24,11 @@ export class BaselineUnavailableError extends Error {
   }
 }
 
+
+/** The whole run passed `timeouts.runMs` after both sides were read (during the cases): exit 3. */
+export class RunTimeoutError extends Error {
+  constructor(runMs: number, stage: string) {
+    super(`the run exceeded timeouts.runMs (${runMs} ms) during ${stage}; every server was ended`);
+    this.name = 'RunTimeoutError';
+  }
+}

@@ -27,8 +27,7 @@ export async function openSide(side: Side, profile: Profile, config: GateConfig,
     const ms = Math.round(performance.now() - started);
     return { side, profile, contract, session: null, timing: { connectMs: 0, discoverMs: ms } };
   }
-  const session = await Session.open(side, profile, config.timeouts, config.limits);
-  track(session);
+  const session = await Session.open(side, profile, config.timeouts, config.limits, track);
   const connected = performance.now();
   try {
     const contract = await discover(session, config.limits);

@@ -26,7 +26,7 @@ export class Session {
     private readonly timeouts: Timeouts,
   ) {}
 
-  static async open(side: Side, profile: StdioProfile, timeouts: Timeouts, limits: Limits): Promise<Session> {
+  static async open(side: Side, profile: StdioProfile, timeouts: Timeouts, limits: Limits, track: (session: Session) => void = () => undefined): Promise<Session> {
     const { env, missing } = serverEnvironment(profile.env, process.env);
     if (missing.length) {
       throw new SideUnavailableError(side, 'spawn', `profile "${profile.name}": env refers to unset variables: ${missing.join(', ')}`);
@@ -42,6 +42,7 @@ export class Session {
     });
     const client = new Client({ name: GATE_NAME, version: GATE_VERSION }, { capabilities: {} });
     const session = new Session(side, client, transport, timeouts);
+    track(session); // before start: whoever holds the run deadline can end a server still starting
     try {
       await transport.start();
     } catch (error) {

@@ -1,0 +1,295 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ROOT, runCli, type CliResult } from '../helpers/cli.js';
+import { processesMatching } from '../helpers/processes.js';
+import { reportProblems } from '../../src/report/read.js';
+import type { Report } from '../../src/report/types.js';
+
+/**
+ * Hostile servers (test/fixtures/servers/hostile-server.mjs), one fault per mode, each a real
+ * process over real stdio, gated by the built CLI. Each profile carries `--tag=<profile>-hostile`,
+ * so a test can prove that no process of its own outlived the gate.
+ * Every test here is listed in test/reliability/README.md.
+ */
+const CONFIG = join(ROOT, 'test/fixtures/servers/hostile.config.yaml');
+const tagOf = (profile: string) => `--tag=${profile}-hostile`;
+/** Per test: well under vitest's own timeout, so a hang fails as a hang, with the gate's stderr. */
+const CLI_TIMEOUT_MS = 20_000;
+const TEST_TIMEOUT_MS = 25_000;
+
+const started: string[] = [];
+
+async function gate(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return runCli([...args, '-c', CONFIG, '--format', 'json', '--quiet'], { timeoutMs: CLI_TIMEOUT_MS, env });
+}
+
+/** `mcp-gate run` with `candidate` (and the well-behaved `ok` baseline unless told otherwise). */
+function run(candidate: string, options: { baseline?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+  const baseline = options.baseline ?? 'ok';
+  started.push(baseline, candidate);
+  return gate(['run', '--baseline', baseline, '--candidate', candidate], options.env);
+}
+
+function reportOf(result: CliResult): Report {
+  let report: Report;
+  try {
+    report = JSON.parse(result.stdout) as Report;
+  } catch {
+    throw new Error(`stdout is not a JSON report (exit ${result.code}):\n${result.stdout.slice(0, 500)}\nstderr:\n${result.stderr.slice(0, 2000)}`);
+  }
+  expect(reportProblems(report)).toEqual([]);
+  return report;
+}
+
+/** Processes of `profile` still alive. A killed process may need a moment to disappear from ps. */
+async function leftovers(profile: string, withinMs = 1_000): Promise<string[]> {
+  const deadline = Date.now() + withinMs;
+  let found = processesMatching(tagOf(profile));
+  while (found.length && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    found = processesMatching(tagOf(profile));
+  }
+  return found;
+}
+
+async function expectNoLeftovers(...profiles: string[]): Promise<void> {
+  for (const profile of profiles) expect(await leftovers(profile), `processes of profile "${profile}" outlived the gate`).toEqual([]);
+}
+
+const codes = (report: Report) => report.decision.reasons.map((r) => r.code);
+const violations = (report: Report) => report.candidate.discovery.errors.map((e) => e.message).join('\n');
+const candidateFailures = (report: Report) => report.candidate.caseResults.flatMap((c) => c.failures);
+
+// If the gate leaks a fixture, end it here (by pid, only processes carrying our own tags), so one
+// failing test does not leave servers running for the rest of the suite. The test has already failed.
+afterEach(() => {
+  for (const profile of started.splice(0)) {
+    for (const line of processesMatching(tagOf(profile))) {
+      const pid = Number(line.trim().split(/\s+/)[0]);
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }
+});
+
+describe('a hostile candidate cannot hang, crash or fool the gate', { timeout: TEST_TIMEOUT_MS }, () => {
+  it('exits at once with a message on stderr: Rollback (candidate-unavailable), the message in the report', async () => {
+    const result = await run('exit-at-once');
+    expect(result.code).toBe(1);
+    const report = reportOf(result);
+    expect(report.decision.verdict).toBe('Rollback');
+    expect(codes(report)).toEqual(['candidate-unavailable']);
+    expect(report.candidate.available).toBe(false);
+    expect(report.candidate.error).toMatchObject({ phase: 'initialize' });
+    expect(report.candidate.error!.message).toContain('exited with code 1');
+    expect(report.candidate.stderr.tail).toContain('cannot open /var/lib/hostile/state.db');
+    expect(report.candidate.cases).toMatchObject({ total: 1, passed: 0 });
+    expect(result.ms).toBeLessThan(10_000);
+    await expectNoLeftovers('ok', 'exit-at-once');
+  });
+
+  it('never answers initialize: Rollback (candidate-unavailable) after timeouts.startupMs', async () => {
+    const result = await run('no-initialize');
+    expect(result.code).toBe(1);
+    const report = reportOf(result);
+    expect(codes(report)).toEqual(['candidate-unavailable']);
+    expect(report.candidate.error).toMatchObject({ phase: 'initialize' });
+    expect(report.candidate.error!.message).toContain('timeouts.startupMs');
+    expect(result.ms).toBeLessThan(10_000); // startupMs is 3000
+    await expectNoLeftovers('ok', 'no-initialize');
+  });
+
+  it('answers initialize with protocolVersion 1999-01-01: Rollback (candidate-unavailable)', async () => {
+    const result = await run('bad-protocol');
+    expect(result.code).toBe(1);
+    const report = reportOf(result);
+    expect(codes(report)).toEqual(['candidate-unavailable']);
+    expect(report.candidate.error).toMatchObject({ phase: 'initialize' });
+    expect(report.candidate.error!.message).toContain('1999-01-01');
+    expect(result.ms).toBeLessThan(10_000);
+    await expectNoLeftovers('ok', 'bad-protocol');
+  });
+
+  it('writes garbage to stdout before and between messages: tolerated, Hold (protocol-violation)', async () => {
+    const result = await run('garbage');
+    expect(result.code).toBe(2);
+    const report = reportOf(result);
+    expect(report.decision.verdict).toBe('Hold');
+    expect(report.decision.reasons.find((r) => r.code === 'protocol-violation')).toMatchObject({ action: 'hold' });
+    expect(violations(report)).toContain('non-JSON-RPC line');
+    // The real messages between the garbage still got through: tools listed, probe answered.
+    expect(report.candidate.toolCount).toBe(2);
+    expect(report.candidate.cases).toMatchObject({ total: 1, passed: 1 });
+    expect(result.ms).toBeLessThan(15_000);
+    await expectNoLeftovers('ok', 'garbage');
+  });
+
+  it('lists 100,000 tools in pages: reading stops at limits.maxTools, Hold (protocol-violation)', async () => {
+    const result = await run('many-tools');
+    expect(result.code).toBe(2);
+    const report = reportOf(result);
+    expect(report.decision.reasons.find((r) => r.code === 'protocol-violation')).toMatchObject({ action: 'hold' });
+    expect(violations(report)).toContain('limits.maxTools (1000)');
+    expect(report.candidate.toolCount).toBe(1000);
+    expect(report.candidate.discovery.pages).toBe(2); // not 100: the gate stopped asking
+    expect(result.ms).toBeLessThan(15_000);
+    await expectNoLeftovers('ok', 'many-tools');
+  });
+
+  it('sends one ~20 MB tools/list page: cut off at limits.maxMessageBytes, Rollback (candidate-unavailable)', async () => {
+    const result = await run('huge-page');
+    expect(result.code).toBe(1);
+    const report = reportOf(result);
+    expect(codes(report)).toEqual(['candidate-unavailable']);
+    expect(report.candidate.error).toMatchObject({ phase: 'tools/list' });
+    expect(report.candidate.error!.message).toContain('limits.maxMessageBytes (1048576 bytes)');
+    expect(report.candidate.toolCount).toBe(0);
+    expect(result.ms).toBeLessThan(15_000);
+    await expectNoLeftovers('ok', 'huge-page');
+  });
+
+  it('lists duplicate tool names (the second alpha destructive): Hold (protocol-violation), first definition kept', async () => {
+    const result = await run('duplicate-tools');
+    expect(result.code).toBe(2);
+    const report = reportOf(result);
+    expect(report.decision.reasons.find((r) => r.code === 'protocol-violation')).toMatchObject({ action: 'hold' });
+    expect(report.candidate.discovery.errors.filter((e) => e.message.includes('listed more than once')).map((e) => e.tool)).toEqual(['alpha', 'beta']);
+    expect(report.candidate.toolCount).toBe(2);
+    expect(report.candidate.tools.find((t) => t.name === 'alpha')!.effectiveAnnotations.readOnlyHint).toBe(true);
+    expect(result.ms).toBeLessThan(15_000);
+    await expectNoLeftovers('ok', 'duplicate-tools');
+  });
+
+  it('ships input schemas with $ref cycles: discovery, diff and replay finish; new optional arguments are not a rollback', async () => {
+    const result = await run('ref-cycle');
+    expect([0, 2]).toContain(result.code);
+    const report = reportOf(result);
+    expect(report.decision.verdict).not.toBe('Rollback');
+    expect(report.candidate.available).toBe(true);
+    expect(report.diff.changes.filter((c) => c.code === 'input-property-added').map((c) => c.path).sort()).toEqual(
+      ['/inputSchema/properties/filter', '/inputSchema/properties/loop', '/inputSchema/properties/self'],
+    );
+    expect(report.candidate.cases).toMatchObject({ total: 1, passed: 1 });
+    expect(result.ms).toBeLessThan(15_000);
+    await expectNoLeftovers('ok', 'ref-cycle');
+  });
+
+  it('changes a constraint inside a $ref cycle (cycles on both sides): the diff walks in, sees it, and stops', async () => {
+    const result = await run('ref-cycle-changed', { baseline: 'ref-cycle' });
+    expect(result.code).toBe(1);
+    const report = reportOf(result);
+    expect(codes(report)).toEqual(['input-constraint-tightened']);
+    expect(report.diff.changes.every((c) => c.code === 'input-constraint-tightened' && c.tool === 'alpha' && c.path.endsWith('/maxLength'))).toBe(true);
+    expect(report.diff.changes.length).toBeGreaterThan(0);
+    expect(result.ms).toBeLessThan(15_000);
+    await expectNoLeftovers('ref-cycle', 'ref-cycle-changed');
+  });
+
+  it('never answers a tools/call: the probe fails at timeouts.requestMs, Rollback (case-broken)', async () => {
+    const result = await run('call-hang');
+    expect(result.code).toBe(1);
+    const report = reportOf(result);
+    expect(codes(report)).toEqual(['case-broken']);
+    expect(candidateFailures(report)).toEqual([expect.objectContaining({ code: 'probe-failed', tool: 'alpha' })]);
+    expect(candidateFailures(report)[0]!.message).toContain('timeouts.requestMs');
+    expect(report.baseline.cases).toMatchObject({ total: 1, passed: 1 });
+    expect(result.ms).toBeLessThan(15_000); // requestMs is 2000
+    await expectNoLeftovers('ok', 'call-hang');
+  });
+
+  it('answers a tools/call with ~50 MB: cut off at limits.maxMessageBytes, Rollback (case-broken, probe-failed)', async () => {
+    const result = await run('call-huge');
+    expect(result.code).toBe(1);
+    const report = reportOf(result);
+    expect(codes(report)).toEqual(['case-broken']);
+    expect(candidateFailures(report)).toEqual([expect.objectContaining({ code: 'probe-failed', tool: 'alpha' })]);
+    expect(candidateFailures(report)[0]!.message).toContain('limits.maxMessageBytes');
+    expect(result.ms).toBeLessThan(15_000);
+    await expectNoLeftovers('ok', 'call-huge');
+  });
+
+  it('dies in the middle of a tools/call (half a response, then exit 139): Rollback (case-broken, probe-failed)', async () => {
+    const result = await run('call-die');
+    expect(result.code).toBe(1);
+    const report = reportOf(result);
+    expect(codes(report)).toEqual(['case-broken']);
+    expect(candidateFailures(report)).toEqual([expect.objectContaining({ code: 'probe-failed', tool: 'alpha' })]);
+    expect(candidateFailures(report)[0]!.message).toContain('exited with code 139');
+    expect(report.candidate.stderr.tail).toContain('segmentation fault');
+    expect(result.ms).toBeLessThan(15_000);
+    await expectNoLeftovers('ok', 'call-die');
+  });
+
+  it('floods stderr with 100 MB: the gate keeps only a bounded tail, counts the rest, and still decides', async () => {
+    const result = await run('stderr-flood');
+    expect(result.code).toBe(0);
+    const report = reportOf(result);
+    expect(report.decision.verdict).toBe('Promote');
+    const { tail, droppedBytes } = report.candidate.stderr;
+    expect(droppedBytes).toBeGreaterThan(100 * 1024 * 1024 - 4096);
+    expect(Buffer.byteLength(tail)).toBeLessThanOrEqual(4096); // limits.stderrTailBytes
+    expect(tail.endsWith('hostile: stderr flood done\n')).toBe(true); // the tail is the last bytes
+    expect(result.stdout.length).toBeLessThan(64 * 1024); // the flood did not reach the report
+    expect(result.ms).toBeLessThan(15_000);
+    await expectNoLeftovers('ok', 'stderr-flood');
+  });
+
+  it('runs behind a shell wrapper (the server is a grandchild that outlives stdin): no process is left', async () => {
+    const result = await run('shell-wrapper');
+    expect(result.code).toBe(0);
+    const report = reportOf(result);
+    expect(report.decision.verdict).toBe('Promote');
+    expect(report.candidate.cases).toMatchObject({ total: 1, passed: 1 });
+    expect(result.ms).toBeLessThan(15_000);
+    await expectNoLeftovers('ok', 'shell-wrapper');
+  });
+
+  it('ignores SIGTERM: the gate escalates to SIGKILL on the group after killGraceMs, no process is left', async () => {
+    const result = await run('ignore-term');
+    expect(result.code).toBe(0);
+    expect(reportOf(result).decision.verdict).toBe('Promote');
+    expect(result.ms).toBeLessThan(10_000); // killGraceMs is 300
+    await expectNoLeftovers('ok', 'ignore-term');
+  });
+});
+
+describe('a hostile baseline', { timeout: TEST_TIMEOUT_MS }, () => {
+  it('never answers initialize: the gate cannot decide, exit 3 with the reason, no process left', async () => {
+    const result = await run('ok', { baseline: 'no-initialize' });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('baseline profile "no-initialize" is unavailable (initialize)');
+    expect(result.stderr).toContain('timeouts.startupMs');
+    expect(result.ms).toBeLessThan(10_000);
+    await expectNoLeftovers('ok', 'no-initialize');
+  });
+});
+
+describe('the whole-run budget (timeouts.runMs) against a hostile candidate', { timeout: TEST_TIMEOUT_MS }, () => {
+  // Sessions are tracked from the moment they spawn, so the deadline ends a server still initialising.
+  it('bounds the run even while the candidate is still initialising', async () => {
+    const result = await run('no-initialize', { env: { MCPGATE_TIMEOUTS__STARTUP_MS: '10000', MCPGATE_TIMEOUTS__RUN_MS: '3000' } });
+    expect(result.ms).toBeLessThan(8_000);
+    await expectNoLeftovers('ok', 'no-initialize');
+  });
+
+  // A candidate that cannot list its tools within the budget is a Rollback, blamed on phase "run".
+  it('a candidate that pages past the run budget is a Rollback (candidate-unavailable), not exit 3', async () => {
+    const result = await run('slow-pages', { env: { MCPGATE_TIMEOUTS__RUN_MS: '3000' } });
+    expect(result.stderr).not.toContain('internal error');
+    expect(result.code).toBe(1);
+    const report = reportOf(result);
+    expect(codes(report)).toEqual(['candidate-unavailable']);
+    expect(report.candidate.error).toMatchObject({ phase: 'run' });
+    expect(report.candidate.error!.message).toContain('timeouts.runMs (3000 ms) during tools/list');
+  });
+
+  it('whatever the verdict, the slow candidate is ended within the budget', async () => {
+    const result = await run('slow-pages', { env: { MCPGATE_TIMEOUTS__RUN_MS: '3000' } });
+    expect(result.ms).toBeLessThan(8_000);
+    await expectNoLeftovers('ok', 'slow-pages');
+  });
+});
