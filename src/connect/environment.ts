@@ -18,8 +18,6 @@ export function expandReferences(value: string, source: NodeJS.ProcessEnv): { va
   return { value: expanded, missing };
 }
 
-export const hasReference = (value: string): boolean => /\$\{[A-Za-z_][A-Za-z0-9_]*\}/.test(value);
-
 export function serverEnvironment(profileEnv: Record<string, string>, source: NodeJS.ProcessEnv): { env: NodeJS.ProcessEnv; missing: string[] } {
   const env: NodeJS.ProcessEnv = {};
   for (const key of SAFE_KEYS) if (source[key] !== undefined) env[key] = source[key];

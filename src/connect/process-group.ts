@@ -69,5 +69,3 @@ export function killAllGroupsNow(): void {
 export async function endAllGroups(graceMs: number): Promise<void> {
   await Promise.all([...live].map((pid) => endGroup(pid, graceMs)));
 }
-
-export const liveGroupCount = (): number => live.size;
