@@ -132,7 +132,7 @@ function replay(datasets: Dataset[], side: OpenSide, config: GateConfig): Promis
   const session = side.session;
   const replaySide: ReplaySide = {
     contract: side.contract,
-    caller: session ? { callTool: (name, args) => session.request('tools/call', 'tools/call', { name, arguments: args }) } : null,
+    caller: session ? { callTool: (name, args) => session.callTool(name, args) } : null,
     noCallerReason: `profile "${side.profile.name}" is a snapshot: no live server to call`,
     allowSideEffects: side.profile.allowSideEffects,
     concurrency: config.cases.concurrency,

@@ -38,7 +38,14 @@ export function auditResult(o: Observation, tool: ContractTool | undefined, side
   const findings: Finding[] = [];
   const add = (code: Code, message: string, severity: Finding['severity'] = 'dangerous') =>
     findings.push({ code, severity, side, tool: o.tool, caseId: o.caseId, message: `${o.caseId} ${o.tool}: ${message}` });
-  if (!isObject(o.result)) return findings;
+  const limit = o.maxResultBytes ?? budget;
+  const overBudget = () => {
+    if (o.resultBytes > limit) add('result-too-large', `result is ${o.resultBytes} bytes, over the budget of ${limit}.`, 'breaking');
+  };
+  if (!isObject(o.result)) {
+    overBudget(); // a result dropped unread for its size still has a size
+    return findings;
+  }
   const result = o.result;
   const texts = textBlocks(result);
   const structured = result.structuredContent;
@@ -62,8 +69,7 @@ export function auditResult(o: Observation, tool: ContractTool | undefined, side
   if (more && !texts.some((t) => HINT_IN_TEXT.test(t))) {
     add('pagination-hint-hidden', `structuredContent signals more results (${more}) but no text tells the model how to get the next page.`);
   }
-  const limit = o.maxResultBytes ?? budget;
-  if (o.resultBytes > limit) add('result-too-large', `result is ${o.resultBytes} bytes, over the budget of ${limit}.`, 'breaking');
+  overBudget();
   for (const text of texts) {
     const parsed = parseJson(text);
     if (parsed === undefined || !/\n\s+["{[\d]/.test(text)) continue;

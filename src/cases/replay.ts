@@ -4,9 +4,17 @@ import type { Observation } from '../audit/result-checks.js';
 import { checkExpectations, type ObservedResult } from './expect.js';
 import type { Case, CaseFailure, CaseResult, CaseTotals, Dataset, Probe, RequiredTool } from './types.js';
 
+export interface ToolCall {
+  result: unknown;
+  durationMs: number;
+  droppedBytes?: number;
+  droppedReason?: string;
+}
+
 /** What replay needs from a live side: a way to call a tool. A snapshot side has none. */
 export interface ToolCaller {
-  callTool(name: string, args: Record<string, unknown>): Promise<{ result: unknown; durationMs: number }>;
+  /** `droppedBytes` is set when the result was over the gate's byte cap and was never read. */
+  callTool(name: string, args: Record<string, unknown>): Promise<ToolCall>;
 }
 
 export interface ReplaySide {
@@ -54,7 +62,7 @@ async function replayCase(dataset: Dataset, spec: Case, tools: Map<string, Contr
     const outcome = await probe(required, tool, spec, side);
     probes.push(outcome.probe);
     failures.push(...outcome.failures);
-    if (outcome.result !== undefined) {
+    if (outcome.result !== undefined || outcome.probe.resultBytes !== null) {
       observations.push({ caseId: spec.id, tool: tool.name, args: required.probeArguments, result: outcome.result, resultBytes: outcome.probe.resultBytes ?? 0, maxResultBytes: required.expect?.maxResultBytes });
     }
   }
@@ -92,12 +100,19 @@ async function probe(required: RequiredTool, tool: ContractTool, spec: Case, sid
     const reason = `${tool.name} is not read-only; set allowSideEffects: true on the profile or sideEffects: allowed on the case to probe it`;
     return { probe: { ...base, reason }, failures: [] };
   }
-  let response: { result: unknown; durationMs: number };
+  let response: ToolCall;
   try {
     response = await side.caller.callTool(tool.name, required.probeArguments ?? {});
   } catch (error) {
     const message = describe(error);
     return { probe: { ...base, status: 'failed', reason: message }, failures: [{ code: 'probe-failed', tool: tool.name, message: `probe call failed: ${message}` }] };
+  }
+  if (response.droppedBytes !== undefined) {
+    const reason = response.droppedReason ?? `the result (${response.droppedBytes} bytes) was over the byte cap and was dropped`;
+    return {
+      probe: { ...base, status: 'failed', reason, durationMs: response.durationMs, resultBytes: response.droppedBytes },
+      failures: [{ code: 'result-too-large', tool: tool.name, message: `probe result too large: ${reason}` }],
+    };
   }
   const observed = observe(response.result);
   const probeRecord: Probe = {

@@ -39,6 +39,7 @@ export type FailureCode =
   | 'destructive-hint-mismatch'
   | 'forbidden-tool-exposed'
   | 'probe-failed'
+  | 'result-too-large'
   | 'expectation-failed';
 
 export interface CaseFailure {

@@ -1,11 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import type { Limits, StdioProfile, Timeouts } from '../config/types.js';
 import type { Side } from '../findings/types.js';
 import type { ServerIdentity } from '../contract/types.js';
 import { serverEnvironment } from './environment.js';
 import { SideUnavailableError, type Phase } from './errors.js';
-import { GroupStdioTransport } from './stdio-transport.js';
+import { GroupStdioTransport, RESULT_TOO_LARGE } from './stdio-transport.js';
 import { GATE_NAME, GATE_VERSION } from '../version.js';
 import { describe } from '../error-text.js';
 
@@ -15,6 +16,12 @@ const AnyResult = z.unknown();
 export interface RawCallResult {
   result: unknown;
   durationMs: number;
+}
+
+/** A tools/call answer; `droppedBytes` is set when the result was over the byte cap and dropped unread. */
+export interface ToolCallResult extends RawCallResult {
+  droppedBytes?: number;
+  droppedReason?: string;
 }
 
 /** A live MCP session with one server profile. The only stateful piece of the pipeline. */
@@ -37,6 +44,7 @@ export class Session {
       cwd: profile.cwd,
       env,
       maxMessageBytes: limits.maxMessageBytes,
+      maxResultBytes: limits.maxResultBytes,
       stderrTailBytes: limits.stderrTailBytes,
       killGraceMs: timeouts.killGraceMs,
     });
@@ -90,6 +98,19 @@ export class Session {
     }
   }
 
+  /** One tools/call. A result over the byte cap is not an error of the session: it comes back as droppedBytes. */
+  async callTool(name: string, args: Record<string, unknown>): Promise<ToolCallResult> {
+    const started = performance.now();
+    try {
+      const result = await this.client.request({ method: 'tools/call', params: { name, arguments: args } } as never, AnyResult, { timeout: this.timeouts.requestMs });
+      return { result, durationMs: Math.round(performance.now() - started) };
+    } catch (error) {
+      const dropped = droppedResult(error);
+      if (dropped) return { result: undefined, durationMs: Math.round(performance.now() - started), ...dropped };
+      throw await this.failure('tools/call', error);
+    }
+  }
+
   async close(): Promise<void> {
     await this.transport.close();
   }
@@ -110,3 +131,9 @@ export class Session {
   }
 }
 
+
+function droppedResult(error: unknown): { droppedBytes: number; droppedReason: string } | null {
+  if (!(error instanceof McpError) || error.code !== RESULT_TOO_LARGE) return null;
+  const data = error.data as { resultBytes?: unknown } | undefined;
+  return typeof data?.resultBytes === 'number' ? { droppedBytes: data.resultBytes, droppedReason: error.message.replace(/^MCP error -?\d+: /, '') } : null;
+}

@@ -4,13 +4,35 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { endGroup, spawnGroup, type SpawnedGroup } from './process-group.js';
 import { StreamTail } from './stderr-tail.js';
 
+/** The JSON-RPC error code the gate answers a tools/call with when it dropped the result for its size. */
+export const RESULT_TOO_LARGE = -32_050;
+
+/** How much of a dropped line's start and end is kept, to find its JSON-RPC id. */
+const EDGE_BYTES = 256;
+const ID = String.raw`"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")`;
+const ID_AT_START = new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?` + ID);
+const ID_AT_END = new RegExp(ID + String.raw`\s*\}\s*$`);
+
+/** The id of a JSON-RPC message from the edges of its line, when the id sits at either end. */
+export function idFromEdges(head: string, tail: string): string | number | undefined {
+  const match = ID_AT_START.exec(head) ?? ID_AT_END.exec(tail);
+  if (!match) return undefined;
+  const raw = match[1]!;
+  return raw.startsWith('"') ? (JSON.parse(raw) as string) : Number(raw);
+}
+
 export interface StdioLaunch {
   command: string;
   args: string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
-  /** A single stdout line longer than this ends the session: the server is flooding. */
+  /**
+   * A stdout line longer than this is never held in memory. If it is the answer to a tools/call it
+   * becomes a "result too large" error for that call; otherwise it ends the session.
+   */
   maxMessageBytes: number;
+  /** A tools/call result longer than this is dropped, and its call fails with RESULT_TOO_LARGE. */
+  maxResultBytes: number;
   stderrTailBytes: number;
   /** How long the group gets between SIGTERM and SIGKILL. */
   killGraceMs: number;
@@ -37,7 +59,10 @@ export class GroupStdioTransport implements Transport {
   private group: SpawnedGroup | null = null;
   private pending: Buffer[] = [];
   private pendingBytes = 0;
-  private discarding = false;
+  /** While a line over maxMessageBytes streams past: its first and last bytes, for the id. */
+  private dropped: { head: Buffer; tail: Buffer } | null = null;
+  /** Ids of tools/call requests in flight: their answers are held to maxResultBytes. */
+  private readonly calls = new Set<string | number>();
   private closed = false;
 
   constructor(private readonly launch: StdioLaunch) {
@@ -67,6 +92,7 @@ export class GroupStdioTransport implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.group?.child.stdin;
     if (!stdin || this.closed || stdin.destroyed) throw new Error('the server process is not running');
+    if ('method' in message && message.method === 'tools/call' && 'id' in message) this.calls.add(message.id);
     await new Promise<void>((resolve, reject) => {
       stdin.write(serializeMessage(message), (error) => (error ? reject(error) : resolve()));
     });
@@ -96,25 +122,30 @@ export class GroupStdioTransport implements Transport {
   }
 
   private take(part: Buffer): void {
-    if (this.discarding) return;
     this.pendingBytes += part.length;
-    if (this.pendingBytes > this.launch.maxMessageBytes) {
-      this.discarding = true;
-      this.pending = [];
-      this.fault = `a message from the server exceeded limits.maxMessageBytes (${this.launch.maxMessageBytes} bytes)`;
-      this.onerror?.(new Error(this.fault));
-      void this.close();
+    if (this.dropped) {
+      this.dropped.tail = lastBytes(Buffer.concat([this.dropped.tail, part]));
       return;
     }
     this.pending.push(part);
+    if (this.pendingBytes > this.launch.maxMessageBytes) {
+      const whole = Buffer.concat(this.pending);
+      this.dropped = { head: whole.subarray(0, EDGE_BYTES), tail: lastBytes(whole) };
+      this.pending = [];
+    }
   }
 
   private flushLine(): void {
-    const line = Buffer.concat(this.pending).toString('utf8').replace(/\r$/, '');
+    const bytes = this.pendingBytes;
+    const dropped = this.dropped;
+    const line = dropped ? '' : Buffer.concat(this.pending).toString('utf8').replace(/\r$/, '');
     this.pending = [];
     this.pendingBytes = 0;
-    if (this.discarding) {
-      this.discarding = false;
+    this.dropped = null;
+    if (dropped) {
+      const id = idFromEdges(dropped.head.toString('utf8'), dropped.tail.toString('utf8'));
+      if (id !== undefined && this.calls.has(id)) this.tooLarge(id, bytes);
+      else this.endForSize();
       return;
     }
     if (line.trim() === '') return;
@@ -126,6 +157,26 @@ export class GroupStdioTransport implements Transport {
       if (this.noise.samples.length < 3) this.noise.samples.push(line.slice(0, 200));
       return;
     }
+    const id = 'id' in message && !('method' in message) ? message.id : undefined;
+    if (id !== undefined && this.calls.has(id) && bytes > this.launch.maxResultBytes) return this.tooLarge(id, bytes);
+    if (id !== undefined) this.calls.delete(id);
     this.onmessage?.(message);
   }
+
+  /** Answers the call in place of the server: the result was dropped unread, the session goes on. */
+  private tooLarge(id: string | number, bytes: number): void {
+    this.calls.delete(id);
+    const { maxResultBytes, maxMessageBytes } = this.launch;
+    const [key, limit] = maxResultBytes <= maxMessageBytes ? ['maxResultBytes', maxResultBytes] : ['maxMessageBytes', maxMessageBytes];
+    const message = `the result (${bytes} bytes) exceeded limits.${key} (${limit} bytes) and was dropped unread`;
+    this.onmessage?.({ jsonrpc: '2.0', id, error: { code: RESULT_TOO_LARGE, message, data: { resultBytes: bytes, limitBytes: limit } } });
+  }
+
+  private endForSize(): void {
+    this.fault = `a message from the server exceeded limits.maxMessageBytes (${this.launch.maxMessageBytes} bytes)`;
+    this.onerror?.(new Error(this.fault));
+    void this.close();
+  }
 }
+
+const lastBytes = (buffer: Buffer): Buffer => (buffer.length > EDGE_BYTES ? buffer.subarray(buffer.length - EDGE_BYTES) : buffer);

@@ -200,13 +200,21 @@ describe('a hostile candidate cannot hang, crash or fool the gate', { timeout: T
     await expectNoLeftovers('ok', 'call-hang');
   });
 
-  it('answers a tools/call with ~50 MB: cut off at limits.maxMessageBytes, Rollback (case-broken, probe-failed)', async () => {
-    const result = await run('call-huge');
+  it('answers a tools/call with ~50 MB: the result is dropped unread (result-too-large), the session goes on', async () => {
+    started.push('ok', 'call-huge');
+    const dataset = join(ROOT, 'test/fixtures/servers/hostile-two-probes.cases.yaml');
+    const result = await gate(['run', '--baseline', 'ok', '--candidate', 'call-huge', '--dataset', dataset], { MCPGATE_CASES__CONCURRENCY: '1' });
     expect(result.code).toBe(1);
     const report = reportOf(result);
-    expect(codes(report)).toEqual(['case-broken']);
-    expect(candidateFailures(report)).toEqual([expect.objectContaining({ code: 'probe-failed', tool: 'alpha' })]);
-    expect(candidateFailures(report)[0]!.message).toContain('limits.maxMessageBytes');
+    expect(codes(report)).toEqual(['case-broken', 'result-too-large', 'result-size-regression']);
+    const [alpha, beta] = report.candidate.caseResults;
+    expect(alpha!.failures).toEqual([expect.objectContaining({ code: 'result-too-large', tool: 'alpha' })]);
+    expect(alpha!.failures[0]!.message).toContain('limits.maxResultBytes (1048576 bytes)');
+    expect(alpha!.probes[0]!.resultBytes).toBeGreaterThan(50 * 1024 * 1024);
+    expect(beta!.status).toBe('passed'); // the same session answered the next call
+    expect(report.candidate.error).toBeNull();
+    const finding = report.audit.findings.find((f) => f.code === 'result-too-large');
+    expect(finding).toMatchObject({ side: 'candidate', tool: 'alpha', regression: true });
     expect(result.ms).toBeLessThan(15_000);
     await expectNoLeftovers('ok', 'call-huge');
   });
