@@ -6,6 +6,7 @@ import { FORMATS, type CommandIO, type Format, type Outcome } from './commands/o
 import type { Verdict } from './decide/decide.js';
 import { describe } from './error-text.js';
 import { GATE_VERSION } from './version.js';
+import { redact } from './secrets.js';
 
 // Commands are imported when used: `--version` and `--help` must not pay for the SDK and ajv.
 
@@ -89,9 +90,10 @@ async function main(argv: string[]): Promise<number> {
   if (!['rollback', 'hold', 'never'].includes(failOn)) throw new UsageError(`--fail-on must be rollback, hold or never, not "${failOn}"`);
 
   const io: CommandIO = {
-    stdout: (text) => process.stdout.write(text),
-    log: values.quiet ? () => undefined : (line) => process.stderr.write(`${line}\n`),
-    error: (line) => process.stderr.write(`${line}\n`),
+    // Everything leaving the gate is redacted: see src/secrets.ts.
+    stdout: (text) => process.stdout.write(redact(text)),
+    log: values.quiet ? () => undefined : (line) => process.stderr.write(`${redact(line)}\n`),
+    error: (line) => process.stderr.write(`${redact(line)}\n`),
     env: process.env,
     cwd: process.cwd(),
     colour: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && process.env.TERM !== 'dumb',
@@ -141,14 +143,15 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
+    const write = (text: string) => process.stderr.write(redact(text));
     if (error instanceof InputError) {
-      process.stderr.write(`mcp-gate: invalid input:\n${error.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}\n`);
+      write(`mcp-gate: invalid input:\n${error.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}\n`);
     } else if (error instanceof UsageError) {
-      process.stderr.write(`mcp-gate: ${error.message}\n\n${USAGE}`);
+      write(`mcp-gate: ${error.message}\n\n${USAGE}`);
     } else if (error instanceof BaselineUnavailableError || error instanceof SideUnavailableError || error instanceof RunTimeoutError) {
-      process.stderr.write(`mcp-gate: cannot decide: ${error.message}\n`);
+      write(`mcp-gate: cannot decide: ${error.message}\n`);
     } else {
-      process.stderr.write(`mcp-gate: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      write(`mcp-gate: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     }
     process.exitCode = 3;
   },

@@ -4,6 +4,7 @@ import { runGate } from '../run.js';
 import { writeReport } from '../report/write.js';
 import { renderReport } from '../report/render.js';
 import { describe } from '../error-text.js';
+import { redactDeep } from '../secrets.js';
 import type { CommandIO, Format, Outcome } from './outcome.js';
 
 export interface RunFlags {
@@ -23,7 +24,8 @@ export async function runCommand(flags: RunFlags, io: CommandIO): Promise<Outcom
     datasets: flags.datasets,
     reportDir: flags.reportDir,
   }, io.cwd);
-  const report = await runGate(config, { log: (line) => io.log(`mcp-gate: ${line}`) });
+  // Servers may echo what they were given (stderr, errors, descriptions): the report never keeps it.
+  const report = redactDeep(await runGate(config, { log: (line) => io.log(`mcp-gate: ${line}`) }));
   let reportPath: string | null = null;
   const started = performance.now();
   try {

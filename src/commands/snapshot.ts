@@ -4,6 +4,7 @@ import { loadConfig } from '../config/load.js';
 import { InputError } from '../config/problems.js';
 import { openSide } from '../connect/open-side.js';
 import { toSnapshot } from '../contract/snapshot.js';
+import { redactDeep } from '../secrets.js';
 import type { CommandIO, Outcome } from './outcome.js';
 
 /** `mcp-gate snapshot --profile NAME [-o FILE]`: one profile's contract, deterministic, as JSON. */
@@ -17,7 +18,7 @@ export async function snapshotCommand(flags: { config: string; profile?: string;
   io.log(`mcp-gate: reading the contract of profile "${name}"`);
   const side = await openSide('candidate', profile, config, () => undefined);
   await side.session?.close();
-  const text = toSnapshot(side.contract);
+  const text = toSnapshot(redactDeep(side.contract));
   if (!flags.output || flags.output === '-') {
     io.stdout(text);
   } else {

@@ -5,6 +5,8 @@ import { InputError, dotted, type Problem } from './problems.js';
 import { readSource } from './source.js';
 import { DEFAULTS, type Exception, type GateConfig, type Profile } from './types.js';
 import { validateAgainst } from './validate.js';
+import { expandReferences } from '../connect/environment.js';
+import { isSecretEntry, registerSecret } from '../secrets.js';
 
 /** Flags that override the file and the environment. */
 export interface ConfigFlags {
@@ -48,6 +50,7 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv, flags: ConfigFl
   if (flags.candidate) raw.candidate = flags.candidate;
   if (flags.datasets?.length) raw.datasets = flags.datasets.map((d) => resolve(cwd, d));
   if (flags.reportDir) raw.reports = { ...(raw.reports as object), dir: resolve(cwd, flags.reportDir) };
+  registerProfileSecrets(raw.profiles, env); // before validation: even a message about a bad file is redacted
 
   const problems = validateAgainst('gate.config.schema.json', { ...source, value: raw }).map((p) => blame(p, overrides));
   if (problems.length) throw new InputError(problems);
@@ -55,6 +58,27 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv, flags: ConfigFl
   problems.push(...semanticProblems(config, source.lineOf, display).map((p) => blame(p, overrides)));
   if (problems.length) throw new InputError(problems);
   return normalise(config, absolute);
+}
+
+/** Registers, for redaction, every secret value the profiles hand to servers (see src/secrets.ts). */
+function registerProfileSecrets(profiles: unknown, env: NodeJS.ProcessEnv): void {
+  if (profiles === null || typeof profiles !== 'object') return;
+  for (const profile of Object.values(profiles)) {
+    if (profile === null || typeof profile !== 'object') continue;
+    for (const field of ['env', 'headers'] as const) {
+      const entries = (profile as Record<string, unknown>)[field];
+      if (entries === null || typeof entries !== 'object') continue;
+      for (const [key, template] of Object.entries(entries)) {
+        if (typeof template !== 'string' || !isSecretEntry(key, template)) continue;
+        registerSecret(expandReferences(template, env).value);
+        // A header like "Bearer ${TOKEN}": the token alone is a secret too, wherever it shows up.
+        for (const match of template.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)) {
+          const value = env[match[1]!];
+          if (value) registerSecret(value);
+        }
+      }
+    }
+  }
 }
 
 /** A problem in a value that came from the environment names the variable, not a file line. */
