@@ -1,4 +1,6 @@
 import { loadDatasets } from './cases/load.js';
+import { argumentNameProblems } from './cases/arguments.js';
+import { InputError } from './config/problems.js';
 import { replayCases, type Replay, type ReplaySide } from './cases/replay.js';
 import { audit } from './audit/index.js';
 import type { Dataset } from './cases/types.js';
@@ -70,6 +72,8 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
     stages.connect = Math.max(base.timing.connectMs, cand?.timing.connectMs ?? 0);
     stages.discover = Math.max(base.timing.discoverMs, cand?.timing.discoverMs ?? 0);
     log(`discovered: baseline ${base.contract.tools.length} tools, candidate ${cand ? `${cand.contract.tools.length} tools` : 'unavailable'}`);
+    const misnamed = argumentNameProblems(datasets, cand ? [base.contract, cand.contract] : [base.contract]);
+    if (misnamed.length) throw new InputError(misnamed);
 
     let mark = performance.now();
     const changes: Change[] = cand ? diffContracts(base.contract, cand.contract) : [];

@@ -37,7 +37,7 @@ export function loadDatasets(files: string[], cwd = process.cwd()): Dataset[] {
         }
       });
     });
-    datasets.push({ file: display, role: dataset.role, cases: dataset.cases });
+    datasets.push({ file: display, role: dataset.role, cases: dataset.cases, lineOf: parsed.source.lineOf });
   }
   if (problems.length) throw new InputError(problems);
   return datasets;

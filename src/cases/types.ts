@@ -30,6 +30,8 @@ export interface Dataset {
   file: string;
   role: string;
   cases: Case[];
+  /** The line of a path inside the file, for messages; absent for datasets built in code. */
+  lineOf?: (path: (string | number)[]) => number | null;
 }
 
 export type FailureCode =

@@ -55,6 +55,17 @@ describe('bad input stops the gate with exit 3 and names the file, line and fiel
     expect(result.stderr).not.toContain('connecting');
   });
 
+  it('a dataset that names an argument neither side has: exit 3 with the line and a suggestion', async () => {
+    const dir = scratchProject();
+    edit(dir, 'datasets/support-ops.cases.yaml', (t) => t.replace('requiredArguments: [query]', 'requiredArguments: [querry]').replace('{ email: ana@example.com }', '{ emial: ana@example.com }'));
+    const result = await runCli(['run'], { cwd: dir });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/datasets\/support-ops\.cases\.yaml:10: cases\[0\]\.requiredTools\[0\]\.requiredArguments\[0\]: names argument "querry", which Tickets\.Search does not have on either side; expected one of: .*query.* \(did you mean "query"\?\)/);
+    expect(result.stderr).toMatch(/datasets\/support-ops\.cases\.yaml:26: cases\[1\]\.requiredTools\[0\]\.probeArguments\.emial: names argument "emial".*\(did you mean "email"\?\)/);
+    expect(result.stdout).toBe('');
+    expect(existsSync(join(dir, 'reports'))).toBe(false);
+  });
+
   it('a dataset file that does not exist', async () => {
     const dir = scratchProject();
     const result = await runCli(['run', '--dataset', 'datasets/missing.yaml'], { cwd: dir });
