@@ -41,7 +41,7 @@ export function envOverrides(env: NodeJS.ProcessEnv, config: Record<string, unkn
 
 function parseValue(text: string): unknown {
   try {
-    const value: unknown = parse(text);
+    const value: unknown = parse(text, { logLevel: 'silent' });
     return value === null ? text : value;
   } catch {
     return text;

@@ -27,11 +27,14 @@ export function readSource(file: string, displayName: string): Parsed {
 /** JSON is YAML, so one parser serves both and gives line numbers for both. */
 export function parseSource(text: string, displayName: string): Parsed {
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-  if (doc.errors.length) {
+  // logLevel silent: the yaml library would print its warnings itself; here they are problems.
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, logLevel: 'silent' });
+  // Warnings (an unknown !tag or %directive) are errors here: a gate config means exactly what it says.
+  const faults = [...doc.errors, ...doc.warnings];
+  if (faults.length) {
     return {
       ok: false,
-      problems: doc.errors.map((e) => ({
+      problems: faults.map((e) => ({
         file: displayName,
         line: e.linePos?.[0]?.line ?? (e.pos ? lines.linePos(e.pos[0]).line : null),
         path: '',
