@@ -24,7 +24,7 @@ function expectCleanFailure(load: () => unknown, file: string): void {
   try {
     load();
   } catch (error) {
-    if (!(error instanceof InputError)) throw new Error(`not an InputError: ${(error as Error)?.stack ?? String(error)}`);
+    if (!(error instanceof InputError)) throw new Error(`not an InputError: ${(error as Error)?.stack ?? String(error)}`, { cause: error });
     expect(error.problems.length).toBeGreaterThan(0);
     for (const p of error.problems) expect(p.file.length).toBeGreaterThan(0);
     expect(error.problems.map((p) => p.file).some((f) => f.includes(file))).toBe(true);
