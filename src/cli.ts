@@ -97,6 +97,7 @@ async function main(argv: string[]): Promise<number> {
     env: process.env,
     cwd: process.cwd(),
     colour: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && process.env.TERM !== 'dumb',
+    interrupted: () => interrupted,
   };
   const expectArgs = (count: number, names: string) => {
     if (rest.length !== count) throw new UsageError(`${command} takes ${names}`);
@@ -129,8 +130,11 @@ async function main(argv: string[]): Promise<number> {
   return exitCodeOf(outcome, failOn);
 }
 
+let interrupted = false;
+
 /** Interrupted: end every server group we started, then leave with the conventional code. */
 function onSignal(signal: NodeJS.Signals): void {
+  interrupted = true;
   process.stderr.write(`mcp-gate: ${signal}: ending server processes\n`);
   void endAllGroups(1_000).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
 }

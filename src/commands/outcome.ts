@@ -15,6 +15,8 @@ export interface CommandIO {
   env: NodeJS.ProcessEnv;
   cwd: string;
   colour: boolean;
+  /** True once the gate got SIGINT/SIGTERM: the servers are being ended, so nothing is decided. */
+  interrupted: () => boolean;
 }
 
 export type Format = 'text' | 'json' | 'markdown';

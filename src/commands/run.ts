@@ -26,6 +26,8 @@ export async function runCommand(flags: RunFlags, io: CommandIO): Promise<Outcom
   }, io.cwd);
   // Servers may echo what they were given (stderr, errors, descriptions): the report never keeps it.
   const report = redactDeep(await runGate(config, { log: (line) => io.log(`mcp-gate: ${line}`) }));
+  // Servers ended by a signal fail their calls: a verdict from that would be about the signal.
+  if (io.interrupted()) return { kind: 'undecided' };
   let reportPath: string | null = null;
   const started = performance.now();
   try {

@@ -12,7 +12,8 @@ import type { Report } from '../../src/report/types.js';
  */
 const SECRET = 'sk-live-3f9a1c77e2b94d0aa5c1';
 const CONFIG = join(ROOT, 'test/fixtures/servers/hostile.config.yaml');
-const env = { LEAK_TEST_TOKEN: SECRET };
+// The `ok` server gets a tag of its own, so hostile.test.ts never counts it as its leftover.
+const env = { LEAK_TEST_TOKEN: SECRET, MCPGATE_PROFILES__OK__ARGS: '[hostile-server.mjs, ok, --tag=secrets-ok]' };
 
 describe('secrets handed to servers never leave the gate', { timeout: 60_000 }, () => {
   it('is redacted from stdout (text, json, markdown), stderr and the saved report', async () => {
