@@ -27,6 +27,8 @@ Options:
   --report-dir DIR         where reports go (run)
   --format text|json|markdown   what goes to stdout (default text)
   --fail-on rollback|hold|never default hold
+  --approved-by-label NAME a person approved this run with a PR label: Rollback or Hold
+                           becomes Promote, and the report records the approval (run)
   --quiet                  no progress on stderr
   -h, --help, --version
 
@@ -42,6 +44,7 @@ const OPTIONS = {
   format: { type: 'string', default: 'text' },
   'fail-on': { type: 'string', default: 'hold' },
   profile: { type: 'string' },
+  'approved-by-label': { type: 'string' },
   output: { type: 'string', short: 'o' },
   quiet: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -106,7 +109,7 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'run':
       expectArgs(0, 'no positional arguments');
-      outcome = await (await import('./commands/run.js')).runCommand({ config: values.config, baseline: values.baseline, candidate: values.candidate, datasets: values.dataset, reportDir: values['report-dir'], format }, io);
+      outcome = await (await import('./commands/run.js')).runCommand({ config: values.config, baseline: values.baseline, candidate: values.candidate, datasets: values.dataset, reportDir: values['report-dir'], format, approvedByLabel: values['approved-by-label'] }, io);
       break;
     case 'validate':
       expectArgs(0, 'no positional arguments');

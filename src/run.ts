@@ -9,7 +9,7 @@ import { BaselineUnavailableError, RunTimeoutError, SideUnavailableError } from 
 import { openSide, type OpenSide } from './connect/open-side.js';
 import type { Session } from './connect/session.js';
 import type { Contract } from './contract/types.js';
-import { decide } from './decide/decide.js';
+import { approve, decide } from './decide/decide.js';
 import { collectSignals } from './decide/signals.js';
 import { diffContracts } from './diff/index.js';
 import { summarize } from './diff/summary.js';
@@ -23,6 +23,8 @@ export interface RunOptions {
   /** Progress lines, for stderr. */
   log?: (line: string) => void;
   now?: () => Date;
+  /** This run was approved by a person through this PR label: Rollback or Hold becomes Promote. */
+  approvedByLabel?: string;
 }
 
 /**
@@ -106,9 +108,10 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
     mark = performance.now();
     const findings: Finding[] = [...discoveryFindings(base.contract, cand?.contract ?? null)];
     if (candidate.status === 'rejected') findings.push(unavailableFinding(candidate.reason as SideUnavailableError));
-    const decision = decide(collectSignals(changes, candCases, [...findings, ...audited.findings]), config.promotion, startedAt.toISOString().slice(0, 10));
+    const decided = decide(collectSignals(changes, candCases, [...findings, ...audited.findings]), config.promotion, startedAt.toISOString().slice(0, 10));
+    const decision = options.approvedByLabel ? approve(decided, options.approvedByLabel) : decided;
     stages.decide = Math.round(performance.now() - mark);
-    log(`decision: ${decision.verdict}`);
+    log(`decision: ${decision.verdict}${decision.approval ? ` (approved by label "${decision.approval.label}"; the gate said ${decision.approval.verdictBefore})` : ''}`);
 
     const candidateReport = cand
       ? buildSideReport(cand, candCases)

@@ -1,8 +1,9 @@
 import type { Verdict } from '../decide/decide.js';
+import type { Report } from '../report/types.js';
 
 /** What a command ended with. Only cli.ts turns this into an exit code. */
 export type Outcome =
-  | { kind: 'verdict'; verdict: Verdict; reportWritten: boolean }
+  | { kind: 'verdict'; verdict: Verdict; reportWritten: boolean; report?: Report; reportPath?: string | null }
   | { kind: 'ok' }
   | { kind: 'undecided' };
 

@@ -14,6 +14,8 @@ export interface RunFlags {
   datasets?: string[];
   reportDir?: string;
   format: Format;
+  /** The PR label that approved this run, if any (see decide/approve). */
+  approvedByLabel?: string;
 }
 
 /** `mcp-gate run`: the whole gate, then the report is written and the chosen format printed. */
@@ -25,7 +27,7 @@ export async function runCommand(flags: RunFlags, io: CommandIO): Promise<Outcom
     reportDir: flags.reportDir,
   }, io.cwd);
   // Servers may echo what they were given (stderr, errors, descriptions): the report never keeps it.
-  const report = redactDeep(await runGate(config, { log: (line) => io.log(`mcp-gate: ${line}`) }));
+  const report = redactDeep(await runGate(config, { log: (line) => io.log(`mcp-gate: ${line}`), approvedByLabel: flags.approvedByLabel }));
   // Servers ended by a signal fail their calls: a verdict from that would be about the signal.
   if (io.interrupted()) return { kind: 'undecided' };
   let reportPath: string | null = null;
@@ -38,5 +40,5 @@ export async function runCommand(flags: RunFlags, io: CommandIO): Promise<Outcom
   }
   io.stdout(renderReport(report, flags.format, { reportPath, colour: io.colour }));
   if (reportPath) io.log(`mcp-gate: report written to ${reportPath}`);
-  return { kind: 'verdict', verdict: report.decision.verdict, reportWritten: reportPath !== null };
+  return { kind: 'verdict', verdict: report.decision.verdict, reportWritten: reportPath !== null, report, reportPath };
 }

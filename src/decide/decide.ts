@@ -18,6 +18,15 @@ export interface Decision {
   verdict: Verdict;
   reasons: Reason[];
   exceptionsApplied: AppliedException[];
+  /** Set when a person approved this run (a PR label): the verdict is Promote, the reasons stay. */
+  approval?: Approval;
+}
+
+export interface Approval {
+  by: 'label';
+  label: string;
+  /** What the gate decided before the approval. */
+  verdictBefore: Exclude<Verdict, 'Promote'>;
 }
 
 export type Policy = GateConfig['promotion'];
@@ -49,6 +58,15 @@ export function decide(signals: Signal[], policy: Policy, today: string): Decisi
   reasons.sort((a, b) => STRENGTH[b.action] - STRENGTH[a.action] || reasonRank(a.code) - reasonRank(b.code));
   const strongest = reasons.reduce<Action>((acc, r) => (STRENGTH[r.action] > STRENGTH[acc] ? r.action : acc), 'ignore');
   return { verdict: VERDICT[strongest], reasons, exceptionsApplied: applied };
+}
+
+/**
+ * A person's approval for this one run, e.g. a PR label: Rollback or Hold becomes Promote. The
+ * reasons are kept, so the report still lists what was approved. A Promote needs no approval.
+ */
+export function approve(decision: Decision, label: string): Decision {
+  if (decision.verdict === 'Promote') return decision;
+  return { ...decision, verdict: 'Promote', approval: { by: 'label', label, verdictBefore: decision.verdict } };
 }
 
 /**

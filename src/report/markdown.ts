@@ -1,47 +1,130 @@
+import type { Change } from '../findings/types.js';
 import { modelSeatHighlights } from './model-seat.js';
 import type { Report, SideReport } from './types.js';
 
-const ICON = { Promote: '✅', Hold: '⚠️', Rollback: '⛔' } as const;
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-const percent = (rate: number | null) => (rate === null ? 'n/a' : `${Math.round(rate * 100)}%`);
+/** The hidden line that marks the gate's PR comment, so a later run updates it instead of adding one. */
+export const STICKY_MARKER = '<!-- mcp-gate:report -->';
+/** GitHub refuses comments over 65,536 characters; this leaves room for the parts that are always shown. */
+export const MARKDOWN_BUDGET = 60_000;
 
-/** Markdown for a PR comment or job summary. A pure function of the report. */
-export function renderMarkdown(report: Report): string {
-  const { baseline: b, candidate: c, diff, decision } = report;
-  const out: string[] = [];
-  out.push(`## ${ICON[decision.verdict]} mcp-gate: **${decision.verdict}** (${b.profile} → ${c.profile})`);
-  out.push('');
-  for (const r of decision.reasons) out.push(`- **${r.action}** \`${r.code}\`: ${cell(r.message)}`);
-  if (!decision.reasons.length) out.push('- No finding asks for Hold or Rollback.');
-  out.push('');
-  out.push('| | baseline | candidate |', '|---|---|---|');
-  const version = (s: SideReport) => (s.server.name ? `${s.server.name} ${s.server.version ?? ''}` : s.available ? '?' : 'unavailable');
-  out.push(`| server | ${cell(version(b))} | ${cell(version(c))} |`);
-  out.push(`| tools | ${b.toolCount} | ${c.available ? c.toolCount : 'unavailable'} |`);
-  out.push(`| pass rate | ${percent(b.cases.passRate)} (${b.cases.passed}/${b.cases.total}) | ${percent(c.cases.passRate)} (${c.cases.passed}/${c.cases.total}) |`);
-  out.push(`| contract | \`${(b.contractHash ?? '-').slice(7, 19)}\` | \`${(c.contractHash ?? '-').slice(7, 19)}\` |`);
-  out.push('');
-  const s = diff.summary;
-  out.push(`**Diff:** ${s.addedTools} added, ${s.removedTools} removed, ${s.schemaBreakages} schema breakages, ${s.readOnlyHintRegressions} read-only regressions, ${s.addedDestructiveTools} new destructive tools.`);
-  for (const severity of ['breaking', 'dangerous', 'safe'] as const) {
-    const changes = diff.changes.filter((x) => x.severity === severity);
-    if (!changes.length) continue;
-    out.push('', `<details${severity === 'breaking' ? ' open' : ''}><summary>${changes.length} ${severity}</summary>`, '');
-    out.push('| code | tool | path | message |', '|---|---|---|---|');
-    for (const x of changes) out.push(`| \`${x.code}\` | ${cell(x.tool ?? '')} | \`${cell(x.path || '/')}\` | ${cell(x.message)} |`);
-    out.push('', '</details>');
-  }
-  const failed = [b, c].flatMap((side) => side.caseResults.filter((r) => r.status === 'failed').map((r) => ({ side: side === b ? 'baseline' : 'candidate', r })));
-  if (failed.length) {
-    out.push('', '**Case failures**', '', '| side | case | failures |', '|---|---|---|');
-    for (const { side, r } of failed) out.push(`| ${side} | ${r.id} | ${cell(r.failures.map((f) => f.message).join('; '))} |`);
-  }
-  const seat = modelSeatHighlights(report);
-  if (seat.regressions || seat.preexisting) {
-    out.push('', '**What the model sees**', '');
-    for (const f of seat.shown) out.push(`- \`${f.code}\`: ${cell(f.message)}`);
-    out.push(`- ${seat.regressions} new on the candidate, ${seat.preexisting} shared with the baseline.`);
-  }
-  out.push('');
-  return `${out.join('\n')}\n`;
+const ICON = { Promote: '✅', Hold: '⚠️', Rollback: '⛔' } as const;
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ').replace(/</g, '&lt;');
+const percent = (rate: number | null) => (rate === null ? 'n/a' : `${Math.round(rate * 100)}%`);
+const short = (hash: string | null) => (hash ? `\`${hash.replace(/^sha256:/, '').slice(0, 12)}\`` : '-');
+
+export interface MarkdownOptions {
+  /** The PR label that approves a run (the action's `approve-label`), for the "how to approve" note. */
+  approveLabel?: string;
+  /** Where the full report can be found (e.g. the workflow artifact), for the "left out" note. */
+  reportLink?: string;
+  /** Character budget for the whole text. */
+  budget?: number;
 }
+
+/**
+ * Markdown for a PR comment or job summary. A pure function of the report. The fixed parts come
+ * first; change rows fill what is left of the budget, and the rest is counted, not silently cut.
+ */
+export function renderMarkdown(report: Report, options: MarkdownOptions = {}): string {
+  const { baseline: b, candidate: c, decision } = report;
+  const head: string[] = [STICKY_MARKER];
+  const reasons = decision.reasons.map((r) => `\`${r.code}\``).join(', ');
+  const approved = decision.approval ? ` (approved by label \`${decision.approval.label}\`; the gate said **${decision.approval.verdictBefore}**)` : '';
+  head.push(`## ${ICON[decision.verdict]} mcp-gate: **${decision.verdict}**${approved}: ${b.profile} → ${c.profile}${reasons ? ` — ${reasons}` : ''}`);
+  head.push('');
+  for (const r of decision.reasons) head.push(`- **${r.action}** \`${r.code}\` (${r.count}): ${cell(r.message)}`);
+  if (!decision.reasons.length) head.push('- No finding asks for Hold or Rollback.');
+  for (const e of decision.exceptionsApplied) head.push(`- approved until ${e.expires}: \`${e.code}\`${e.tool ? ` on ${cell(e.tool)}` : ''} (${cell(e.reason)})`);
+  head.push('');
+  const s = report.diff.summary;
+  head.push(`**Diff:** ${s.addedTools} added, ${s.removedTools} removed, ${s.schemaBreakages} schema breakages, ${s.readOnlyHintRegressions} read-only regressions, ${s.addedDestructiveTools} new destructive tools.`);
+
+  const tail = [...caseSection(b, c), ...auditSection(report), ...serverSection(b, c), ...approveSection(report, options)];
+  const budget = (options.budget ?? MARKDOWN_BUDGET) - [...head, ...tail].join('\n').length - 400;
+  return `${[...head, ...changeSection(report.diff.changes, budget, options.reportLink), ...tail].join('\n')}\n`;
+}
+
+/** Changes grouped by severity, breaking first and open; rows stop at the budget and the rest is counted. */
+function changeSection(changes: Change[], budget: number, reportLink?: string): string[] {
+  const out: string[] = [];
+  let used = 0;
+  let left = 0;
+  for (const severity of ['breaking', 'dangerous', 'safe'] as const) {
+    const group = changes.filter((x) => x.severity === severity);
+    if (!group.length) continue;
+    const rows: string[] = [];
+    for (const x of group) {
+      const row = `| \`${x.code}\` | ${cell(x.tool ?? '')} | \`${cell(x.path || '/')}\` | ${cell(x.message)} |`;
+      if (used + row.length > budget) {
+        left += 1;
+        continue;
+      }
+      used += row.length + 1;
+      rows.push(row);
+    }
+    if (!rows.length) continue;
+    out.push('', `<details${severity === 'breaking' ? ' open' : ''}><summary>${group.length} ${severity} change${group.length === 1 ? '' : 's'}</summary>`, '');
+    out.push('| code | tool | path | change |', '|---|---|---|---|', ...rows, '', '</details>');
+  }
+  if (left) out.push('', `_${left} more change${left === 1 ? '' : 's'} left out to keep this under GitHub's comment limit; ${reportLink ? `see [the full report](${reportLink})` : 'see the saved JSON report'}._`);
+  return out;
+}
+
+function caseSection(b: SideReport, c: SideReport): string[] {
+  if (!b.cases.total && !c.cases.total) return [];
+  const out = ['', '### Frozen role cases', ''];
+  out.push(`Pass rate: baseline ${percent(b.cases.passRate)} (${b.cases.passed}/${b.cases.total}), candidate ${percent(c.cases.passRate)} (${c.cases.passed}/${c.cases.total}).`, '');
+  out.push('| case | role | baseline | candidate | candidate failures |', '|---|---|---|---|---|');
+  const baseline = new Map(b.caseResults.map((r) => [r.id, r]));
+  for (const r of c.caseResults) {
+    const before = baseline.get(r.id)?.status ?? '-';
+    const why = r.status === 'skipped' ? (r.probes.find((p) => p.reason)?.reason ?? '') : r.failures.map((f) => f.message).join('; ');
+    out.push(`| ${cell(r.id)} | ${cell(r.role)} | ${before} | ${r.status === 'failed' ? '**failed**' : r.status} | ${cell(why)} |`);
+  }
+  return out;
+}
+
+function auditSection(report: Report): string[] {
+  const seat = modelSeatHighlights(report);
+  if (!seat.regressions && !seat.preexisting) return [];
+  const out = ['', '### What the model sees', ''];
+  for (const f of seat.shown) out.push(`- \`${f.code}\`: ${cell(f.message)}`);
+  out.push(`- ${seat.regressions} new on the candidate, ${seat.preexisting} shared with the baseline (reported, not judged).`);
+  return out;
+}
+
+function serverSection(b: SideReport, c: SideReport): string[] {
+  const version = (s: SideReport) => (s.server.name ? `${s.server.name} ${s.server.version ?? ''}`.trim() : s.available ? '?' : 'unavailable');
+  return [
+    '',
+    '| | baseline | candidate |',
+    '|---|---|---|',
+    `| profile | ${cell(b.profile)} (${b.transport}) | ${cell(c.profile)} (${c.transport}) |`,
+    `| server | ${cell(version(b))} | ${cell(version(c))} |`,
+    `| protocol | ${b.server.protocolVersion ?? '-'} | ${c.server.protocolVersion ?? '-'} |`,
+    `| tools | ${b.toolCount} | ${c.available ? c.toolCount : 'unavailable'} |`,
+    `| contract | ${short(b.contractHash)} | ${short(c.contractHash)} |`,
+  ];
+}
+
+function approveSection(report: Report, options: MarkdownOptions): string[] {
+  if (report.decision.verdict === 'Promote' && !report.decision.approval) return [];
+  const out = ['', '<details><summary>How to approve</summary>', ''];
+  if (report.decision.approval) out.push(`This run was approved by the \`${report.decision.approval.label}\` label. The changes above are still listed; remove the label to gate again.`);
+  else {
+    if (options.approveLabel) out.push(`- For this pull request only: add the \`${options.approveLabel}\` label and re-run the workflow.`);
+    const first = report.decision.reasons[0];
+    const change = first ? report.diff.changes.find((x) => x.code === first.code) : undefined;
+    out.push('- For a known change, until a date: add an exception to `promotion.exceptions` in the gate config, e.g.', '');
+    out.push('```yaml', 'promotion:', '  exceptions:');
+    out.push(`    - code: ${first?.code ?? 'tool-removed'}`);
+    if (change?.tool) out.push(`      tool: ${JSON.stringify(change.tool)}`);
+    if (change) out.push(`      fingerprint: ${change.fingerprint}`);
+    out.push('      reason: why this is safe to ship', `      expires: ${plusDays(report.startedAt, 30)}`, '```');
+    out.push('', 'An expired exception holds the gate again (`exception-expired`), and one that matches nothing holds it too (`exception-stale`).');
+  }
+  out.push('', '</details>');
+  return out;
+}
+
+const plusDays = (iso: string, days: number) => new Date(Date.parse(iso) + days * 86_400_000).toISOString().slice(0, 10);

@@ -66,7 +66,8 @@ export function renderText(report: Report, style: TextStyle = plain, reportPath:
     if (side.error && side.stderr.tail.trim()) lines.push(style.dim(indent(side.stderr.tail.trimEnd().split('\n').slice(-5).join('\n'))));
   }
   lines.push('');
-  lines.push(`${style.bold('Decision:')} ${verdictColour(style.bold(decision.verdict))}`);
+  const approval = decision.approval ? ` (approved by label "${decision.approval.label}"; the gate said ${decision.approval.verdictBefore})` : '';
+  lines.push(`${style.bold('Decision:')} ${verdictColour(style.bold(decision.verdict))}${approval}`);
   for (const reason of decision.reasons) lines.push(`  - [${reason.action}] ${reason.code}: ${reason.message}`);
   if (!decision.reasons.length) lines.push('  - no finding asks for Hold or Rollback');
   for (const e of decision.exceptionsApplied) lines.push(style.dim(`  approved: ${e.code}${e.tool ? ` on ${e.tool}` : ''} until ${e.expires} (${e.reason})`));
