@@ -25,7 +25,8 @@ Options:
   --candidate NAME         candidate profile (run)
   --dataset FILE           repeatable; replaces datasets (run)
   --report-dir DIR         where reports go (run)
-  --format text|json|markdown   what goes to stdout (default text)
+  --format text|json|markdown|junit|sarif
+                           what goes to stdout (default text)
   --fail-on rollback|hold|never default hold
   --approved-by-label NAME a person approved this run with a PR label: Rollback or Hold
                            becomes Promote, and the report records the approval (run)

@@ -20,5 +20,5 @@ export interface CommandIO {
   interrupted: () => boolean;
 }
 
-export type Format = 'text' | 'json' | 'markdown';
-export const FORMATS: readonly Format[] = ['text', 'json', 'markdown'];
+export type Format = 'text' | 'json' | 'markdown' | 'junit' | 'sarif';
+export const FORMATS: readonly Format[] = ['text', 'json', 'markdown', 'junit', 'sarif'];

@@ -1,5 +1,7 @@
 import type { Format } from '../commands/outcome.js';
+import { renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
+import { renderSarif } from './sarif.js';
 import { plain, renderText, type TextStyle } from './text.js';
 import type { Report } from './types.js';
 
@@ -13,6 +15,10 @@ export function renderReport(report: Report, format: Format, options: { reportPa
       return `${JSON.stringify(report, null, 2)}\n`;
     case 'markdown':
       return renderMarkdown(report);
+    case 'junit':
+      return renderJunit(report);
+    case 'sarif':
+      return renderSarif(report);
     case 'text':
       return renderText(report, options.colour ? colours : plain, options.reportPath ?? null);
   }

@@ -1,0 +1,93 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import Ajv04 from 'ajv-draft-04';
+import { describe, expect, it } from 'vitest';
+import { validateXML } from 'xmllint-wasm';
+import { renderJunit } from '../../src/report/junit.js';
+import { renderSarif } from '../../src/report/sarif.js';
+import type { Report } from '../../src/report/types.js';
+import { ROOT } from '../helpers/cli.js';
+import { readReportFile } from '../helpers/report.js';
+
+/**
+ * JUnit and SARIF render from the saved report alone, and validate against their schemas:
+ * test/fixtures/schemas/junit.xsd (with libxml2's xmllint, as wasm), and the official SARIF 2.1.0
+ * JSON schema that @microsoft/jest-sarif ships (draft-04, so ajv-draft-04; one of its patterns
+ * is not valid in unicode mode, hence unicodeRegExp: false).
+ */
+const rollback = readReportFile(join(ROOT, 'docs/examples/support-ops-rollback.report.json'));
+const XSD = readFileSync(join(ROOT, 'test/fixtures/schemas/junit.xsd'), 'utf8');
+const require = createRequire(import.meta.url);
+const SARIF_SCHEMA = JSON.parse(readFileSync(join(require.resolve('@microsoft/jest-sarif/package.json'), '../lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8')) as object;
+
+async function junitErrors(xml: string): Promise<string[]> {
+  const result = await validateXML({ xml: [{ fileName: 'report.xml', contents: xml }], schema: [{ fileName: 'junit.xsd', contents: XSD }] });
+  return result.errors.map((e) => e.rawMessage);
+}
+
+/** A report whose server text is as hostile as it gets for XML: markup, quotes, control characters. */
+function hostile(): Report {
+  const report = structuredClone(rollback);
+  report.candidate.caseResults[0]!.failures[0]!.message = 'bad <tag> & "quotes" \u0001\u001b[31m ]]> end';
+  report.candidate.caseResults[0]!.id = 'TG-<001>';
+  report.diff.changes[0]!.message = '</failure><script>alert(1)</script>';
+  return report;
+}
+
+describe('--format junit', () => {
+  it('validates against the JUnit XSD, with one test case per case, per breaking change and for the verdict', async () => {
+    const xml = renderJunit(rollback);
+    expect(await junitErrors(xml)).toEqual([]);
+    expect(xml).toMatch(/<testsuites name="mcp-gate" tests="5" failures="5" errors="0" skipped="0"/);
+    expect(xml.match(/<testcase /g)).toHaveLength(5); // 3 cases + 1 breaking change + the verdict
+    expect(xml).toContain('<testcase name="TG-003" classname="mcp-gate.cases.support-agent" time="0">');
+    expect(xml).toContain('type="required-argument-removed"');
+    expect(xml).toContain('<testcase name="verdict Rollback" classname="mcp-gate.decision" time="0">');
+  });
+
+  it('stays valid XML with hostile text, and a Promote has passing test cases', async () => {
+    expect(await junitErrors(renderJunit(hostile()))).toEqual([]);
+    const promote = structuredClone(rollback);
+    promote.decision = { verdict: 'Promote', reasons: [], exceptionsApplied: [] };
+    promote.diff.changes = [];
+    promote.candidate.caseResults = promote.baseline.caseResults;
+    const xml = renderJunit(promote);
+    expect(await junitErrors(xml)).toEqual([]);
+    expect(xml).toMatch(/<testsuites [^>]*failures="0"/);
+  });
+
+  it('the XSD is strict enough to reject what it should', async () => {
+    expect(await junitErrors(renderJunit(rollback).replace(' classname="mcp-gate.decision"', ''))).not.toEqual([]);
+    expect(await junitErrors(renderJunit(rollback).replace('failures="5"', 'failures="many"'))).not.toEqual([]);
+  });
+});
+
+describe('--format sarif', () => {
+  const validate = new Ajv04({ allErrors: true, strict: false, validateFormats: false, unicodeRegExp: false }).compile(SARIF_SCHEMA);
+
+  it('validates against the SARIF 2.1.0 schema, with rules and results for what matters', () => {
+    const sarif = JSON.parse(renderSarif(rollback)) as { version: string; runs: { results: { ruleId: string; level: string; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[]; tool: { driver: { rules: { id: string }[] } } }[] };
+    expect(validate(sarif), JSON.stringify(validate.errors, null, 2)).toBe(true);
+    const run = sarif.runs[0]!;
+    expect(run.results.map((r) => [r.ruleId, r.level])).toEqual([
+      ['tool-added-destructive', 'warning'], // in the report's change order
+      ['required-argument-removed', 'error'],
+      ['case-broken', 'error'],
+      ['case-broken', 'error'],
+      ['case-broken', 'error'],
+    ]);
+    expect(run.results[2]!.locations[0]!.physicalLocation.artifactLocation.uri).toBe('datasets/support-ops.cases.yaml');
+    expect(run.tool.driver.rules.map((r) => r.id)).toEqual(['tool-added-destructive', 'required-argument-removed', 'case-broken']);
+  });
+
+  it('stays valid with hostile text', () => {
+    expect(validate(JSON.parse(renderSarif(hostile())))).toBe(true);
+  });
+
+  it('the schema is strict enough to reject what it should', () => {
+    const broken = JSON.parse(renderSarif(rollback)) as { runs: { results: { level: string }[] }[] };
+    broken.runs[0]!.results[0]!.level = 'catastrophic';
+    expect(validate(broken)).toBe(false);
+  });
+});
