@@ -1,10 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { formatProblem, InputError } from './config/problems.js';
-import { endAllGroups, killAllGroupsNow } from './connect/process-group.js';
-import { BaselineUnavailableError, RunTimeoutError, SideUnavailableError } from './connect/errors.js';
-import { FORMATS, type CommandIO, type Format, type Outcome } from './commands/outcome.js';
-import type { Verdict } from './decide/decide.js';
-import { describe } from './error-text.js';
+import { exitCodeOf, FORMATS, type CommandIO, type FailOn, type Format, type Outcome } from './commands/outcome.js';
+import { describe, failureText } from './error-text.js';
+import { guardProcess } from './process-guard.js';
 import { GATE_VERSION } from './version.js';
 import { redact } from './secrets.js';
 
@@ -52,23 +49,6 @@ const OPTIONS = {
   version: { type: 'boolean', default: false },
 } satisfies ParseArgsConfig['options'];
 
-type FailOn = 'rollback' | 'hold' | 'never';
-
-/** Verdict -> exit code, under --fail-on. */
-function verdictExitCode(verdict: Verdict, failOn: FailOn): number {
-  if (verdict === 'Rollback') return failOn === 'never' ? 0 : 1;
-  if (verdict === 'Hold') return failOn === 'hold' ? 2 : 0;
-  return 0;
-}
-
-function exitCodeOf(outcome: Outcome, failOn: FailOn): number {
-  if (outcome.kind === 'ok') return 0;
-  if (outcome.kind === 'undecided') return 3;
-  const code = verdictExitCode(outcome.verdict, failOn);
-  // A passing verdict without its saved report is not a success: nothing is left to audit.
-  return code === 0 && !outcome.reportWritten ? 3 : code;
-}
-
 class UsageError extends Error {}
 
 async function main(argv: string[]): Promise<number> {
@@ -101,7 +81,7 @@ async function main(argv: string[]): Promise<number> {
     env: process.env,
     cwd: process.cwd(),
     colour: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && process.env.TERM !== 'dumb',
-    interrupted: () => interrupted,
+    interrupted,
   };
   const expectArgs = (count: number, names: string) => {
     if (rest.length !== count) throw new UsageError(`${command} takes ${names}`);
@@ -134,33 +114,15 @@ async function main(argv: string[]): Promise<number> {
   return exitCodeOf(outcome, failOn);
 }
 
-let interrupted = false;
-
-/** Interrupted: end every server group we started, then leave with the conventional code. */
-function onSignal(signal: NodeJS.Signals): void {
-  interrupted = true;
-  process.stderr.write(`mcp-gate: ${signal}: ending server processes\n`);
-  void endAllGroups(1_000).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-}
-process.once('SIGINT', onSignal);
-process.once('SIGTERM', onSignal);
-process.once('exit', killAllGroupsNow);
+const interrupted = guardProcess();
 
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
   (error: unknown) => {
-    const write = (text: string) => process.stderr.write(redact(text));
-    if (error instanceof InputError) {
-      write(`mcp-gate: invalid input:\n${error.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}\n`);
-    } else if (error instanceof UsageError) {
-      write(`mcp-gate: ${error.message}\n\n${USAGE}`);
-    } else if (error instanceof BaselineUnavailableError || error instanceof SideUnavailableError || error instanceof RunTimeoutError) {
-      write(`mcp-gate: cannot decide: ${error.message}\n`);
-    } else {
-      write(`mcp-gate: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    }
+    const text = error instanceof UsageError ? `mcp-gate: ${error.message}\n\n${USAGE}` : `${failureText(error)}\n`;
+    process.stderr.write(redact(text));
     process.exitCode = 3;
   },
 );

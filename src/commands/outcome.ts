@@ -22,3 +22,21 @@ export interface CommandIO {
 
 export type Format = 'text' | 'json' | 'markdown' | 'junit' | 'sarif';
 export const FORMATS: readonly Format[] = ['text', 'json', 'markdown', 'junit', 'sarif'];
+
+export type FailOn = 'rollback' | 'hold' | 'never';
+
+/** Verdict -> exit code, under --fail-on. */
+function verdictExitCode(verdict: Verdict, failOn: FailOn): number {
+  if (verdict === 'Rollback') return failOn === 'never' ? 0 : 1;
+  if (verdict === 'Hold') return failOn === 'hold' ? 2 : 0;
+  return 0;
+}
+
+/** The exit code of an outcome. Only the entry points (cli.ts, action/main.ts) set it on the process. */
+export function exitCodeOf(outcome: Outcome, failOn: FailOn): number {
+  if (outcome.kind === 'ok') return 0;
+  if (outcome.kind === 'undecided') return 3;
+  const code = verdictExitCode(outcome.verdict, failOn);
+  // A passing verdict without its saved report is not a success: nothing is left to audit.
+  return code === 0 && !outcome.reportWritten ? 3 : code;
+}

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import Ajv04 from 'ajv-draft-04';
+import AjvDraft04 from 'ajv-draft-04';
 import { describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import { renderJunit } from '../../src/report/junit.js';
@@ -64,6 +64,8 @@ describe('--format junit', () => {
 });
 
 describe('--format sarif', () => {
+  // CommonJS default export under NodeNext: the class is .default at type level.
+  const Ajv04 = AjvDraft04 as unknown as typeof AjvDraft04.default;
   const validate = new Ajv04({ allErrors: true, strict: false, validateFormats: false, unicodeRegExp: false }).compile(SARIF_SCHEMA);
 
   it('validates against the SARIF 2.1.0 schema, with rules and results for what matters', () => {

@@ -1,0 +1,125 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { exitCodeOf, type CommandIO, type FailOn } from '../commands/outcome.js';
+import { runCommand } from '../commands/run.js';
+import { loadConfig } from '../config/load.js';
+import { readSource } from '../config/source.js';
+import { describe, failureText } from '../error-text.js';
+import { guardProcess } from '../process-guard.js';
+import { renderMarkdown, STICKY_MARKER } from '../report/markdown.js';
+import type { Report } from '../report/types.js';
+import { redact } from '../secrets.js';
+import { annotations, type Locator, type Place } from './annotations.js';
+import { appendSummary, CommentsApi, GitHubApiError, input, pullRequestOf, setOutputs } from './github.js';
+
+/**
+ * The GitHub Action's entry point (action.yml runs it with the runner's Node). It gates the
+ * profiles named by its inputs, then: outputs, job summary, annotations, and the sticky PR
+ * comment, falling back to the summary when the token cannot comment (a pull request from a fork).
+ * Like cli.ts, it is an entry point: it alone sets the exit code.
+ */
+async function main(env: NodeJS.ProcessEnv, interrupted: () => boolean): Promise<number> {
+  const cwd = process.cwd();
+  const failOn = input(env, 'fail-on', 'hold') as FailOn;
+  if (!['rollback', 'hold', 'never'].includes(failOn)) throw new Error(`input fail-on must be rollback, hold or never, not "${failOn}"`);
+  const approveLabel = input(env, 'approve-label');
+  const pr = pullRequestOf(env);
+  const approvedByLabel = approveLabel && pr?.labels.includes(approveLabel) ? approveLabel : undefined;
+  if (approvedByLabel) process.stderr.write(`mcp-gate: the pull request carries the "${approvedByLabel}" label: a Hold or Rollback becomes Promote for this run\n`);
+
+  const io: CommandIO = {
+    stdout: () => undefined, // this entry point writes workflow commands to stdout itself
+    log: (line) => process.stderr.write(`${redact(line)}\n`),
+    error: (line) => process.stderr.write(`${redact(line)}\n`),
+    env,
+    cwd,
+    colour: false,
+    interrupted,
+  };
+  const config = input(env, 'config', 'gate.config.yaml');
+  const outcome = await runCommand({
+    config,
+    baseline: input(env, 'baseline') || undefined,
+    candidate: input(env, 'candidate') || undefined,
+    reportDir: input(env, 'report-dir') || undefined,
+    format: 'json',
+    approvedByLabel,
+  }, io);
+  if (outcome.kind !== 'verdict' || !outcome.report) return exitCodeOf(outcome, failOn);
+  const report = outcome.report;
+
+  setOutputs(env, {
+    verdict: report.decision.verdict,
+    'report-path': outcome.reportPath ?? '',
+    'breaking-count': report.diff.changes.filter((c) => c.severity === 'breaking').length,
+    'broken-cases': report.candidate.cases.failed,
+  });
+  for (const line of annotations(report, locator(report, config, env, cwd))) process.stdout.write(`${redact(line)}\n`);
+
+  const runUrl = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : undefined;
+  const markdown = redact(renderMarkdown(report, { approveLabel: approveLabel || undefined, reportLink: runUrl }));
+  const note = await comment(env, pr, markdown);
+  appendSummary(env, note ? `${markdown}\n> [!NOTE]\n> ${note}\n` : markdown);
+  return exitCodeOf(outcome, failOn);
+}
+
+/** Posts or updates the sticky comment. Returns a note for the summary when it could not. */
+async function comment(env: NodeJS.ProcessEnv, pr: ReturnType<typeof pullRequestOf>, markdown: string): Promise<string | null> {
+  if (input(env, 'comment', 'true') === 'false' || !pr) return null;
+  const api = CommentsApi.fromEnv(env, input(env, 'github-token') || env.GITHUB_TOKEN || '');
+  if (!api) return 'No PR comment: no github-token was given. The report is in this job summary.';
+  try {
+    const done = await api.upsert(pr.number, STICKY_MARKER, markdown);
+    process.stderr.write(`mcp-gate: PR comment ${done.action}: ${done.url}\n`);
+    return null;
+  } catch (error) {
+    const denied = error instanceof GitHubApiError && (error.status === 403 || error.status === 404);
+    const why = denied
+      ? `the token cannot comment on this pull request (HTTP ${(error as GitHubApiError).status}${pr.fromFork ? ', a pull request from a fork gets a read-only token' : ''})`
+      : `the comment failed: ${describe(error)}`;
+    process.stdout.write(`::warning title=mcp-gate::No PR comment: ${why}. The report is in the job summary.\n`);
+    return `No PR comment: ${why}. The report is in this job summary instead.`;
+  }
+}
+
+/** Lines in the repository: a case's `id:` in its dataset, and a tool's name in a committed snapshot baseline. */
+function locator(report: Report, configFile: string, env: NodeJS.ProcessEnv, cwd: string): Locator {
+  const workspace = env.GITHUB_WORKSPACE ?? cwd;
+  const inRepo = (file: string) => relative(workspace, resolve(cwd, file));
+  let snapshot: { file: string; lines: string[] } | null = null;
+  try {
+    const profile = loadConfig(configFile, env, { baseline: input(env, 'baseline') || undefined }, cwd).profiles[report.baseline.profile];
+    if (profile?.transport === 'snapshot' && existsSync(profile.path)) snapshot = { file: profile.path, lines: readFileSync(profile.path, 'utf8').split('\n') };
+  } catch {
+    // the run already read this config; without it, annotations simply carry no snapshot lines
+  }
+  return {
+    caseLine(dataset: string, caseId: string): Place | null {
+      const parsed = readSource(resolve(cwd, dataset), dataset);
+      if (!parsed.ok) return { file: inRepo(dataset), line: null };
+      const cases = (parsed.source.value as { cases?: { id?: string }[] }).cases ?? [];
+      const index = cases.findIndex((c) => c.id === caseId);
+      return { file: inRepo(dataset), line: index === -1 ? null : parsed.source.lineOf(['cases', index, 'id']) };
+    },
+    toolLine(tool: string): Place | null {
+      if (!snapshot) return null;
+      const at = snapshot.lines.findIndex((l) => l.includes(`"name": ${JSON.stringify(tool)}`));
+      return at === -1 ? null : { file: inRepo(snapshot.file), line: at + 1 };
+    },
+  };
+}
+
+const interrupted = guardProcess();
+main(process.env, interrupted).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    const text = failureText(error);
+    process.stderr.write(`${redact(text)}\n`);
+    process.stdout.write(`::error title=mcp-gate could not decide::${redact(text).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')}\n`);
+    setOutputs(process.env, { verdict: 'error', 'report-path': '', 'breaking-count': 0, 'broken-cases': 0 });
+    appendSummary(process.env, `### ⛔ mcp-gate could not decide\n\n\`\`\`\n${redact(text)}\n\`\`\`\n`);
+    process.exitCode = 3;
+  },
+);

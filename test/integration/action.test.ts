@@ -1,0 +1,155 @@
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { ROOT, scratchProject } from '../helpers/cli.js';
+import { STICKY_MARKER } from '../../src/report/markdown.js';
+
+/**
+ * The action's entry point (dist/action/main.js, what action.yml runs), run as a process with a
+ * fake GITHUB_* environment: temp files for GITHUB_OUTPUT and GITHUB_STEP_SUMMARY, an event
+ * payload, and a local HTTP server standing in for the GitHub issue-comments API.
+ */
+interface Comment { id: number; body: string }
+const api = { comments: [] as Comment[], calls: [] as string[], deny: false };
+let server: Server;
+let apiUrl = '';
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      api.calls.push(`${req.method} ${req.url?.split('?')[0]}`);
+      const send = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+      if (req.headers.authorization !== 'Bearer test-token') return send(401, { message: 'Bad credentials' });
+      if (req.method === 'GET' && /\/repos\/acme\/tools\/issues\/7\/comments$/.test(req.url!.split('?')[0]!)) return send(200, api.comments);
+      if (api.deny) return send(403, { message: 'Resource not accessible by integration' });
+      if (req.method === 'POST' && req.url === '/repos/acme/tools/issues/7/comments') {
+        const comment = { id: 100 + api.comments.length, body: (JSON.parse(body) as Comment).body };
+        api.comments.push(comment);
+        return send(201, { ...comment, html_url: `https://github.test/acme/tools/pull/7#issuecomment-${comment.id}` });
+      }
+      const patch = /^\/repos\/acme\/tools\/issues\/comments\/(\d+)$/.exec(req.url ?? '');
+      if (req.method === 'PATCH' && patch) {
+        const comment = api.comments.find((c) => c.id === Number(patch[1]));
+        if (!comment) return send(404, {});
+        comment.body = (JSON.parse(body) as Comment).body;
+        return send(200, { ...comment, html_url: `https://github.test/acme/tools/pull/7#issuecomment-${comment.id}` });
+      }
+      send(404, { message: 'Not Found' });
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+interface ActionRun { code: number | null; stdout: string; stderr: string; outputs: Record<string, string>; summary: string }
+
+function runAction(dir: string, inputs: Record<string, string>, event: object): Promise<ActionRun> {
+  const files = { output: join(dir, 'github-output'), summary: join(dir, 'step-summary'), event: join(dir, 'event.json') };
+  writeFileSync(files.output, '');
+  writeFileSync(files.summary, '');
+  writeFileSync(files.event, JSON.stringify(event));
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, GITHUB_ACTIONS: 'true', GITHUB_OUTPUT: files.output, GITHUB_STEP_SUMMARY: files.summary, GITHUB_EVENT_PATH: files.event, GITHUB_EVENT_NAME: 'pull_request', GITHUB_REPOSITORY: 'acme/tools', GITHUB_API_URL: apiUrl, GITHUB_SERVER_URL: 'https://github.test', GITHUB_RUN_ID: '42', GITHUB_WORKSPACE: dir };
+  for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(ROOT, 'dist/action/main.js')], { cwd: dir, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('close', (code) => {
+      const outputs = Object.fromEntries(readFileSync(files.output, 'utf8').trim().split('\n').filter(Boolean).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+      resolve({ code, stdout, stderr, outputs, summary: readFileSync(files.summary, 'utf8') });
+    });
+  });
+}
+
+const prEvent = (labels: string[] = [], fork = false) => ({
+  pull_request: { number: 7, labels: labels.map((name) => ({ name })), head: { repo: { full_name: fork ? 'someone/tools' : 'acme/tools' } }, base: { repo: { full_name: 'acme/tools' } } },
+});
+const INPUTS = { config: 'gate.config.yaml', 'github-token': 'test-token', 'approve-label': 'mcp-gate-approved' };
+
+describe('the GitHub Action on a pull request', { timeout: 60_000 }, () => {
+  it('sets the outputs, writes the summary and annotations, creates the comment once and then updates it', async () => {
+    api.comments = [{ id: 1, body: 'an unrelated review comment' }];
+    api.calls = [];
+    const dir = scratchProject();
+    const first = await runAction(dir, INPUTS, prEvent());
+    expect(first.code, first.stderr).toBe(1);
+    expect(first.outputs).toMatchObject({ verdict: 'Rollback', 'breaking-count': '1', 'broken-cases': '3' });
+    expect(first.outputs['report-path']).toMatch(/^reports\/\d{8}T\d{6}Z-baseline-to-candidate\.json$/);
+    expect(first.summary).toContain('## ⛔ mcp-gate: **Rollback**');
+    expect(first.summary).toContain('add the `mcp-gate-approved` label');
+    // Annotations: the broken cases point at their lines in the dataset.
+    expect(first.stdout).toMatch(/^::error file=datasets\/support-ops\.cases\.yaml,line=6,title=mcp-gate case TG-001 broken::forbidden tool Deployments\.Rollback is exposed$/m);
+    expect(first.stdout).toMatch(/^::error title=mcp-gate required-argument-removed::"Incident\.Declare" no longer takes required argument "severity"\.$/m);
+    expect(first.stdout).toMatch(/^::warning title=mcp-gate tool-added-destructive::/m);
+    expect(api.comments).toHaveLength(2);
+    expect(api.comments[1]!.body.startsWith(STICKY_MARKER)).toBe(true);
+
+    const second = await runAction(dir, INPUTS, prEvent());
+    expect(second.code).toBe(1);
+    expect(api.comments).toHaveLength(2); // updated, not added again
+    expect(api.calls.filter((c) => c.startsWith('POST'))).toHaveLength(1);
+    expect(api.calls.filter((c) => c.startsWith('PATCH'))).toEqual(['PATCH /repos/acme/tools/issues/comments/101']);
+    expect(second.outputs['report-path']).not.toBe(first.outputs['report-path']);
+  });
+
+  it('on a pull request from a fork (read-only token) falls back to the summary and says so', async () => {
+    api.comments = [];
+    api.deny = true;
+    try {
+      const dir = scratchProject();
+      const run = await runAction(dir, INPUTS, prEvent([], true));
+      expect(run.code).toBe(1);
+      expect(run.outputs.verdict).toBe('Rollback');
+      expect(api.comments).toHaveLength(0);
+      expect(run.summary).toContain('## ⛔ mcp-gate: **Rollback**');
+      expect(run.summary).toContain('No PR comment: the token cannot comment on this pull request (HTTP 403, a pull request from a fork gets a read-only token)');
+      expect(run.stdout).toContain('::warning title=mcp-gate::No PR comment');
+    } finally {
+      api.deny = false;
+    }
+  });
+
+  it('the approve label turns Rollback into Promote for the run, and the report records it', async () => {
+    api.comments = [];
+    const dir = scratchProject();
+    const run = await runAction(dir, INPUTS, prEvent(['mcp-gate-approved']));
+    expect(run.code).toBe(0);
+    expect(run.outputs.verdict).toBe('Promote');
+    expect(run.outputs['breaking-count']).toBe('1'); // still listed
+    const report = JSON.parse(readFileSync(join(dir, run.outputs['report-path']!), 'utf8')) as { decision: { verdict: string; approval: object; reasons: { code: string }[] } };
+    expect(report.decision.approval).toEqual({ by: 'label', label: 'mcp-gate-approved', verdictBefore: 'Rollback' });
+    expect(report.decision.reasons.map((r) => r.code)).toEqual(['required-argument-removed', 'tool-added-destructive', 'case-broken']);
+    expect(run.summary).toContain('approved by label `mcp-gate-approved`; the gate said **Rollback**');
+  });
+
+  it('a config the gate cannot read is exit 3 with verdict "error" and the message in the summary', async () => {
+    const dir = scratchProject();
+    const run = await runAction(dir, { ...INPUTS, config: 'missing.yaml' }, prEvent());
+    expect(run.code).toBe(3);
+    expect(run.outputs.verdict).toBe('error');
+    expect(run.summary).toContain('missing.yaml: file not found');
+    expect(run.stdout).toMatch(/^::error title=mcp-gate could not decide::/m);
+  });
+});
+
+describe('action.yml', () => {
+  it('declares the inputs and outputs the action promises, and runs the built entry point', () => {
+    const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: object; outputs: object; runs: { using: string; steps: { id?: string; run?: string; env?: Record<string, string> }[] } };
+    expect(Object.keys(action.inputs)).toEqual(['config', 'baseline', 'candidate', 'fail-on', 'report-dir', 'comment', 'approve-label', 'github-token']);
+    expect(Object.keys(action.outputs)).toEqual(['verdict', 'report-path', 'breaking-count', 'broken-cases']);
+    expect(action.runs.using).toBe('composite');
+    const gate = action.runs.steps.find((s) => s.id === 'gate')!;
+    expect(gate.run).toBe('node "${{ github.action_path }}/dist/action/main.js"');
+    // Every input reaches the entry point under the name it reads.
+    for (const name of Object.keys(action.inputs)) expect(gate.env![`INPUT_${name.toUpperCase()}`]).toBe(`\${{ inputs.${name} }}`);
+  });
+});
