@@ -35,7 +35,7 @@ export function explainProfileProblem(problem: Problem, profiles: Record<string,
   const raw = match ? profiles[match[1]!] : undefined;
   if (!match || raw === null || typeof raw !== 'object' || problem.message !== 'is required but missing') return problem;
   const transport = transportOf(raw);
-  return { ...problem, message: `is required but missing: a${transport === 'http' ? 'n' : ''} ${transport} profile ${NEEDS[match[2]!]}` };
+  return { ...problem, message: `is required but missing: ${transport === 'http' || transport === 'sse' ? 'an' : 'a'} ${transport} profile ${NEEDS[match[2]!]}` };
 }
 
 /**
