@@ -17,6 +17,7 @@ export function renderMarkdown(report: Report): string {
   out.push('| | baseline | candidate |', '|---|---|---|');
   const version = (s: SideReport) => (s.server.name ? `${s.server.name} ${s.server.version ?? ''}` : s.available ? '?' : 'unavailable');
   out.push(`| server | ${cell(version(b))} | ${cell(version(c))} |`);
+  out.push(`| transport, protocol | ${b.transport}, ${b.server.protocolVersion ?? '-'} | ${c.transport}, ${c.server.protocolVersion ?? '-'} |`);
   out.push(`| tools | ${b.toolCount} | ${c.available ? c.toolCount : 'unavailable'} |`);
   out.push(`| pass rate | ${percent(b.cases.passRate)} (${b.cases.passed}/${b.cases.total}) | ${percent(c.cases.passRate)} (${c.cases.passed}/${c.cases.total}) |`);
   out.push(`| contract | \`${(b.contractHash ?? '-').slice(7, 19)}\` | \`${(c.contractHash ?? '-').slice(7, 19)}\` |`);

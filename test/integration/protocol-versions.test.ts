@@ -24,6 +24,15 @@ describe('negotiated protocol versions', () => {
     expect(result.code).toBe(2);
   });
 
+  it("text and markdown show each side's protocol version", async () => {
+    const text = await runCli(['run', '-c', CONFIG, '--baseline', 'latest', '--candidate', 'v2025-06-18', '--quiet']);
+    expect(text.stdout).toContain('baseline   latest (stdio, raw-ok 0.0.1, protocol 2025-11-25)');
+    expect(text.stdout).toContain('candidate  v2025-06-18 (stdio, raw-ok 0.0.1, protocol 2025-06-18)');
+    expect(text.stdout).toContain('[hold] protocol-version-changed');
+    const markdown = await runCli(['run', '-c', CONFIG, '--baseline', 'latest', '--candidate', 'v2025-06-18', '--quiet', '--format', 'markdown']);
+    expect(markdown.stdout).toContain('| transport, protocol | stdio, 2025-11-25 | stdio, 2025-06-18 |');
+  });
+
   it('an upgrade is reported as a safe change and promotes (exit 0)', async () => {
     const { result, report } = await gate('v2024-11-05', 'latest');
     expect(report!.diff.changes.map((c) => [c.code, c.severity, c.before, c.after])).toEqual([['protocol-version-changed', 'safe', '2024-11-05', '2025-11-25']]);
