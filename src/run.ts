@@ -7,6 +7,7 @@ import type { Dataset } from './cases/types.js';
 import type { GateConfig, Profile } from './config/types.js';
 import { BaselineUnavailableError, RunTimeoutError, SideUnavailableError } from './connect/errors.js';
 import { openSide, type OpenSide } from './connect/open-side.js';
+import { describeRemoteProfile } from './connect/redact.js';
 import type { Session } from './connect/session.js';
 import type { Contract } from './contract/types.js';
 import { approve, decide } from './decide/decide.js';
@@ -167,7 +168,8 @@ function unavailableSide(profile: Profile, error: SideUnavailableError | null): 
   return { side: 'candidate' as Side, profile, contract: emptyContract(), session: null, timing: { connectMs: 0, discoverMs: 0 }, error };
 }
 
-const describeProfile = (p: Profile) => (p.transport === 'snapshot' ? `snapshot ${relativeToCwd(p.path)}` : [p.command, ...p.args].join(' '));
+const describeProfile = (p: Profile) =>
+  p.transport === 'snapshot' ? `snapshot ${relativeToCwd(p.path)}` : p.transport === 'stdio' ? [p.command, ...p.args].join(' ') : describeRemoteProfile(p);
 
 function relativeToCwd(file: string): string {
   const cwd = process.cwd();

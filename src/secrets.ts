@@ -1,3 +1,5 @@
+import { referencedVariables } from './config/references.js';
+
 /**
  * Redaction of secrets the config hands to servers. A value is a secret when it is drawn from the
  * gate's environment (`${VAR}` in a profile's `env` or `headers`), or when its key looks like one
@@ -9,10 +11,9 @@
  * This is process-wide state on purpose: an error thrown from deep inside a run is printed by
  * cli.ts, which knows nothing of the config, and must still be redacted.
  */
-export const REDACTED = '[redacted]';
+export const REDACTED = '***';
 
 const SECRET_KEY = /token|secret|passw(?:or)?d|api[-_]?key|auth|credential|private[-_]?key|cookie|session/i;
-const REFERENCE = /\$\{[A-Za-z_][A-Za-z0-9_]*\}/;
 /** Shorter values would redact ordinary words and digits all over the output. */
 const MIN_SECRET_LENGTH = 6;
 
@@ -33,7 +34,7 @@ export function clearSecrets(): void {
 }
 
 /** Whether a `key: template` pair of a profile's env or headers carries a secret. */
-export const isSecretEntry = (key: string, template: string): boolean => SECRET_KEY.test(key) || REFERENCE.test(template);
+export const isSecretEntry = (key: string, template: string): boolean => SECRET_KEY.test(key) || referencedVariables(template).length > 0;
 
 export function redact(text: string): string {
   if (!ordered.length) return text;
@@ -44,11 +45,15 @@ export function redact(text: string): string {
 
 /** A copy of `value` with every string redacted (keys included). */
 export function redactDeep<T>(value: T): T {
-  if (!ordered.length) return value;
+  return ordered.length ? mapStrings(value, redact) : value;
+}
+
+/** A copy of a JSON-like value with `change` applied to every string, keys included. */
+export function mapStrings<T>(value: T, change: (text: string) => string): T {
   const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return redact(v);
+    if (typeof v === 'string') return change(v);
     if (Array.isArray(v)) return v.map(walk);
-    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [redact(k), walk(x)]));
+    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [change(k), walk(x)]));
     return v;
   };
   return walk(value) as T;

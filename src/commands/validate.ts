@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { loadDatasets } from '../cases/load.js';
 import { loadConfig } from '../config/load.js';
-import { InputError, type Problem } from '../config/problems.js';
+import { formatProblem, InputError, type Problem } from '../config/problems.js';
 import type { CommandIO, Outcome } from './outcome.js';
 
 /** `mcp-gate validate`: the config and every dataset, checked without starting a server. */
@@ -13,6 +13,11 @@ export function validateCommand(flags: { config: string }, io: CommandIO): Outco
     if (profile.transport === 'snapshot' && !existsSync(profile.path)) {
       problems.push({ file: relative(io.cwd, config.file ?? flags.config), line: null, path: `profiles.${profile.name}.path`, message: `snapshot file ${relative(io.cwd, profile.path)} does not exist; write it with \`mcp-gate snapshot --profile <live profile> -o ${relative(io.cwd, profile.path)}\`` });
     }
+  }
+  // Not a problem of the file: the variable may well be set where the gate runs (a CI secret).
+  for (const profile of Object.values(config.profiles)) {
+    if (profile.transport !== 'http' && profile.transport !== 'sse') continue;
+    for (const unset of profile.unresolved) io.log(`mcp-gate: note: ${formatProblem(unset)}; \`run\` stops with exit 3 unless it is set`);
   }
   let datasets: ReturnType<typeof loadDatasets> = [];
   try {

@@ -2,10 +2,11 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { CODE_ORDER, isCode, type Action } from '../findings/codes.js';
 import { applyOverride, envOverrides, type Override } from './env.js';
 import { InputError, dotted, type Problem } from './problems.js';
+import { explainProfileProblem, normaliseProfile, profileProblems } from './profiles.js';
 import { readSource } from './source.js';
 import { DEFAULTS, type Exception, type GateConfig, type Profile } from './types.js';
 import { validateAgainst } from './validate.js';
-import { expandReferences } from '../connect/environment.js';
+import { expandReferences, referencedVariables } from './references.js';
 import { isSecretEntry, registerSecret } from '../secrets.js';
 
 /** Flags that override the file and the environment. */
@@ -52,12 +53,14 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv, flags: ConfigFl
   if (flags.reportDir) raw.reports = { ...(raw.reports as object), dir: resolve(cwd, flags.reportDir) };
   registerProfileSecrets(raw.profiles, env); // before validation: even a message about a bad file is redacted
 
-  const problems = validateAgainst('gate.config.schema.json', { ...source, value: raw }).map((p) => blame(p, overrides));
+  const profiles = (raw.profiles ?? {}) as Record<string, Record<string, unknown>>;
+  const problems = validateAgainst('gate.config.schema.json', { ...source, value: raw })
+    .map((p) => blame(explainProfileProblem(p, profiles), overrides));
   if (problems.length) throw new InputError(problems);
   const config = raw as RawConfig;
   problems.push(...semanticProblems(config, source.lineOf, display).map((p) => blame(p, overrides)));
   if (problems.length) throw new InputError(problems);
-  return normalise(config, absolute);
+  return normalise(config, absolute, {}, { env, lineOf: source.lineOf, display });
 }
 
 /** Registers, for redaction, every secret value the profiles hand to servers (see src/secrets.ts). */
@@ -72,8 +75,8 @@ function registerProfileSecrets(profiles: unknown, env: NodeJS.ProcessEnv): void
         if (typeof template !== 'string' || !isSecretEntry(key, template)) continue;
         registerSecret(expandReferences(template, env).value);
         // A header like "Bearer ${TOKEN}": the token alone is a secret too, wherever it shows up.
-        for (const match of template.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)) {
-          const value = env[match[1]!];
+        for (const name of referencedVariables(template)) {
+          const value = env[name];
           if (value) registerSecret(value);
         }
       }
@@ -98,6 +101,7 @@ function semanticProblems(config: RawConfig, lineOf: (path: (string | number)[])
   if (config.profiles[config.candidate]?.transport === 'snapshot') {
     problems.push({ file, line: lineOf(['candidate']), path: 'candidate', message: 'the candidate must be a live server; a snapshot profile can only stand in for the baseline' });
   }
+  for (const [name, profile] of Object.entries(config.profiles)) problems.push(...profileProblems(name, profile, lineOf, file));
   for (const code of Object.keys(config.promotion?.rules ?? {})) {
     if (!isCode(code)) problems.push({ file, line: lineOf(['promotion', 'rules', code]), path: `promotion.rules.${code}`, message: `unknown finding code; known codes: ${CODE_ORDER.join(', ')}` });
   }
@@ -109,22 +113,19 @@ function semanticProblems(config: RawConfig, lineOf: (path: (string | number)[])
   return problems;
 }
 
-function normalise(config: RawConfig, file: string, given: Record<string, Profile> = {}): GateConfig {
+/** Where the config came from, for problems found while normalising (unset `${VAR}` references). */
+interface Origin {
+  env: NodeJS.ProcessEnv;
+  lineOf: (path: (string | number)[]) => number | null;
+  display: string;
+}
+
+function normalise(config: RawConfig, file: string, given: Record<string, Profile> = {}, origin: Origin = { env: {}, lineOf: () => null, display: file }): GateConfig {
   const base = dirname(file);
   const at = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
   const profiles: Record<string, Profile> = { ...given };
   for (const [name, p] of Object.entries(config.profiles)) {
-    profiles[name] = p.transport === 'snapshot'
-      ? { name, transport: 'snapshot', path: at(p.path as string), allowSideEffects: false }
-      : {
-          name,
-          transport: 'stdio',
-          command: p.command as string,
-          args: (p.args as string[] | undefined) ?? [],
-          cwd: at((p.cwd as string | undefined) ?? '.'),
-          env: (p.env as Record<string, string> | undefined) ?? {},
-          allowSideEffects: p.allowSideEffects === true,
-        };
+    profiles[name] = normaliseProfile(name, p, at, origin.env, origin.lineOf, origin.display);
   }
   return {
     file,

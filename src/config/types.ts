@@ -1,4 +1,5 @@
 import type { Action } from '../findings/codes.js';
+import type { Problem } from './problems.js';
 
 /** The config after loading, env overrides, flags, defaults and path resolution. */
 export interface StdioProfile {
@@ -20,7 +21,33 @@ export interface SnapshotProfile {
   allowSideEffects: false;
 }
 
-export type Profile = StdioProfile | SnapshotProfile;
+/** How the gate starts a server that it then reaches over HTTP. */
+export interface ServerLaunch {
+  command: string;
+  args: string[];
+  /** Absolute. */
+  cwd: string;
+  env: Record<string, string>;
+}
+
+/** A server reached over the network: streamable HTTP (`http`) or the legacy HTTP+SSE transport (`sse`). */
+export interface RemoteProfile {
+  name: string;
+  transport: 'http' | 'sse';
+  /** As written, `${VAR}` unexpanded: expanded only when the session opens, so no secret sits in the config. */
+  url: string;
+  /** As written, `${VAR}` unexpanded. Values are never printed: see connect/redact.ts. */
+  headers: Record<string, string>;
+  /** Set when the profile starts its own server; null to reach one that is already running. */
+  launch: ServerLaunch | null;
+  /** How long a started server gets until its URL answers. */
+  readyTimeoutMs: number;
+  /** `${VAR}` references in url and headers that were unset when the config was loaded, as problems with their lines. */
+  unresolved: Problem[];
+  allowSideEffects: boolean;
+}
+
+export type Profile = StdioProfile | SnapshotProfile | RemoteProfile;
 
 export interface Exception {
   code: string;
@@ -87,4 +114,5 @@ export const DEFAULTS = {
   cases: { concurrency: 4 },
   audit: { maxResultBytes: 32 * 1024, resultGrowthPercent: 50, resultGrowthMinBytes: 1024, definitionCostGrowthPercent: 25, definitionCostGrowthMinTokens: 500 },
   promotion: { maxNewDestructiveTools: 0, maxBrokenCases: 0 },
+  readyTimeoutMs: 15_000,
 } as const;

@@ -27,7 +27,9 @@ export function validateAgainst(schemaName: string, source: SourceFile): Problem
   const problems: Problem[] = [];
   for (const error of errors) {
     const segments = pathSegments(error);
-    const found = ['type', 'enum', 'const', 'pattern', 'minimum', 'maximum', 'minLength', 'minItems', 'minProperties'].includes(error.keyword)
+    // A header value may be a literal secret: never echo it.
+    const secret = segments.includes('headers');
+    const found = !secret && ['type', 'enum', 'const', 'pattern', 'minimum', 'maximum', 'minLength', 'minItems', 'minProperties'].includes(error.keyword)
       ? `, found ${describeValue(valueAt(source.value, segments))}`
       : '';
     const problem = { file: source.file, line: source.lineOf(segments), path: dotted(segments), message: explain(error) + found };

@@ -1,22 +1,11 @@
+import { expandReferences } from '../config/references.js';
+
 /**
  * The environment a server sees is explicit: a small safe set from the gate's own environment,
  * plus the profile's `env`. Nothing else leaks through, so a candidate from a pull request never
  * sees CI tokens it was not given.
  */
 const SAFE_KEYS = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'TERM', 'LANG', 'LC_ALL', 'TMPDIR', 'TZ', 'SYSTEMROOT', 'WINDIR'];
-
-const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
-
-/** Expands `${VAR}` from `source`. Unset variables are reported, not silently emptied. */
-export function expandReferences(value: string, source: NodeJS.ProcessEnv): { value: string; missing: string[] } {
-  const missing: string[] = [];
-  const expanded = value.replace(REFERENCE, (_, name: string) => {
-    const found = source[name];
-    if (found === undefined) missing.push(name);
-    return found ?? '';
-  });
-  return { value: expanded, missing };
-}
 
 export function serverEnvironment(profileEnv: Record<string, string>, source: NodeJS.ProcessEnv): { env: NodeJS.ProcessEnv; missing: string[] } {
   const env: NodeJS.ProcessEnv = {};

@@ -1,6 +1,6 @@
 import type { Side } from '../findings/types.js';
 
-export type Phase = 'spawn' | 'initialize' | 'tools/list' | 'tools/call' | 'run';
+export type Phase = 'spawn' | 'ready' | 'initialize' | 'tools/list' | 'tools/call' | 'run';
 
 /** A side could not be reached or read. The message says what happened, in which phase. */
 export class SideUnavailableError extends Error {

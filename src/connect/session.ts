@@ -1,11 +1,17 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
-import type { Limits, StdioProfile, Timeouts } from '../config/types.js';
+import type { Limits, RemoteProfile, StdioProfile, Timeouts } from '../config/types.js';
 import type { Side } from '../findings/types.js';
 import type { ServerIdentity } from '../contract/types.js';
+import { expandReferences } from '../config/references.js';
 import { serverEnvironment } from './environment.js';
 import { SideUnavailableError, type Phase } from './errors.js';
+import { LaunchedServer } from './http-launch.js';
+import { RemoteTransport } from './http-transport.js';
+import { initializeHint } from './protocol-versions.js';
+import { Redactor, describeUrl } from './redact.js';
+import { networkFailure, notReadyMessage, resolveRemote } from './remote-profile.js';
 import { GroupStdioTransport, RESULT_TOO_LARGE } from './stdio-transport.js';
 import { GATE_NAME, GATE_VERSION } from '../version.js';
 import { describe } from '../error-text.js';
@@ -24,16 +30,24 @@ export interface ToolCallResult extends RawCallResult {
   droppedReason?: string;
 }
 
+const newClient = () => new Client({ name: GATE_NAME, version: GATE_VERSION }, { capabilities: {} });
+
 /** A live MCP session with one server profile. The only stateful piece of the pipeline. */
 export class Session {
   private constructor(
     readonly side: Side,
     private readonly client: Client,
-    private readonly transport: GroupStdioTransport,
+    private readonly transport: GroupStdioTransport | RemoteTransport,
     private readonly timeouts: Timeouts,
+    /** Scrubs the credentials a remote profile sends out of everything the server says back. */
+    private readonly redactor: Redactor,
   ) {}
 
-  static async open(side: Side, profile: StdioProfile, timeouts: Timeouts, limits: Limits, track: (session: Session) => void = () => undefined): Promise<Session> {
+  static async open(side: Side, profile: StdioProfile | RemoteProfile, timeouts: Timeouts, limits: Limits, track: (session: Session) => void = () => undefined): Promise<Session> {
+    return profile.transport === 'stdio' ? Session.openStdio(side, profile, timeouts, limits, track) : Session.openRemote(side, profile, timeouts, limits, track);
+  }
+
+  private static async openStdio(side: Side, profile: StdioProfile, timeouts: Timeouts, limits: Limits, track: (session: Session) => void): Promise<Session> {
     const { env, missing } = serverEnvironment(profile.env, process.env);
     if (missing.length) {
       throw new SideUnavailableError(side, 'spawn', `profile "${profile.name}": env refers to unset variables: ${missing.join(', ')}`);
@@ -48,8 +62,7 @@ export class Session {
       stderrTailBytes: limits.stderrTailBytes,
       killGraceMs: timeouts.killGraceMs,
     });
-    const client = new Client({ name: GATE_NAME, version: GATE_VERSION }, { capabilities: {} });
-    const session = new Session(side, client, transport, timeouts);
+    const session = new Session(side, newClient(), transport, timeouts, new Redactor([]));
     track(session); // before start: whoever holds the run deadline can end a server still starting
     try {
       await transport.start();
@@ -57,26 +70,69 @@ export class Session {
       await transport.close();
       throw new SideUnavailableError(side, 'spawn', `could not start \`${profile.command}\`: ${describe(error)}`);
     }
-    try {
-      await client.connect(transport, { timeout: timeouts.startupMs });
-    } catch (error) {
-      throw await session.failure('initialize', error);
-    }
+    await session.initialize();
     return session;
+  }
+
+  /**
+   * Streamable HTTP or legacy SSE. When the profile starts its server, the server is spawned in its
+   * own process group and the url polled until it answers, before `initialize`.
+   */
+  private static async openRemote(side: Side, profile: RemoteProfile, timeouts: Timeouts, limits: Limits, track: (session: Session) => void): Promise<Session> {
+    const { url, headers, redactor } = resolveRemote(profile, process.env);
+    let server: LaunchedServer | null = null;
+    if (profile.launch) {
+      const { env, missing } = serverEnvironment(profile.launch.env, process.env);
+      // The port usually sits in both the url and the args, so args expand `${VAR}` here too.
+      const args = profile.launch.args.map((arg) => expandReferences(arg, process.env));
+      missing.push(...args.flatMap((a) => a.missing));
+      if (missing.length) {
+        throw new SideUnavailableError(side, 'spawn', `profile "${profile.name}": env or args refer to unset variables: ${[...new Set(missing)].join(', ')}`);
+      }
+      const launch = { ...profile.launch, args: args.map((a) => a.value) };
+      server = new LaunchedServer(launch, env, { stderrTailBytes: limits.stderrTailBytes, killGraceMs: timeouts.killGraceMs });
+    }
+    const transport = new RemoteTransport(profile.transport, url, describeUrl(profile.url), headers, server, limits.stderrTailBytes);
+    const session = new Session(side, newClient(), transport, timeouts, redactor);
+    track(session);
+    if (server && profile.launch) {
+      const command = `\`${[profile.launch.command, ...profile.launch.args].join(' ')}\``;
+      try {
+        await server.start();
+      } catch (error) {
+        await transport.close();
+        throw new SideUnavailableError(side, 'spawn', redactor.scrub(`profile "${profile.name}": could not start ${command}: ${describe(error)}`));
+      }
+      const notReady = await server.waitUntilAnswering(url, profile.readyTimeoutMs);
+      if (notReady) {
+        await transport.close();
+        throw new SideUnavailableError(side, 'ready', redactor.scrub(notReadyMessage(profile, command, notReady)), redactor.scrub(server.stderr.text()));
+      }
+    }
+    await session.initialize();
+    return session;
+  }
+
+  private async initialize(): Promise<void> {
+    try {
+      await this.client.connect(this.transport, { timeout: this.timeouts.startupMs });
+    } catch (error) {
+      throw await this.failure('initialize', error);
+    }
   }
 
   identity(): ServerIdentity {
     const info = this.client.getServerVersion();
-    return {
+    return this.redactor.scrubDeep({
       name: info?.name ?? null,
       version: info?.version ?? null,
       protocolVersion: this.transport.protocolVersion,
       instructions: this.client.getInstructions() ?? null,
-    };
+    });
   }
 
   get stderrTail(): string {
-    return this.transport.stderr.text();
+    return this.redactor.scrub(this.transport.stderr.text());
   }
 
   get stderrDroppedBytes(): number {
@@ -92,7 +148,7 @@ export class Session {
     const started = performance.now();
     try {
       const result = await this.client.request({ method, params } as never, AnyResult, { timeout: this.timeouts.requestMs });
-      return { result, durationMs: Math.round(performance.now() - started) };
+      return { result: this.redactor.scrubDeep(result), durationMs: Math.round(performance.now() - started) };
     } catch (error) {
       throw await this.failure(phase, error);
     }
@@ -103,7 +159,7 @@ export class Session {
     const started = performance.now();
     try {
       const result = await this.client.request({ method: 'tools/call', params: { name, arguments: args } } as never, AnyResult, { timeout: this.timeouts.requestMs });
-      return { result, durationMs: Math.round(performance.now() - started) };
+      return { result: this.redactor.scrubDeep(result), durationMs: Math.round(performance.now() - started) };
     } catch (error) {
       const dropped = droppedResult(error);
       if (dropped) return { result: undefined, durationMs: Math.round(performance.now() - started), ...dropped };
@@ -117,7 +173,11 @@ export class Session {
 
   private async failure(phase: Phase, error: unknown): Promise<SideUnavailableError> {
     let message = describe(error);
-    if (/timed out|timeout/i.test(message)) {
+    const hint = phase === 'initialize' ? initializeHint(error) : null;
+    const unreachable = this.transport instanceof RemoteTransport ? networkFailure(error) : null;
+    if (hint) message = hint;
+    else if (unreachable && this.transport instanceof RemoteTransport) message = `could not reach ${this.transport.endpoint}: ${unreachable}`;
+    else if (/timed out|timeout/i.test(message)) {
       const limit = phase === 'initialize' ? `timeouts.startupMs` : `timeouts.requestMs`;
       message = `${phase} timed out (${limit})`;
     }
@@ -127,7 +187,7 @@ export class Session {
       message = `${message} (server exited ${signal ? `on ${signal}` : `with code ${code}`})`;
     }
     if (phase === 'initialize') await this.transport.close();
-    return new SideUnavailableError(this.side, phase, message, this.transport.stderr.text());
+    return new SideUnavailableError(this.side, phase, this.redactor.scrub(message), this.stderrTail);
   }
 }
 

@@ -15,7 +15,9 @@ export interface Signal {
  * findings that the baseline has too (`regression: false`) are pre-existing: reported, not judged.
  */
 export function collectSignals(changes: Change[], candidateCases: CaseResult[], findings: Finding[]): Signal[] {
-  const signals: Signal[] = changes.map((c) => ({ code: c.code, tool: c.tool, fingerprint: c.fingerprint, message: c.message }));
+  const signals: Signal[] = changes
+    .filter((c) => !(c.code === 'protocol-version-changed' && c.severity === 'safe')) // an upgrade is news, not a risk
+    .map((c) => ({ code: c.code, tool: c.tool, fingerprint: c.fingerprint, message: c.message }));
   const exposed = new Map<string, string[]>();
   for (const result of candidateCases) {
     for (const failure of result.failures) {

@@ -2,7 +2,7 @@ import type { Contract } from '../contract/types.js';
 import { codeRank } from '../findings/codes.js';
 import type { Change } from '../findings/types.js';
 import { diffAnnotations } from './annotations.js';
-import { change } from './change.js';
+import { diffProtocolVersion } from './protocol.js';
 import { diffSchemas } from './schemas.js';
 import { diffNewToolText, diffText } from './text.js';
 import { diffToolSet } from './tools.js';
@@ -21,9 +21,7 @@ export function diffContracts(before: Contract, after: Contract): Change[] {
   const b = before.server;
   const a = after.server;
   if ((b.instructions ?? '') !== (a.instructions ?? '')) changes.push(...diffText.instructions(b.instructions, a.instructions));
-  if (b.protocolVersion && a.protocolVersion && b.protocolVersion !== a.protocolVersion) {
-    changes.push(change('protocol-version-changed', a.protocolVersion < b.protocolVersion ? 'dangerous' : 'safe', null, '/protocolVersion', b.protocolVersion, a.protocolVersion));
-  }
+  changes.push(...diffProtocolVersion(b, a));
   return sortChanges(changes);
 }
 

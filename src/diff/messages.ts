@@ -1,5 +1,6 @@
 import type { Code } from '../findings/codes.js';
 import type { Change } from '../findings/types.js';
+import { revisionKey } from './revision.js';
 
 type ChangeFacts = Pick<Change, 'code' | 'tool' | 'path' | 'before' | 'after'>;
 
@@ -30,7 +31,13 @@ const MESSAGES: Partial<Record<Code, (c: ChangeFacts) => string>> = {
   'description-changed': (c) => `Description of "${c.tool}"${c.path === '/description' ? '' : ` at ${c.path}`} changed.`,
   'title-changed': (c) => `Title of "${c.tool}" changed from ${show(c.before)} to ${show(c.after)}.`,
   'instructions-changed': () => `The server's instructions changed.`,
-  'protocol-version-changed': (c) => `Negotiated protocol version changed from ${show(c.before)} to ${show(c.after)}.`,
+  'protocol-version-changed': (c) => `Negotiated protocol version changed from ${show(c.before)} to ${show(c.after)}${protocolDirection(c)}.`,
+};
+
+/** Only the direction is told; the severity (and so the policy) is decided in diff/protocol.ts. */
+const protocolDirection = (c: ChangeFacts): string => {
+  const [b, a] = [revisionKey(String(c.before)), revisionKey(String(c.after))];
+  return b !== null && a !== null && a > b ? ' (a newer revision)' : ' (an older or unknown revision: what the baseline negotiated may be gone)';
 };
 
 const HINT_NAMES: Record<string, string> = {

@@ -63,7 +63,9 @@ export const CODES = {
 
   'candidate-unavailable': { subject: 'discovery', action: 'rollback', title: 'Candidate unavailable' },
   'protocol-violation': { subject: 'discovery', action: 'hold', title: 'Protocol violations' },
-  'protocol-version-changed': { subject: 'discovery', action: 'ignore', title: 'Protocol version changed' },
+  // Fires (and holds) only when the negotiated revision goes down, severity dangerous. An upgrade is
+  // a safe change: listed in diff.changes, never a signal (see decide/signals.ts).
+  'protocol-version-changed': { subject: 'discovery', action: 'hold', title: 'Protocol version went down' },
 
   // Audit (model seat): judged as regressions, so a finding the baseline shares does not move the verdict.
   'structured-content-invalid': { subject: 'audit', action: 'hold', title: 'Structured content fails its outputSchema' },

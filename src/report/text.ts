@@ -19,7 +19,8 @@ export function renderText(report: Report, style: TextStyle = plain, reportPath:
   const { baseline: b, candidate: c, diff, decision } = report;
   const verdictColour = decision.verdict === 'Promote' ? style.green : decision.verdict === 'Hold' ? style.yellow : style.red;
   const lines: string[] = [];
-  const server = (s: SideReport) => (s.server.name ? `${s.server.name} ${s.server.version ?? ''}`.trim() : s.available ? 'unknown' : 'unavailable');
+  const protocol = (s: SideReport) => (s.server.protocolVersion ? `, protocol ${s.server.protocolVersion}` : '');
+  const server = (s: SideReport) => (s.server.name ? `${s.server.name} ${s.server.version ?? ''}`.trim() + protocol(s) : s.available ? 'unknown' : 'unavailable');
   lines.push(style.bold('mcp-gate contract promotion'));
   lines.push(`  baseline   ${b.profile} (${b.transport}, ${server(b)})`);
   lines.push(`  candidate  ${c.profile} (${c.transport}, ${server(c)})`);

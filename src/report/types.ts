@@ -9,7 +9,7 @@ export const REPORT_SCHEMA_VERSION = 1;
 
 export interface SideReport {
   profile: string;
-  transport: 'stdio' | 'snapshot';
+  transport: 'stdio' | 'http' | 'sse' | 'snapshot';
   /** False when the side could not be started, initialised or listed. */
   available: boolean;
   error: { phase: string; message: string } | null;

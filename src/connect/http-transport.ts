@@ -1,0 +1,97 @@
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Exit, LaunchedServer } from './http-launch.js';
+import { StreamTail } from './stderr-tail.js';
+
+/** How long a polite DELETE of the HTTP session may take at close before the gate moves on. */
+const TERMINATE_TIMEOUT_MS = 1_000;
+
+/**
+ * The SDK's streamable HTTP or legacy SSE client transport, plus what the gate needs around it:
+ * the negotiated protocol version, and the server process when the profile started one (ended
+ * with its process group on close).
+ */
+export class RemoteTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  /** Never anything: over HTTP there is no stdout to pollute. Kept so sessions read alike. */
+  readonly noise = { lines: 0, samples: [] as string[] };
+  readonly fault: string | null = null;
+  protocolVersion: string | null = null;
+
+  private readonly inner: StreamableHTTPClientTransport | SSEClientTransport;
+  private closed = false;
+  private closing: Promise<void> | null = null;
+
+  constructor(
+    kind: 'http' | 'sse',
+    url: URL,
+    /** The url as people may see it: from the config, `${VAR}` unexpanded, credentials masked. */
+    readonly endpoint: string,
+    headers: Record<string, string>,
+    readonly server: LaunchedServer | null,
+    stderrTailBytes: number,
+  ) {
+    const requestInit: RequestInit = { headers };
+    this.inner = kind === 'http' ? new StreamableHTTPClientTransport(url, { requestInit }) : new SSEClientTransport(url, { requestInit });
+    this.emptyTail = new StreamTail(stderrTailBytes);
+    this.inner.onmessage = (message) => this.onmessage?.(message);
+    this.inner.onerror = (error) => this.onerror?.(error);
+    this.inner.onclose = () => this.finish();
+  }
+
+  private readonly emptyTail: StreamTail;
+
+  /** The started server's stderr; empty for a server the gate only reaches. */
+  get stderr(): StreamTail {
+    return this.server?.stderr ?? this.emptyTail;
+  }
+
+  get exit(): Exit | null {
+    return this.server?.exit ?? null;
+  }
+
+  /** The SDK skips `initialize` when a transport already has a session id: it must be the inner one. */
+  get sessionId(): string | undefined {
+    return this.inner instanceof StreamableHTTPClientTransport ? this.inner.sessionId : undefined;
+  }
+
+  start(): Promise<void> {
+    return this.inner.start();
+  }
+
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    return this.inner instanceof StreamableHTTPClientTransport ? this.inner.send(message, options) : this.inner.send(message);
+  }
+
+  setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
+    this.inner.setProtocolVersion(version);
+  }
+
+  /** Ends the HTTP session (a DELETE, bounded), the connection, then the started server's process group. */
+  close(): Promise<void> {
+    this.closing ??= this.end();
+    return this.closing;
+  }
+
+  private async end(): Promise<void> {
+    if (this.inner instanceof StreamableHTTPClientTransport && this.inner.sessionId && !this.server?.exit) {
+      const terminated = this.inner.terminateSession().catch(() => undefined);
+      await Promise.race([terminated, new Promise((resolve) => setTimeout(resolve, TERMINATE_TIMEOUT_MS).unref())]);
+    }
+    await this.inner.close().catch(() => undefined);
+    await this.server?.stop();
+    this.finish();
+  }
+
+  private finish(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.onclose?.();
+  }
+}

@@ -1,0 +1,98 @@
+import { referencedVariables } from '../config/references.js';
+import type { RemoteProfile } from '../config/types.js';
+import { mapStrings, REDACTED, registerSecret } from '../secrets.js';
+
+/**
+ * The gate sends credentials (header values, `${VAR}` values in a url or a started server's env)
+ * and must never print them: not in logs, error messages, stderr tails, case failures or reports.
+ * A Redactor knows those values and scrubs them out of any text that came back from the server.
+ */
+export const MASK = REDACTED;
+
+/** Shorter values are not scrubbed from server output: they cannot be told apart from ordinary words. */
+const MIN_SECRET_LENGTH = 6;
+
+/** Header names whose literal values are credentials too (values from `${VAR}` always count). */
+const SECRET_HEADER = /auth|token|key|secret|cookie|session|passw|credential|signature/i;
+/** Query parameters and the like whose values are credentials. */
+const SECRET_PARAM = /token|key|secret|passw|auth|sig|credential|session/i;
+/** `Bearer abc`, `Basic abc`: the scheme is not secret, the rest is. */
+const AUTH_SCHEME = /^([A-Za-z][A-Za-z0-9-]*)\s+(\S.*)$/;
+
+export class Redactor {
+  private readonly secrets: string[];
+
+  constructor(values: Iterable<string>) {
+    // Longest first, so a value that contains another is scrubbed whole.
+    this.secrets = [...new Set([...values].filter((v) => v.length >= MIN_SECRET_LENGTH))].sort((a, b) => b.length - a.length);
+    // Also for the process-wide redaction of everything the gate prints or saves (src/secrets.ts).
+    for (const secret of this.secrets) registerSecret(secret);
+  }
+
+  get empty(): boolean {
+    return this.secrets.length === 0;
+  }
+
+  scrub(text: string): string {
+    let out = text;
+    for (const secret of this.secrets) if (out.includes(secret)) out = out.split(secret).join(MASK);
+    return out;
+  }
+
+  /** Every string inside a JSON-like value, scrubbed. Returns the value itself when nothing matched. */
+  scrubDeep<T>(value: T): T {
+    if (this.empty || !this.secrets.some((s) => JSON.stringify(value)?.includes(JSON.stringify(s).slice(1, -1)))) return value;
+    return mapStrings(value, (s) => this.scrub(s));
+  }
+}
+
+/** The credentials a remote profile sends, once expanded from `env`: what a Redactor must scrub. */
+export function profileSecrets(profile: RemoteProfile, expandedHeaders: Record<string, string>, env: NodeJS.ProcessEnv): string[] {
+  const secrets: string[] = [];
+  const fromEnv = (template: string) => referencedVariables(template).map((v) => env[v]).filter((v): v is string => v !== undefined);
+  secrets.push(...fromEnv(profile.url));
+  for (const [name, template] of Object.entries(profile.headers)) {
+    const referenced = fromEnv(template);
+    secrets.push(...referenced);
+    if (!referenced.length && !SECRET_HEADER.test(name)) continue;
+    const value = expandedHeaders[name] ?? '';
+    secrets.push(value);
+    const scheme = AUTH_SCHEME.exec(value);
+    if (scheme) secrets.push(scheme[2]!);
+  }
+  for (const template of Object.values(profile.launch?.env ?? {})) secrets.push(...fromEnv(template));
+  return secrets;
+}
+
+/** A header for people: the name, and at most the auth scheme of the value (`Authorization: Bearer ***`). */
+export function describeHeader(name: string, template: string): string {
+  const scheme = AUTH_SCHEME.exec(template);
+  return scheme && /^(Bearer|Basic|Token|Digest|Negotiate|Bot)$/i.test(scheme[1]!) ? `${name}: ${scheme[1]} ${MASK}` : `${name}: ${MASK}`;
+}
+
+/**
+ * A url for people: as written in the config (so `${VAR}` stays a reference), with a password in
+ * the userinfo and the values of credential-looking query parameters masked.
+ */
+export function describeUrl(template: string): string {
+  const match = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)([^?#]*)(\?[^#]*)?(#.*)?$/i.exec(template);
+  if (!match) return template;
+  const [, scheme, authority, path, query = '', fragment = ''] = match;
+  const host = authority!.replace(/^([^:@]*):[^@]*@/, `$1:${MASK}@`);
+  const params = query
+    ? `?${query.slice(1).split('&').map((pair) => {
+      const at = pair.indexOf('=');
+      return at > 0 && SECRET_PARAM.test(pair.slice(0, at)) && !/^\$\{[^}]+\}$/.test(pair.slice(at + 1)) ? `${pair.slice(0, at)}=${MASK}` : pair;
+    }).join('&')}`
+    : '';
+  return `${scheme}${host}${path}${params}${fragment}`;
+}
+
+/** A remote profile in one line for the progress log: transport, url, header names, the command it starts. */
+export function describeRemoteProfile(profile: RemoteProfile): string {
+  const parts = [`${profile.transport} ${describeUrl(profile.url)}`];
+  const headers = Object.entries(profile.headers).map(([name, value]) => describeHeader(name, value));
+  if (headers.length) parts.push(`headers ${headers.join(', ')}`);
+  if (profile.launch) parts.push(`started by ${[profile.launch.command, ...profile.launch.args].join(' ')}`);
+  return parts.join(', ');
+}

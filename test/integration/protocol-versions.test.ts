@@ -1,0 +1,60 @@
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT, runCli } from '../helpers/cli.js';
+import { processesMatching } from '../helpers/processes.js';
+import type { Report } from '../../src/report/types.js';
+
+// The raw fixture server answers initialize with the revision it is told (--protocol=...), or not at all.
+const CONFIG = join(ROOT, 'test/fixtures/servers/protocol.config.yaml');
+const gate = async (baseline: string, candidate: string) => {
+  const result = await runCli(['run', '-c', CONFIG, '--baseline', baseline, '--candidate', candidate, '--format', 'json', '--quiet']);
+  return { result, report: result.stdout ? (JSON.parse(result.stdout) as Report) : null };
+};
+
+describe('negotiated protocol versions', () => {
+  afterAll(() => {
+    expect(processesMatching('--tag=protocol-')).toEqual([]);
+  });
+
+  it('records the version each side negotiated; a downgrade holds (exit 2)', async () => {
+    const { result, report } = await gate('latest', 'v2025-06-18');
+    expect([report!.baseline.server.protocolVersion, report!.candidate.server.protocolVersion]).toEqual(['2025-11-25', '2025-06-18']);
+    expect(report!.diff.changes.map((c) => [c.code, c.severity])).toEqual([['protocol-version-changed', 'dangerous']]);
+    expect(report!.decision.reasons.map((r) => [r.code, r.action])).toEqual([['protocol-version-changed', 'hold']]);
+    expect(result.code).toBe(2);
+  });
+
+  it("text and markdown show each side's protocol version", async () => {
+    const text = await runCli(['run', '-c', CONFIG, '--baseline', 'latest', '--candidate', 'v2025-06-18', '--quiet']);
+    expect(text.stdout).toContain('baseline   latest (stdio, raw-ok 0.0.1, protocol 2025-11-25)');
+    expect(text.stdout).toContain('candidate  v2025-06-18 (stdio, raw-ok 0.0.1, protocol 2025-06-18)');
+    expect(text.stdout).toContain('[hold] protocol-version-changed');
+    const markdown = await runCli(['run', '-c', CONFIG, '--baseline', 'latest', '--candidate', 'v2025-06-18', '--quiet', '--format', 'markdown']);
+    expect(markdown.stdout).toContain('| transport, protocol | stdio, 2025-11-25 | stdio, 2025-06-18 |');
+  });
+
+  it('an upgrade is reported as a safe change and promotes (exit 0)', async () => {
+    const { result, report } = await gate('v2024-11-05', 'latest');
+    expect(report!.diff.changes.map((c) => [c.code, c.severity, c.before, c.after])).toEqual([['protocol-version-changed', 'safe', '2024-11-05', '2025-11-25']]);
+    expect(report!.decision).toMatchObject({ verdict: 'Promote', reasons: [] });
+    expect(result.code).toBe(0);
+  });
+
+  it('a candidate answering with a 2026 draft revision is unavailable, and the message says why', async () => {
+    const { result, report } = await gate('latest', 'draft-2026');
+    expect(result.code).toBe(1);
+    expect(report!.decision.reasons.map((r) => r.code)).toEqual(['candidate-unavailable']);
+    expect(report!.candidate.error).toMatchObject({ phase: 'initialize' });
+    expect(report!.candidate.error!.message).toContain('protocol version "DRAFT-2026-v1", which the gate\'s MCP client does not speak');
+  });
+
+  it('a candidate without initialize (a 2026-only server) is unavailable; as the baseline it is exit 3', async () => {
+    const candidate = await gate('latest', 'no-initialize');
+    expect(candidate.result.code).toBe(1);
+    expect(candidate.report!.candidate.error!.message).toContain('does not implement initialize');
+    expect(candidate.report!.candidate.error!.message).toContain('2026 revision of the spec, which drops the initialize handshake');
+    const baseline = await gate('no-initialize', 'latest');
+    expect(baseline.result.code).toBe(3);
+    expect(baseline.result.stderr).toContain('baseline profile "no-initialize" is unavailable (initialize): the server does not implement initialize');
+  });
+});
