@@ -17,5 +17,5 @@ export interface CommandIO {
   colour: boolean;
 }
 
-export type Format = 'text' | 'json' | 'markdown';
-export const FORMATS: readonly Format[] = ['text', 'json', 'markdown'];
+export type Format = 'text' | 'json' | 'markdown' | 'html';
+export const FORMATS: readonly Format[] = ['text', 'json', 'markdown', 'html'];

@@ -1,4 +1,5 @@
 import type { Format } from '../commands/outcome.js';
+import { renderHtml } from './html/page.js';
 import { renderMarkdown } from './markdown.js';
 import { plain, renderText, type TextStyle } from './text.js';
 import type { Report } from './types.js';
@@ -13,6 +14,8 @@ export function renderReport(report: Report, format: Format, options: { reportPa
       return `${JSON.stringify(report, null, 2)}\n`;
     case 'markdown':
       return renderMarkdown(report);
+    case 'html':
+      return renderHtml(report);
     case 'text':
       return renderText(report, options.colour ? colours : plain, options.reportPath ?? null);
   }
