@@ -111,7 +111,9 @@ describe.skipIf(!hasChromium)('the HTML report of the example Rollback run, in h
     await opened.page.locator('details.tool[data-key="Incident.Declare"]').evaluate((d) => ((d as HTMLDetailsElement).open = true));
     const target = process.env.MCPGATE_UPDATE_SCREENSHOT ? join(ROOT, 'docs/report-viewer.png') : join(ROOT, '.tmp/report-viewer.png');
     mkdirSync(join(target, '..'), { recursive: true });
-    const png = await opened.page.screenshot({ clip: { x: 0, y: 0, width: 1280, height: 1500 } });
+    await opened.page.locator('#search').blur();
+    await opened.page.evaluate(() => window.scrollTo(0, 0));
+    const png = await opened.page.screenshot({ fullPage: true, clip: { x: 0, y: 0, width: 1280, height: 1720 } });
     writeFileSync(target, png);
     expect(png.subarray(1, 4).toString()).toBe('PNG');
   });

@@ -39,6 +39,13 @@ describe('the report view: tool surfaces aligned by name', () => {
     expect(rows.flatMap((r) => r.changes).length + view.serverChanges.length).toBe(report.diff.changes.length);
   });
 
+  it('compares nothing when a side could not be read: no tool shows as removed', () => {
+    const down = reportOf(contractOf(tool('a'), tool('b')), contractOf());
+    down.candidate = { ...down.candidate, available: false, contractHash: null };
+    expect(toolRows(down).map((r) => r.status)).toEqual(['not-compared', 'not-compared']);
+    expect(reportView(down).compared).toBe(false);
+  });
+
   it('keeps changes that name no tool apart', () => {
     const before = contractOf(tool('a'));
     const after = { ...contractOf(tool('a')), server: { ...before.server, instructions: 'Call a first.' } };

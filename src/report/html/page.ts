@@ -24,6 +24,15 @@ const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'u
 export const contentSecurityPolicy = (style: string, script: string): string =>
   `default-src 'none'; style-src ${sha256(style)}; script-src ${sha256(script)}; img-src data:; base-uri 'none'; form-action 'none'`;
 
+/**
+ * The view as embedded: an unchanged tool is the same on both sides, so its row carries it once
+ * (candidate null); the page's main() puts it back. This halves the page for large surfaces.
+ */
+export const packView = (view: ReportView): ReportView => ({
+  ...view,
+  rows: view.rows.map((row) => (row.status === 'unchanged' ? { ...row, candidate: null } : row)),
+});
+
 /** The report as one self-contained HTML page: inline CSS and script, the data embedded as JSON. */
 export function renderHtml(report: Report): string {
   return htmlPage(reportView(report));
@@ -44,7 +53,7 @@ export function htmlPage(view: ReportView): string {
 </head>
 <body>
 <div id="app"><noscript>This report is drawn by its inline script. Without JavaScript, read it with <code>mcp-gate show REPORT.json</code>.</noscript></div>
-<script type="application/json" id="report-data">${embedJson(view)}</script>
+<script type="application/json" id="report-data">${embedJson(packView(view))}</script>
 <script>${script}</script>
 </body>
 </html>

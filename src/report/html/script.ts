@@ -1,7 +1,7 @@
 import { bytes, caseCell, renderCases } from './client/cases.js';
-import { el, riskBadges, section, severityBadge, shortJson } from './client/dom.js';
+import { cappedBody, el, riskBadges, section, severityBadge, shortJson } from './client/dom.js';
 import { renderFilters } from './client/filters.js';
-import { findingRow, renderFindings } from './client/findings.js';
+import { findingRow, findingTable, renderFindings } from './client/findings.js';
 import { percent, renderProfiles, renderSummary, renderVerdict } from './client/header.js';
 import { main } from './client/main.js';
 import { changesAt, jsonLines, schemaDiff } from './client/schema-diff.js';
@@ -13,11 +13,11 @@ import { changeRow, changeTable, renderSurface, statusLabel, toolCell, toolDetai
  * functions call each other by name and use nothing else from their modules at run time.
  */
 const CLIENT = [
-  el, section, severityBadge, riskBadges, shortJson,
+  el, cappedBody, section, severityBadge, riskBadges, shortJson,
   jsonLines, changesAt, schemaDiff,
   changeRow, changeTable, toolCell, statusLabel, toolDetails, renderSurface,
   renderVerdict, percent, renderProfiles, renderSummary,
-  bytes, caseCell, renderCases, findingRow, renderFindings,
+  bytes, caseCell, renderCases, findingRow, findingTable, renderFindings,
   renderFilters, main,
 ];
 

@@ -5,15 +5,28 @@ import type { Change, Finding } from '../../findings/types.js';
 import type { Report, SideReport } from '../types.js';
 
 /** How a tool differs between the two sides, as the surface view marks it. */
-export type ToolStatus = 'added' | 'removed' | 'renamed' | 'changed' | 'unchanged';
+export type ToolStatus = 'added' | 'removed' | 'renamed' | 'changed' | 'unchanged' | 'not-compared';
+
+/** What the page shows of a tool: the raw annotations, hash and unmodelled fields stay in the JSON report. */
+export type ViewTool = Pick<ContractTool, 'name' | 'title' | 'description' | 'inputSchema' | 'outputSchema' | 'effectiveAnnotations' | 'defaultedHints'>;
+
+const viewTool = (t: ContractTool): ViewTool => ({
+  name: t.name,
+  title: t.title ?? null,
+  description: t.description ?? null,
+  inputSchema: t.inputSchema ?? null,
+  outputSchema: t.outputSchema ?? null,
+  effectiveAnnotations: t.effectiveAnnotations,
+  defaultedHints: t.defaultedHints ?? [],
+});
 
 /** One line of the side-by-side surface: the same tool on both sides, aligned by name. */
 export interface ToolRow {
   /** The baseline name, or the candidate name for an added tool: unique per row. */
   key: string;
   status: ToolStatus;
-  baseline: ContractTool | null;
-  candidate: ContractTool | null;
+  baseline: ViewTool | null;
+  candidate: ViewTool | null;
   /** Every change about this tool (for a rename, about either name), in report order. */
   changes: Change[];
   /** The worst severity among the changes, or null when nothing changed. */
@@ -37,6 +50,8 @@ export interface ReportView {
   config: Report['config'] | null;
   decision: Report['decision'];
   summary: Report['diff']['summary'] & { renamedTools: number };
+  /** False when a side could not be read, so the contracts were not compared. */
+  compared: boolean;
   severityCounts: Record<Severity, number>;
   sides: { baseline: SideView; candidate: SideView };
   rows: ToolRow[];
@@ -55,6 +70,8 @@ export const worstSeverity = (changes: { severity: Severity }[]): Severity | nul
 
 /** Aligns the two tool lists by name; a rename joins the old and the new name in one row. */
 export function toolRows(report: Report): ToolRow[] {
+  // A side that could not be read lists no tools: its absence says nothing about the other side's.
+  const compared = report.baseline.available && report.candidate.available;
   const before = new Map(report.baseline.tools.map((t) => [t.name, t]));
   const after = new Map(report.candidate.tools.map((t) => [t.name, t]));
   const renamedTo = new Map<string, string>();
@@ -72,8 +89,8 @@ export function toolRows(report: Report): ToolRow[] {
     const candidate = successor ? after.get(successor)! : (after.get(name) ?? null);
     const baseline = before.get(name) ?? null;
     const changes = [...(byTool.get(name) ?? []), ...(successor ? (byTool.get(successor) ?? []) : [])];
-    const status: ToolStatus = successor ? 'renamed' : !baseline ? 'added' : !candidate ? 'removed' : changes.length || baseline.hash !== candidate.hash ? 'changed' : 'unchanged';
-    rows.push({ key: name, status, baseline, candidate, changes, severity: worstSeverity(changes) });
+    const status: ToolStatus = !compared ? 'not-compared' : successor ? 'renamed' : !baseline ? 'added' : !candidate ? 'removed' : changes.length || baseline.hash !== candidate.hash ? 'changed' : 'unchanged';
+    rows.push({ key: name, status, baseline: baseline && viewTool(baseline), candidate: candidate && viewTool(candidate), changes, severity: worstSeverity(changes) });
   }
   return rows;
 }
@@ -111,6 +128,7 @@ export function reportView(report: Report): ReportView {
     config: report.config ?? null,
     decision: report.decision,
     summary: { ...report.diff.summary, renamedTools: rows.filter((r) => r.status === 'renamed').length },
+    compared: report.baseline.available && report.candidate.available,
     severityCounts: {
       breaking: changes.filter((c) => c.severity === 'breaking').length,
       dangerous: changes.filter((c) => c.severity === 'dangerous').length,

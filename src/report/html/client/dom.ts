@@ -5,8 +5,8 @@
 //
 // Every string from the report reaches the page as a text node or an attribute value set with
 // setAttribute: never through innerHTML, so server-provided text cannot become markup.
-import type { ContractTool } from '../../../contract/types.js';
 import type { Severity } from '../../../findings/codes.js';
+import type { ViewTool } from '../view.js';
 
 export type Child = Node | string | null | undefined | false;
 export type Attributes = Record<string, string | null | undefined>;
@@ -24,7 +24,7 @@ export function severityBadge(severity: Severity): HTMLElement {
 }
 
 /** Risk badges from a tool's effective annotations; a hint left to the spec default says so on hover. */
-export function riskBadges(tool: ContractTool): HTMLElement[] {
+export function riskBadges(tool: ViewTool): HTMLElement[] {
   const a = tool.effectiveAnnotations;
   const defaulted = tool.defaultedHints ?? [];
   const note = (hints: string[]) => {
@@ -43,6 +43,21 @@ export function shortJson(value: unknown, limit: number): string {
   if (value === null || value === undefined) return '—';
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   return text.length > limit ? `${text.slice(0, limit - 1)}…` : text;
+}
+
+/**
+ * A table body that shows the first `limit` rows and a button for the rest, so a report with
+ * thousands of findings or changes still lays out quickly.
+ */
+export function cappedBody<T>(items: T[], row: (item: T) => HTMLElement, limit: number, columns: number): HTMLElement {
+  const body = el('tbody', null, items.slice(0, limit).map(row));
+  if (items.length > limit) {
+    const button = el('button', { type: 'button', class: 'more' }, `show ${items.length - limit} more`);
+    const holder = el('tr', { class: 'more-row' }, el('td', { colspan: String(columns) }, button));
+    button.addEventListener('click', () => holder.replaceWith(...items.slice(limit).map(row)));
+    body.append(holder);
+  }
+  return body;
 }
 
 export function section(id: string, title: string, ...children: (Child | Child[])[]): HTMLElement {

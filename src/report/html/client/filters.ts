@@ -10,12 +10,14 @@ import type { SurfaceItem } from './surface.js';
  */
 export function renderFilters(view: ReportView, items: SurfaceItem[]): HTMLElement {
   const counter = el('span', { id: 'tool-count', class: 'muted' });
+  // Visibility is worked out from the data, not read back from layout: reading layout between
+  // writes would lay out the page once per row.
   const update = (query: string) => {
     let shown = 0;
     for (const item of items) {
       const hidden = query !== '' && !item.text.includes(query);
       if (item.element.hidden !== hidden) item.element.hidden = hidden;
-      if (!hidden && item.element.offsetParent !== null) shown++;
+      if (!hidden && !document.body.classList.contains(`hide-${item.severity}`)) shown++;
     }
     counter.textContent = `${shown} of ${items.length} tools shown`;
     document.getElementById('no-tools')?.toggleAttribute('hidden', shown > 0);
@@ -41,7 +43,6 @@ export function renderFilters(view: ReportView, items: SurfaceItem[]): HTMLEleme
     toggle('none', `unchanged tools (${unchanged})`),
     search,
     counter);
-  // The counter needs layout (offsetParent), so it is filled once the bar is in the document.
-  requestAnimationFrame(() => update(''));
+  update('');
   return bar;
 }

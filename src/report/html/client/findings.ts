@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import type { Finding } from '../../../findings/types.js';
 import type { ReportView } from '../view.js';
-import { el, section, severityBadge } from './dom.js';
+import { cappedBody, el, section, severityBadge } from './dom.js';
 
 export function findingRow(f: Finding): HTMLElement {
   const kind = f.side === 'baseline' ? 'baseline' : f.regression ? 'regression' : 'shared';
@@ -14,13 +14,25 @@ export function findingRow(f: Finding): HTMLElement {
     el('td', null, f.message));
 }
 
-/** Audit findings, candidate regressions first: they are what the candidate made worse. */
+export function findingTable(findings: Finding[]): HTMLElement {
+  return el('table', { class: 'findings' },
+    el('thead', null, el('tr', null, el('th', null, ''), el('th', null, 'severity'), el('th', null, 'code'), el('th', null, 'tool'), el('th', null, 'message'))),
+    cappedBody(findings, findingRow, 100, 5));
+}
+
+/**
+ * Audit findings, candidate regressions first: they are what the candidate made worse. The rest
+ * (shared with the baseline, or on the baseline alone) is folded and built when opened.
+ */
 export function renderFindings(view: ReportView): HTMLElement {
-  const regressions = view.findings.filter((f) => f.regression).length;
   if (!view.findings.length) return section('audit', 'Audit findings', el('p', { class: 'muted' }, 'No audit findings.'));
+  const regressions = view.findings.filter((f) => f.regression);
+  const others = view.findings.filter((f) => !f.regression);
+  const folded = el('details', { class: 'other-findings' }, el('summary', null, `${others.length} shared with the baseline or on the baseline alone (reported, not judged)`));
+  folded.addEventListener('toggle', () => {
+    if ((folded as HTMLDetailsElement).open && folded.childElementCount === 1) folded.append(findingTable(others));
+  });
   return section('audit', 'Audit findings',
-    el('p', { class: 'muted' }, `${regressions} new on the candidate; ${view.findings.length - regressions} shared with the baseline or on the baseline alone (reported, not judged).`),
-    el('table', { class: 'findings' },
-      el('thead', null, el('tr', null, el('th', null, ''), el('th', null, 'severity'), el('th', null, 'code'), el('th', null, 'tool'), el('th', null, 'message'))),
-      el('tbody', null, view.findings.map(findingRow))));
+    regressions.length ? findingTable(regressions) : el('p', { class: 'muted' }, 'No regressions: the candidate added no audit finding.'),
+    others.length ? folded : null);
 }

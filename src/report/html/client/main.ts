@@ -17,6 +17,8 @@ export function main(): void {
     app.replaceChildren(el('p', { class: 'side-error' }, `This page's embedded report could not be read: ${String(error)}`));
     return;
   }
+  // Unchanged tools are embedded once (see packView).
+  for (const row of view.rows) if (row.status === 'unchanged') row.candidate = row.baseline;
   const surface = renderSurface(view);
   const allChanges = view.rows.flatMap((r) => r.changes).concat(view.serverChanges);
   const rank = { breaking: 0, dangerous: 1, safe: 2 };
@@ -27,7 +29,7 @@ export function main(): void {
       renderProfiles(view),
       renderSummary(view),
       renderFilters(view, surface.items),
-      section('changes', 'Changes', allChanges.length ? changeTable(allChanges, true) : el('p', { class: 'muted' }, 'The two contracts are the same.')),
+      section('changes', 'Changes', allChanges.length ? changeTable(allChanges, true) : el('p', { class: 'muted' }, view.compared ? 'The two contracts are the same.' : 'Not compared: a side could not be read (see Profiles).')),
       surface.element,
       renderCases(view),
       renderFindings(view)),

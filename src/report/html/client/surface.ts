@@ -1,8 +1,7 @@
 /// <reference lib="dom" />
-import type { ContractTool } from '../../../contract/types.js';
 import type { Change } from '../../../findings/types.js';
-import type { ReportView, ToolRow } from '../view.js';
-import { el, riskBadges, section, severityBadge, shortJson } from './dom.js';
+import type { ReportView, ToolRow, ViewTool } from '../view.js';
+import { cappedBody, el, riskBadges, section, severityBadge, shortJson } from './dom.js';
 import { schemaDiff } from './schema-diff.js';
 
 /** What the search box and the filters work on: one entry per tool row. */
@@ -10,6 +9,8 @@ export interface SurfaceItem {
   element: HTMLElement;
   /** Lower-cased names, titles and descriptions of both sides. */
   text: string;
+  /** The row's worst severity, or 'none': what the severity toggles act on. */
+  severity: string;
 }
 
 /**
@@ -29,23 +30,23 @@ export function changeRow(change: Change, all: boolean): HTMLElement {
 export function changeTable(changes: Change[], all: boolean): HTMLElement {
   return el('table', { class: `changes${all ? ' all' : ''}` },
     el('thead', null, el('tr', null, el('th', null, 'severity'), el('th', null, 'code'), all ? el('th', null, 'tool') : null, el('th', null, 'path'), el('th', null, 'message'), all ? null : el('th', null, 'before → after'))),
-    el('tbody', null, changes.map((c) => changeRow(c, all))));
+    cappedBody(changes, (c) => changeRow(c, all), 200, 5));
 }
 
-export function toolCell(tool: ContractTool | null, side: 'baseline' | 'candidate'): HTMLElement {
+export function toolCell(tool: ViewTool | null, side: 'baseline' | 'candidate'): HTMLElement {
   if (!tool) return el('div', { class: `cell cell-${side} absent` }, '—');
   return el('div', { class: `cell cell-${side}`, 'data-tool': tool.name }, el('span', { class: 'tool-name' }, tool.name), ' ', riskBadges(tool));
 }
 
 export function statusLabel(status: ToolRow['status']): string {
-  return { added: '+ added', removed: '− removed', renamed: '→ renamed', changed: '~ changed', unchanged: '' }[status];
+  return { added: '+ added', removed: '− removed', renamed: '→ renamed', changed: '~ changed', unchanged: '', 'not-compared': '? not compared' }[status];
 }
 
 /** The details of one tool, built when the row is first opened: 1,000 closed rows stay cheap. */
 export function toolDetails(row: ToolRow): HTMLElement {
   const b = row.baseline;
   const c = row.candidate;
-  const text = (label: string, get: (t: ContractTool) => string | null) => {
+  const text = (label: string, get: (t: ViewTool) => string | null) => {
     const before = b ? get(b) : null;
     const after = c ? get(c) : null;
     if (before === after) return before ? el('p', { class: 'tool-text' }, el('strong', null, `${label}: `), before) : null;
@@ -54,15 +55,16 @@ export function toolDetails(row: ToolRow): HTMLElement {
       el('p', null, el('strong', null, `${label} (candidate): `), after ?? '—'));
   };
   const hints = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
-  const hint = (t: ContractTool | null, h: (typeof hints)[number]) =>
+  const hint = (t: ViewTool | null, h: (typeof hints)[number]) =>
     t ? `${String(t.effectiveAnnotations[h])}${(t.defaultedHints ?? []).includes(h) ? ' (default)' : ''}` : '—';
   return el('div', { class: 'tool-details' },
     text('title', (t) => t.title ?? null),
     text('description', (t) => t.description ?? null),
-    row.changes.length ? changeTable(row.changes, false) : el('p', { class: 'muted' }, row.status === 'unchanged' ? 'No change.' : 'The definition changed in fields the gate does not judge.'),
+    row.changes.length ? changeTable(row.changes, false) : el('p', { class: 'muted' }, row.status === 'unchanged' ? 'No change.' : row.status === 'not-compared' ? 'Not compared: the other side could not be read.' : 'The definition changed in fields the gate does not judge.'),
     el('table', { class: 'hints' },
-      el('thead', null, el('tr', null, el('th', null, 'effective hint'), el('th', null, 'baseline'), el('th', null, 'candidate'))),
-      el('tbody', null, hints.map((h) => el('tr', { class: hint(b, h) === hint(c, h) ? null : 'differs' }, el('td', null, h), el('td', null, hint(b, h)), el('td', null, hint(c, h)))))),
+      el('thead', null, el('tr', null, el('th', null, 'effective hints'), hints.map((h) => el('th', null, h)))),
+      el('tbody', null, (['baseline', 'candidate'] as const).map((side) =>
+        el('tr', null, el('th', null, side), hints.map((h) => el('td', { class: hint(b, h) === hint(c, h) ? null : 'differs' }, hint(side === 'baseline' ? b : c, h))))))),
     schemaDiff('Input schema', '/inputSchema', b?.inputSchema ?? null, c?.inputSchema ?? null, row.changes),
     schemaDiff('Output schema', '/outputSchema', b?.outputSchema ?? null, c?.outputSchema ?? null, row.changes));
 }
@@ -80,7 +82,7 @@ export function renderSurface(view: ReportView): { element: HTMLElement; items: 
       if ((details as HTMLDetailsElement).open && details.childElementCount === 1) details.append(toolDetails(row));
     });
     const words = [row.baseline, row.candidate].flatMap((t) => (t ? [t.name, t.title ?? '', t.description ?? ''] : []));
-    return { element: details, text: words.join('\n').toLowerCase() };
+    return { element: details, text: words.join('\n').toLowerCase(), severity: row.severity ?? 'none' };
   });
   const b = view.sides.baseline;
   const c = view.sides.candidate;
