@@ -1,6 +1,14 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { jsonLines } from '../../src/report/html/client/schema-diff.js';
+import * as cases from '../../src/report/html/client/cases.js';
+import * as dom from '../../src/report/html/client/dom.js';
+import * as filters from '../../src/report/html/client/filters.js';
+import * as findings from '../../src/report/html/client/findings.js';
+import * as header from '../../src/report/html/client/header.js';
+import * as main from '../../src/report/html/client/main.js';
+import * as schemaDiff from '../../src/report/html/client/schema-diff.js';
+import * as surface from '../../src/report/html/client/surface.js';
+import { clientScript } from '../../src/report/html/script.js';
 import { embedJson, escapeHtml, renderHtml } from '../../src/report/html/page.js';
 import { orderedFindings, reportView, toolRows } from '../../src/report/html/view.js';
 import { reportProblems } from '../../src/report/read.js';
@@ -99,9 +107,18 @@ describe('the HTML page', () => {
   });
 });
 
+describe('the page script', () => {
+  it('carries every client function, so none is missing in the browser', () => {
+    const exported = [cases, dom, filters, findings, header, main, schemaDiff, surface].flatMap((m) => Object.values(m).filter((v) => typeof v === 'function'));
+    const script = clientScript();
+    expect(exported.filter((fn) => !script.includes(`function ${fn.name}(`)).map((fn) => fn.name)).toEqual([]);
+    expect(script.trimEnd().endsWith('main();\n})();')).toBe(true);
+  });
+});
+
 describe('schema lines for the side-by-side diff', () => {
   it('gives each line the JSON pointer of what it shows, escaping "/" and "~" in keys', () => {
-    const lines = jsonLines({ properties: { 'a/b': { type: 'string' }, 'c~d': { enum: ['x', 'y'] } }, required: ['a/b'] }, '/inputSchema', 0, null, true, []);
+    const lines = schemaDiff.jsonLines({ properties: { 'a/b': { type: 'string' }, 'c~d': { enum: ['x', 'y'] } }, required: ['a/b'] }, '/inputSchema', 0, null, true, []);
     expect(lines.map((l) => [l.pointer, l.text.trim()])).toEqual([
       ['/inputSchema', '{'],
       ['/inputSchema/properties', '"properties": {'],
