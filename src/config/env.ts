@@ -3,7 +3,7 @@
  * to the camelCase key, except under `promotion.rules` (kebab-case codes) and `profiles` (matched to
  * an existing profile name). Values are read as YAML scalars, so `1` is a number and `true` a boolean.
  */
-import { parse } from 'yaml';
+import { load, CORE_SCHEMA } from 'js-yaml';
 
 const TOP_LEVEL = new Set(['profiles', 'baseline', 'candidate', 'datasets', 'reports', 'timeouts', 'limits', 'cases', 'audit', 'promotion']);
 const PREFIX = 'MCPGATE_';
@@ -41,8 +41,8 @@ export function envOverrides(env: NodeJS.ProcessEnv, config: Record<string, unkn
 
 function parseValue(text: string): unknown {
   try {
-    const value: unknown = parse(text);
-    return value === null ? text : value;
+    const value: unknown = load(text, { schema: CORE_SCHEMA });
+    return value === null || value === undefined ? text : value;
   } catch {
     return text;
   }

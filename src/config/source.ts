@@ -1,6 +1,15 @@
+import { load, CORE_SCHEMA } from 'js-yaml';
 import { readFileSync } from 'node:fs';
-import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
+import { createRequire } from 'node:module';
+import type { Document, LineCounter } from 'yaml';
 import { type Problem } from './problems.js';
+
+// `yaml` keeps every node's position, which the messages need, and is several times slower to load
+// and to parse than js-yaml. So js-yaml reads the values; `yaml` is loaded only for a file with a
+// syntax error, a file with aliases (its alias limit guards against expansion bombs), or a file
+// whose problems need line numbers.
+const yaml = () => createRequire(import.meta.url)('yaml') as typeof import('yaml');
+const ALIAS = /(^|[\s,[{:-])\*[^\s,\]}]/m;
 
 /** A parsed YAML or JSON file that remembers where each value came from. */
 export interface SourceFile {
@@ -26,6 +35,25 @@ export function readSource(file: string, displayName: string): Parsed {
 
 /** JSON is YAML, so one parser serves both and gives line numbers for both. */
 export function parseSource(text: string, displayName: string): Parsed {
+  if (!ALIAS.test(text)) {
+    let value: unknown;
+    try {
+      value = load(text, { schema: CORE_SCHEMA, filename: displayName });
+    } catch {
+      return parseWithPositions(text, displayName); // the careful parser words the error, with its line
+    }
+    let positions: Parsed | null = null;
+    const lineOf = (path: (string | number)[]) => {
+      positions ??= parseWithPositions(text, displayName);
+      return positions.ok ? positions.source.lineOf(path) : null;
+    };
+    return { ok: true, source: { file: displayName, value: value ?? null, lineOf } };
+  }
+  return parseWithPositions(text, displayName);
+}
+
+function parseWithPositions(text: string, displayName: string): Parsed {
+  const { LineCounter, parseDocument } = yaml();
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length) {
@@ -49,6 +77,7 @@ export function parseSource(text: string, displayName: string): Parsed {
 }
 
 function lineOf(doc: Document, lines: LineCounter, path: (string | number)[]): number | null {
+  const { isNode } = yaml();
   for (let depth = path.length; depth >= 0; depth--) {
     const node = depth === 0 ? doc.contents : doc.getIn(path.slice(0, depth), true);
     if (isNode(node) && node.range) return lines.linePos(node.range[0]).line;
