@@ -20,8 +20,11 @@ export interface ValidatorSpec {
 export const VALIDATORS = {
   config: { draft: '07', schema: 'gate.config.schema.json', options: { allErrors: true, strict: false } },
   dataset: { draft: '07', schema: 'dataset.schema.json', options: { allErrors: true, strict: false } },
-  'meta-draft-07': { draft: '07', schema: null, options: { allErrors: true, strict: false, validateFormats: false } },
-  'meta-draft-2020': { draft: '2020', schema: null, options: { allErrors: true, strict: false, validateFormats: false } },
+  // Schemas from servers: a quick check that stops at the first error, then every error for the few that fail.
+  'meta-draft-07': { draft: '07', schema: null, options: { allErrors: false, strict: false, validateFormats: false } },
+  'meta-draft-07-all': { draft: '07', schema: null, options: { allErrors: true, strict: false, validateFormats: false } },
+  'meta-draft-2020': { draft: '2020', schema: null, options: { allErrors: false, strict: false, validateFormats: false } },
+  'meta-draft-2020-all': { draft: '2020', schema: null, options: { allErrors: true, strict: false, validateFormats: false } },
 } satisfies Record<string, ValidatorSpec>;
 
 export type ValidatorName = keyof typeof VALIDATORS;

@@ -13,15 +13,17 @@ let draft2020: Ajv | null = null;
 const isDraft07 = (schema: JsonSchema) => typeof schema.$schema === 'string' && /draft-0[4-7]/.test(schema.$schema);
 
 function ajvFor(schema: JsonSchema): Ajv {
-  if (isDraft07(schema)) return (draft07 ??= compileValidator(VALIDATORS['meta-draft-07']).ajv);
-  return (draft2020 ??= compileValidator(VALIDATORS['meta-draft-2020']).ajv);
+  if (isDraft07(schema)) return (draft07 ??= compileValidator(VALIDATORS['meta-draft-07-all']).ajv);
+  return (draft2020 ??= compileValidator(VALIDATORS['meta-draft-2020-all']).ajv);
 }
 
 /** Problems with the schema itself, against its meta-schema, without compiling it. */
 export function schemaProblems(schema: JsonSchema): string[] {
-  const validate = validator(isDraft07(schema) ? 'meta-draft-07' : 'meta-draft-2020');
+  const draft07 = isDraft07(schema);
   const { $schema: _ignored, ...body } = schema;
-  if (validate(body)) return [];
+  if (validator(draft07 ? 'meta-draft-07' : 'meta-draft-2020')(body)) return [];
+  const validate = validator(draft07 ? 'meta-draft-07-all' : 'meta-draft-2020-all');
+  validate(body);
   return (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`);
 }
 
