@@ -75,7 +75,7 @@ export class GroupStdioTransport implements Transport {
   async close(): Promise<void> {
     const pid = this.group?.child.pid;
     this.group?.child.stdin?.end();
-    if (pid) await endGroup(pid, this.launch.killGraceMs);
+    if (pid) await endGroup(pid, this.launch.killGraceMs, this.group?.exited);
     this.finish();
   }
 
