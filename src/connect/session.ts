@@ -1,12 +1,16 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import * as z from 'zod';
 import type { Limits, StdioProfile, Timeouts } from '../config/types.js';
 import type { Side } from '../findings/types.js';
 import type { ServerIdentity } from '../contract/types.js';
 import { serverEnvironment } from './environment.js';
 import { SideUnavailableError, type Phase } from './errors.js';
-import { McpClient } from './mcp-client.js';
 import { GroupStdioTransport } from './stdio-transport.js';
 import { GATE_NAME, GATE_VERSION } from '../version.js';
 import { describe } from '../error-text.js';
+
+/** Results are parsed leniently: the gate judges them itself, and must see unknown fields. */
+const AnyResult = z.unknown();
 
 export interface RawCallResult {
   result: unknown;
@@ -17,7 +21,7 @@ export interface RawCallResult {
 export class Session {
   private constructor(
     readonly side: Side,
-    private readonly client: McpClient,
+    private readonly client: Client,
     private readonly transport: GroupStdioTransport,
     private readonly timeouts: Timeouts,
   ) {}
@@ -36,7 +40,7 @@ export class Session {
       stderrTailBytes: limits.stderrTailBytes,
       killGraceMs: timeouts.killGraceMs,
     });
-    const client = new McpClient(transport, { name: GATE_NAME, version: GATE_VERSION });
+    const client = new Client({ name: GATE_NAME, version: GATE_VERSION }, { capabilities: {} });
     const session = new Session(side, client, transport, timeouts);
     track(session); // before start: whoever holds the run deadline can end a server still starting
     try {
@@ -46,7 +50,7 @@ export class Session {
       throw new SideUnavailableError(side, 'spawn', `could not start \`${profile.command}\`: ${describe(error)}`);
     }
     try {
-      await client.connect(timeouts.startupMs);
+      await client.connect(transport, { timeout: timeouts.startupMs });
     } catch (error) {
       throw await session.failure('initialize', error);
     }
@@ -54,12 +58,12 @@ export class Session {
   }
 
   identity(): ServerIdentity {
-    const info = this.client.serverInfo;
+    const info = this.client.getServerVersion();
     return {
       name: info?.name ?? null,
       version: info?.version ?? null,
       protocolVersion: this.transport.protocolVersion,
-      instructions: this.client.instructions,
+      instructions: this.client.getInstructions() ?? null,
     };
   }
 
@@ -75,11 +79,11 @@ export class Session {
     return this.transport.noise;
   }
 
-  /** One raw request; results are not parsed: the gate judges them itself and must see unknown fields. Failures become SideUnavailableError carrying the phase and stderr tail. */
+  /** One raw request. Failures become SideUnavailableError carrying the phase and stderr tail. */
   async request(phase: Phase, method: string, params: Record<string, unknown>): Promise<RawCallResult> {
     const started = performance.now();
     try {
-      const result = await this.client.request(method, params, this.timeouts.requestMs);
+      const result = await this.client.request({ method, params } as never, AnyResult, { timeout: this.timeouts.requestMs });
       return { result, durationMs: Math.round(performance.now() - started) };
     } catch (error) {
       throw await this.failure(phase, error);

@@ -1,6 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { parseMessage, serializeMessage } from './json-rpc.js';
 import { endGroup, spawnGroup, type SpawnedGroup } from './process-group.js';
 import { StreamTail } from './stderr-tail.js';
 
@@ -44,7 +44,7 @@ export class GroupStdioTransport implements Transport {
     this.stderr = new StreamTail(launch.stderrTailBytes);
   }
 
-  /** Idempotent: the gate starts the process itself (to tell spawn errors apart), then the client calls start() again. */
+  /** Idempotent: the gate starts the process itself (to tell spawn errors apart), then the SDK calls start() again. */
   async start(): Promise<void> {
     if (this.group) return this.group.spawned;
     const { command, args, cwd, env } = this.launch;
@@ -118,8 +118,10 @@ export class GroupStdioTransport implements Transport {
       return;
     }
     if (line.trim() === '') return;
-    const message = parseMessage(line);
-    if (!message) {
+    let message: JSONRPCMessage;
+    try {
+      message = deserializeMessage(line);
+    } catch {
       this.noise.lines += 1;
       if (this.noise.samples.length < 3) this.noise.samples.push(line.slice(0, 200));
       return;
