@@ -5,7 +5,8 @@ import { readSnapshot } from '../contract/snapshot.js';
 import type { Contract } from '../contract/types.js';
 import type { Side } from '../findings/types.js';
 import { SideUnavailableError } from './errors.js';
-import { Session } from './session.js';
+import { launchServer } from './launch.js';
+import type { Session } from './session.js';
 
 /** One side of the comparison once reached: its contract, and a live session unless it is a snapshot. */
 export interface OpenSide {
@@ -27,7 +28,10 @@ export async function openSide(side: Side, profile: Profile, config: GateConfig,
     const ms = Math.round(performance.now() - started);
     return { side, profile, contract, session: null, timing: { connectMs: 0, discoverMs: ms } };
   }
-  const session = await Session.open(side, profile, config.timeouts, config.limits, track);
+  // Start the server first, then load the SDK (session.js) while it boots: both take a few hundred ms.
+  const launched = launchServer(side, profile, config.limits.stderrTailBytes);
+  const { Session } = await import('./session.js');
+  const session = await Session.open(side, profile, config.timeouts, config.limits, track, launched);
   const connected = performance.now();
   try {
     const contract = await discover(session, config.limits);

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import type { Limits, StdioProfile, Timeouts } from '../config/types.js';
 import type { Side } from '../findings/types.js';
 import type { ServerIdentity } from '../contract/types.js';
-import { serverEnvironment } from './environment.js';
+import { launchServer, type LaunchedServer } from './launch.js';
 import { SideUnavailableError, type Phase } from './errors.js';
 import { GroupStdioTransport } from './stdio-transport.js';
 import { GATE_NAME, GATE_VERSION } from '../version.js';
@@ -26,20 +26,12 @@ export class Session {
     private readonly timeouts: Timeouts,
   ) {}
 
-  static async open(side: Side, profile: StdioProfile, timeouts: Timeouts, limits: Limits, track: (session: Session) => void = () => undefined): Promise<Session> {
-    const { env, missing } = serverEnvironment(profile.env, process.env);
-    if (missing.length) {
-      throw new SideUnavailableError(side, 'spawn', `profile "${profile.name}": env refers to unset variables: ${missing.join(', ')}`);
-    }
+  /** `launched`: the server process, when the caller started it already (see launch.ts). */
+  static async open(side: Side, profile: StdioProfile, timeouts: Timeouts, limits: Limits, track: (session: Session) => void = () => undefined, launched?: LaunchedServer): Promise<Session> {
     const transport = new GroupStdioTransport({
-      command: profile.command,
-      args: profile.args,
-      cwd: profile.cwd,
-      env,
       maxMessageBytes: limits.maxMessageBytes,
-      stderrTailBytes: limits.stderrTailBytes,
       killGraceMs: timeouts.killGraceMs,
-    });
+    }, launched ?? launchServer(side, profile, limits.stderrTailBytes));
     const client = new Client({ name: GATE_NAME, version: GATE_VERSION }, { capabilities: {} });
     const session = new Session(side, client, transport, timeouts);
     track(session); // before start: whoever holds the run deadline can end a server still starting

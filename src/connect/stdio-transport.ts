@@ -1,17 +1,13 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { endGroup, spawnGroup, type SpawnedGroup } from './process-group.js';
-import { StreamTail } from './stderr-tail.js';
+import type { LaunchedServer } from './launch.js';
+import { endGroup, type SpawnedGroup } from './process-group.js';
+import type { StreamTail } from './stderr-tail.js';
 
-export interface StdioLaunch {
-  command: string;
-  args: string[];
-  cwd: string;
-  env: NodeJS.ProcessEnv;
+export interface StdioLimits {
   /** A single stdout line longer than this ends the session: the server is flooding. */
   maxMessageBytes: number;
-  stderrTailBytes: number;
   /** How long the group gets between SIGTERM and SIGKILL. */
   killGraceMs: number;
 }
@@ -34,29 +30,32 @@ export class GroupStdioTransport implements Transport {
   protocolVersion: string | null = null;
   exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
 
-  private group: SpawnedGroup | null = null;
+  private attached = false;
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private discarding = false;
   private closed = false;
 
-  constructor(private readonly launch: StdioLaunch) {
-    this.stderr = new StreamTail(launch.stderrTailBytes);
+  private readonly group: SpawnedGroup;
+
+  /** `server`: the process, already started and read from (launch.ts); stdout reaches the session once started. */
+  constructor(private readonly limits: StdioLimits, private readonly server: LaunchedServer) {
+    this.group = server.group;
+    this.stderr = server.stderr;
   }
 
-  /** Idempotent: the gate starts the process itself (to tell spawn errors apart), then the SDK calls start() again. */
+  /** Idempotent: the gate calls it first (to tell spawn errors apart), then the SDK calls it again. */
   async start(): Promise<void> {
-    if (this.group) return this.group.spawned;
-    const { command, args, cwd, env } = this.launch;
-    const group = spawnGroup(command, args, { cwd, env });
-    this.group = group;
-    group.child.stdout!.on('data', (chunk: Buffer) => this.onStdout(chunk));
-    group.child.stderr!.on('data', (chunk: Buffer) => this.stderr.push(chunk));
-    group.child.stdin!.on('error', () => undefined); // EPIPE after the server died: close() reports it
-    void group.exited.then((exit) => {
-      this.exit = exit;
-      this.finish();
-    });
+    const group = this.group;
+    if (!this.attached) {
+      this.attached = true;
+      this.server.readStdout((chunk) => this.onStdout(chunk));
+      group.child.stdin!.on('error', () => undefined); // EPIPE after the server died: close() reports it
+      void group.exited.then((exit) => {
+        this.exit = exit;
+        this.finish();
+      });
+    }
     await group.spawned;
   }
 
@@ -65,7 +64,7 @@ export class GroupStdioTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
-    const stdin = this.group?.child.stdin;
+    const stdin = this.group.child.stdin;
     if (!stdin || this.closed || stdin.destroyed) throw new Error('the server process is not running');
     await new Promise<void>((resolve, reject) => {
       stdin.write(serializeMessage(message), (error) => (error ? reject(error) : resolve()));
@@ -73,9 +72,9 @@ export class GroupStdioTransport implements Transport {
   }
 
   async close(): Promise<void> {
-    const pid = this.group?.child.pid;
-    this.group?.child.stdin?.end();
-    if (pid) await endGroup(pid, this.launch.killGraceMs, this.group?.exited);
+    const pid = this.group.child.pid;
+    this.group.child.stdin?.end();
+    if (pid) await endGroup(pid, this.limits.killGraceMs, this.group.exited);
     this.finish();
   }
 
@@ -98,10 +97,10 @@ export class GroupStdioTransport implements Transport {
   private take(part: Buffer): void {
     if (this.discarding) return;
     this.pendingBytes += part.length;
-    if (this.pendingBytes > this.launch.maxMessageBytes) {
+    if (this.pendingBytes > this.limits.maxMessageBytes) {
       this.discarding = true;
       this.pending = [];
-      this.fault = `a message from the server exceeded limits.maxMessageBytes (${this.launch.maxMessageBytes} bytes)`;
+      this.fault = `a message from the server exceeded limits.maxMessageBytes (${this.limits.maxMessageBytes} bytes)`;
       this.onerror?.(new Error(this.fault));
       void this.close();
       return;
