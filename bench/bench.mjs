@@ -37,9 +37,10 @@ function inProcess(count) {
   let changes = 0;
   const diffMs = measure(() => { changes = diffContracts(a, b).length; });
   const normaliseMs = measure(() => contract(after));
-  // The gate's audit stage: both sides' contracts (no live results here).
+  // The audit of one contract, and the gate's audit stage: both sides' contracts (no live results here).
+  const auditOneMs = measure(() => audit({ side: 'baseline', contract: a, observations: [] }, { side: 'candidate', contract: null, observations: [] }, DEFAULTS.audit));
   const auditMs = measure(() => audit({ side: 'baseline', contract: a, observations: [] }, { side: 'candidate', contract: b, observations: [] }, DEFAULTS.audit));
-  return { tools: count, diffMs: round(diffMs), normaliseMs: round(normaliseMs), auditMs: round(auditMs), changes };
+  return { tools: count, diffMs: round(diffMs), normaliseMs: round(normaliseMs), auditOneMs: round(auditOneMs), auditMs: round(auditMs), changes };
 }
 
 function coldStart() {
