@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'examples/*/dist/', 'node_modules/', 'coverage/', 'reports/', 'bench/results.json'] },
+  { ignores: ['**/.tmp/', 'dist/', 'examples/*/dist/', 'node_modules/', 'coverage/', 'reports/', 'bench/results.json'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

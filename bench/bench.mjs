@@ -1,70 +1,105 @@
 #!/usr/bin/env node
 // npm run bench: figures as ratios or beside a baseline measured in the same run, medians of several.
-// Writes bench/results.json and regenerates the table in bench/README.md.
+// Writes bench/results.json and regenerates the tables in bench/README.md.
+// Options: --only ID[,ID]  run only these scenarios (and skip the README); BENCH_RUNS=N  runs per figure.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { parseArgs } from 'node:util';
+import { audit } from '../dist/audit/index.js';
+import { DEFAULTS } from '../dist/config/types.js';
 import { buildContract } from '../dist/contract/normalize.js';
 import { diffContracts } from '../dist/diff/index.js';
-import { syntheticTool } from './synthetic.mjs';
+import { syntheticTool } from '../test/fixtures/synthetic/tools.mjs';
+import { median, round, runFloor, runGate } from './measure.mjs';
+import { prepare, SCENARIOS } from './scenarios.mjs';
+import { goalRows, renderReadme } from './table.mjs';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 7);
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const { values } = parseArgs({ options: { only: { type: 'string' } } });
+const only = values.only?.split(',');
+const RUNS = process.env.BENCH_RUNS ? Number(process.env.BENCH_RUNS) : null;
+const IN_PROCESS_RUNS = RUNS ?? 7;
+const progress = (line) => process.stderr.write(`bench: ${line}\n`);
+
 const time = (fn) => { const t = performance.now(); fn(); return performance.now() - t; };
-const measure = (fn) => median(Array.from({ length: RUNS }, () => time(fn)));
+const measure = (fn) => median(Array.from({ length: IN_PROCESS_RUNS }, () => time(fn)));
 const server = { name: 'synthetic', version: '1', protocolVersion: '2025-11-25', instructions: null };
 const contract = (tools) => buildContract(server, tools, { pages: 1, durationMs: 0, errors: [] });
-
-function diffFigures(count) {
+const sideContracts = (count) => {
   const before = Array.from({ length: count }, (_, i) => syntheticTool(i));
-  // 5% of tools drift, in five different ways; the rest are unchanged.
+  // 5% of tools drift, in four different ways; the rest are unchanged.
   const after = before.map((_, i) => syntheticTool(i, i % 20 === 0 ? 1 + ((i / 20) % 4) : 0));
-  const a = contract(before);
-  const b = contract(after);
+  return { before, after, a: contract(before), b: contract(after) };
+};
+
+function inProcess(count) {
+  const { after, a, b } = sideContracts(count);
   let changes = 0;
-  const ms = measure(() => { changes = diffContracts(a, b).length; });
+  const diffMs = measure(() => { changes = diffContracts(a, b).length; });
   const normaliseMs = measure(() => contract(after));
-  return { tools: count, diffMs: round(ms), normaliseMs: round(normaliseMs), changes };
+  // The audit of one contract, and the gate's audit stage: both sides' contracts (no live results here).
+  const auditOneMs = measure(() => audit({ side: 'baseline', contract: a, observations: [] }, { side: 'candidate', contract: null, observations: [] }, DEFAULTS.audit));
+  const auditMs = measure(() => audit({ side: 'baseline', contract: a, observations: [] }, { side: 'candidate', contract: b, observations: [] }, DEFAULTS.audit));
+  return { tools: count, diffMs: round(diffMs), normaliseMs: round(normaliseMs), auditOneMs: round(auditOneMs), auditMs: round(auditMs), changes };
 }
 
 function coldStart() {
-  const run = (args) => measure(() => spawnSync(process.execPath, args, { stdio: 'ignore' }));
+  const run = (args) => median(Array.from({ length: IN_PROCESS_RUNS }, () => time(() => spawnSync(process.execPath, args, { stdio: 'ignore' }))));
   const node = run(['-e', '0']);
   const version = run(['bin/mcp-gate.js', '--version']);
   const validate = run(['bin/mcp-gate.js', 'validate', '--quiet']);
   return { nodeMs: round(node), versionMs: round(version), validateMs: round(validate), versionRatio: round(version / node), validateRatio: round(validate / node) };
 }
 
-const round = (x) => Math.round(x * 100) / 100;
+/** Gate and floor runs interleaved, so a noisy moment on the machine hits both alike. */
+async function scenario(s) {
+  const files = prepare(s);
+  const runs = RUNS ?? s.runs;
+  const gates = [];
+  const floors = [];
+  await runFloor(files.plan, files.dir); // warm the file cache for both
+  for (let i = 0; i < runs; i++) {
+    gates.push(await runGate(files.config, files.reportDir, files.dir));
+    floors.push(await runFloor(files.plan, files.dir));
+  }
+  const gateMs = median(gates.map((g) => g.ms));
+  const floorMs = median(floors.map((f) => f.ms));
+  const stages = Object.fromEntries(Object.keys(gates[0].stages).map((k) => [k, median(gates.map((g) => g.stages[k]))]));
+  const sameWork = JSON.stringify(gates[0].work) === JSON.stringify(floors[0].work);
+  if (!sameWork) progress(`${s.id}: the gate and the floor did different work: gate ${JSON.stringify(gates[0].work)}, floor ${JSON.stringify(floors[0].work)}`);
+  const result = {
+    id: s.id, label: s.label, runs, goal: s.goal ?? null,
+    gateMs: round(gateMs, 0), floorMs: round(floorMs, 0), ratio: round(gateMs / floorMs),
+    gateRssMiB: round(median(gates.map((g) => g.rssMiB)), 0), floorRssMiB: round(median(floors.map((f) => f.rssMiB)), 0),
+    inGateMs: round(median(gates.map((g) => g.totalMs)), 0), stages,
+    verdict: gates[0].verdict, work: gates[0].work, sameWork,
+  };
+  progress(`${s.id}: gate ${result.gateMs} ms, floor ${result.floorMs} ms, ratio ${result.ratio}, gate peak RSS ${result.gateRssMiB} MiB, stages ${JSON.stringify(stages)}`);
+  return result;
+}
 
-const d1000 = diffFigures(1000);
-const d5000 = diffFigures(5000);
+const scenarios = [];
+for (const s of SCENARIOS.filter((s) => !only || only.includes(s.id))) scenarios.push(await scenario(s));
+if (only) process.exit(0);
+
+progress('in-process figures and cold start');
+const t1000 = inProcess(1000);
+const t5000 = inProcess(5000);
 const results = {
   date: new Date().toISOString().slice(0, 10),
-  machine: `${os.cpus()[0]?.model ?? 'unknown cpu'} x${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
-  runs: RUNS,
-  diff: { t1000: d1000, t5000: d5000, scaling1000to5000: round(d5000.diffMs / d1000.diffMs) },
+  machine: `${os.cpus()[0]?.model ?? 'unknown cpu'} x${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.type()} ${os.release()}`,
+  loadAverage: os.loadavg().map((x) => round(x)),
+  runs: { inProcess: IN_PROCESS_RUNS, scenarios: Object.fromEntries(scenarios.map((s) => [s.id, s.runs])) },
+  scenarios,
+  inProcess: { t1000, t5000, diffScaling: round(t5000.diffMs / t1000.diffMs) },
   coldStart: coldStart(),
 };
+const overhead = (id) => { const s = scenarios.find((x) => x.id === id); return s.gateMs - s.floorMs; };
+results.scaling = round(overhead('t5000') / overhead('t1000'));
+results.goals = goalRows(results);
 writeFileSync(new URL('./results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 
-const rows = [
-  ['diff, 1,000 vs 1,000 tools (5% drifted)', `${d1000.diffMs} ms`, `${d1000.changes} changes`],
-  ['diff, 5,000 vs 5,000 tools (5% drifted)', `${d5000.diffMs} ms`, `goal < 150 ms`],
-  ['normalise 5,000 raw tools into a contract', `${d5000.normaliseMs} ms`, ''],
-  ['diff scaling, 1,000 -> 5,000 tools', `${results.diff.scaling1000to5000}x`, 'goal <= 5.5x (linear)'],
-  ['`mcp-gate --version` vs `node -e 0`', `${results.coldStart.versionRatio}x`, `${results.coldStart.versionMs} ms vs ${results.coldStart.nodeMs} ms; goal < 2x`],
-  ['`mcp-gate validate` (example) vs `node -e 0`', `${results.coldStart.validateRatio}x`, `${results.coldStart.validateMs} ms`],
-];
-const table = [
-  `Measured ${results.date} on ${results.machine}; medians of ${RUNS} runs.`,
-  '',
-  '| figure | value | note |',
-  '|---|---|---|',
-  ...rows.map((r) => `| ${r.join(' | ')} |`),
-].join('\n');
-console.log(table);
 const readmeUrl = new URL('./README.md', import.meta.url);
-const readme = readFileSync(readmeUrl, 'utf8');
-writeFileSync(readmeUrl, readme.replace(/<!-- bench:start -->[\s\S]*<!-- bench:end -->/, `<!-- bench:start -->\n${table}\n<!-- bench:end -->`));
-
+const { readme, tables } = renderReadme(readFileSync(readmeUrl, 'utf8'), results);
+writeFileSync(readmeUrl, readme);
+console.log(tables);

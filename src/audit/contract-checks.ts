@@ -18,35 +18,61 @@ const isObject = (value: unknown): value is JsonSchema => value !== null && type
 const toolTokens = (t: ContractTool) =>
   Math.ceil(Buffer.byteLength(JSON.stringify([t.name, t.description, t.inputSchema, t.outputSchema]), 'utf8') / 4);
 
+/** What one tool alone yields: its findings (before a side is set) and its estimated cost. */
+export interface ToolAudit {
+  findings: Omit<Finding, 'side'>[];
+  tokens: number;
+}
+
+/**
+ * Per-tool results keyed by the tool's hash, shared by both sides of a run: the tools a release left
+ * unchanged (most of them) are checked once, not twice.
+ */
+export type ToolAuditMemo = Map<string, ToolAudit>;
+
 /** Checks on the listed contract alone: what the model is told about each tool before it calls one. */
-export function auditContract(contract: Contract, side: Side): { findings: Finding[]; cost: DefinitionCost } {
+export function auditContract(contract: Contract, side: Side, memo: ToolAuditMemo = new Map()): { findings: Finding[]; cost: DefinitionCost } {
   const findings: Finding[] = [];
   const add = (code: Code, tool: string | null, message: string, severity: Finding['severity'] = 'safe') =>
     findings.push({ code, severity, side, tool, message });
 
   for (const name of contract.discovery.duplicates ?? []) add('tool-name-duplicate', name, `"${name}" is listed more than once; the model sees two tools with one name.`, 'dangerous');
+  const costs: { tool: string; tokens: number }[] = [];
   for (const t of contract.tools) {
-    if (!NAME.test(t.name)) add('tool-name-invalid', t.name, `"${t.name}" is outside ^[A-Za-z0-9._-]{1,128}$; some clients reject or rewrite it.`, 'dangerous');
-    if (t.annotations === null) add('annotations-missing', t.name, `"${t.name}" declares no hints, so clients must treat it as destructive and open-world.`);
-    else if (typeof t.annotations.openWorldHint !== 'boolean') add('open-world-hint-missing', t.name, `"${t.name}" leaves openWorldHint out, which means true: it may reach outside systems.`);
-    if (!t.description?.trim()) add('description-missing', t.name, `"${t.name}" has no description; the model must guess from the name.`, 'dangerous');
-    else if (t.description.trim().length < 20) add('description-weak', t.name, `"${t.name}" description is ${t.description.trim().length} characters: ${JSON.stringify(t.description.trim())}.`);
-    const undescribed = Object.entries(isObject(t.inputSchema?.properties) ? t.inputSchema.properties : {})
-      .filter(([, p]) => !isObject(p) || typeof p.description !== 'string' || !p.description.trim())
-      .map(([name]) => name);
-    if (undescribed.length) add('parameter-description-missing', t.name, `"${t.name}" parameters without a description: ${undescribed.join(', ')}.`);
-    inputSchemaCheck(t, add);
-    if (t.outputSchema) {
-      const problems = [...(t.outputSchema.type === 'object' ? [] : ['root is not type "object"']), ...schemaProblems(t.outputSchema)];
-      if (problems.length) add('output-schema-invalid', t.name, `"${t.name}" outputSchema: ${problems.join('; ')}.`, 'dangerous');
+    let checked = memo.get(t.hash);
+    if (!checked) {
+      checked = auditTool(t);
+      memo.set(t.hash, checked);
     }
+    for (const f of checked.findings) findings.push({ ...f, side });
+    costs.push({ tool: t.name, tokens: checked.tokens });
   }
   findings.push(...confusable(contract.tools, side));
-  const cost = definitionCost(contract.tools);
+  const cost = definitionCost(costs);
   if (contract.tools.length) {
     add('tool-definition-cost', null, `Tool definitions cost about ${cost.totalTokens} tokens (${COST_METHOD}); heaviest: ${cost.heaviest.map((h) => `${h.tool} ${h.tokens}`).join(', ')}.`);
   }
   return { findings, cost };
+}
+
+function auditTool(t: ContractTool): ToolAudit {
+  const findings: Omit<Finding, 'side'>[] = [];
+  const add = (code: Code, tool: string, message: string, severity: Finding['severity'] = 'safe') => findings.push({ code, severity, tool, message });
+  if (!NAME.test(t.name)) add('tool-name-invalid', t.name, `"${t.name}" is outside ^[A-Za-z0-9._-]{1,128}$; some clients reject or rewrite it.`, 'dangerous');
+  if (t.annotations === null) add('annotations-missing', t.name, `"${t.name}" declares no hints, so clients must treat it as destructive and open-world.`);
+  else if (typeof t.annotations.openWorldHint !== 'boolean') add('open-world-hint-missing', t.name, `"${t.name}" leaves openWorldHint out, which means true: it may reach outside systems.`);
+  if (!t.description?.trim()) add('description-missing', t.name, `"${t.name}" has no description; the model must guess from the name.`, 'dangerous');
+  else if (t.description.trim().length < 20) add('description-weak', t.name, `"${t.name}" description is ${t.description.trim().length} characters: ${JSON.stringify(t.description.trim())}.`);
+  const undescribed = Object.entries(isObject(t.inputSchema?.properties) ? t.inputSchema.properties : {})
+    .filter(([, p]) => !isObject(p) || typeof p.description !== 'string' || !p.description.trim())
+    .map(([name]) => name);
+  if (undescribed.length) add('parameter-description-missing', t.name, `"${t.name}" parameters without a description: ${undescribed.join(', ')}.`);
+  inputSchemaCheck(t, add);
+  if (t.outputSchema) {
+    const problems = [...(t.outputSchema.type === 'object' ? [] : ['root is not type "object"']), ...schemaProblems(t.outputSchema)];
+    if (problems.length) add('output-schema-invalid', t.name, `"${t.name}" outputSchema: ${problems.join('; ')}.`, 'dangerous');
+  }
+  return { findings, tokens: toolTokens(t) };
 }
 
 function inputSchemaCheck(t: ContractTool, add: (code: Code, tool: string, message: string, severity: Finding['severity']) => void): void {
@@ -55,8 +81,7 @@ function inputSchemaCheck(t: ContractTool, add: (code: Code, tool: string, messa
   if (problems.length) add('input-schema-invalid', t.name, `"${t.name}" inputSchema: ${problems.join('; ')}.`, 'breaking');
 }
 
-export function definitionCost(tools: ContractTool[]): DefinitionCost {
-  const costs = tools.map((t) => ({ tool: t.name, tokens: toolTokens(t) }));
+function definitionCost(costs: { tool: string; tokens: number }[]): DefinitionCost {
   const heaviest = [...costs].sort((a, b) => b.tokens - a.tokens || (a.tool < b.tool ? -1 : 1)).slice(0, 5);
   return { method: COST_METHOD, totalTokens: costs.reduce((n, c) => n + c.tokens, 0), heaviest };
 }
@@ -70,7 +95,10 @@ function confusable(tools: ContractTool[], side: Side): Finding[] {
     const buckets = new Map<string, string[]>();
     for (const t of tools) {
       const k = key(t);
-      if (k) buckets.set(k, [...(buckets.get(k) ?? []), t.name]);
+      if (!k) continue;
+      const bucket = buckets.get(k);
+      if (bucket) bucket.push(t.name);
+      else buckets.set(k, [t.name]);
     }
     for (const names of buckets.values()) {
       if (names.length > 1) findings.push({ code: 'confusable-tools', severity: 'dangerous', side, tool: names[0]!, message: `${names.map((n) => `"${n}"`).join(' and ')} have ${why}.` });

@@ -1,7 +1,7 @@
 import type { AuditSettings } from '../config/types.js';
 import type { Contract } from '../contract/types.js';
 import type { Finding, Side } from '../findings/types.js';
-import { auditContract, type DefinitionCost } from './contract-checks.js';
+import { auditContract, type DefinitionCost, type ToolAuditMemo } from './contract-checks.js';
 import { auditResult, type Observation } from './result-checks.js';
 
 export interface AuditSide {
@@ -23,10 +23,11 @@ const keyOf = (f: Finding) => `${f.code}|${f.tool ?? ''}|${f.caseId ?? ''}`;
  * shown to pre-exist: those count as regressions.
  */
 export function audit(baseline: AuditSide, candidate: AuditSide, settings: AuditSettings): Audit {
+  const memo: ToolAuditMemo = new Map();
   const run = (s: AuditSide) => {
     if (!s.contract) return { findings: [] as Finding[], cost: null };
     const byName = new Map(s.contract.tools.map((t) => [t.name, t]));
-    const contract = auditContract(s.contract, s.side);
+    const contract = auditContract(s.contract, s.side, memo);
     const results = s.observations.flatMap((o) => auditResult(o, byName.get(o.tool), s.side, settings.maxResultBytes));
     return { findings: [...contract.findings, ...results], cost: contract.cost };
   };

@@ -1,27 +1,30 @@
-import { Ajv, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv, ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../contract/types.js';
+import { compileValidator, validator, VALIDATORS } from '../validators.js';
 
 /**
  * JSON Schema checks with the draft the schema asks for: 2020-12 unless `$schema` names draft-07
- * (what the SDK's zod conversion emits). Instances are made on first use: ajv is costly to load.
+ * (what the SDK's zod conversion emits). The meta-schema checks are built ahead (src/validators.ts);
+ * an ajv instance to compile output schemas is made only when a result must be checked against one.
  */
 let draft07: Ajv | null = null;
-let draft2020: Ajv2020 | null = null;
+let draft2020: Ajv | null = null;
 
 const isDraft07 = (schema: JsonSchema) => typeof schema.$schema === 'string' && /draft-0[4-7]/.test(schema.$schema);
 
-function ajvFor(schema: JsonSchema): Ajv | Ajv2020 {
-  if (isDraft07(schema)) return (draft07 ??= new Ajv({ strict: false, allErrors: true, validateFormats: false }));
-  return (draft2020 ??= new Ajv2020({ strict: false, allErrors: true, validateFormats: false }));
+function ajvFor(schema: JsonSchema): Ajv {
+  if (isDraft07(schema)) return (draft07 ??= compileValidator(VALIDATORS['meta-draft-07-all']).ajv);
+  return (draft2020 ??= compileValidator(VALIDATORS['meta-draft-2020-all']).ajv);
 }
 
 /** Problems with the schema itself, against its meta-schema, without compiling it. */
 export function schemaProblems(schema: JsonSchema): string[] {
-  const ajv = ajvFor(schema);
+  const draft07 = isDraft07(schema);
   const { $schema: _ignored, ...body } = schema;
-  if (ajv.validateSchema(body)) return [];
-  return (ajv.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`);
+  if (validator(draft07 ? 'meta-draft-07' : 'meta-draft-2020')(body)) return [];
+  const validate = validator(draft07 ? 'meta-draft-07-all' : 'meta-draft-2020-all');
+  validate(body);
+  return (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`);
 }
 
 const compiled = new WeakMap<JsonSchema, ValidateFunction | string>();

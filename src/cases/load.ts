@@ -23,9 +23,9 @@ export function loadDatasets(files: string[], cwd = process.cwd()): Dataset[] {
     }
     const dataset = parsed.source.value as { role: string; cases: Case[] };
     dataset.cases.forEach((c, i) => {
-      const line = parsed.source.lineOf(['cases', i, 'id']);
       const earlier = ids.get(c.id);
-      if (earlier) problems.push({ file: display, line, path: `cases[${i}].id`, message: `duplicate case id "${c.id}" (also in ${earlier}); ids must be unique across datasets` });
+      // Lines are looked up only for a problem: finding them means parsing the file again.
+      if (earlier) problems.push({ file: display, line: parsed.source.lineOf(['cases', i, 'id']), path: `cases[${i}].id`, message: `duplicate case id "${c.id}" (also in ${earlier}); ids must be unique across datasets` });
       ids.set(c.id, display);
       c.requiredTools.forEach((tool, j) => {
         const pattern = tool.expect?.matches;

@@ -39,6 +39,6 @@ export async function runCommand(flags: RunFlags, io: CommandIO): Promise<Outcom
     io.error(`mcp-gate: could not write the report to ${relative(io.cwd, config.reports.dir) || '.'}: ${describe(error)}. Set reports.dir (or --report-dir) to a writable directory.`);
   }
   io.stdout(renderReport(report, flags.format, { reportPath, colour: io.colour }));
-  if (reportPath) io.log(`mcp-gate: report written to ${reportPath}`);
+  if (reportPath) io.log(`mcp-gate: report written to ${reportPath} (${report.timing.stages.report} ms)`);
   return { kind: 'verdict', verdict: report.decision.verdict, reportWritten: reportPath !== null, report, reportPath };
 }

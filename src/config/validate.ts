@@ -1,26 +1,11 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { readFileSync } from 'node:fs';
+import type { ErrorObject } from 'ajv';
+import { schemaValidator } from '../validators.js';
 import { dotted, type Problem } from './problems.js';
 import type { SourceFile } from './source.js';
 
-const schemaUrl = (name: string) => new URL(`../../schemas/${name}`, import.meta.url);
-
-const compiled = new Map<string, ValidateFunction>();
-
-/** Compiled once per process, on first use: ajv compilation is the costly part. */
-function validatorFor(schemaName: string): ValidateFunction {
-  let validate = compiled.get(schemaName);
-  if (!validate) {
-    const ajv = new Ajv({ allErrors: true, strict: false });
-    validate = ajv.compile(JSON.parse(readFileSync(schemaUrl(schemaName), 'utf8')) as object);
-    compiled.set(schemaName, validate);
-  }
-  return validate;
-}
-
 /** Validates a source against one of our schemas; every error becomes a problem with its line. */
 export function validateAgainst(schemaName: string, source: SourceFile): Problem[] {
-  const validate = validatorFor(schemaName);
+  const validate = schemaValidator(schemaName);
   if (validate(source.value)) return [];
   const errors = (validate.errors ?? []).filter((e) => e.keyword !== 'if');
   const seen = new Set<string>();

@@ -48,13 +48,21 @@ function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
 
 const groupAlive = (pid: number): boolean => signalGroup(pid, 0);
 
-/** SIGTERM to the whole group; SIGKILL to whatever is left after `graceMs`. */
-export async function endGroup(pid: number, graceMs: number): Promise<void> {
+/**
+ * SIGTERM to the whole group; SIGKILL to whatever is left after `graceMs`. `leaderExited` (the
+ * child's exit) lets the common case, a server that dies at once, end without a polling delay.
+ */
+export async function endGroup(pid: number, graceMs: number, leaderExited?: Promise<unknown>): Promise<void> {
   if (!signalGroup(pid, 'SIGTERM')) {
     live.delete(pid);
     return;
   }
   const deadline = Date.now() + graceMs;
+  if (leaderExited) {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([leaderExited, new Promise((r) => (timer = setTimeout(r, graceMs)))]);
+    clearTimeout(timer);
+  }
   while (Date.now() < deadline && groupAlive(pid)) await new Promise((r) => setTimeout(r, 25));
   if (groupAlive(pid)) signalGroup(pid, 'SIGKILL');
   live.delete(pid);

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** JSON with object keys sorted at every depth, so equal values always serialise to equal text. */
 export function canonicalJson(value: unknown): string {
@@ -18,6 +18,6 @@ export function sortKeys(value: unknown): unknown {
   return value;
 }
 
-export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+export const sha256 = (text: string): string => hash('sha256', text, 'hex');
 
 export const canonicalHash = (value: unknown): string => `sha256:${sha256(canonicalJson(value))}`;

@@ -1,7 +1,7 @@
 import type { Limits } from '../config/types.js';
-import type { Session } from '../connect/session.js';
+import type { RawCallResult, Session } from '../connect/session.js';
 import { SideUnavailableError } from '../connect/errors.js';
-import { buildContract } from './normalize.js';
+import { contractBuilder } from './normalize.js';
 import type { Contract, DiscoveryProblem } from './types.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -16,49 +16,60 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 export async function discover(session: Session, limits: Limits): Promise<Contract> {
   const started = performance.now();
   const problems: DiscoveryProblem[] = [];
-  const rawTools: unknown[] = [];
+  const contract = contractBuilder();
   const cursors = new Set<string>();
-  let cursor: string | undefined;
+  let listed = 0;
   let pages = 0;
+  let page: Promise<RawCallResult> | null = session.request('tools/list', 'tools/list', {});
 
-  for (;;) {
-    if (pages >= limits.maxPages) {
-      problems.push({ tool: null, message: `tools/list still had more pages after limits.maxPages (${limits.maxPages}); the rest were not read.` });
-      break;
-    }
-    const { result } = await session.request('tools/list', 'tools/list', cursor === undefined ? {} : { cursor });
+  while (page) {
+    const { result } = await page;
+    page = null;
     pages += 1;
     if (!isObject(result) || !Array.isArray(result.tools)) {
       throw new SideUnavailableError(session.side, 'tools/list', `tools/list page ${pages} has no "tools" array`, session.stderrTail);
     }
-    const room = limits.maxTools - rawTools.length;
+    const room = limits.maxTools - listed;
     if (result.tools.length > room) {
-      rawTools.push(...result.tools.slice(0, room));
+      contract.add(result.tools.slice(0, room));
       problems.push({ tool: null, message: `the server lists more than limits.maxTools (${limits.maxTools}) tools; the rest were not read.` });
       break;
     }
-    rawTools.push(...result.tools);
-    const next = result.nextCursor;
-    if (next === undefined || next === null) break;
-    if (typeof next !== 'string') {
-      problems.push({ tool: null, message: `tools/list page ${pages}: nextCursor is ${typeof next}, expected a string; stopped paging.` });
-      break;
+    listed += result.tools.length;
+    const next = nextCursor(result.nextCursor, pages, cursors, problems);
+    if (next !== null) {
+      if (pages >= limits.maxPages) {
+        problems.push({ tool: null, message: `tools/list still had more pages after limits.maxPages (${limits.maxPages}); the rest were not read.` });
+      } else {
+        cursors.add(next);
+        // Ask for the next page first, then normalise this one while the server prepares it.
+        page = session.request('tools/list', 'tools/list', { cursor: next });
+      }
     }
-    if (cursors.has(next)) {
-      problems.push({ tool: null, message: `tools/list page ${pages} repeats cursor ${JSON.stringify(next.slice(0, 80))}: a cursor loop; stopped paging.` });
-      break;
-    }
-    cursors.add(next);
-    cursor = next;
+    contract.add(result.tools);
   }
 
   const noise = session.stdoutNoise;
   if (noise.lines > 0) {
     problems.push({ tool: null, message: `the server wrote ${noise.lines} non-JSON-RPC line(s) to stdout, e.g. ${JSON.stringify(noise.samples[0])}` });
   }
-  return buildContract(session.identity(), rawTools, {
+  return contract.finish(session.identity(), {
     pages,
     durationMs: Math.round(performance.now() - started),
     errors: problems,
   });
+}
+
+/** The page's nextCursor when paging should go on; null at the end, or (with a problem) when it cannot. */
+function nextCursor(next: unknown, pages: number, seen: Set<string>, problems: DiscoveryProblem[]): string | null {
+  if (next === undefined || next === null) return null;
+  if (typeof next !== 'string') {
+    problems.push({ tool: null, message: `tools/list page ${pages}: nextCursor is ${typeof next}, expected a string; stopped paging.` });
+    return null;
+  }
+  if (seen.has(next)) {
+    problems.push({ tool: null, message: `tools/list page ${pages} repeats cursor ${JSON.stringify(next.slice(0, 80))}: a cursor loop; stopped paging.` });
+    return null;
+  }
+  return next;
 }

@@ -14,13 +14,25 @@ const stringOrNull = (value: unknown): string | null => (typeof value === 'strin
  * can be named, and every deviation from the spec is returned as a problem, never thrown.
  */
 export function buildContract(server: ServerIdentity, rawTools: unknown[], discovery: Discovery): Contract {
-  const problems: DiscoveryProblem[] = [...discovery.errors];
+  const builder = contractBuilder();
+  builder.add(rawTools);
+  return builder.finish(server, discovery);
+}
+
+/**
+ * The same, a page at a time: discovery normalises one page while the server prepares the next.
+ * The result does not depend on how the tools were split into pages.
+ */
+export function contractBuilder(): { add(rawTools: unknown[]): void; finish(server: ServerIdentity, discovery: Discovery): Contract } {
+  const problems: DiscoveryProblem[] = [];
   const tools: ContractTool[] = [];
   const seen = new Set<string>();
   const duplicates: string[] = [];
-  rawTools.forEach((raw, index) => {
+  let index = 0;
+  const add = (raw: unknown) => {
+    const at = index++;
     if (!isObject(raw) || typeof raw.name !== 'string' || raw.name === '') {
-      problems.push({ tool: null, message: `tools[${index}] has no string "name"; it was left out of the contract.` });
+      problems.push({ tool: null, message: `tools[${at}] has no string "name"; it was left out of the contract.` });
       return;
     }
     if (seen.has(raw.name)) {
@@ -30,13 +42,18 @@ export function buildContract(server: ServerIdentity, rawTools: unknown[], disco
     }
     seen.add(raw.name);
     tools.push(normalizeTool(raw, problems));
-  });
-  tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  };
   return {
-    server,
-    tools,
-    hash: canonicalHash(tools.map((t) => [t.name, t.hash])),
-    discovery: { ...discovery, errors: problems, duplicates: [...new Set(duplicates)].sort() },
+    add: (rawTools) => rawTools.forEach(add),
+    finish: (server, discovery) => {
+      tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      return {
+        server,
+        tools,
+        hash: canonicalHash(tools.map((t) => [t.name, t.hash])),
+        discovery: { ...discovery, errors: [...discovery.errors, ...problems], duplicates: [...new Set(duplicates)].sort() },
+      };
+    },
   };
 }
 

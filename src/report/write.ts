@@ -21,7 +21,7 @@ export function reportFileName(dir: string, report: Report): string {
  */
 export function writeReport(dir: string, report: Report): string {
   mkdirSync(dir, { recursive: true });
-  const text = `${JSON.stringify(report, null, 2)}\n`;
+  const text = reportText(report);
   for (;;) {
     const target = reportFileName(dir, report);
     const temp = `${target}.${process.pid}.tmp`;
@@ -39,4 +39,26 @@ export function writeReport(dir: string, report: Report): string {
     renameSync(temp, target);
     return target;
   }
+}
+
+/**
+ * The report as JSON, indented, except that each tool definition takes one line: the definitions
+ * are most of a large report, and indenting every schema doubled its size and the time to write it.
+ */
+export function reportText(report: Report): string {
+  // A marker that cannot be confused with anything else in the text around the tool lists.
+  let mark = 'mcp-gate:tools';
+  let skeleton: string;
+  for (;;) {
+    skeleton = JSON.stringify({ ...report, baseline: { ...report.baseline, tools: `${mark}:0` }, candidate: { ...report.candidate, tools: `${mark}:1` } }, null, 2);
+    if (skeleton.split(`"${mark}:`).length === 3) break;
+    mark += '!';
+  }
+  [report.baseline.tools, report.candidate.tools].forEach((tools, side) => {
+    const at = skeleton.indexOf(`"${mark}:${side}"`);
+    const indent = ' '.repeat(at - skeleton.lastIndexOf('\n', at) - 1 - '"tools": '.length);
+    const list = tools.length ? `[\n${tools.map((t) => `${indent}  ${JSON.stringify(t)}`).join(',\n')}\n${indent}]` : '[]';
+    skeleton = `${skeleton.slice(0, at)}${list}${skeleton.slice(at + mark.length + 4)}`;
+  });
+  return `${skeleton}\n`;
 }

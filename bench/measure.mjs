@@ -1,0 +1,75 @@
+// Whole-process measurements: wall time from spawn to exit, and peak RSS through bench/max-rss.mjs.
+import { spawn } from 'node:child_process';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const PRELOAD = fileURLToPath(new URL('./max-rss.mjs', import.meta.url));
+const CLI = join(ROOT, 'bin/mcp-gate.js');
+const FLOOR = fileURLToPath(new URL('./floor.mjs', import.meta.url));
+
+export const median = (xs) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+export const round = (x, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
+
+function cleanEnv() {
+  const env = { ...process.env, NO_COLOR: '1' };
+  for (const key of Object.keys(env)) if (key.startsWith('MCPGATE_')) delete env[key];
+  return env;
+}
+
+/** Runs `node --import max-rss.mjs ...args` to the end; resolves with wall ms, peak RSS (MiB), exit code, stdout. */
+export function timeProcess(args, { cwd = ROOT, rssFile }) {
+  return new Promise((resolve, reject) => {
+    rmSync(rssFile, { force: true });
+    const started = performance.now();
+    const child = spawn(process.execPath, ['--import', PRELOAD, ...args], { cwd, env: { ...cleanEnv(), BENCH_MAX_RSS_FILE: rssFile }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = performance.now() - started;
+      let rssMiB = null;
+      try {
+        rssMiB = Number(readFileSync(rssFile, 'utf8')) / 1024;
+      } catch {
+        // the process died before its exit hook ran
+      }
+      resolve({ ms, rssMiB, code, stdout, stderr });
+    });
+  });
+}
+
+/** The real CLI, as CI runs it: `mcp-gate run -c CONFIG`, text to stdout (ignored), report written. */
+export async function runGate(config, reportDir, scratch) {
+  rmSync(reportDir, { recursive: true, force: true });
+  // Not --quiet: CI sees the progress lines, and the last one carries the time to write the report,
+  // which the saved report cannot hold.
+  const run = await timeProcess([CLI, 'run', '-c', config, '--report-dir', reportDir], { rssFile: join(scratch, 'gate.rss') });
+  if (run.code === 3 || run.code === null) throw new Error(`mcp-gate run -c ${config} could not decide (exit ${run.code}):\n${run.stderr}`);
+  const files = readdirSync(reportDir).filter((f) => f.endsWith('.json'));
+  if (files.length !== 1) throw new Error(`expected one report in ${reportDir}, found ${files.length}`);
+  const report = JSON.parse(readFileSync(join(reportDir, files[0]), 'utf8'));
+  const probes = (side) => side.caseResults.flatMap((c) => c.probes).filter((p) => p.status === 'called').length;
+  return {
+    ms: run.ms,
+    rssMiB: run.rssMiB,
+    stages: { ...report.timing.stages, report: Number(/report written to .* \((\d+) ms\)/.exec(run.stderr)?.[1] ?? NaN) },
+    totalMs: report.timing.totalMs,
+    verdict: report.decision.verdict,
+    work: [report.baseline, report.candidate].map((s) => ({ tools: s.toolCount, pages: s.discovery.pages, probes: probes(s) })),
+  };
+}
+
+/** The floor client on the same servers and cases. */
+export async function runFloor(planFile, scratch) {
+  const run = await timeProcess([FLOOR, planFile], { rssFile: join(scratch, 'floor.rss') });
+  if (run.code !== 0) throw new Error(`the floor client failed (exit ${run.code}) on ${planFile}:\n${run.stderr}`);
+  return { ms: run.ms, rssMiB: run.rssMiB, work: JSON.parse(run.stdout) };
+}

@@ -1,0 +1,75 @@
+import type { Ajv, Options, ValidateFunction } from 'ajv';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+
+export interface ValidatorSpec {
+  /** The ajv class: draft-07 (`ajv`) or draft 2020-12 (`ajv/dist/2020`). */
+  draft: '07' | '2020';
+  /** A file in schemas/, or null for the draft's own meta-schema (checks that a schema is a schema). */
+  schema: string | null;
+  options: Options;
+}
+
+/**
+ * Every JSON Schema validator on the gate's path. `npm run build` compiles each one to code in
+ * dist/generated (scripts/compile-schemas.mjs, ajv's standalone output), so a run neither loads
+ * ajv's compiler nor compiles a schema; both cost more than a server's whole tools/list.
+ */
+export const VALIDATORS = {
+  config: { draft: '07', schema: 'gate.config.schema.json', options: { allErrors: true, strict: false } },
+  dataset: { draft: '07', schema: 'dataset.schema.json', options: { allErrors: true, strict: false } },
+  // Schemas from servers: a quick check that stops at the first error, then every error for the few that fail.
+  'meta-draft-07': { draft: '07', schema: null, options: { allErrors: false, strict: false, validateFormats: false } },
+  'meta-draft-07-all': { draft: '07', schema: null, options: { allErrors: true, strict: false, validateFormats: false } },
+  'meta-draft-2020': { draft: '2020', schema: null, options: { allErrors: false, strict: false, validateFormats: false } },
+  'meta-draft-2020-all': { draft: '2020', schema: null, options: { allErrors: true, strict: false, validateFormats: false } },
+} satisfies Record<string, ValidatorSpec>;
+
+export type ValidatorName = keyof typeof VALIDATORS;
+
+const loaded = new Map<ValidatorName, ValidateFunction>();
+
+/** The built validator, or (running from source, e.g. under vitest) one compiled now, once per process. */
+export function validator(name: ValidatorName): ValidateFunction {
+  let validate = loaded.get(name);
+  if (!validate) {
+    validate = precompiled(name) ?? compileValidator(VALIDATORS[name]).validate;
+    loaded.set(name, validate);
+  }
+  return validate;
+}
+
+const bySchema = new Map<string, ValidateFunction>();
+
+/** The validator for a file in schemas/: a built one when listed above, else compiled now (draft-07). */
+export function schemaValidator(file: string): ValidateFunction {
+  const listed = (Object.keys(VALIDATORS) as ValidatorName[]).find((name) => VALIDATORS[name].schema === file);
+  if (listed) return validator(listed);
+  let validate = bySchema.get(file);
+  if (!validate) {
+    validate = compileValidator({ draft: '07', schema: file, options: { allErrors: true, strict: false } }).validate;
+    bySchema.set(file, validate);
+  }
+  return validate;
+}
+
+function precompiled(name: ValidatorName): ValidateFunction | null {
+  try {
+    return require(`./generated/${name}.cjs`) as ValidateFunction;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return null;
+    throw error;
+  }
+}
+
+/** Compiles with ajv now. The build step calls this with `source: true`, then writes the code out. */
+export function compileValidator(spec: ValidatorSpec, source = false): { ajv: Ajv; validate: ValidateFunction } {
+  const AjvClass = (spec.draft === '2020' ? require('ajv/dist/2020') : require('ajv')).default as new (options: Options) => Ajv;
+  const ajv = new AjvClass({ ...spec.options, code: { source } });
+  if (spec.schema === null) return { ajv, validate: ajv.getSchema(ajv.defaultMeta() as string)! };
+  // dist/ and src/ both sit one level under the package root, beside schemas/.
+  const schema = JSON.parse(readFileSync(new URL(`../schemas/${spec.schema}`, import.meta.url), 'utf8')) as object;
+  return { ajv, validate: ajv.compile(schema) };
+}

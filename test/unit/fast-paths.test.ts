@@ -1,0 +1,67 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseDocument } from 'yaml';
+import { parseSource } from '../../src/config/source.js';
+import { reportText } from '../../src/report/write.js';
+import type { Report } from '../../src/report/types.js';
+import { ROOT } from '../helpers/cli.js';
+
+// What is read and written stays exact: config and dataset files read as the `yaml` package reads
+// them (YAML 1.2 core schema, duplicate keys refused, an alias limit); the report is JSON whatever
+// its line breaks.
+
+const yamlFiles = [
+  'gate.config.yaml',
+  ...readdirSync(join(ROOT, 'datasets')).map((f) => `datasets/${f}`),
+  ...readdirSync(join(ROOT, 'test/fixtures/published')).filter((f) => f.endsWith('.yaml')).map((f) => `test/fixtures/published/${f}`),
+  ...readdirSync(join(ROOT, 'test/fixtures/servers')).filter((f) => f.endsWith('.yaml')).map((f) => `test/fixtures/servers/${f}`),
+];
+
+describe('reading YAML', () => {
+  it.each(yamlFiles)('%s: the same values as the yaml package', (file) => {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    const parsed = parseSource(text, file);
+    expect(parsed.ok).toBe(true);
+    expect(parsed.ok && parsed.source.value).toEqual(parseDocument(text, { uniqueKeys: true }).toJS());
+  });
+
+  it('reads scalars by the YAML 1.2 core schema, as the yaml package does', () => {
+    const text = 'a: 2026-12-31\nb: 0o17\nc: 1_000\nd: yes\ne: ~\nf: .inf\ng: "007"\nh: 0x1F\n';
+    const parsed = parseSource(text, 'x.yaml');
+    expect(parsed.ok && parsed.source.value).toEqual(parseDocument(text).toJS());
+    expect(parsed.ok && parsed.source.value).toMatchObject({ a: '2026-12-31', d: 'yes', e: null });
+  });
+
+  it('still gives the line of a problem, and the yaml package words syntax errors', () => {
+    const parsed = parseSource('version: 1\nprofiles:\n  a: { command: node }\nbaseline: a\n', 'g.yaml');
+    expect(parsed.ok && parsed.source.lineOf(['profiles', 'a', 'command'])).toBe(3);
+    const broken = parseSource('a: 1\na: 2\n', 'dup.yaml');
+    expect(broken.ok).toBe(false);
+    expect(!broken.ok && broken.problems[0]).toMatchObject({ file: 'dup.yaml', line: 2 });
+  });
+
+  it('stops alias expansion bombs at the alias limit', () => {
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 9 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10).fill(`*${String.fromCharCode(97 + i)}`).join(', ')}]`)].join('\n');
+    const parsed = parseSource(bomb, 'bomb.yaml');
+    expect(parsed.ok).toBe(false);
+  });
+});
+
+describe('writing the report', () => {
+  const report = {
+    schemaVersion: 1,
+    baseline: { profile: 'b', tools: [{ name: 'a', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } }, { name: 'b' }], note: 'x' },
+    candidate: { profile: 'c', tools: [] },
+    diff: { changes: [{ tool: 'mcp-gate:tools:1', path: '"mcp-gate:tools:0"' }] },
+  } as unknown as Report;
+
+  it('is the same JSON, one line per tool definition, indented elsewhere', () => {
+    const text = reportText(report);
+    expect(JSON.parse(text)).toEqual(report);
+    const lines = text.split('\n');
+    expect(lines.filter((l) => l.trimStart().startsWith('{"name":'))).toHaveLength(2);
+    expect(lines).toContain('  "schemaVersion": 1,');
+    expect(text.endsWith('}\n')).toBe(true);
+  });
+});
