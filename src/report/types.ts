@@ -36,6 +36,8 @@ export interface Report {
   generatedBy: { name: string; version: string };
   startedAt: string;
   finishedAt: string;
+  /** The server's name when this run gated one server of a bundle (`servers.<name>`). */
+  server?: string;
   config: { file: string | null; datasets: string[]; roles: string[] };
   baseline: SideReport;
   candidate: SideReport;
