@@ -22,6 +22,7 @@ export function renderText(report: Report, style: TextStyle = plain, reportPath:
   const protocol = (s: SideReport) => (s.server.protocolVersion ? `, protocol ${s.server.protocolVersion}` : '');
   const server = (s: SideReport) => (s.server.name ? `${s.server.name} ${s.server.version ?? ''}`.trim() + protocol(s) : s.available ? 'unknown' : 'unavailable');
   lines.push(style.bold('mcp-gate contract promotion'));
+  if (report.server) lines.push(`  server     ${report.server} (one server of a bundle)`);
   lines.push(`  baseline   ${b.profile} (${b.transport}, ${server(b)})`);
   lines.push(`  candidate  ${c.profile} (${c.transport}, ${server(c)})`);
   lines.push(`  cases      ${b.cases.total} from ${report.config.datasets.join(', ') || 'no datasets'}`);

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { renderMarkdown } from '../../src/report/markdown.js';
 import type { Report } from '../../src/report/types.js';
 import { runCli } from '../helpers/cli.js';
 import { readReportFile } from '../helpers/report.js';
@@ -61,6 +62,12 @@ describe('role-scoped surfaces on the Support Ops example (real servers over std
     ]);
     expect(commander.verdict).toBe('Hold');
     expect(rollback.report.roles!.find((r) => r.name === 'support-agent')!.verdict).toBe('Rollback'); // its case forbids Deployments.Rollback
+  });
+
+  it('the markdown shows the per-role table too', () => {
+    const markdown = renderMarkdown(both.report);
+    expect(markdown).toContain('| support-agent | 2/2 | Runbooks.Search | ⚠️ Hold |');
+    expect(markdown).toContain('| incident-commander | 2/2 | Customers.Lookup (baseline too), Tickets.Reply (baseline too) | ✅ Promote |');
   });
 
   it('the text output shows the per-role table', async () => {
