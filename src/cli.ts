@@ -17,7 +17,8 @@ Commands:
   validate [-c FILE]               check the config and every dataset without starting a server
   snapshot --profile NAME [-o F]   write one profile's contract snapshot (JSON)
   diff BEFORE AFTER                diff two contracts: snapshot files or profile names
-  show REPORT.json                 render a saved report
+  show REPORT.json [-o FILE]       render a saved report (--format html: one self-contained page)
+  history [DIR] [-o FILE]          past runs in DIR (default reports.dir), oldest first, with contract drift
 
 Options:
   -c, --config FILE        default ./gate.config.yaml
@@ -26,8 +27,8 @@ Options:
   --dataset FILE           repeatable; replaces datasets (run)
   --server NAME            gate one server of a bundle (run)
   --report-dir DIR         where reports go (run); where merge writes the bundle summary
-  --format text|json|markdown|junit|sarif
-                           what goes to stdout (default text)
+  --format text|json|markdown|junit|sarif|html
+                           what goes to stdout, or to -o FILE (default text)
   --fail-on rollback|hold|never default hold
   --approved-by-label NAME a person approved this run with a PR label: Rollback or Hold
                            becomes Promote, and the report records the approval (run)
@@ -59,7 +60,7 @@ class UsageError extends Error {}
 async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {
     throw new UsageError(describe(error));
   }
@@ -102,7 +103,7 @@ async function main(argv: string[]): Promise<number> {
       outcome = (await import('./commands/plan.js')).planCommand({ config: values.config }, io);
       break;
     case 'merge': {
-      const configGiven = argv.some((a) => /^(--config(=|$)|-c)/.test(a));
+      const configGiven = parsed.tokens.some((t) => t.kind === 'option' && t.name === 'config');
       outcome = (await import('./commands/merge.js')).mergeCommand({ config: values.config, configGiven, reports: rest, reportDir: values['report-dir'], format }, io);
       break;
     }
@@ -120,7 +121,11 @@ async function main(argv: string[]): Promise<number> {
       break;
     case 'show':
       expectArgs(1, 'one REPORT.json');
-      outcome = (await import('./commands/show.js')).showCommand(rest[0]!, format, io);
+      outcome = (await import('./commands/show.js')).showCommand(rest[0]!, format, io, values.output);
+      break;
+    case 'history':
+      if (rest.length > 1) throw new UsageError('history takes at most one DIR');
+      outcome = (await import('./commands/history.js')).historyCommand({ dir: rest[0], config: values.config, configGiven: parsed.tokens.some((t) => t.kind === 'option' && t.name === 'config'), format, output: values.output }, io);
       break;
     default:
       throw new UsageError(`unknown command "${command}"`);

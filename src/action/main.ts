@@ -7,6 +7,8 @@ import { readSource } from '../config/source.js';
 import { describe, failureText } from '../error-text.js';
 import { guardProcess } from '../process-guard.js';
 import { renderMarkdown, STICKY_MARKER } from '../report/markdown.js';
+import { renderReport } from '../report/render.js';
+import { emit } from '../commands/output.js';
 import type { Report } from '../report/types.js';
 import { redact } from '../secrets.js';
 import { annotations, type Locator, type Place } from './annotations.js';
@@ -48,9 +50,13 @@ async function main(env: NodeJS.ProcessEnv, interrupted: () => boolean): Promise
   if (outcome.kind !== 'verdict' || !outcome.report) return exitCodeOf(outcome, failOn);
   const report = outcome.report;
 
+  // The page people open from the run's artifacts, beside its JSON.
+  const htmlPath = outcome.reportPath ? outcome.reportPath.replace(/\.json$/, '.html') : '';
+  if (htmlPath) emit(renderReport(report, 'html'), htmlPath, io);
   setOutputs(env, {
     verdict: report.decision.verdict,
     'report-path': outcome.reportPath ?? '',
+    'html-report-path': htmlPath,
     'breaking-count': report.diff.changes.filter((c) => c.severity === 'breaking').length,
     'broken-cases': report.candidate.cases.failed,
   });
@@ -118,7 +124,7 @@ main(process.env, interrupted).then(
     const text = failureText(error);
     process.stderr.write(`${redact(text)}\n`);
     process.stdout.write(`::error title=mcp-gate could not decide::${redact(text).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')}\n`);
-    setOutputs(process.env, { verdict: 'error', 'report-path': '', 'breaking-count': 0, 'broken-cases': 0 });
+    setOutputs(process.env, { verdict: 'error', 'report-path': '', 'html-report-path': '', 'breaking-count': 0, 'broken-cases': 0 });
     appendSummary(process.env, `### ⛔ mcp-gate could not decide\n\n\`\`\`\n${redact(text)}\n\`\`\`\n`);
     process.exitCode = 3;
   },

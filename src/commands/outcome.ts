@@ -20,8 +20,8 @@ export interface CommandIO {
   interrupted: () => boolean;
 }
 
-export type Format = 'text' | 'json' | 'markdown' | 'junit' | 'sarif';
-export const FORMATS: readonly Format[] = ['text', 'json', 'markdown', 'junit', 'sarif'];
+export type Format = 'text' | 'json' | 'markdown' | 'junit' | 'sarif' | 'html';
+export const FORMATS: readonly Format[] = ['text', 'json', 'markdown', 'junit', 'sarif', 'html'];
 
 export type FailOn = 'rollback' | 'hold' | 'never';
 

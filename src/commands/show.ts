@@ -1,10 +1,11 @@
 import { readReport } from '../report/read.js';
 import { renderReport } from '../report/render.js';
+import { emit } from './output.js';
 import type { CommandIO, Format, Outcome } from './outcome.js';
 
-/** `mcp-gate show REPORT`: renders a saved report from the file alone; no server is started. */
-export function showCommand(file: string, format: Format, io: CommandIO): Outcome {
+/** `mcp-gate show REPORT [--format F] [-o FILE]`: renders a saved report from the file alone; no server is started. */
+export function showCommand(file: string, format: Format, io: CommandIO, output?: string): Outcome {
   const report = readReport(file, io.cwd);
-  io.stdout(renderReport(report, format, { reportPath: null, colour: io.colour }));
+  emit(renderReport(report, format, { reportPath: null, colour: io.colour && !output }), output, io);
   return { kind: 'ok' };
 }

@@ -40,6 +40,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   head.push(`**Diff:** ${s.addedTools} added, ${s.removedTools} removed, ${s.schemaBreakages} schema breakages, ${s.readOnlyHintRegressions} read-only regressions, ${s.addedDestructiveTools} new destructive tools.`);
 
   const tail = [...caseSection(b, c), ...roleSection(report), ...auditSection(report), ...serverSection(b, c), ...approveSection(report, options)];
+  if (options.reportLink) tail.push('', `The full report (JSON, and an HTML page to open in a browser) is in [this run's artifacts](${options.reportLink}).`);
   const budget = (options.budget ?? MARKDOWN_BUDGET) - [...head, ...tail].join('\n').length - 400;
   return `${[...head, ...changeSection(report.diff.changes, budget, options.reportLink), ...tail].join('\n')}\n`;
 }

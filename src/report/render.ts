@@ -1,5 +1,6 @@
 import type { Format } from '../commands/outcome.js';
 import { renderJunit } from './junit.js';
+import { renderHtml } from './html/page.js';
 import { renderMarkdown } from './markdown.js';
 import { renderSarif } from './sarif.js';
 import { plain, renderText, type TextStyle } from './text.js';
@@ -19,6 +20,8 @@ export function renderReport(report: Report, format: Format, options: { reportPa
       return renderJunit(report);
     case 'sarif':
       return renderSarif(report);
+    case 'html':
+      return renderHtml(report);
     case 'text':
       return renderText(report, options.colour ? colours : plain, options.reportPath ?? null);
   }

@@ -29,6 +29,9 @@ export function writeReport(dir: string, report: Report): string {
   return writeAtomically(dir, () => reportFileName(dir, report), `${JSON.stringify(report, null, 2)}\n`);
 }
 
+/** The name of a bundle summary (a report's name always has `-to-`): readers of a reports dir skip it. */
+export const isBundleSummaryName = (name: string): boolean => /^\d{8}T\d{6}Z-bundle(-\d+)?\.json$/.test(name);
+
 /** A bundle summary: `<dir>/<UTC yyyyMMddTHHmmssZ>-bundle.json`, written the same way. */
 export function writeBundleSummary(dir: string, summary: { startedAt: string }): string {
   return writeAtomically(dir, () => freeName(dir, `${stamp(summary.startedAt)}-bundle`), `${JSON.stringify(summary, null, 2)}\n`);

@@ -86,6 +86,9 @@ describe('the GitHub Action on a pull request', { timeout: 60_000 }, () => {
     expect(first.outputs['report-path']).toMatch(/^reports\/\d{8}T\d{6}Z-baseline-to-candidate\.json$/);
     expect(first.summary).toContain('## ⛔ mcp-gate: **Rollback**');
     expect(first.summary).toContain('add the `mcp-gate-approved` label');
+    expect(first.summary).toContain("is in [this run's artifacts](https://github.test/acme/tools/actions/runs/42)");
+    expect(first.outputs['html-report-path']).toBe(first.outputs['report-path']!.replace(/\.json$/, '.html'));
+    expect(readFileSync(join(dir, first.outputs['html-report-path']!), 'utf8')).toMatch(/^<!doctype html>/i);
     // Annotations: the broken cases point at their lines in the dataset.
     expect(first.stdout).toMatch(/^::error file=datasets\/support-ops\.cases\.yaml,line=6,title=mcp-gate case TG-001 broken::forbidden tool Deployments\.Rollback is exposed$/m);
     expect(first.stdout).toMatch(/^::error title=mcp-gate required-argument-removed::"Incident\.Declare" no longer takes required argument "severity"\.$/m);
@@ -145,7 +148,7 @@ describe('action.yml', () => {
   it('declares the inputs and outputs the action promises, and runs the built entry point', () => {
     const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: object; outputs: object; runs: { using: string; steps: { id?: string; run?: string; env?: Record<string, string> }[] } };
     expect(Object.keys(action.inputs)).toEqual(['config', 'baseline', 'candidate', 'fail-on', 'report-dir', 'comment', 'approve-label', 'github-token']);
-    expect(Object.keys(action.outputs)).toEqual(['verdict', 'report-path', 'breaking-count', 'broken-cases']);
+    expect(Object.keys(action.outputs)).toEqual(['verdict', 'report-path', 'html-report-path', 'breaking-count', 'broken-cases']);
     expect(action.runs.using).toBe('composite');
     const gate = action.runs.steps.find((s) => s.id === 'gate')!;
     expect(gate.run).toBe('node "${{ github.action_path }}/dist/action/main.js"');

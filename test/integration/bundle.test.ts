@@ -70,6 +70,12 @@ describe('a bundle of three servers whose verdicts are Promote, Hold and Rollbac
     for (const server of summary.servers) expect(readReportFile(join(dir, server.report!)).server).toBe(server.name);
   });
 
+  it('history reads the per-server reports and passes over the bundle summary beside them', async () => {
+    const history = await runCli(['history', 'reports', '--format', 'json'], { cwd: dir });
+    expect([history.code, history.stderr]).toEqual([0, '']);
+    expect((JSON.parse(history.stdout) as { runs: unknown[] }).runs).toHaveLength(3);
+  });
+
   it('reports the tool names the baselines already shared, without judging them', () => {
     expect(summary.collisions.map((c) => [c.tool, c.regression])).toEqual(
       ['Customers.Lookup', 'Incident.Declare', 'Tickets.Get', 'Tickets.Reply', 'Tickets.Search'].map((t) => [t, false]),

@@ -30,7 +30,7 @@ describe('negotiated protocol versions', () => {
     expect(text.stdout).toContain('candidate  v2025-06-18 (stdio, raw-ok 0.0.1, protocol 2025-06-18)');
     expect(text.stdout).toContain('[hold] protocol-version-changed');
     const markdown = await runCli(['run', '-c', CONFIG, '--baseline', 'latest', '--candidate', 'v2025-06-18', '--quiet', '--format', 'markdown']);
-    expect(markdown.stdout).toContain('| transport, protocol | stdio, 2025-11-25 | stdio, 2025-06-18 |');
+    expect(markdown.stdout).toContain('| protocol | 2025-11-25 | 2025-06-18 |');
   });
 
   it('an upgrade is reported as a safe change and promotes (exit 0)', async () => {

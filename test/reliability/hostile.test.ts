@@ -291,7 +291,7 @@ describe('the whole-run budget (timeouts.runMs) against a hostile candidate', { 
     expect(result.code).toBe(1);
     const report = reportOf(result);
     expect(codes(report)).toEqual(['candidate-unavailable']);
-    expect(report.candidate.error).toMatchObject({ phase: 'run' });
+    expect(report.candidate.error, JSON.stringify(report.candidate.error)).toMatchObject({ phase: 'run' });
     expect(report.candidate.error!.message).toContain('timeouts.runMs (3000 ms) during tools/list');
   });
 

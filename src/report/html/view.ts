@@ -1,0 +1,144 @@
+import type { CaseResult } from '../../cases/types.js';
+import type { ContractTool } from '../../contract/types.js';
+import { CODES, type Severity } from '../../findings/codes.js';
+import type { Change, Finding } from '../../findings/types.js';
+import type { Report, SideReport } from '../types.js';
+
+/** How a tool differs between the two sides, as the surface view marks it. */
+export type ToolStatus = 'added' | 'removed' | 'renamed' | 'changed' | 'unchanged' | 'not-compared';
+
+/** What the page shows of a tool: the raw annotations, hash and unmodelled fields stay in the JSON report. */
+export type ViewTool = Pick<ContractTool, 'name' | 'title' | 'description' | 'inputSchema' | 'outputSchema' | 'effectiveAnnotations' | 'defaultedHints'>;
+
+const viewTool = (t: ContractTool): ViewTool => ({
+  name: t.name,
+  title: t.title ?? null,
+  description: t.description ?? null,
+  inputSchema: t.inputSchema ?? null,
+  outputSchema: t.outputSchema ?? null,
+  effectiveAnnotations: t.effectiveAnnotations,
+  defaultedHints: t.defaultedHints ?? [],
+});
+
+/** One line of the side-by-side surface: the same tool on both sides, aligned by name. */
+export interface ToolRow {
+  /** The baseline name, or the candidate name for an added tool: unique per row. */
+  key: string;
+  status: ToolStatus;
+  baseline: ViewTool | null;
+  candidate: ViewTool | null;
+  /** Every change about this tool (for a rename, about either name), in report order. */
+  changes: Change[];
+  /** The worst severity among the changes, or null when nothing changed. */
+  severity: Severity | null;
+}
+
+export interface CaseRow {
+  id: string;
+  role: string | null;
+  baseline: CaseResult | null;
+  candidate: CaseResult | null;
+}
+
+export type SideView = Omit<SideReport, 'tools' | 'caseResults'>;
+
+/** Everything the page shows, computed once on the Node side; the page only lays it out. */
+export interface ReportView {
+  generatedBy: Report['generatedBy'];
+  startedAt: string;
+  finishedAt: string;
+  config: Report['config'] | null;
+  decision: Report['decision'];
+  summary: Report['diff']['summary'] & { renamedTools: number };
+  /** False when a side could not be read, so the contracts were not compared. */
+  compared: boolean;
+  severityCounts: Record<Severity, number>;
+  sides: { baseline: SideView; candidate: SideView };
+  rows: ToolRow[];
+  /** Changes that belong to no listed tool: server instructions, protocol version. */
+  serverChanges: Change[];
+  cases: CaseRow[];
+  /** Candidate regressions first (those that move the verdict before those that do not), then the rest. */
+  findings: Finding[];
+  cost: Report['audit']['cost'] | null;
+}
+
+const RANK: Record<Severity, number> = { breaking: 0, dangerous: 1, safe: 2 };
+
+export const worstSeverity = (changes: { severity: Severity }[]): Severity | null =>
+  changes.reduce<Severity | null>((worst, c) => (worst === null || RANK[c.severity] < RANK[worst] ? c.severity : worst), null);
+
+/** Aligns the two tool lists by name; a rename joins the old and the new name in one row. */
+export function toolRows(report: Report): ToolRow[] {
+  // A side that could not be read lists no tools: its absence says nothing about the other side's.
+  const compared = report.baseline.available && report.candidate.available;
+  const before = new Map(report.baseline.tools.map((t) => [t.name, t]));
+  const after = new Map(report.candidate.tools.map((t) => [t.name, t]));
+  const renamedTo = new Map<string, string>();
+  for (const c of report.diff.changes) {
+    if (c.code === 'tool-renamed' && c.tool && typeof c.after === 'string' && before.has(c.tool) && after.has(c.after)) renamedTo.set(c.tool, c.after);
+  }
+  const successors = new Set(renamedTo.values());
+  const byTool = new Map<string, Change[]>();
+  for (const c of report.diff.changes) if (c.tool !== null) byTool.set(c.tool, [...(byTool.get(c.tool) ?? []), c]);
+
+  const rows: ToolRow[] = [];
+  for (const name of [...new Set([...before.keys(), ...after.keys()])].sort()) {
+    if (successors.has(name) && !before.has(name)) continue; // shown on its predecessor's row
+    const successor = renamedTo.get(name);
+    const candidate = successor ? after.get(successor)! : (after.get(name) ?? null);
+    const baseline = before.get(name) ?? null;
+    const changes = [...(byTool.get(name) ?? []), ...(successor ? (byTool.get(successor) ?? []) : [])];
+    const status: ToolStatus = !compared ? 'not-compared' : successor ? 'renamed' : !baseline ? 'added' : !candidate ? 'removed' : changes.length || baseline.hash !== candidate.hash ? 'changed' : 'unchanged';
+    rows.push({ key: name, status, baseline: baseline && viewTool(baseline), candidate: candidate && viewTool(candidate), changes, severity: worstSeverity(changes) });
+  }
+  return rows;
+}
+
+/** Case results joined by id, in the order the baseline ran them (then any the candidate alone has). */
+export function caseRows(report: Report): CaseRow[] {
+  const rows = new Map<string, CaseRow>();
+  for (const side of ['baseline', 'candidate'] as const) {
+    for (const result of report[side].caseResults) {
+      const row = rows.get(result.id) ?? { id: result.id, role: result.role ?? null, baseline: null, candidate: null };
+      row[side] = result;
+      rows.set(result.id, row);
+    }
+  }
+  return [...rows.values()];
+}
+
+/** Regressions first, those with a verdict-moving default before report-only ones; then the candidate, then the baseline. */
+export function orderedFindings(findings: Finding[]): Finding[] {
+  const weight = (f: Finding) =>
+    (f.regression ? 0 : 4) + ((CODES[f.code]?.action ?? 'ignore') === 'ignore' ? 1 : 0) + (f.side === 'candidate' ? 0 : 2);
+  return findings.map((f, i) => ({ f, i })).sort((a, b) => weight(a.f) - weight(b.f) || a.i - b.i).map(({ f }) => f);
+}
+
+const sideView = ({ tools: _tools, caseResults: _cases, ...rest }: SideReport): SideView => rest;
+
+export function reportView(report: Report): ReportView {
+  const rows = toolRows(report);
+  const shown = new Set(rows.flatMap((r) => r.changes));
+  const changes = report.diff.changes;
+  return {
+    generatedBy: report.generatedBy,
+    startedAt: report.startedAt,
+    finishedAt: report.finishedAt,
+    config: report.config ?? null,
+    decision: report.decision,
+    summary: { ...report.diff.summary, renamedTools: rows.filter((r) => r.status === 'renamed').length },
+    compared: report.baseline.available && report.candidate.available,
+    severityCounts: {
+      breaking: changes.filter((c) => c.severity === 'breaking').length,
+      dangerous: changes.filter((c) => c.severity === 'dangerous').length,
+      safe: changes.filter((c) => c.severity === 'safe').length,
+    },
+    sides: { baseline: sideView(report.baseline), candidate: sideView(report.candidate) },
+    rows,
+    serverChanges: changes.filter((c) => !shown.has(c)),
+    cases: caseRows(report),
+    findings: orderedFindings(report.audit.findings),
+    cost: report.audit.cost ?? null,
+  };
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { historyRuns, shortHash } from '../../src/report/history/runs.js';
+import { renderHistory } from '../../src/report/history/render.js';
+import type { Report } from '../../src/report/types.js';
+import { contractOf, tool } from '../helpers/contracts.js';
+import { reportOf } from '../helpers/report-of.js';
+
+const at = (minute: number, tools: string[], unavailable = false): Report => {
+  const report = reportOf(contractOf(tool('a')), contractOf(...tools.map((t) => tool(t))), { startedAt: `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z` });
+  if (unavailable) report.candidate = { ...report.candidate, available: false, contractHash: null };
+  return report;
+};
+
+describe('history runs', () => {
+  it('orders by start time, ties by file name, and marks drift only where both hashes are known', () => {
+    const runs = historyRuns([
+      { file: 'e.json', report: at(4, ['a', 'b']), page: null },
+      { file: 'b.json', report: at(1, ['a']), page: null },
+      { file: 'a.json', report: at(1, ['a']), page: null },
+      { file: 'c.json', report: at(2, ['a', 'b']), page: null },
+      { file: 'd.json', report: at(3, ['a'], true), page: null },
+    ]);
+    expect(runs.map((r) => [r.file, r.drift])).toEqual([
+      ['a.json', null],
+      ['b.json', false],
+      ['c.json', true],
+      ['d.json', null], // the candidate was unavailable: nothing to compare
+      ['e.json', null],
+    ]);
+    expect(runs.map((r) => r.addedTools)).toEqual([0, 0, 1, 0, 1]);
+  });
+
+  it('shortens hashes for tables and says when there are no runs', () => {
+    expect(shortHash('sha256:0123456789abcdef')).toBe('0123456789ab');
+    expect(shortHash(null)).toBe('-');
+    expect(renderHistory({ dir: 'reports', runs: [], unreadable: [] }, 'text')).toBe('No readable reports in reports.\n');
+  });
+
+  it('escapes profile names and files in the HTML page', () => {
+    const report = at(1, ['a']);
+    report.candidate = { ...report.candidate, profile: '<img src=x onerror=alert(1)>' };
+    const html = renderHistory({ dir: 'reports', runs: historyRuns([{ file: '<b>.json', report, page: null }]), unreadable: [{ file: '"x".json', problems: ['<script>'] }] }, 'html');
+    expect(html).not.toMatch(/<img|<b>|<script/);
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+  });
+});
