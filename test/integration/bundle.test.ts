@@ -128,12 +128,13 @@ describe('cross-server name collisions', () => {
 
   it('merge computes the collision from the reports alone, and the bundle policy can ignore it', async () => {
     const reports = files(join(dir, 'reports'), '.json').filter((f) => !f.endsWith('-bundle.json'));
-    const alone = await runCli(['merge', ...reports, '-c', join(ROOT, 'gate.config.yaml'), '--format', 'json', '--quiet'], { cwd: dir });
+    // A single-pair config: its policy (the defaults) judges; the summary goes to --report-dir, not its reports.dir.
+    const alone = await runCli(['merge', ...reports, '-c', join(ROOT, 'gate.config.yaml'), '--report-dir', 'merged', '--format', 'json', '--quiet'], { cwd: dir });
     expect(alone.code).toBe(2);
     expect((JSON.parse(alone.stdout) as BundleSummary).decision.reasons.map((r) => r.code)).toEqual(['cross-server-name-collision']);
     const lenient = join(dir, 'lenient.yaml');
     writeFileSync(lenient, `version: 1\nprofiles: { p: { command: node } }\nbaseline: p\ncandidate: p\npromotion: { rules: { cross-server-name-collision: ignore } }\n`);
-    const ignored = await runCli(['merge', ...reports, '-c', lenient, '--quiet'], { cwd: dir });
+    const ignored = await runCli(['merge', ...reports, '-c', lenient, '--report-dir', 'merged', '--quiet'], { cwd: dir });
     expect(ignored.code).toBe(0);
     expect(ignored.stdout).toContain('Bundle decision: Promote');
   });
