@@ -10,7 +10,10 @@ import { redact } from './secrets.js';
 const USAGE = `Usage: mcp-gate <command> [options]
 
 Commands:
-  run [-c FILE]                    start both profiles, diff, replay cases, decide, write the report
+  run [-c FILE]                    start both profiles, diff, replay cases, decide, write the report;
+                                   with servers in the config, gate every server (a bundle)
+  plan [-c FILE]                   print the bundle's servers as a GitHub Actions matrix (JSON)
+  merge REPORT...                  combine per-server reports into the bundle verdict and summary
   validate [-c FILE]               check the config and every dataset without starting a server
   snapshot --profile NAME [-o F]   write one profile's contract snapshot (JSON)
   diff BEFORE AFTER                diff two contracts: snapshot files or profile names
@@ -22,7 +25,8 @@ Options:
   --baseline NAME          baseline profile (run)
   --candidate NAME         candidate profile (run)
   --dataset FILE           repeatable; replaces datasets (run)
-  --report-dir DIR         where reports go (run)
+  --server NAME            gate one server of a bundle (run)
+  --report-dir DIR         where reports go (run); where merge writes the bundle summary
   --format text|json|markdown|junit|sarif|html
                            what goes to stdout, or to -o FILE (default text)
   --fail-on rollback|hold|never default hold
@@ -43,6 +47,7 @@ const OPTIONS = {
   format: { type: 'string', default: 'text' },
   'fail-on': { type: 'string', default: 'hold' },
   profile: { type: 'string' },
+  server: { type: 'string' },
   'approved-by-label': { type: 'string' },
   output: { type: 'string', short: 'o' },
   quiet: { type: 'boolean', default: false },
@@ -91,8 +96,17 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'run':
       expectArgs(0, 'no positional arguments');
-      outcome = await (await import('./commands/run.js')).runCommand({ config: values.config, baseline: values.baseline, candidate: values.candidate, datasets: values.dataset, reportDir: values['report-dir'], format, approvedByLabel: values['approved-by-label'] }, io);
+      outcome = await (await import('./commands/run.js')).runCommand({ config: values.config, baseline: values.baseline, candidate: values.candidate, datasets: values.dataset, reportDir: values['report-dir'], format, approvedByLabel: values['approved-by-label'], server: values.server }, io);
       break;
+    case 'plan':
+      expectArgs(0, 'no positional arguments');
+      outcome = (await import('./commands/plan.js')).planCommand({ config: values.config }, io);
+      break;
+    case 'merge': {
+      const configGiven = parsed.tokens.some((t) => t.kind === 'option' && t.name === 'config');
+      outcome = (await import('./commands/merge.js')).mergeCommand({ config: values.config, configGiven, reports: rest, reportDir: values['report-dir'], format }, io);
+      break;
+    }
     case 'validate':
       expectArgs(0, 'no positional arguments');
       outcome = (await import('./commands/validate.js')).validateCommand({ config: values.config }, io);

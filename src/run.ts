@@ -1,4 +1,4 @@
-import { loadDatasets } from './cases/load.js';
+import { caseRoles, loadDatasets } from './cases/load.js';
 import { argumentNameProblems } from './cases/arguments.js';
 import { InputError } from './config/problems.js';
 import { replayCases, type Replay, type ReplaySide } from './cases/replay.js';
@@ -17,6 +17,8 @@ import { summarize } from './diff/summary.js';
 import { discoveryFindings, unavailableFinding } from './findings/discovery.js';
 import type { Change, Finding, Side } from './findings/types.js';
 import { buildSideReport } from './report/side.js';
+import { roleBreakdown } from './roles/breakdown.js';
+import { roleDefinitions } from './roles/definitions.js';
 import { REPORT_SCHEMA_VERSION, type Report, type Timing } from './report/types.js';
 import { GATE_NAME, GATE_VERSION } from './version.js';
 
@@ -107,9 +109,11 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
     stages.audit = Math.round(performance.now() - mark);
 
     mark = performance.now();
+    const today = startedAt.toISOString().slice(0, 10);
     const findings: Finding[] = [...discoveryFindings(base.contract, cand?.contract ?? null)];
     if (candidate.status === 'rejected') findings.push(unavailableFinding(candidate.reason as SideUnavailableError));
-    const decided = decide(collectSignals(changes, candCases, [...findings, ...audited.findings]), config.promotion, startedAt.toISOString().slice(0, 10));
+    const roles = roleBreakdown(roleDefinitions(datasets), { baseline: base.contract, candidate: cand?.contract ?? null }, { baseline: baseCases, candidate: candCases }, config.promotion, today);
+    const decided = decide(collectSignals(changes, candCases, [...findings, ...audited.findings, ...roles.findings]), config.promotion, today);
     const decision = options.approvedByLabel ? approve(decided, options.approvedByLabel) : decided;
     stages.decide = Math.round(performance.now() - mark);
     log(`decision: ${decision.verdict}${decision.approval ? ` (approved by label "${decision.approval.label}"; the gate said ${decision.approval.verdictBefore})` : ''}`);
@@ -122,11 +126,12 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
       generatedBy: { name: GATE_NAME, version: GATE_VERSION },
       startedAt: startedAt.toISOString(),
       finishedAt: now().toISOString(),
-      config: { file: config.file ? relativeToCwd(config.file) : null, datasets: datasets.map((d) => d.file), roles: [...new Set(datasets.map((d) => d.role))] },
+      config: { file: config.file ? relativeToCwd(config.file) : null, datasets: datasets.map((d) => d.file), roles: roleDefinitions(datasets).map((r) => r.name) },
       baseline: buildSideReport(base, baseCases),
       candidate: candidateReport,
       diff: { summary: summarize(changes), changes },
       audit: audited,
+      roles: roles.roles,
       decision,
       timing: { totalMs: Math.round(performance.now() - clock), stages },
     };
@@ -151,7 +156,7 @@ function replay(datasets: Dataset[], side: OpenSide, config: GateConfig): Promis
 /** Cases on a side that could not be reached: skipped (never passed), with the reason. */
 async function unreachedCases(datasets: Dataset[]): Promise<Replay> {
   const results = datasets.flatMap((d) => d.cases.map((c) => ({
-    id: c.id, role: d.role, dataset: d.file, status: 'skipped' as const, passed: false,
+    id: c.id, role: d.role, roles: caseRoles(d, c), dataset: d.file, status: 'skipped' as const, passed: false,
     failures: [], probes: [],
   })));
   return { results, observations: [] };

@@ -2,13 +2,16 @@ import { relative } from 'node:path';
 import { InputError, type Problem } from '../config/problems.js';
 import { readSource } from '../config/source.js';
 import { validateAgainst } from '../config/validate.js';
-import type { Case, Dataset } from './types.js';
+import type { Case, Dataset, RoleSurface } from './types.js';
+
+type RawRole = string | { name: string; allowedTools?: string[]; maxDestructiveTools?: number };
 
 /** Loads and validates every dataset, collecting every problem in every file before failing. */
 export function loadDatasets(files: string[], cwd = process.cwd()): Dataset[] {
   const problems: Problem[] = [];
   const datasets: Dataset[] = [];
   const ids = new Map<string, string>();
+  const surfaces = new Map<string, { file: string; key: string }>();
   for (const file of files) {
     const display = relative(cwd, file) || file;
     const parsed = readSource(file, display);
@@ -21,7 +24,16 @@ export function loadDatasets(files: string[], cwd = process.cwd()): Dataset[] {
       problems.push(...schemaProblems);
       continue;
     }
-    const dataset = parsed.source.value as { role: string; cases: Case[] };
+    const dataset = parsed.source.value as { role: RawRole; cases: Case[] };
+    const role = typeof dataset.role === 'string' ? dataset.role : dataset.role.name;
+    const surface = typeof dataset.role === 'string' ? undefined : surfaceOf(dataset.role);
+    if (surface) {
+      // One role, one allowlist: two files that scope the same role differently would make its verdict depend on file order.
+      const key = JSON.stringify(surface);
+      const earlier = surfaces.get(role);
+      if (earlier && earlier.key !== key) problems.push({ file: display, line: parsed.source.lineOf(['role']), path: 'role', message: `role "${role}" is also scoped in ${earlier.file} with other allowedTools or maxDestructiveTools; scope a role in one dataset and use the string form \`role: ${role}\` elsewhere` });
+      else surfaces.set(role, { file: display, key });
+    }
     dataset.cases.forEach((c, i) => {
       const earlier = ids.get(c.id);
       // Lines are looked up only for a problem: finding them means parsing the file again.
@@ -37,8 +49,15 @@ export function loadDatasets(files: string[], cwd = process.cwd()): Dataset[] {
         }
       });
     });
-    datasets.push({ file: display, role: dataset.role, cases: dataset.cases, lineOf: parsed.source.lineOf });
+    datasets.push({ file: display, role, ...(surface ? { surface } : {}), cases: dataset.cases, lineOf: parsed.source.lineOf });
   }
   if (problems.length) throw new InputError(problems);
   return datasets;
 }
+
+function surfaceOf(role: Exclude<RawRole, string>): RoleSurface {
+  return { allowedTools: role.allowedTools ?? null, maxDestructiveTools: role.maxDestructiveTools ?? null };
+}
+
+/** Every role a case counts for: its dataset's role first, then the case's own tags. */
+export const caseRoles = (dataset: Dataset, spec: Case): string[] => [...new Set([dataset.role, ...(spec.roles ?? [])])];

@@ -2,6 +2,7 @@ import type { Contract, ContractTool } from '../contract/types.js';
 import { describe } from '../error-text.js';
 import type { Observation } from '../audit/result-checks.js';
 import { checkExpectations, type ObservedResult } from './expect.js';
+import { caseRoles } from './load.js';
 import type { Case, CaseFailure, CaseResult, CaseTotals, Dataset, Probe, RequiredTool } from './types.js';
 
 export interface ToolCall {
@@ -67,7 +68,7 @@ async function replayCase(dataset: Dataset, spec: Case, tools: Map<string, Contr
     }
   }
   const status = failures.length ? 'failed' : probes.some((p) => p.status === 'skipped') ? 'skipped' : 'passed';
-  return { result: { id: spec.id, role: dataset.role, dataset: dataset.file, status, passed: status === 'passed', failures, probes }, observations };
+  return { result: { id: spec.id, role: dataset.role, roles: caseRoles(dataset, spec), dataset: dataset.file, status, passed: status === 'passed', failures, probes }, observations };
 }
 
 function structuralFailures(required: RequiredTool, tool: ContractTool): CaseFailure[] {

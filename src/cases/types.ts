@@ -23,12 +23,25 @@ export interface Case {
   requiredTools: RequiredTool[];
   forbiddenTools?: string[];
   sideEffects?: 'allowed' | 'forbidden';
+  /** Further roles this case stands for, beside its dataset's role. */
+  roles?: string[];
+}
+
+/** What a role may see: the object form of a dataset's `role`. */
+export interface RoleSurface {
+  /** Exact tool names or globs (`*` any run of characters, `?` one); null: every tool is allowed. */
+  allowedTools: string[] | null;
+  /** Effectively destructive tools tolerated in the role's allowed surface; null: no cap. */
+  maxDestructiveTools: number | null;
 }
 
 export interface Dataset {
   /** Path as shown to people (relative to the working directory). */
   file: string;
+  /** The role's name (the string form of `role`, or its `name`). */
   role: string;
+  /** Set when `role` is the object form. */
+  surface?: RoleSurface;
   cases: Case[];
   /** The line of a path inside the file, for messages; absent for datasets built in code. */
   lineOf?: (path: (string | number)[]) => number | null;
@@ -63,7 +76,10 @@ export interface Probe {
 
 export interface CaseResult {
   id: string;
+  /** The dataset's role. */
   role: string;
+  /** Every role the case counts for: the dataset's role first, then the case's own `roles`. */
+  roles?: string[];
   dataset: string;
   status: 'passed' | 'failed' | 'skipped';
   passed: boolean;

@@ -7,6 +7,7 @@ import { HISTORY_FORMATS, renderHistory, type HistoryFormat } from '../report/hi
 import { readReport } from '../report/read.js';
 import { emit } from './output.js';
 import type { CommandIO, Format, Outcome } from './outcome.js';
+import { isBundleSummaryName } from '../report/write.js';
 
 export interface HistoryFlags {
   dir?: string;
@@ -51,7 +52,7 @@ export function historyCommand(flags: HistoryFlags, io: CommandIO): Outcome {
   const linkBase = flags.output && flags.output !== '-' ? dirname(resolve(io.cwd, flags.output)) : dir;
   const saved: SavedReport[] = [];
   const unreadable: UnreadableReport[] = [];
-  for (const name of readdirSync(dir).filter((n) => n.endsWith('.json')).sort()) {
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('.json') && !isBundleSummaryName(n)).sort()) {
     const path = join(dir, name);
     const file = relative(io.cwd, path);
     try {

@@ -6,6 +6,9 @@ import { renderReport } from '../report/render.js';
 import { describe } from '../error-text.js';
 import { redactDeep } from '../secrets.js';
 import type { CommandIO, Format, Outcome } from './outcome.js';
+import { InputError } from '../config/problems.js';
+import type { GateConfig, ServerGate } from '../config/types.js';
+import type { Report } from '../report/types.js';
 
 export interface RunFlags {
   config: string;
@@ -14,6 +17,8 @@ export interface RunFlags {
   datasets?: string[];
   reportDir?: string;
   format: Format;
+  /** Gate only this server of a bundle (`servers.<name>`). */
+  server?: string;
   /** The PR label that approved this run, if any (see decide/approve). */
   approvedByLabel?: string;
 }
@@ -26,19 +31,45 @@ export async function runCommand(flags: RunFlags, io: CommandIO): Promise<Outcom
     datasets: flags.datasets,
     reportDir: flags.reportDir,
   }, io.cwd);
+  if (config.bundle && flags.server === undefined) return (await import('./bundle.js')).bundleCommand(config, flags, io);
+  const server = flags.server === undefined ? null : serverOf(config, flags.server, flags.config);
+  const gated = await gateOne(server?.config ?? config, server?.name ?? null, flags, io);
+  if (!gated) return { kind: 'undecided' };
+  const { report, reportPath } = gated;
+  io.stdout(renderReport(report, flags.format, { reportPath, colour: io.colour }));
+  if (reportPath) io.log(`mcp-gate: report written to ${reportPath} (${report.timing.stages.report} ms)`);
+  return { kind: 'verdict', verdict: report.decision.verdict, reportWritten: reportPath !== null, report, reportPath };
+}
+
+/** One baseline/candidate pair, gated and its report written; null when the gate was interrupted. */
+export async function gateOne(config: GateConfig, server: string | null, flags: Pick<RunFlags, 'approvedByLabel'>, io: CommandIO): Promise<{ report: Report; reportPath: string | null } | null> {
+  const prefix = server === null ? 'mcp-gate: ' : `mcp-gate: [${server}] `;
   // Servers may echo what they were given (stderr, errors, descriptions): the report never keeps it.
-  const report = redactDeep(await runGate(config, { log: (line) => io.log(`mcp-gate: ${line}`), approvedByLabel: flags.approvedByLabel }));
+  const gated = await runGate(config, { log: (line) => io.log(`${prefix}${line}`), approvedByLabel: flags.approvedByLabel });
+  const report = redactDeep(server === null ? gated : withServer(gated, server));
   // Servers ended by a signal fail their calls: a verdict from that would be about the signal.
-  if (io.interrupted()) return { kind: 'undecided' };
+  if (io.interrupted()) return null;
   let reportPath: string | null = null;
   const started = performance.now();
   try {
     reportPath = relative(io.cwd, writeReport(config.reports.dir, report));
     report.timing.stages.report = Math.round(performance.now() - started);
   } catch (error) {
-    io.error(`mcp-gate: could not write the report to ${relative(io.cwd, config.reports.dir) || '.'}: ${describe(error)}. Set reports.dir (or --report-dir) to a writable directory.`);
+    io.error(`${prefix}could not write the report to ${relative(io.cwd, config.reports.dir) || '.'}: ${describe(error)}. Set reports.dir (or --report-dir) to a writable directory.`);
   }
-  io.stdout(renderReport(report, flags.format, { reportPath, colour: io.colour }));
-  if (reportPath) io.log(`mcp-gate: report written to ${reportPath} (${report.timing.stages.report} ms)`);
-  return { kind: 'verdict', verdict: report.decision.verdict, reportWritten: reportPath !== null, report, reportPath };
+  return { report, reportPath };
+}
+
+function serverOf(config: GateConfig, name: string, file: string): ServerGate {
+  const names = config.bundle?.servers.map((s) => s.name) ?? [];
+  const found = config.bundle?.servers.find((s) => s.name === name);
+  if (found) return found;
+  const message = config.bundle ? `has no server "${name}"; its servers: ${names.join(', ')}` : `declares no servers, so --server ${name} has nothing to pick; --server gates one server of a bundle (see \`servers\` in the config)`;
+  throw new InputError([{ file: relative(process.cwd(), config.file ?? file) || file, line: null, path: 'servers', message }]);
+}
+
+/** The report of one server of a bundle, its name next to the times (key order is what people read). */
+function withServer(report: Report, server: string): Report {
+  const { schemaVersion, generatedBy, startedAt, finishedAt, ...rest } = report;
+  return { schemaVersion, generatedBy, startedAt, finishedAt, server, ...rest };
 }

@@ -20,14 +20,19 @@ export function validateCommand(flags: { config: string }, io: CommandIO): Outco
     for (const unset of profile.unresolved) io.log(`mcp-gate: note: ${formatProblem(unset)}; \`run\` stops with exit 3 unless it is set`);
   }
   let datasets: ReturnType<typeof loadDatasets> = [];
-  try {
-    datasets = loadDatasets(config.datasets, io.cwd);
-  } catch (error) {
-    if (!(error instanceof InputError)) throw error;
-    problems.push(...error.problems);
+  // A bundle's servers each load their own datasets (case ids are unique per server, not across the bundle).
+  for (const pair of config.bundle ? config.bundle.servers.map((s) => s.config) : [config]) {
+    try {
+      datasets.push(...loadDatasets(pair.datasets, io.cwd));
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      problems.push(...error.problems.filter((p) => !problems.some((q) => q.file === p.file && q.path === p.path && q.message === p.message)));
+    }
   }
   if (problems.length) throw new InputError(problems);
+  datasets = [...new Map(datasets.map((d) => [d.file, d])).values()];
   const cases = datasets.reduce((n, d) => n + d.cases.length, 0);
-  io.stdout(`${relative(io.cwd, config.file ?? flags.config)}: valid. ${Object.keys(config.profiles).length} profiles (baseline "${config.baseline}", candidate "${config.candidate}"), ${datasets.length} datasets, ${cases} cases.\n`);
+  const pairs = config.bundle ? `${config.bundle.servers.length} servers (${config.bundle.servers.map((s) => s.name).join(', ')})` : `${Object.keys(config.profiles).length} profiles (baseline "${config.baseline}", candidate "${config.candidate}")`;
+  io.stdout(`${relative(io.cwd, config.file ?? flags.config)}: valid. ${pairs}, ${datasets.length} datasets, ${cases} cases.\n`);
   return { kind: 'ok' };
 }

@@ -5,7 +5,7 @@
  */
 import { parse } from 'yaml';
 
-const TOP_LEVEL = new Set(['profiles', 'baseline', 'candidate', 'datasets', 'reports', 'timeouts', 'limits', 'cases', 'audit', 'promotion']);
+const TOP_LEVEL = new Set(['profiles', 'baseline', 'candidate', 'datasets', 'reports', 'timeouts', 'limits', 'cases', 'audit', 'promotion', 'bundle']);
 const PREFIX = 'MCPGATE_';
 
 const camel = (segment: string) => segment.toLowerCase().replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());

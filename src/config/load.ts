@@ -17,6 +17,14 @@ export interface ConfigFlags {
   reportDir?: string;
 }
 
+interface RawServer {
+  profiles?: Record<string, Record<string, unknown>>;
+  baseline: string;
+  candidate: string;
+  datasets?: string[];
+  promotion?: Partial<GateConfig['promotion']>;
+}
+
 type RawConfig = Record<string, unknown> & {
   profiles: Record<string, Record<string, unknown>>;
   baseline: string;
@@ -28,6 +36,8 @@ type RawConfig = Record<string, unknown> & {
   cases?: { concurrency?: number };
   audit?: Partial<GateConfig['audit']>;
   promotion?: Partial<GateConfig['promotion']>;
+  servers?: Record<string, RawServer>;
+  bundle?: { concurrency?: number };
 };
 
 /**
@@ -47,20 +57,60 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv, flags: ConfigFl
   const raw = structuredClone(source.value) as Record<string, unknown>;
   const overrides = envOverrides(env, raw);
   for (const o of overrides) applyOverride(raw, o.path, o.value);
+  if (raw.servers !== undefined && (flags.baseline || flags.candidate || flags.datasets?.length)) {
+    throw new InputError([{ file: display, line: source.lineOf(['servers']), path: 'servers', message: '--baseline, --candidate and --dataset apply to a config with one baseline/candidate pair; this one declares servers. Gate one of them with --server NAME, or set its pair under servers.' }]);
+  }
   if (flags.baseline) raw.baseline = flags.baseline;
   if (flags.candidate) raw.candidate = flags.candidate;
   if (flags.datasets?.length) raw.datasets = flags.datasets.map((d) => resolve(cwd, d));
   if (flags.reportDir) raw.reports = { ...(raw.reports as object), dir: resolve(cwd, flags.reportDir) };
   registerProfileSecrets(raw.profiles, env); // before validation: even a message about a bad file is redacted
+  for (const server of Object.values(isRecord(raw.servers) ? raw.servers : {})) registerProfileSecrets(isRecord(server) ? server.profiles : null, env);
 
   const profiles = (raw.profiles ?? {}) as Record<string, Record<string, unknown>>;
   const problems = validateAgainst('gate.config.schema.json', { ...source, value: raw })
     .map((p) => blame(explainProfileProblem(p, profiles), overrides));
   if (problems.length) throw new InputError(problems);
   const config = raw as RawConfig;
-  problems.push(...semanticProblems(config, source.lineOf, display).map((p) => blame(p, overrides)));
+  problems.push(...(config.servers ? bundleProblems(config, source.lineOf, display) : semanticProblems(config, source.lineOf, display)).map((p) => blame(p, overrides)));
   if (problems.length) throw new InputError(problems);
-  return normalise(config, absolute, {}, { env, lineOf: source.lineOf, display });
+  const origin = { env, lineOf: source.lineOf, display };
+  if (!config.servers) return normalise(config, absolute, {}, origin);
+  const servers = Object.entries(config.servers).map(([name, server]) => ({ name, config: normalise(serverConfig(config, server), absolute, {}, origin) }));
+  return { ...normalise({ ...config, profiles: config.profiles ?? {}, baseline: '', candidate: '' }, absolute, {}, origin), bundle: { concurrency: config.bundle?.concurrency ?? DEFAULTS.bundle.concurrency, servers } };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** One server of a bundle as a single-pair config: its profiles over the shared ones, its promotion over the shared one. */
+function serverConfig(config: RawConfig, server: RawServer): RawConfig {
+  const shared = config.promotion ?? {};
+  const own = server.promotion ?? {};
+  const { servers: _servers, bundle: _bundle, ...rest } = config;
+  return {
+    ...rest,
+    profiles: { ...config.profiles, ...server.profiles },
+    baseline: server.baseline,
+    candidate: server.candidate,
+    datasets: server.datasets ?? config.datasets,
+    promotion: { ...shared, ...own, rules: { ...shared.rules, ...own.rules }, exceptions: [...(shared.exceptions ?? []), ...(own.exceptions ?? [])] },
+  };
+}
+
+/** The rules of a bundle: no top-level pair beside servers; shared parts checked once, each server's pair and own parts at their lines. */
+function bundleProblems(config: RawConfig, lineOf: LineOf, file: string): Problem[] {
+  const problems: Problem[] = [];
+  for (const side of ['baseline', 'candidate'] as const) {
+    if (config[side] !== undefined) problems.push({ file, line: lineOf([side]), path: side, message: `does not apply beside servers: set ${side} under each server (servers.<name>.${side}), or remove servers to gate one pair` });
+  }
+  problems.push(...partProblems(config.profiles ?? {}, config.promotion, lineOf, file));
+  for (const [name, server] of Object.entries(config.servers ?? {})) {
+    const scoped: LineOf = (path) => lineOf(['servers', name, ...path]);
+    const prefixed = (p: Problem): Problem => ({ ...p, path: `servers.${name}.${p.path}` });
+    problems.push(...pairProblems(serverConfig(config, server), scoped, file).map(prefixed));
+    problems.push(...partProblems(server.profiles ?? {}, server.promotion, scoped, file).map(prefixed));
+  }
+  return problems;
 }
 
 /** Registers, for redaction, every secret value the profiles hand to servers (see src/secrets.ts). */
@@ -90,7 +140,14 @@ function blame(problem: Problem, overrides: Override[]): Problem {
   return from ? { ...problem, file: `environment ${from.variable}`, line: null } : problem;
 }
 
-function semanticProblems(config: RawConfig, lineOf: (path: (string | number)[]) => number | null, file: string): Problem[] {
+type LineOf = (path: (string | number)[]) => number | null;
+
+function semanticProblems(config: RawConfig, lineOf: LineOf, file: string): Problem[] {
+  return [...pairProblems(config, lineOf, file), ...partProblems(config.profiles, config.promotion, lineOf, file)];
+}
+
+/** The baseline and candidate name defined profiles, and the candidate is live. */
+function pairProblems(config: RawConfig, lineOf: LineOf, file: string): Problem[] {
   const problems: Problem[] = [];
   const names = Object.keys(config.profiles);
   for (const side of ['baseline', 'candidate'] as const) {
@@ -101,11 +158,17 @@ function semanticProblems(config: RawConfig, lineOf: (path: (string | number)[])
   if (config.profiles[config.candidate]?.transport === 'snapshot') {
     problems.push({ file, line: lineOf(['candidate']), path: 'candidate', message: 'the candidate must be a live server; a snapshot profile can only stand in for the baseline' });
   }
-  for (const [name, profile] of Object.entries(config.profiles)) problems.push(...profileProblems(name, profile, lineOf, file));
-  for (const code of Object.keys(config.promotion?.rules ?? {})) {
+  return problems;
+}
+
+/** Profiles and promotion, wherever they are written (top level, or under a server of a bundle). */
+function partProblems(profiles: Record<string, Record<string, unknown>>, promotion: RawConfig['promotion'], lineOf: LineOf, file: string): Problem[] {
+  const problems: Problem[] = [];
+  for (const [name, profile] of Object.entries(profiles)) problems.push(...profileProblems(name, profile, lineOf, file));
+  for (const code of Object.keys(promotion?.rules ?? {})) {
     if (!isCode(code)) problems.push({ file, line: lineOf(['promotion', 'rules', code]), path: `promotion.rules.${code}`, message: `unknown finding code; known codes: ${CODE_ORDER.join(', ')}` });
   }
-  (config.promotion?.exceptions ?? []).forEach((e, i) => {
+  (promotion?.exceptions ?? []).forEach((e, i) => {
     const where = ['promotion', 'exceptions', i];
     if (!isCode(e.code)) problems.push({ file, line: lineOf([...where, 'code']), path: dotted([...where, 'code']), message: `unknown finding code "${e.code}"` });
     if (Number.isNaN(Date.parse(`${e.expires}T00:00:00Z`))) problems.push({ file, line: lineOf([...where, 'expires']), path: dotted([...where, 'expires']), message: `"${e.expires}" is not a real date (YYYY-MM-DD)` });
@@ -116,7 +179,7 @@ function semanticProblems(config: RawConfig, lineOf: (path: (string | number)[])
 /** Where the config came from, for problems found while normalising (unset `${VAR}` references). */
 interface Origin {
   env: NodeJS.ProcessEnv;
-  lineOf: (path: (string | number)[]) => number | null;
+  lineOf: LineOf;
   display: string;
 }
 
@@ -129,6 +192,7 @@ function normalise(config: RawConfig, file: string, given: Record<string, Profil
   }
   return {
     file,
+    bundle: null,
     profiles,
     baseline: config.baseline,
     candidate: config.candidate,

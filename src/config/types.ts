@@ -86,9 +86,20 @@ export interface AuditSettings {
   definitionCostGrowthMinTokens: number;
 }
 
+/** One server of a bundle: its name, and the config that gates its baseline/candidate pair. */
+export interface ServerGate {
+  name: string;
+  config: GateConfig;
+}
+
 export interface GateConfig {
   /** Absolute path of the config file, or null when none was read. */
   file: string | null;
+  /**
+   * Set when the file declares `servers`: every server's own pair. The top-level baseline and
+   * candidate are then empty, and the pair fields of this config are not used for a run.
+   */
+  bundle: { concurrency: number; servers: ServerGate[] } | null;
   profiles: Record<string, Profile>;
   baseline: string;
   candidate: string;
@@ -112,6 +123,7 @@ export const DEFAULTS = {
   timeouts: { startupMs: 15_000, requestMs: 30_000, runMs: 600_000, killGraceMs: 2_000 },
   limits: { maxPages: 100, maxTools: 10_000, maxMessageBytes: 16 * 1024 * 1024, maxResultBytes: 4 * 1024 * 1024, stderrTailBytes: 8 * 1024 },
   cases: { concurrency: 4 },
+  bundle: { concurrency: 2 },
   audit: { maxResultBytes: 32 * 1024, resultGrowthPercent: 50, resultGrowthMinBytes: 1024, definitionCostGrowthPercent: 25, definitionCostGrowthMinTokens: 500 },
   promotion: { maxNewDestructiveTools: 0, maxBrokenCases: 0 },
   readyTimeoutMs: 15_000,

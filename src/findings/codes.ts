@@ -4,7 +4,7 @@
  */
 export type Action = 'rollback' | 'hold' | 'ignore';
 export type Severity = 'breaking' | 'dangerous' | 'safe';
-export type Subject = 'tools' | 'input' | 'output' | 'annotations' | 'text' | 'cases' | 'discovery' | 'audit' | 'policy';
+export type Subject = 'tools' | 'input' | 'output' | 'annotations' | 'text' | 'cases' | 'discovery' | 'audit' | 'roles' | 'bundle' | 'policy';
 
 export interface CodeMeta {
   subject: Subject;
@@ -87,6 +87,16 @@ export const CODES = {
   'tool-definition-cost': { subject: 'audit', action: 'ignore', title: 'Tool definition cost' },
   'tool-definition-cost-regression': { subject: 'audit', action: 'hold', title: 'Tool definitions grew' },
   'confusable-tools': { subject: 'audit', action: 'ignore', title: 'Confusable tools' },
+
+  // Roles: a dataset's `role: { name, allowedTools, maxDestructiveTools }`. Hold, not rollback: the tool
+  // may be sound and the allowlist stale, so a person decides which one to change. A new destructive
+  // tool is already a rollback through tool-added-destructive.
+  'role-surface-leak': { subject: 'roles', action: 'hold', title: "Tools outside a role's allowlist" },
+  'role-destructive-limit': { subject: 'roles', action: 'hold', title: 'Roles over their destructive tool cap' },
+
+  // Bundles: two servers of one bundle whose candidates expose the same tool name. An agent connected
+  // to both cannot tell which one it calls.
+  'cross-server-name-collision': { subject: 'bundle', action: 'hold', title: 'Tool names exposed by more than one server' },
 
   'exception-expired': { subject: 'policy', action: 'hold', title: 'Expired exceptions' },
   'exception-stale': { subject: 'policy', action: 'hold', title: 'Stale exceptions' },

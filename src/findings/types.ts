@@ -25,6 +25,8 @@ export interface Finding {
   message: string;
   /** Audit findings only: present on the candidate but not on the baseline. */
   regression?: boolean;
+  /** The role it concerns, for role findings. */
+  role?: string;
   /** The case whose probe produced it, for findings on live results. */
   caseId?: string;
 }

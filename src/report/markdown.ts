@@ -39,7 +39,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   const s = report.diff.summary;
   head.push(`**Diff:** ${s.addedTools} added, ${s.removedTools} removed, ${s.schemaBreakages} schema breakages, ${s.readOnlyHintRegressions} read-only regressions, ${s.addedDestructiveTools} new destructive tools.`);
 
-  const tail = [...caseSection(b, c), ...auditSection(report), ...serverSection(b, c), ...approveSection(report, options)];
+  const tail = [...caseSection(b, c), ...roleSection(report), ...auditSection(report), ...serverSection(b, c), ...approveSection(report, options)];
   if (options.reportLink) tail.push('', `The full report (JSON, and an HTML page to open in a browser) is in [this run's artifacts](${options.reportLink}).`);
   const budget = (options.budget ?? MARKDOWN_BUDGET) - [...head, ...tail].join('\n').length - 400;
   return `${[...head, ...changeSection(report.diff.changes, budget, options.reportLink), ...tail].join('\n')}\n`;
@@ -81,6 +81,18 @@ function caseSection(b: SideReport, c: SideReport): string[] {
     const before = baseline.get(r.id)?.status ?? '-';
     const why = r.status === 'skipped' ? (r.probes.find((p) => p.reason)?.reason ?? '') : r.failures.map((f) => f.message).join('; ');
     out.push(`| ${cell(r.id)} | ${cell(r.role)} | ${before} | ${r.status === 'failed' ? '**failed**' : r.status} | ${cell(why)} |`);
+  }
+  return out;
+}
+
+/** Per role, shown under the same rule as the text: more than one role, or a scoped one. */
+function roleSection(report: Report): string[] {
+  const roles = report.roles ?? [];
+  if (!roles.length || (roles.length === 1 && !roles[0]!.allowedTools && roles[0]!.maxDestructiveTools === null)) return [];
+  const out = ['', '### Roles', '', '| role | candidate cases passed | outside its allowlist | verdict |', '|---|---|---|---|'];
+  for (const role of roles) {
+    const outside = role.findings.filter((f) => f.code === 'role-surface-leak').map((f) => `${cell(f.tool!)}${f.regression === false ? ' (baseline too)' : ''}`).join(', ');
+    out.push(`| ${cell(role.name)} | ${role.cases.candidate.passed}/${role.cases.candidate.total} | ${outside || '-'} | ${ICON[role.verdict]} ${role.verdict} |`);
   }
   return out;
 }

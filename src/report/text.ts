@@ -22,6 +22,7 @@ export function renderText(report: Report, style: TextStyle = plain, reportPath:
   const protocol = (s: SideReport) => (s.server.protocolVersion ? `, protocol ${s.server.protocolVersion}` : '');
   const server = (s: SideReport) => (s.server.name ? `${s.server.name} ${s.server.version ?? ''}`.trim() + protocol(s) : s.available ? 'unknown' : 'unavailable');
   lines.push(style.bold('mcp-gate contract promotion'));
+  if (report.server) lines.push(`  server     ${report.server} (one server of a bundle)`);
   lines.push(`  baseline   ${b.profile} (${b.transport}, ${server(b)})`);
   lines.push(`  candidate  ${c.profile} (${c.transport}, ${server(c)})`);
   lines.push(`  cases      ${b.cases.total} from ${report.config.datasets.join(', ') || 'no datasets'}`);
@@ -66,6 +67,7 @@ export function renderText(report: Report, style: TextStyle = plain, reportPath:
     if (side.error) lines.push('', style.red(`${side === b ? 'Baseline' : 'Candidate'} unavailable (${side.error.phase}): ${side.error.message}`));
     if (side.error && side.stderr.tail.trim()) lines.push(style.dim(indent(side.stderr.tail.trimEnd().split('\n').slice(-5).join('\n'))));
   }
+  lines.push(...roleSection(report, style));
   lines.push('');
   const approval = decision.approval ? ` (approved by label "${decision.approval.label}"; the gate said ${decision.approval.verdictBefore})` : '';
   lines.push(`${style.bold('Decision:')} ${verdictColour(style.bold(decision.verdict))}${approval}`);
@@ -91,3 +93,26 @@ function sideFailures(label: string, side: SideReport): string[] {
 }
 
 const indent = (text: string) => text.split('\n').map((l) => `    ${l}`).join('\n');
+
+/**
+ * Per role: candidate cases, what the allowlist leaves out, and the verdict the role's own signals
+ * ask for. Shown when there is more than one role or a scoped one; a single plain role adds nothing.
+ */
+function roleSection(report: Report, style: TextStyle): string[] {
+  const roles = report.roles ?? [];
+  if (!roles.length || (roles.length === 1 && !roles[0]!.allowedTools && roles[0]!.maxDestructiveTools === null)) return [];
+  const colour = (v: string) => (v === 'Promote' ? style.green(v) : v === 'Hold' ? style.yellow(v) : style.red(v));
+  const rows = [['role', 'cases passed', 'allowed tools', 'outside allowlist', 'verdict']];
+  for (const role of roles) {
+    const leaks = role.findings.filter((f) => f.code === 'role-surface-leak');
+    const judged = leaks.filter((f) => f.regression !== false).map((f) => f.tool!);
+    const old = leaks.filter((f) => f.regression === false).map((f) => `${f.tool!} (baseline too)`);
+    const surface = role.surface ? (role.allowedTools ? `${role.surface.allowed.length} of ${role.surface.allowed.length + role.surface.outside.length}` : 'all') : 'n/a';
+    rows.push([role.name, `${role.cases.candidate.passed}/${role.cases.candidate.total}`, surface, [...judged, ...old].join(', ') || '-', role.verdict]);
+  }
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  const lines = ['', style.bold('Roles')];
+  rows.forEach((row, n) => lines.push(`  ${row.map((cell, i) => (n && i === 4 ? colour(cell) : cell.padEnd(widths[i]!))).join('   ')}`.trimEnd()));
+  for (const role of roles) for (const f of role.findings) if (f.code === 'role-destructive-limit') lines.push(`  ${f.code}: ${f.message}`);
+  return lines;
+}

@@ -4,6 +4,7 @@ import type { Decision } from '../decide/decide.js';
 import type { DiffSummary } from '../diff/summary.js';
 import type { Audit } from '../audit/index.js';
 import type { Change } from '../findings/types.js';
+import type { RoleReport } from '../roles/breakdown.js';
 
 export const REPORT_SCHEMA_VERSION = 1;
 
@@ -35,11 +36,15 @@ export interface Report {
   generatedBy: { name: string; version: string };
   startedAt: string;
   finishedAt: string;
+  /** The server's name when this run gated one server of a bundle (`servers.<name>`). */
+  server?: string;
   config: { file: string | null; datasets: string[]; roles: string[] };
   baseline: SideReport;
   candidate: SideReport;
   diff: { summary: DiffSummary; changes: Change[] };
   audit: Audit;
+  /** Results and surface findings per role (see roles/breakdown.ts). Absent in reports of older builds. */
+  roles?: RoleReport[];
   decision: Decision;
   timing: Timing;
 }

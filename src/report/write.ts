@@ -5,9 +5,15 @@ import type { Report } from './types.js';
 const stamp = (iso: string) => iso.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
 const safe = (name: string) => name.replace(/[^A-Za-z0-9._-]+/g, '_');
 
-/** `<dir>/<UTC yyyyMMddTHHmmssZ>-<baseline>-to-<candidate>.json`, with a suffix if that name is taken. */
+/**
+ * `<dir>/<UTC yyyyMMddTHHmmssZ>-<baseline>-to-<candidate>.json`, with a suffix if that name is taken.
+ * A server of a bundle puts its name first: `<stamp>-<server>-<baseline>-to-<candidate>.json`.
+ */
 export function reportFileName(dir: string, report: Report): string {
-  const base = `${stamp(report.startedAt)}-${safe(report.baseline.profile)}-to-${safe(report.candidate.profile)}`;
+  return freeName(dir, `${stamp(report.startedAt)}-${report.server ? `${safe(report.server)}-` : ''}${safe(report.baseline.profile)}-to-${safe(report.candidate.profile)}`);
+}
+
+function freeName(dir: string, base: string): string {
   for (let n = 1; ; n++) {
     const candidate = join(dir, `${base}${n === 1 ? '' : `-${n}`}.json`);
     if (!existsSync(candidate)) return candidate;
@@ -20,10 +26,21 @@ export function reportFileName(dir: string, report: Report): string {
  * runs in the same second from taking the same final name.
  */
 export function writeReport(dir: string, report: Report): string {
+  return writeAtomically(dir, () => reportFileName(dir, report), reportText(report));
+}
+
+/** The name of a bundle summary (a report's name always has `-to-`): readers of a reports dir skip it. */
+export const isBundleSummaryName = (name: string): boolean => /^\d{8}T\d{6}Z-bundle(-\d+)?\.json$/.test(name);
+
+/** A bundle summary: `<dir>/<UTC yyyyMMddTHHmmssZ>-bundle.json`, written the same way. */
+export function writeBundleSummary(dir: string, summary: { startedAt: string }): string {
+  return writeAtomically(dir, () => freeName(dir, `${stamp(summary.startedAt)}-bundle`), `${JSON.stringify(summary, null, 2)}\n`);
+}
+
+function writeAtomically(dir: string, name: () => string, text: string): string {
   mkdirSync(dir, { recursive: true });
-  const text = reportText(report);
   for (;;) {
-    const target = reportFileName(dir, report);
+    const target = name();
     const temp = `${target}.${process.pid}.tmp`;
     const fd = openSync(temp, 'wx');
     try {

@@ -1,0 +1,59 @@
+import { isDestructive } from '../contract/annotations.js';
+import type { Contract } from '../contract/types.js';
+import type { Finding } from '../findings/types.js';
+import type { RoleDefinition } from './definitions.js';
+import { toolMatcher } from './glob.js';
+
+/** What one side exposes to a scoped role: tools inside its allowlist, tools outside it, and the destructive ones inside. */
+export interface SurfaceView {
+  allowed: string[];
+  outside: string[];
+  destructive: string[];
+}
+
+/**
+ * A server has one tool surface and every agent that connects sees all of it, so a role's surface
+ * is the whole contract; the allowlist says which part of it the role should see.
+ */
+export function surfaceView(role: RoleDefinition, contract: Contract): SurfaceView {
+  const allowedTools = role.surface?.allowedTools;
+  const allows = allowedTools ? toolMatcher(allowedTools) : () => true;
+  const tools = contract.tools;
+  return {
+    allowed: tools.filter((t) => allows(t.name)).map((t) => t.name),
+    outside: tools.filter((t) => !allows(t.name)).map((t) => t.name),
+    destructive: tools.filter((t) => allows(t.name) && isDestructive(t.effectiveAnnotations)).map((t) => t.name),
+  };
+}
+
+/**
+ * The role findings of the candidate. A tool outside the allowlist is `role-surface-leak`; it is a
+ * regression only when the baseline did not expose that tool already, so old exposure is reported,
+ * not judged (the same rule as the audit). Too many destructive tools inside the allowlist is
+ * `role-destructive-limit`, judged when the candidate has more of them than the baseline.
+ */
+export function roleFindings(role: RoleDefinition, baseline: Contract, candidate: Contract | null): Finding[] {
+  if (!role.surface || !candidate) return [];
+  const before = surfaceView(role, baseline);
+  const after = surfaceView(role, candidate);
+  const findings: Finding[] = [];
+  if (role.surface.allowedTools) {
+    const exposedBefore = new Set(baseline.tools.map((t) => t.name));
+    for (const tool of after.outside) {
+      const old = exposedBefore.has(tool);
+      findings.push({
+        code: 'role-surface-leak', severity: 'dangerous', side: 'candidate', tool, role: role.name, regression: !old,
+        message: `${tool} is exposed to role ${role.name} but not in its allowedTools${old ? ' (the baseline exposed it too)' : ''}`,
+      });
+    }
+  }
+  const cap = role.surface.maxDestructiveTools;
+  if (cap !== null && after.destructive.length > cap) {
+    findings.push({
+      code: 'role-destructive-limit', severity: 'dangerous', side: 'candidate', tool: null, role: role.name,
+      regression: after.destructive.length > before.destructive.length,
+      message: `role ${role.name} may use ${after.destructive.length} destructive tools (${after.destructive.join(', ')}); maxDestructiveTools is ${cap}`,
+    });
+  }
+  return findings;
+}
