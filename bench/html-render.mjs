@@ -13,7 +13,7 @@ import { chromium } from 'playwright-core';
 import { buildContract } from '../dist/contract/normalize.js';
 import { toSnapshot } from '../dist/contract/snapshot.js';
 import { reportProblems } from '../dist/report/read.js';
-import { syntheticTool } from './synthetic.mjs';
+import { syntheticTool } from '../test/fixtures/synthetic/tools.mjs';
 
 const TOOLS = Number(process.env.BENCH_TOOLS ?? 1000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);

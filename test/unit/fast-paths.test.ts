@@ -13,7 +13,7 @@ import { ROOT } from '../helpers/cli.js';
 
 const yamlFiles = [
   'gate.config.yaml',
-  ...readdirSync(join(ROOT, 'datasets')).map((f) => `datasets/${f}`),
+  ...readdirSync(join(ROOT, 'datasets'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.yaml')).map((f) => `datasets/${f}`),
   ...readdirSync(join(ROOT, 'test/fixtures/published')).filter((f) => f.endsWith('.yaml')).map((f) => `test/fixtures/published/${f}`),
   ...readdirSync(join(ROOT, 'test/fixtures/servers')).filter((f) => f.endsWith('.yaml')).map((f) => `test/fixtures/servers/${f}`),
 ];
