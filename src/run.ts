@@ -46,6 +46,8 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
   const candidateProfile = config.profiles[config.candidate]!;
   const stages: Timing['stages'] = { connect: 0, discover: 0, diff: 0, cases: 0, audit: 0, decide: 0, report: 0 };
 
+  const inFlight: InFlight = { baseline: new Map(), candidate: new Map() };
+  let expiredDuring = 'the case replay';
   // At runMs every server is ended, whatever it is doing; what was waiting on it then fails fast.
   let expired = false;
   let rejectDeadline: (error: Error) => void = () => undefined;
@@ -53,7 +55,8 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
   deadline.catch(() => undefined);
   const timer = setTimeout(() => {
     expired = true;
-    void Promise.all(sessions.map((s) => s.close())).then(() => rejectDeadline(new RunTimeoutError(config.timeouts.runMs, 'the case replay')));
+    expiredDuring = waitingOn(inFlight); // before the servers are ended and their calls fail
+    void Promise.all(sessions.map((s) => s.close())).then(() => rejectDeadline(new RunTimeoutError(config.timeouts.runMs, expiredDuring)));
   }, config.timeouts.runMs);
   const blameDeadline = (outcome: PromiseSettledResult<OpenSide>, side: Side): PromiseSettledResult<OpenSide> =>
     expired && outcome.status === 'rejected' && outcome.reason instanceof SideUnavailableError
@@ -92,11 +95,11 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
     const [baseReplay, candReplay] = expiredBeforeCases
       ? await Promise.all([unreachedCases(datasets), unreachedCases(datasets)])
       : await Promise.race([
-        Promise.all([replay(datasets, base, config), cand ? replay(datasets, cand, config) : unreachedCases(datasets)]),
+        Promise.all([replay(datasets, base, config, inFlight), cand ? replay(datasets, cand, config, inFlight) : unreachedCases(datasets)]),
         deadline,
       ]);
     stages.cases = Math.round(performance.now() - mark);
-    if (expired && !expiredBeforeCases) throw new RunTimeoutError(config.timeouts.runMs, 'the case replay');
+    if (expired && !expiredBeforeCases) throw new RunTimeoutError(config.timeouts.runMs, expiredDuring);
     const baseCases = baseReplay.results;
     const candCases = candReplay.results;
 
@@ -141,11 +144,31 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
   }
 }
 
-function replay(datasets: Dataset[], side: OpenSide, config: GateConfig): Promise<Replay> {
+/** Tool calls in flight per side, so a run that times out during the cases can say who it was waiting on. */
+type InFlight = Record<Side, Map<string, number>>;
+
+function waitingOn(inFlight: InFlight): string {
+  const sides = (['baseline', 'candidate'] as const).flatMap((side) => {
+    const calls = [...inFlight[side]].filter(([, n]) => n > 0).map(([tool, n]) => (n > 1 ? `${tool} ×${n}` : tool)).sort();
+    return calls.length ? [`${side} (tools/call ${calls.join(', ')})`] : [];
+  });
+  return sides.length ? `the case replay, waiting on the ${sides.join(' and the ')}` : 'the case replay';
+}
+
+function replay(datasets: Dataset[], side: OpenSide, config: GateConfig, inFlight: InFlight): Promise<Replay> {
   const session = side.session;
+  const calls = inFlight[side.side];
+  const track = async <T>(tool: string, call: () => Promise<T>): Promise<T> => {
+    calls.set(tool, (calls.get(tool) ?? 0) + 1);
+    try {
+      return await call();
+    } finally {
+      calls.set(tool, calls.get(tool)! - 1);
+    }
+  };
   const replaySide: ReplaySide = {
     contract: side.contract,
-    caller: session ? { callTool: (name, args) => session.callTool(name, args) } : null,
+    caller: session ? { callTool: (name, args) => track(name, () => session.callTool(name, args)) } : null,
     noCallerReason: `profile "${side.profile.name}" is a snapshot: no live server to call`,
     allowSideEffects: side.profile.allowSideEffects,
     concurrency: config.cases.concurrency,

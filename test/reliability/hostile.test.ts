@@ -300,4 +300,13 @@ describe('the whole-run budget (timeouts.runMs) against a hostile candidate', { 
     expect(result.ms).toBeLessThan(8_000);
     await expectNoLeftovers('ok', 'slow-pages');
   });
+
+  it('passes the budget while cases replay: cannot decide (exit 3), naming the side and the call it waited on', async () => {
+    const result = await run('call-hang', { env: { MCPGATE_TIMEOUTS__REQUEST_MS: '60000', MCPGATE_TIMEOUTS__RUN_MS: '3000' } });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('the run exceeded timeouts.runMs (3000 ms) during the case replay, waiting on the candidate (tools/call alpha); every server was ended');
+    expect(result.stdout).toBe('');
+    expect(result.ms).toBeLessThan(8_000);
+    await expectNoLeftovers('ok', 'call-hang');
+  });
 });
