@@ -11,6 +11,8 @@ import { renderReport } from '../report/render.js';
 import { emit } from '../commands/output.js';
 import type { Report } from '../report/types.js';
 import { redact } from '../secrets.js';
+import { renderBundleMarkdown } from '../bundle/render.js';
+import type { BundleSummary } from '../bundle/summary.js';
 import { annotations, type Locator, type Place } from './annotations.js';
 import { appendSummary, CommentsApi, GitHubApiError, input, pullRequestOf, setOutputs } from './github.js';
 
@@ -29,8 +31,9 @@ async function main(env: NodeJS.ProcessEnv, interrupted: () => boolean): Promise
   const approvedByLabel = approveLabel && pr?.labels.includes(approveLabel) ? approveLabel : undefined;
   if (approvedByLabel) process.stderr.write(`mcp-gate: the pull request carries the "${approvedByLabel}" label: a Hold or Rollback becomes Promote for this run\n`);
 
+  let printed = '';
   const io: CommandIO = {
-    stdout: () => undefined, // this entry point writes workflow commands to stdout itself
+    stdout: (text) => (printed += text), // the JSON the command prints; this entry point writes workflow commands itself
     log: (line) => process.stderr.write(`${redact(line)}\n`),
     error: (line) => process.stderr.write(`${redact(line)}\n`),
     env,
@@ -47,6 +50,7 @@ async function main(env: NodeJS.ProcessEnv, interrupted: () => boolean): Promise
     format: 'json',
     approvedByLabel,
   }, io);
+  if (outcome.kind === 'verdict' && !outcome.report) return bundleResult(env, pr, JSON.parse(printed) as BundleSummary, exitCodeOf(outcome, failOn));
   if (outcome.kind !== 'verdict' || !outcome.report) return exitCodeOf(outcome, failOn);
   const report = outcome.report;
 
@@ -67,6 +71,25 @@ async function main(env: NodeJS.ProcessEnv, interrupted: () => boolean): Promise
   const note = await comment(env, pr, markdown);
   appendSummary(env, note ? `${markdown}\n> [!NOTE]\n> ${note}\n` : markdown);
   return exitCodeOf(outcome, failOn);
+}
+
+/**
+ * A bundle config (`servers:`): the bundle's verdict, and its summary table (each server's verdict,
+ * reasons and report) in the job summary and the sticky comment. Per-change annotations stay with
+ * each server's own report.
+ */
+async function bundleResult(env: NodeJS.ProcessEnv, pr: ReturnType<typeof pullRequestOf>, summary: BundleSummary, code: number): Promise<number> {
+  setOutputs(env, {
+    verdict: summary.verdict ?? 'error',
+    'report-path': '',
+    'html-report-path': '',
+    'breaking-count': '',
+    'broken-cases': '',
+  });
+  const markdown = redact(`${STICKY_MARKER}\n${renderBundleMarkdown(summary)}`);
+  const note = await comment(env, pr, markdown);
+  appendSummary(env, note ? `${markdown}\n> [!NOTE]\n> ${note}\n` : markdown);
+  return code;
 }
 
 /** Posts or updates the sticky comment. Returns a note for the summary when it could not. */

@@ -144,6 +144,34 @@ describe('the GitHub Action on a pull request', { timeout: 60_000 }, () => {
   });
 });
 
+describe('the GitHub Action on a bundle config', { timeout: 60_000 }, () => {
+  it('gives the bundle verdict as the output, and the per-server table in the summary and the comment', async () => {
+    api.comments = [];
+    const dir = scratchProject();
+    const server = join(ROOT, 'examples/support-ops/dist/server.js');
+    const profile = (p: string) => `{ command: node, args: [${server}, ${p}, --tag=${dir}], allowSideEffects: true }`;
+    writeFileSync(join(dir, 'bundle.yaml'), [
+      'version: 1',
+      'profiles:',
+      `  baseline: ${profile('baseline')}`,
+      `  candidate: ${profile('candidate')}`,
+      `  candidate-safe: ${profile('candidate-safe')}`,
+      'servers:',
+      '  desk: { baseline: baseline, candidate: candidate-safe, datasets: [datasets/support-ops.cases.yaml] }',
+      '  desk-next: { baseline: baseline, candidate: candidate, datasets: [datasets/support-ops.cases.yaml] }',
+      'reports: { dir: reports }',
+    ].join('\n'));
+    const run = await runAction(dir, { ...INPUTS, config: 'bundle.yaml' }, prEvent());
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.outputs.verdict).toBe('Rollback');
+    expect(run.summary.startsWith(STICKY_MARKER)).toBe(true);
+    expect(run.summary).toContain('desk-next');
+    expect(run.summary).toMatch(/desk\b.*Promote/);
+    expect(api.comments).toHaveLength(1);
+    expect(api.comments[0]!.body).toContain('desk-next');
+  });
+});
+
 describe('action.yml', () => {
   it('declares the inputs and outputs the action promises, and runs the built entry point', () => {
     const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: object; outputs: object; runs: { using: string; steps: { id?: string; run?: string; env?: Record<string, string> }[] } };
