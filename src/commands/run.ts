@@ -1,8 +1,8 @@
 import { relative } from 'node:path';
 import { loadConfig } from '../config/load.js';
-import { runGate } from '../run.js';
 import { writeReport } from '../report/write.js';
-import { renderReport } from '../report/render.js';
+import { loadDatasets } from '../cases/load.js';
+import { endUnadopted, launchSpecOf, prelaunch } from '../connect/prelaunch.js';
 import { describe } from '../error-text.js';
 import { redactDeep } from '../secrets.js';
 import type { CommandIO, Format, Outcome } from './outcome.js';
@@ -33,19 +33,41 @@ export async function runCommand(flags: RunFlags, io: CommandIO): Promise<Outcom
   }, io.cwd);
   if (config.bundle && flags.server === undefined) return (await import('./bundle.js')).bundleCommand(config, flags, io);
   const server = flags.server === undefined ? null : serverOf(config, flags.server, flags.config);
+  startEarly(server?.config ?? config, io.env);
   const gated = await gateOne(server?.config ?? config, server?.name ?? null, flags, io);
   if (!gated) return { kind: 'undecided' };
   const { report, reportPath } = gated;
+  const { renderReport } = await import('../report/render.js');
   io.stdout(renderReport(report, flags.format, { reportPath, colour: io.colour }));
   if (reportPath) io.log(`mcp-gate: report written to ${reportPath} (${report.timing.stages.report} ms)`);
   return { kind: 'verdict', verdict: report.decision.verdict, reportWritten: reportPath !== null, report, reportPath };
 }
 
+/**
+ * Starts both stdio servers before the pipeline's modules load, so their boot overlaps ours.
+ * Datasets are checked first: a bad file stops the run before any server starts.
+ */
+function startEarly(config: GateConfig, env: NodeJS.ProcessEnv): void {
+  loadDatasets(config.datasets);
+  for (const name of [config.baseline, config.candidate]) {
+    const profile = config.profiles[name];
+    const spec = profile?.transport === 'stdio' ? launchSpecOf(profile, env) : null;
+    if (spec) prelaunch(spec, config.limits.stderrTailBytes);
+  }
+}
+
 /** One baseline/candidate pair, gated and its report written; null when the gate was interrupted. */
 export async function gateOne(config: GateConfig, server: string | null, flags: Pick<RunFlags, 'approvedByLabel'>, io: CommandIO): Promise<{ report: Report; reportPath: string | null } | null> {
   const prefix = server === null ? 'mcp-gate: ' : `mcp-gate: [${server}] `;
+  // The pipeline (and the SDK with it) loads here, while servers started early boot.
+  const { runGate } = await import('../run.js');
+  let gated: Report;
+  try {
+    gated = await runGate(config, { log: (line) => io.log(`${prefix}${line}`), approvedByLabel: flags.approvedByLabel });
+  } finally {
+    await endUnadopted(config.timeouts.killGraceMs);
+  }
   // Servers may echo what they were given (stderr, errors, descriptions): the report never keeps it.
-  const gated = await runGate(config, { log: (line) => io.log(`${prefix}${line}`), approvedByLabel: flags.approvedByLabel });
   const report = redactDeep(server === null ? gated : withServer(gated, server));
   // Servers ended by a signal fail their calls: a verdict from that would be about the signal.
   if (io.interrupted()) return null;

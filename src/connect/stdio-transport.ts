@@ -2,6 +2,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { endGroup, spawnGroup, type SpawnedGroup } from './process-group.js';
+import { adopt } from './prelaunch.js';
 import { StreamTail } from './stderr-tail.js';
 
 /** The JSON-RPC error code the gate answers a tools/call with when it dropped the result for its size. */
@@ -73,10 +74,14 @@ export class GroupStdioTransport implements Transport {
   async start(): Promise<void> {
     if (this.group) return this.group.spawned;
     const { command, args, cwd, env } = this.launch;
-    const group = spawnGroup(command, args, { cwd, env });
+    // A server started ahead (prelaunch.ts) is taken over with its output so far; otherwise spawn now.
+    let group = adopt(this.launch, { stdout: (chunk) => this.onStdout(chunk), stderr: this.stderr });
+    if (!group) {
+      group = spawnGroup(command, args, { cwd, env });
+      group.child.stdout!.on('data', (chunk: Buffer) => this.onStdout(chunk));
+      group.child.stderr!.on('data', (chunk: Buffer) => this.stderr.push(chunk));
+    }
     this.group = group;
-    group.child.stdout!.on('data', (chunk: Buffer) => this.onStdout(chunk));
-    group.child.stderr!.on('data', (chunk: Buffer) => this.stderr.push(chunk));
     group.child.stdin!.on('error', () => undefined); // EPIPE after the server died: close() reports it
     void group.exited.then((exit) => {
       this.exit = exit;
