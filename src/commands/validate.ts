@@ -3,19 +3,27 @@ import { relative } from 'node:path';
 import { loadDatasets } from '../cases/load.js';
 import { loadConfig } from '../config/load.js';
 import { formatProblem, InputError, type Problem } from '../config/problems.js';
+import type { Profile } from '../config/types.js';
 import type { CommandIO, Outcome } from './outcome.js';
 
 /** `mcp-gate validate`: the config and every dataset, checked without starting a server. */
 export function validateCommand(flags: { config: string }, io: CommandIO): Outcome {
   const config = loadConfig(flags.config, io.env, {}, io.cwd);
   const problems: Problem[] = [];
-  for (const profile of Object.values(config.profiles)) {
+  // Every profile once: the top-level ones, then those a bundle's server declares for itself.
+  const scoped: { at: string; profile: Profile }[] = Object.values(config.profiles).map((profile) => ({ at: `profiles.${profile.name}`, profile }));
+  for (const server of config.bundle?.servers ?? []) {
+    for (const profile of Object.values(server.config.profiles)) {
+      if (config.profiles[profile.name] !== profile) scoped.push({ at: `servers.${server.name}.profiles.${profile.name}`, profile });
+    }
+  }
+  for (const { at, profile } of scoped) {
     if (profile.transport === 'snapshot' && !existsSync(profile.path)) {
-      problems.push({ file: relative(io.cwd, config.file ?? flags.config), line: null, path: `profiles.${profile.name}.path`, message: `snapshot file ${relative(io.cwd, profile.path)} does not exist; write it with \`mcp-gate snapshot --profile <live profile> -o ${relative(io.cwd, profile.path)}\`` });
+      problems.push({ file: relative(io.cwd, config.file ?? flags.config), line: null, path: `${at}.path`, message: `snapshot file ${relative(io.cwd, profile.path)} does not exist; write it with \`mcp-gate snapshot --profile <live profile> -o ${relative(io.cwd, profile.path)}\`` });
     }
   }
   // Not a problem of the file: the variable may well be set where the gate runs (a CI secret).
-  for (const profile of Object.values(config.profiles)) {
+  for (const { profile } of scoped) {
     if (profile.transport !== 'http' && profile.transport !== 'sse') continue;
     for (const unset of profile.unresolved) io.log(`mcp-gate: note: ${formatProblem(unset)}; \`run\` stops with exit 3 unless it is set`);
   }

@@ -66,6 +66,25 @@ describe('bad input stops the gate with exit 3 and names the file, line and fiel
     expect(existsSync(join(dir, 'reports'))).toBe(false);
   });
 
+  it('validate checks the profiles a bundle server declares for itself', async () => {
+    const dir = scratchProject();
+    writeFileSync(join(dir, 'bundle.yaml'), [
+      'version: 1',
+      'profiles:',
+      '  live: { command: node, args: [server.js] }',
+      'servers:',
+      '  desk:',
+      '    profiles:',
+      '      old: { transport: snapshot, path: contracts/old.json }',
+      '    baseline: old',
+      '    candidate: live',
+      '    datasets: [datasets/support-ops.cases.yaml]',
+    ].join('\n'));
+    const result = await runCli(['validate', '-c', 'bundle.yaml'], { cwd: dir });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('bundle.yaml: servers.desk.profiles.old.path: snapshot file contracts/old.json does not exist');
+  });
+
   it('a dataset file that does not exist', async () => {
     const dir = scratchProject();
     const result = await runCli(['run', '--dataset', 'datasets/missing.yaml'], { cwd: dir });
