@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { exitCodeOf, FORMATS, type CommandIO, type FailOn, type Format, type Outcome } from './commands/outcome.js';
+import { exitCodeOf, FAIL_ONS, FORMATS, type CommandIO, type FailOn, type Format, type Outcome } from './commands/outcome.js';
 import { describe, failureText } from './error-text.js';
 import { guardProcess } from './process-guard.js';
 import { GATE_VERSION } from './version.js';
@@ -77,7 +77,7 @@ async function main(argv: string[]): Promise<number> {
   const format = values.format as Format;
   if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, not "${values.format}"`);
   const failOn = values['fail-on'] as FailOn;
-  if (!['rollback', 'hold', 'never'].includes(failOn)) throw new UsageError(`--fail-on must be rollback, hold or never, not "${failOn}"`);
+  if (!FAIL_ONS.includes(failOn)) throw new UsageError(`--fail-on must be rollback, hold or never, not "${failOn}"`);
 
   const io: CommandIO = {
     // Everything leaving the gate is redacted: see src/secrets.ts.

@@ -26,6 +26,8 @@ export interface RunOptions {
   /** Progress lines, for stderr. */
   log?: (line: string) => void;
   now?: () => Date;
+  /** The config's datasets, when the caller already loaded them (to check them before starting servers). */
+  datasets?: Dataset[];
   /** This run was approved by a person through this PR label: Rollback or Hold becomes Promote. */
   approvedByLabel?: string;
 }
@@ -38,7 +40,7 @@ export interface RunOptions {
 export async function runGate(config: GateConfig, options: RunOptions = {}): Promise<Report> {
   const log = options.log ?? (() => undefined);
   const now = options.now ?? (() => new Date());
-  const datasets = loadDatasets(config.datasets);
+  const datasets = options.datasets ?? loadDatasets(config.datasets);
   const startedAt = now();
   const clock = performance.now();
   const sessions: Session[] = [];
@@ -112,10 +114,11 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
     stages.audit = Math.round(performance.now() - mark);
 
     mark = performance.now();
+    const definitions = roleDefinitions(datasets);
     const today = startedAt.toISOString().slice(0, 10);
     const findings: Finding[] = [...discoveryFindings(base.contract, cand?.contract ?? null)];
     if (candidate.status === 'rejected') findings.push(unavailableFinding(candidate.reason as SideUnavailableError));
-    const roles = roleBreakdown(roleDefinitions(datasets), { baseline: base.contract, candidate: cand?.contract ?? null }, { baseline: baseCases, candidate: candCases }, config.promotion, today);
+    const roles = roleBreakdown(definitions, { baseline: base.contract, candidate: cand?.contract ?? null }, { baseline: baseCases, candidate: candCases }, config.promotion, today);
     const decided = decide(collectSignals(changes, candCases, [...findings, ...audited.findings, ...roles.findings]), config.promotion, today);
     const decision = options.approvedByLabel ? approve(decided, options.approvedByLabel) : decided;
     stages.decide = Math.round(performance.now() - mark);
@@ -129,7 +132,7 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
       generatedBy: { name: GATE_NAME, version: GATE_VERSION },
       startedAt: startedAt.toISOString(),
       finishedAt: now().toISOString(),
-      config: { file: config.file ? relativeToCwd(config.file) : null, datasets: datasets.map((d) => d.file), roles: roleDefinitions(datasets).map((r) => r.name) },
+      config: { file: config.file ? relativeToCwd(config.file) : null, datasets: datasets.map((d) => d.file), roles: definitions.map((r) => r.name) },
       baseline: buildSideReport(base, baseCases),
       candidate: candidateReport,
       diff: { summary: summarize(changes), changes },

@@ -13,35 +13,34 @@ import { referencedVariables } from './config/references.js';
  */
 export const REDACTED = '***';
 
-const SECRET_KEY = /token|secret|passw(?:or)?d|api[-_]?key|auth|credential|private[-_]?key|cookie|session/i;
+const SECRET_NAME = /token|secret|passw|key|auth|credential|cookie|session|signature|^sig$/i;
+
+/** Whether a name (env key, header, query parameter) says its value is a credential. */
+export const looksSecret = (name: string): boolean => SECRET_NAME.test(name);
 /** Shorter values would redact ordinary words and digits all over the output. */
 const MIN_SECRET_LENGTH = 6;
 
-const secrets = new Set<string>();
 let ordered: string[] = [];
 
-export function registerSecret(value: string): void {
-  if (value.length < MIN_SECRET_LENGTH || secrets.has(value)) return;
-  secrets.add(value);
-  // Longest first, so a secret that contains another is replaced whole.
-  ordered = [...secrets].sort((a, b) => b.length - a.length);
+/** Secrets as they are masked: long enough to tell apart from words, without repeats, longest first (so a secret that contains another is replaced whole). */
+export const orderSecrets = (values: Iterable<string>): string[] =>
+  [...new Set([...values].filter((v) => v.length >= MIN_SECRET_LENGTH))].sort((a, b) => b.length - a.length);
+
+/** `text` with every one of `secrets` (as ordered by orderSecrets) replaced by the mask. */
+export function maskIn(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  return out;
 }
 
-/** For tests: forget every registered secret. */
-export function clearSecrets(): void {
-  secrets.clear();
-  ordered = [];
+export function registerSecret(value: string): void {
+  if (!ordered.includes(value)) ordered = orderSecrets([...ordered, value]);
 }
 
 /** Whether a `key: template` pair of a profile's env or headers carries a secret. */
-export const isSecretEntry = (key: string, template: string): boolean => SECRET_KEY.test(key) || referencedVariables(template).length > 0;
+export const isSecretEntry = (key: string, template: string): boolean => looksSecret(key) || referencedVariables(template).length > 0;
 
-export function redact(text: string): string {
-  if (!ordered.length) return text;
-  let out = text;
-  for (const secret of ordered) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-  return out;
-}
+export const redact = (text: string): string => maskIn(text, ordered);
 
 /** A copy of `value` with every string redacted (keys included). */
 export function redactDeep<T>(value: T): T {

@@ -22,7 +22,7 @@ export const MAX_ANNOTATIONS = 30;
 const data = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 const property = (s: string) => data(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
-interface Annotation {
+export interface Annotation {
   level: Level;
   title: string;
   message: string;
@@ -53,7 +53,8 @@ export function annotations(report: Report, locate: Locator, max = MAX_ANNOTATIO
   return lines;
 }
 
-function command(a: Annotation): string {
+/** One workflow command (`::error title=...::message`), escaped; `place` when the file and line are known. */
+export function command(a: Annotation): string {
   const props = [a.place && `file=${property(a.place.file)}`, a.place?.line && `line=${a.place.line}`, `title=${property(a.title)}`].filter(Boolean).join(',');
   return `::${a.level} ${props}::${data(a.message)}`;
 }

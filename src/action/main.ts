@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { exitCodeOf, type CommandIO, type FailOn } from '../commands/outcome.js';
+import { exitCodeOf, FAIL_ONS, type CommandIO, type FailOn } from '../commands/outcome.js';
 import { runCommand } from '../commands/run.js';
 import { loadConfig } from '../config/load.js';
 import { readSource } from '../config/source.js';
@@ -13,7 +13,7 @@ import type { Report } from '../report/types.js';
 import { redact } from '../secrets.js';
 import { renderBundleMarkdown } from '../bundle/render.js';
 import type { BundleSummary } from '../bundle/summary.js';
-import { annotations, type Locator, type Place } from './annotations.js';
+import { annotations, command, type Locator, type Place } from './annotations.js';
 import { appendSummary, CommentsApi, GitHubApiError, input, pullRequestOf, setOutputs } from './github.js';
 
 /**
@@ -25,7 +25,7 @@ import { appendSummary, CommentsApi, GitHubApiError, input, pullRequestOf, setOu
 async function main(env: NodeJS.ProcessEnv, interrupted: () => boolean): Promise<number> {
   const cwd = process.cwd();
   const failOn = input(env, 'fail-on', 'hold') as FailOn;
-  if (!['rollback', 'hold', 'never'].includes(failOn)) throw new Error(`input fail-on must be rollback, hold or never, not "${failOn}"`);
+  if (!FAIL_ONS.includes(failOn)) throw new Error(`input fail-on must be rollback, hold or never, not "${failOn}"`);
   const approveLabel = input(env, 'approve-label');
   const pr = pullRequestOf(env);
   const approvedByLabel = approveLabel && pr?.labels.includes(approveLabel) ? approveLabel : undefined;
@@ -106,7 +106,7 @@ async function comment(env: NodeJS.ProcessEnv, pr: ReturnType<typeof pullRequest
     const why = denied
       ? `the token cannot comment on this pull request (HTTP ${(error as GitHubApiError).status}${pr.fromFork ? ', a pull request from a fork gets a read-only token' : ''})`
       : `the comment failed: ${describe(error)}`;
-    process.stdout.write(`::warning title=mcp-gate::No PR comment: ${why}. The report is in the job summary.\n`);
+    process.stdout.write(`${command({ level: 'warning', title: 'mcp-gate', message: redact(`No PR comment: ${why}. The report is in the job summary.`), place: null })}\n`);
     return `No PR comment: ${why}. The report is in this job summary instead.`;
   }
 }
@@ -146,7 +146,7 @@ main(process.env, interrupted).then(
   (error: unknown) => {
     const text = failureText(error);
     process.stderr.write(`${redact(text)}\n`);
-    process.stdout.write(`::error title=mcp-gate could not decide::${redact(text).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')}\n`);
+    process.stdout.write(`${command({ level: 'error', title: 'mcp-gate could not decide', message: redact(text), place: null })}\n`);
     setOutputs(process.env, { verdict: 'error', 'report-path': '', 'html-report-path': '', 'breaking-count': 0, 'broken-cases': 0 });
     appendSummary(process.env, `### ⛔ mcp-gate could not decide\n\n\`\`\`\n${redact(text)}\n\`\`\`\n`);
     process.exitCode = 3;

@@ -1,9 +1,7 @@
 import type { Format } from '../commands/outcome.js';
-import { plain, type TextStyle } from '../report/text.js';
+import { cell, VERDICT_ICON } from '../report/markdown.js';
+import { colours, plain, type TextStyle } from '../report/text.js';
 import type { BundleSummary } from './summary.js';
-
-const ansi = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
-const colours: TextStyle = { bold: ansi(1, 22), red: ansi(31, 39), yellow: ansi(33, 39), green: ansi(32, 39), dim: ansi(2, 22) };
 
 /** A bundle summary in one format. Reports of single servers render through report/render.ts. */
 export function renderBundle(summary: BundleSummary, format: Format, options: { summaryPath?: string | null; colour?: boolean } = {}): string {
@@ -50,8 +48,7 @@ export function renderBundleText(summary: BundleSummary, style: TextStyle = plai
   return `${lines.join('\n')}\n`;
 }
 
-const ICON: Record<string, string> = { Promote: '✅', Hold: '⚠️', Rollback: '⛔', undecided: '❔' };
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ').replace(/</g, '&lt;');
+const ICON: Record<string, string> = { ...VERDICT_ICON, undecided: '❔' };
 
 export function renderBundleMarkdown(summary: BundleSummary): string {
   const verdict = verdictOf(summary);

@@ -36,7 +36,7 @@ export function loadDatasets(files: string[], cwd = process.cwd()): Dataset[] {
     }
     dataset.cases.forEach((c, i) => {
       const earlier = ids.get(c.id);
-      // Lines are looked up only for a problem: finding them means parsing the file again.
+      // Lines are looked up only for a problem.
       if (earlier) problems.push({ file: display, line: parsed.source.lineOf(['cases', i, 'id']), path: `cases[${i}].id`, message: `duplicate case id "${c.id}" (also in ${earlier}); ids must be unique across datasets` });
       ids.set(c.id, display);
       c.requiredTools.forEach((tool, j) => {

@@ -24,6 +24,7 @@ export type Format = 'text' | 'json' | 'markdown' | 'junit' | 'sarif' | 'html';
 export const FORMATS: readonly Format[] = ['text', 'json', 'markdown', 'junit', 'sarif', 'html'];
 
 export type FailOn = 'rollback' | 'hold' | 'never';
+export const FAIL_ONS: readonly FailOn[] = ['rollback', 'hold', 'never'];
 
 /** Verdict -> exit code, under --fail-on. */
 function verdictExitCode(verdict: Verdict, failOn: FailOn): number {

@@ -2,6 +2,7 @@ import { relative } from 'node:path';
 import { loadConfig } from '../config/load.js';
 import { writeReport } from '../report/write.js';
 import { loadDatasets } from '../cases/load.js';
+import type { Dataset } from '../cases/types.js';
 import { endUnadopted, launchSpecOf, prelaunch } from '../connect/prelaunch.js';
 import { describe } from '../error-text.js';
 import { redactDeep } from '../secrets.js';
@@ -33,8 +34,8 @@ export async function runCommand(flags: RunFlags, io: CommandIO): Promise<Outcom
   }, io.cwd);
   if (config.bundle && flags.server === undefined) return (await import('./bundle.js')).bundleCommand(config, flags, io);
   const server = flags.server === undefined ? null : serverOf(config, flags.server, flags.config);
-  startEarly(server?.config ?? config, io.env);
-  const gated = await gateOne(server?.config ?? config, server?.name ?? null, flags, io);
+  const datasets = startEarly(server?.config ?? config, io.env);
+  const gated = await gateOne(server?.config ?? config, server?.name ?? null, flags, io, datasets);
   if (!gated) return { kind: 'undecided' };
   const { report, reportPath } = gated;
   const { renderReport } = await import('../report/render.js');
@@ -47,23 +48,24 @@ export async function runCommand(flags: RunFlags, io: CommandIO): Promise<Outcom
  * Starts both stdio servers before the pipeline's modules load, so their boot overlaps ours.
  * Datasets are checked first: a bad file stops the run before any server starts.
  */
-function startEarly(config: GateConfig, env: NodeJS.ProcessEnv): void {
-  loadDatasets(config.datasets);
+function startEarly(config: GateConfig, env: NodeJS.ProcessEnv): Dataset[] {
+  const datasets = loadDatasets(config.datasets);
   for (const name of [config.baseline, config.candidate]) {
     const profile = config.profiles[name];
     const spec = profile?.transport === 'stdio' ? launchSpecOf(profile, env) : null;
     if (spec) prelaunch(spec, config.limits.stderrTailBytes);
   }
+  return datasets;
 }
 
 /** One baseline/candidate pair, gated and its report written; null when the gate was interrupted. */
-export async function gateOne(config: GateConfig, server: string | null, flags: Pick<RunFlags, 'approvedByLabel'>, io: CommandIO): Promise<{ report: Report; reportPath: string | null } | null> {
+export async function gateOne(config: GateConfig, server: string | null, flags: Pick<RunFlags, 'approvedByLabel'>, io: CommandIO, datasets?: Dataset[]): Promise<{ report: Report; reportPath: string | null } | null> {
   const prefix = server === null ? 'mcp-gate: ' : `mcp-gate: [${server}] `;
   // The pipeline (and the SDK with it) loads here, while servers started early boot.
   const { runGate } = await import('../run.js');
   let gated: Report;
   try {
-    gated = await runGate(config, { log: (line) => io.log(`${prefix}${line}`), approvedByLabel: flags.approvedByLabel });
+    gated = await runGate(config, { log: (line) => io.log(`${prefix}${line}`), approvedByLabel: flags.approvedByLabel, datasets });
   } finally {
     await endUnadopted(config.timeouts.killGraceMs);
   }

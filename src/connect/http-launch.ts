@@ -50,7 +50,7 @@ export class LaunchedServer {
   /** Ends the whole process group: SIGTERM, then SIGKILL after the grace period. */
   async stop(): Promise<void> {
     const pid = this.group?.child.pid;
-    if (pid) await endGroup(pid, this.options.killGraceMs);
+    if (pid) await endGroup(pid, this.options.killGraceMs, this.group?.exited);
   }
 }
 

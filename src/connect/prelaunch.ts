@@ -77,5 +77,5 @@ export function adopt(spec: LaunchSpec, handlers: { stdout: (chunk: Buffer) => v
 export async function endUnadopted(graceMs: number): Promise<void> {
   const left = [...held.values()];
   held.clear();
-  await Promise.all(left.map((e) => (e.group.child.pid ? endGroup(e.group.child.pid, graceMs) : undefined)));
+  await Promise.all(left.map((e) => (e.group.child.pid ? endGroup(e.group.child.pid, graceMs, e.group.exited) : undefined)));
 }

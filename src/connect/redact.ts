@@ -1,6 +1,6 @@
 import { referencedVariables } from '../config/references.js';
 import type { RemoteProfile } from '../config/types.js';
-import { mapStrings, REDACTED, registerSecret } from '../secrets.js';
+import { looksSecret, mapStrings, maskIn, orderSecrets, REDACTED, registerSecret } from '../secrets.js';
 
 /**
  * The gate sends credentials (header values, `${VAR}` values in a url or a started server's env)
@@ -9,13 +9,6 @@ import { mapStrings, REDACTED, registerSecret } from '../secrets.js';
  */
 export const MASK = REDACTED;
 
-/** Shorter values are not scrubbed from server output: they cannot be told apart from ordinary words. */
-const MIN_SECRET_LENGTH = 6;
-
-/** Header names whose literal values are credentials too (values from `${VAR}` always count). */
-const SECRET_HEADER = /auth|token|key|secret|cookie|session|passw|credential|signature/i;
-/** Query parameters and the like whose values are credentials. */
-const SECRET_PARAM = /token|key|secret|passw|auth|sig|credential|session/i;
 /** `Bearer abc`, `Basic abc`: the scheme is not secret, the rest is. */
 const AUTH_SCHEME = /^([A-Za-z][A-Za-z0-9-]*)\s+(\S.*)$/;
 
@@ -23,8 +16,7 @@ export class Redactor {
   private readonly secrets: string[];
 
   constructor(values: Iterable<string>) {
-    // Longest first, so a value that contains another is scrubbed whole.
-    this.secrets = [...new Set([...values].filter((v) => v.length >= MIN_SECRET_LENGTH))].sort((a, b) => b.length - a.length);
+    this.secrets = orderSecrets(values);
     // Also for the process-wide redaction of everything the gate prints or saves (src/secrets.ts).
     for (const secret of this.secrets) registerSecret(secret);
   }
@@ -34,14 +26,14 @@ export class Redactor {
   }
 
   scrub(text: string): string {
-    let out = text;
-    for (const secret of this.secrets) if (out.includes(secret)) out = out.split(secret).join(MASK);
-    return out;
+    return maskIn(text, this.secrets);
   }
 
   /** Every string inside a JSON-like value, scrubbed. Returns the value itself when nothing matched. */
   scrubDeep<T>(value: T): T {
-    if (this.empty || !this.secrets.some((s) => JSON.stringify(value)?.includes(JSON.stringify(s).slice(1, -1)))) return value;
+    if (this.empty) return value;
+    const text = JSON.stringify(value) ?? '';
+    if (!this.secrets.some((s) => text.includes(JSON.stringify(s).slice(1, -1)))) return value;
     return mapStrings(value, (s) => this.scrub(s));
   }
 }
@@ -54,7 +46,7 @@ export function profileSecrets(profile: RemoteProfile, expandedHeaders: Record<s
   for (const [name, template] of Object.entries(profile.headers)) {
     const referenced = fromEnv(template);
     secrets.push(...referenced);
-    if (!referenced.length && !SECRET_HEADER.test(name)) continue;
+    if (!referenced.length && !looksSecret(name)) continue;
     const value = expandedHeaders[name] ?? '';
     secrets.push(value);
     const scheme = AUTH_SCHEME.exec(value);
@@ -82,7 +74,7 @@ export function describeUrl(template: string): string {
   const params = query
     ? `?${query.slice(1).split('&').map((pair) => {
       const at = pair.indexOf('=');
-      return at > 0 && SECRET_PARAM.test(pair.slice(0, at)) && !/^\$\{[^}]+\}$/.test(pair.slice(at + 1)) ? `${pair.slice(0, at)}=${MASK}` : pair;
+      return at > 0 && looksSecret(pair.slice(0, at)) && !/^\$\{[^}]+\}$/.test(pair.slice(at + 1)) ? `${pair.slice(0, at)}=${MASK}` : pair;
     }).join('&')}`
     : '';
   return `${scheme}${host}${path}${params}${fragment}`;

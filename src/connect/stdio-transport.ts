@@ -106,7 +106,7 @@ export class GroupStdioTransport implements Transport {
   async close(): Promise<void> {
     const pid = this.group?.child.pid;
     this.group?.child.stdin?.end();
-    if (pid) await endGroup(pid, this.launch.killGraceMs);
+    if (pid) await endGroup(pid, this.launch.killGraceMs, this.group?.exited);
     this.finish();
   }
 
@@ -129,7 +129,7 @@ export class GroupStdioTransport implements Transport {
   private take(part: Buffer): void {
     this.pendingBytes += part.length;
     if (this.dropped) {
-      this.dropped.tail = lastBytes(Buffer.concat([this.dropped.tail, part]));
+      this.dropped.tail = lastBytes(Buffer.concat([this.dropped.tail, lastBytes(part)]));
       return;
     }
     this.pending.push(part);

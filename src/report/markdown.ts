@@ -7,8 +7,9 @@ export const STICKY_MARKER = '<!-- mcp-gate:report -->';
 /** GitHub refuses comments over 65,536 characters; this leaves room for the parts that are always shown. */
 export const MARKDOWN_BUDGET = 60_000;
 
-const ICON = { Promote: '✅', Hold: '⚠️', Rollback: '⛔' } as const;
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ').replace(/</g, '&lt;');
+export const VERDICT_ICON = { Promote: '✅', Hold: '⚠️', Rollback: '⛔' } as const;
+/** Text in a markdown table cell: pipes escaped, one line, no markup. */
+export const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ').replace(/</g, '&lt;');
 const percent = (rate: number | null) => (rate === null ? 'n/a' : `${Math.round(rate * 100)}%`);
 const short = (hash: string | null) => (hash ? `\`${hash.replace(/^sha256:/, '').slice(0, 12)}\`` : '-');
 
@@ -30,7 +31,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   const head: string[] = [STICKY_MARKER];
   const reasons = decision.reasons.map((r) => `\`${r.code}\``).join(', ');
   const approved = decision.approval ? ` (approved by label \`${decision.approval.label}\`; the gate said **${decision.approval.verdictBefore}**)` : '';
-  head.push(`## ${ICON[decision.verdict]} mcp-gate: **${decision.verdict}**${approved}: ${b.profile} → ${c.profile}${reasons ? ` — ${reasons}` : ''}`);
+  head.push(`## ${VERDICT_ICON[decision.verdict]} mcp-gate: **${decision.verdict}**${approved}: ${b.profile} → ${c.profile}${reasons ? ` — ${reasons}` : ''}`);
   head.push('');
   for (const r of decision.reasons) head.push(`- **${r.action}** \`${r.code}\` (${r.count}): ${cell(r.message)}`);
   if (!decision.reasons.length) head.push('- No finding asks for Hold or Rollback.');
@@ -92,7 +93,7 @@ function roleSection(report: Report): string[] {
   const out = ['', '### Roles', '', '| role | candidate cases passed | outside its allowlist | verdict |', '|---|---|---|---|'];
   for (const role of roles) {
     const outside = role.findings.filter((f) => f.code === 'role-surface-leak').map((f) => `${cell(f.tool!)}${f.regression === false ? ' (baseline too)' : ''}`).join(', ');
-    out.push(`| ${cell(role.name)} | ${role.cases.candidate.passed}/${role.cases.candidate.total} | ${outside || '-'} | ${ICON[role.verdict]} ${role.verdict} |`);
+    out.push(`| ${cell(role.name)} | ${role.cases.candidate.passed}/${role.cases.candidate.total} | ${outside || '-'} | ${VERDICT_ICON[role.verdict]} ${role.verdict} |`);
   }
   return out;
 }

@@ -11,6 +11,10 @@ export interface TextStyle {
 
 export const plain: TextStyle = { bold: (t) => t, red: (t) => t, yellow: (t) => t, green: (t) => t, dim: (t) => t };
 
+const ansi = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
+/** Terminal colours, for a TTY without NO_COLOR. */
+export const colours: TextStyle = { bold: ansi(1, 22), red: ansi(31, 39), yellow: ansi(33, 39), green: ansi(32, 39), dim: ansi(2, 22) };
+
 const percent = (rate: number | null) => (rate === null ? 'n/a' : `${Math.round(rate * 100)}%`);
 const passRate = (s: SideReport) => `${percent(s.cases.passRate)} (${s.cases.passed}/${s.cases.total})`;
 
