@@ -99,7 +99,13 @@ export class GroupStdioTransport implements Transport {
     if (!stdin || this.closed || stdin.destroyed) throw new Error('the server process is not running');
     if ('method' in message && message.method === 'tools/call' && 'id' in message) this.calls.add(message.id);
     await new Promise<void>((resolve, reject) => {
-      stdin.write(serializeMessage(message), (error) => (error ? reject(error) : resolve()));
+      stdin.write(serializeMessage(message), (error) => {
+        if (!error) return resolve();
+        // EPIPE: the server is gone. Its exit (code, signal) usually follows within a tick, and it
+        // is what the report should say, so wait for it briefly before failing the request.
+        const exited = this.group?.exited ?? Promise.resolve();
+        void Promise.race([exited, new Promise((settle) => setTimeout(settle, EXIT_WAIT_MS).unref())]).then(() => reject(error));
+      });
     });
   }
 
@@ -183,5 +189,8 @@ export class GroupStdioTransport implements Transport {
     void this.close();
   }
 }
+
+/** How long a failed write waits for the server's exit status, to report that instead of EPIPE. */
+const EXIT_WAIT_MS = 1000;
 
 const lastBytes = (buffer: Buffer): Buffer => (buffer.length > EDGE_BYTES ? buffer.subarray(buffer.length - EDGE_BYTES) : buffer);
