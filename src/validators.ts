@@ -1,6 +1,7 @@
 import type { Ajv, Options, ValidateFunction } from 'ajv';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { packageFile } from './package-root.js';
 
 const require = createRequire(import.meta.url);
 
@@ -31,7 +32,7 @@ export type ValidatorName = keyof typeof VALIDATORS;
 
 const loaded = new Map<ValidatorName, ValidateFunction>();
 
-/** The built validator, or (running from source, e.g. under vitest) one compiled now, once per process. */
+/** The built validator (dist/generated), or, before any build, one compiled now, once per process. */
 export function validator(name: ValidatorName): ValidateFunction {
   let validate = loaded.get(name);
   if (!validate) {
@@ -57,7 +58,7 @@ export function schemaValidator(file: string): ValidateFunction {
 
 function precompiled(name: ValidatorName): ValidateFunction | null {
   try {
-    return require(`./generated/${name}.cjs`) as ValidateFunction;
+    return require(packageFile(`dist/generated/${name}.cjs`)) as ValidateFunction;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return null;
     throw error;
@@ -69,7 +70,6 @@ export function compileValidator(spec: ValidatorSpec, source = false): { ajv: Aj
   const AjvClass = (spec.draft === '2020' ? require('ajv/dist/2020') : require('ajv')).default as new (options: Options) => Ajv;
   const ajv = new AjvClass({ ...spec.options, code: { source } });
   if (spec.schema === null) return { ajv, validate: ajv.getSchema(ajv.defaultMeta() as string)! };
-  // dist/ and src/ both sit one level under the package root, beside schemas/.
-  const schema = JSON.parse(readFileSync(new URL(`../schemas/${spec.schema}`, import.meta.url), 'utf8')) as object;
+  const schema = JSON.parse(readFileSync(packageFile(`schemas/${spec.schema}`), 'utf8')) as object;
   return { ajv, validate: ajv.compile(schema) };
 }

@@ -1,6 +1,7 @@
-import type { Ajv, ValidateFunction } from 'ajv';
+import { Ajv, type Options, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { JsonSchema } from '../contract/types.js';
-import { compileValidator, validator, VALIDATORS } from '../validators.js';
+import { validator } from '../validators.js';
 
 /**
  * JSON Schema checks with the draft the schema asks for: 2020-12 unless `$schema` names draft-07
@@ -12,9 +13,15 @@ let draft2020: Ajv | null = null;
 
 const isDraft07 = (schema: JsonSchema) => typeof schema.$schema === 'string' && /draft-0[4-7]/.test(schema.$schema);
 
+/**
+ * Output schemas are compiled without ajv checking them against the meta-schema first: that check
+ * would compile the meta-schema itself, at each run, and `schemaProblems` has already made it.
+ */
+const OUTPUT_OPTIONS: Options = { allErrors: true, strict: false, validateFormats: false, validateSchema: false };
+
 function ajvFor(schema: JsonSchema): Ajv {
-  if (isDraft07(schema)) return (draft07 ??= compileValidator(VALIDATORS['meta-draft-07-all']).ajv);
-  return (draft2020 ??= compileValidator(VALIDATORS['meta-draft-2020-all']).ajv);
+  if (isDraft07(schema)) return (draft07 ??= new Ajv(OUTPUT_OPTIONS));
+  return (draft2020 ??= new Ajv2020(OUTPUT_OPTIONS));
 }
 
 /** Problems with the schema itself, against its meta-schema, without compiling it. */
