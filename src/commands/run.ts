@@ -34,7 +34,7 @@ export async function runCommand(flags: RunFlags, io: CommandIO): Promise<Outcom
   }, io.cwd);
   if (config.bundle && flags.server === undefined) return (await import('./bundle.js')).bundleCommand(config, flags, io);
   const server = flags.server === undefined ? null : serverOf(config, flags.server, flags.config);
-  const datasets = startEarly(server?.config ?? config, io.env);
+  const datasets = await startEarly(server?.config ?? config, io.env);
   const gated = await gateOne(server?.config ?? config, server?.name ?? null, flags, io, datasets);
   if (!gated) return { kind: 'undecided' };
   const { report, reportPath } = gated;
@@ -45,17 +45,21 @@ export async function runCommand(flags: RunFlags, io: CommandIO): Promise<Outcom
 }
 
 /**
- * Starts both stdio servers before the pipeline's modules load, so their boot overlaps ours.
- * Datasets are checked first: a bad file stops the run before any server starts.
+ * Starts both stdio servers before the datasets are read and the pipeline's modules load, so their
+ * boot overlaps ours. A dataset that does not load ends them again before the run stops.
  */
-function startEarly(config: GateConfig, env: NodeJS.ProcessEnv): Dataset[] {
-  const datasets = loadDatasets(config.datasets);
+async function startEarly(config: GateConfig, env: NodeJS.ProcessEnv): Promise<Dataset[]> {
   for (const name of [config.baseline, config.candidate]) {
     const profile = config.profiles[name];
     const spec = profile?.transport === 'stdio' ? launchSpecOf(profile, env) : null;
     if (spec) prelaunch(spec, config.limits.stderrTailBytes);
   }
-  return datasets;
+  try {
+    return loadDatasets(config.datasets);
+  } catch (error) {
+    await endUnadopted(config.timeouts.killGraceMs);
+    throw error;
+  }
 }
 
 /** One baseline/candidate pair, gated and its report written; null when the gate was interrupted. */

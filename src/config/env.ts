@@ -3,7 +3,7 @@
  * to the camelCase key, except under `promotion.rules` (kebab-case codes) and `profiles` (matched to
  * an existing profile name). Values are read as YAML scalars, so `1` is a number and `true` a boolean.
  */
-import { parse } from 'yaml';
+import { load } from 'js-yaml';
 
 const TOP_LEVEL = new Set(['profiles', 'baseline', 'candidate', 'datasets', 'reports', 'timeouts', 'limits', 'cases', 'audit', 'promotion', 'bundle']);
 const PREFIX = 'MCPGATE_';
@@ -41,7 +41,8 @@ export function envOverrides(env: NodeJS.ProcessEnv, config: Record<string, unkn
 
 function parseValue(text: string): unknown {
   try {
-    const value: unknown = parse(text, { logLevel: 'silent' });
+    // Read as the config file's values are (src/config/source.ts): `true` is a boolean, `8` a number.
+    const value: unknown = load(text);
     return value === null ? text : value;
   } catch {
     return text;

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { load, YAMLException } from 'js-yaml';
 import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
 import { type Problem } from './problems.js';
 
@@ -24,11 +25,76 @@ export function readSource(file: string, displayName: string): Parsed {
   return parseSource(text, displayName);
 }
 
-/** JSON is YAML, so one parser serves both and gives line numbers for both. */
+/** Values an alias-heavy file may expand to before it is refused (a "billion laughs" file). */
+const MAX_EXPANDED_VALUES = 1_000_000;
+
+/**
+ * Values come from one reader per kind of text: JSON.parse for JSON (a snapshot of thousands of
+ * tools), js-yaml (YAML 1.2 core schema, duplicate keys refused) for YAML. Both are several times
+ * faster than building the `yaml` package's Document, which a 1,000-case dataset takes half a
+ * second to do (bench/README.md). The Document is still what maps a path to its line, so it is
+ * built only when a line is asked for: for a problem, or for an annotation.
+ */
 export function parseSource(text: string, displayName: string): Parsed {
-  const lines = new LineCounter();
-  // logLevel silent: the yaml library would print its warnings itself; here they are problems.
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, logLevel: 'silent' });
+  // A %directive (%YAML 1.1, %TAG) changes how the rest of the file reads; the yaml package says how, or refuses.
+  if (/^%/m.test(text)) return parseWithDocument(text, displayName);
+  let value: unknown;
+  const json = /^\s*[[{]/.test(text) ? tryJson(text) : undefined;
+  if (json !== undefined) value = json.value;
+  else {
+    try {
+      value = load(text, { filename: displayName });
+    } catch (error) {
+      if (!(error instanceof YAMLException)) throw error;
+      const line = error.mark?.line;
+      return { ok: false, problems: [{ file: displayName, line: line === undefined ? null : line + 1, path: '', message: `syntax: ${error.reason}` }] };
+    }
+    const expansion = aliasExpansionProblem(value);
+    if (expansion) return { ok: false, problems: [{ file: displayName, line: null, path: '', message: expansion }] };
+  }
+  let located: ReturnType<typeof locate> | null = null;
+  const lineOf = (path: (string | number)[]) => lineIn((located ??= locate(text)), path);
+  return { ok: true, source: { file: displayName, value, lineOf } };
+}
+
+function tryJson(text: string): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch {
+    return undefined; // flow-style YAML, or broken JSON: the YAML reader words the problem
+  }
+}
+
+/**
+ * js-yaml shares one value among all the aliases of an anchor, so reading is cheap; walking the
+ * value as a tree (validation, the report) is not. Counts the values the tree would hold.
+ */
+function aliasExpansionProblem(root: unknown): string | null {
+  const sizes = new Map<object, number>();
+  const open = new Set<object>();
+  const size = (value: unknown): number => {
+    if (value === null || typeof value !== 'object') return 1;
+    const known = sizes.get(value);
+    if (known !== undefined) return known;
+    if (open.has(value)) return Infinity; // an alias inside its own anchor
+    open.add(value);
+    let total = 1;
+    for (const child of Object.values(value)) {
+      total += size(child);
+      if (total > MAX_EXPANDED_VALUES) break;
+    }
+    open.delete(value);
+    sizes.set(value, total);
+    return total;
+  };
+  const total = size(root);
+  if (total === Infinity) return 'an alias refers to the anchor it sits in; aliases must not make a value contain itself';
+  return total > MAX_EXPANDED_VALUES ? `its aliases expand to more than ${MAX_EXPANDED_VALUES.toLocaleString('en-US')} values; write the repeated parts out, or use fewer aliases` : null;
+}
+
+/** The slow path, kept for files with %directives: the yaml package's Document, warnings refused. */
+function parseWithDocument(text: string, displayName: string): Parsed {
+  const { doc, lines } = locate(text);
   // Warnings (an unknown !tag or %directive) are errors here: a gate config means exactly what it says.
   const faults = [...doc.errors, ...doc.warnings];
   if (faults.length) {
@@ -48,10 +114,17 @@ export function parseSource(text: string, displayName: string): Parsed {
   } catch (error) {
     return { ok: false, problems: [{ file: displayName, line: null, path: '', message: (error as Error).message }] };
   }
-  return { ok: true, source: { file: displayName, value, lineOf: (path) => lineOf(doc, lines, path) } };
+  return { ok: true, source: { file: displayName, value, lineOf: (path) => lineIn({ doc, lines }, path) } };
 }
 
-function lineOf(doc: Document, lines: LineCounter, path: (string | number)[]): number | null {
+function locate(text: string): { doc: Document; lines: LineCounter } {
+  const lines = new LineCounter();
+  // logLevel silent: the yaml library would print its warnings itself.
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, logLevel: 'silent' });
+  return { doc, lines };
+}
+
+function lineIn({ doc, lines }: { doc: Document; lines: LineCounter }, path: (string | number)[]): number | null {
   for (let depth = path.length; depth >= 0; depth--) {
     const node = depth === 0 ? doc.contents : doc.getIn(path.slice(0, depth), true);
     if (isNode(node) && node.range) return lines.linePos(node.range[0]).line;
