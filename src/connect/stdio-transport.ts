@@ -1,5 +1,5 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { endGroup, spawnGroup, type SpawnedGroup } from './process-group.js';
 import { adopt } from './prelaunch.js';
@@ -20,6 +20,38 @@ export function idFromEdges(head: string, tail: string): string | number | undef
   if (!match) return undefined;
   const raw = match[1]!;
   return raw.startsWith('"') ? (JSON.parse(raw) as string) : Number(raw);
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isId = (value: unknown) => typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value));
+
+/** `_meta`, when present, is an object (its own fields are the SDK's business). */
+const metaOk = (holder: unknown) => !isObject(holder) || holder._meta === undefined || isObject(holder._meta);
+const onlyKeys = (value: Record<string, unknown>, allowed: readonly string[]) => Object.keys(value).every((key) => allowed.includes(key));
+
+/**
+ * A line as a JSON-RPC 2.0 message, or null when it is not one (protocol noise). The rules of the
+ * SDK's JSONRPCMessageSchema, strict top-level keys included, checked by hand: this runs for every
+ * line a server writes, and the zod parse cost more than the rest of the transport together.
+ */
+export function parseMessage(line: string): JSONRPCMessage | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  if (!isObject(value) || value.jsonrpc !== '2.0') return null;
+  let valid: boolean;
+  if ('method' in value) {
+    valid = typeof value.method === 'string' && (value.params === undefined || isObject(value.params)) && metaOk(value.params) && ('id' in value ? isId(value.id) && onlyKeys(value, ['jsonrpc', 'id', 'method', 'params']) : onlyKeys(value, ['jsonrpc', 'method', 'params']));
+  } else if ('result' in value) {
+    valid = isId(value.id) && isObject(value.result) && metaOk(value.result) && onlyKeys(value, ['jsonrpc', 'id', 'result']);
+  } else {
+    const error = value.error;
+    valid = (value.id === undefined || isId(value.id)) && isObject(error) && Number.isSafeInteger(error.code) && typeof error.message === 'string' && onlyKeys(value, ['jsonrpc', 'id', 'error']);
+  }
+  return valid ? (value as JSONRPCMessage) : null;
 }
 
 export interface StdioLaunch {
@@ -98,6 +130,11 @@ export class GroupStdioTransport implements Transport {
     const stdin = this.group?.child.stdin;
     if (!stdin || this.closed || stdin.destroyed) throw new Error('the server process is not running');
     if ('method' in message && message.method === 'tools/call' && 'id' in message) this.calls.add(message.id);
+    // Messages sent in the same tick (cases in flight) go out in one write: fewer wake-ups for both sides.
+    if (!stdin.writableCorked) {
+      stdin.cork();
+      process.nextTick(() => stdin.uncork());
+    }
     await new Promise<void>((resolve, reject) => {
       stdin.write(serializeMessage(message), (error) => {
         if (!error) return resolve();
@@ -160,10 +197,8 @@ export class GroupStdioTransport implements Transport {
       return;
     }
     if (line.trim() === '') return;
-    let message: JSONRPCMessage;
-    try {
-      message = deserializeMessage(line);
-    } catch {
+    const message = parseMessage(line);
+    if (!message) {
       this.noise.lines += 1;
       if (this.noise.samples.length < 3) this.noise.samples.push(line.slice(0, 200));
       return;
