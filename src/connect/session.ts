@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import * as z from 'zod';
 import type { Limits, RemoteProfile, StdioProfile, Timeouts } from '../config/types.js';
 import type { Side } from '../findings/types.js';
@@ -30,7 +31,18 @@ export interface ToolCallResult extends RawCallResult {
   droppedReason?: string;
 }
 
-const newClient = () => new Client({ name: GATE_NAME, version: GATE_VERSION }, { capabilities: {} });
+/**
+ * The SDK checks tool output only inside its own listTools and callTool, which the gate does not
+ * use: it sends raw requests and checks structuredContent itself (audit/schema-check.ts). Its
+ * default checker builds an ajv instance per client at startup; this one fails loudly if used.
+ */
+const SDK_OUTPUT_CHECKS_UNUSED: jsonSchemaValidator = {
+  getValidator() {
+    throw new Error('mcp-gate checks tool output itself; the SDK output validator is not used');
+  },
+};
+
+const newClient = () => new Client({ name: GATE_NAME, version: GATE_VERSION }, { capabilities: {}, jsonSchemaValidator: SDK_OUTPUT_CHECKS_UNUSED });
 
 /** A live MCP session with one server profile. The only stateful piece of the pipeline. */
 export class Session {
