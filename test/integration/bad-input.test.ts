@@ -2,6 +2,7 @@ import { writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, scratchProject } from '../helpers/cli.js';
+import { processesMatching } from '../helpers/processes.js';
 
 const edit = (dir: string, file: string, change: (text: string) => string) =>
   writeFileSync(join(dir, file), change(readFileSync(join(dir, file), 'utf8')));
@@ -45,7 +46,7 @@ describe('bad input stops the gate with exit 3 and names the file, line and fiel
     expect(result.stderr).toContain('environment MCPGATE_PROMOTION__MAX_BROKEN_CASES: promotion.maxBrokenCases: must be integer');
   });
 
-  it('a bad dataset, before any server starts', async () => {
+  it('a bad dataset: exit 3 before connecting, and the servers started early are ended', async () => {
     const dir = scratchProject();
     edit(dir, 'datasets/support-ops.cases.yaml', (t) => t.replace('requireReadOnlyHint: true', 'requireReadOnlyHint: yes please').replace('userTask: Declare', 'usrTask: Declare'));
     const result = await runCli(['run'], { cwd: dir });
@@ -53,6 +54,8 @@ describe('bad input stops the gate with exit 3 and names the file, line and fiel
     expect(result.stderr).toMatch(/datasets\/support-ops\.cases\.yaml:\d+: cases\[0\]\.requiredTools\[0\]\.requireReadOnlyHint: must be boolean, found string "yes please"/);
     expect(result.stderr).toMatch(/datasets\/support-ops\.cases\.yaml:\d+: cases\[2\]\.usrTask: unknown key/);
     expect(result.stderr).not.toContain('connecting');
+    // Both servers start before the datasets are read (their boot overlaps the gate's); none outlives the run.
+    expect(processesMatching(`--tag=${dir}`)).toEqual([]);
   });
 
   it('a dataset that names an argument neither side has: exit 3 with the line and a suggestion', async () => {

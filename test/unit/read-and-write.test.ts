@@ -21,6 +21,27 @@ describe('reading YAML', () => {
     expect(!broken.ok && broken.problems[0]).toMatchObject({ file: 'dup.yaml', line: 2 });
   });
 
+  it('reads JSON as JSON, and still finds the line of a value when asked', () => {
+    const parsed = parseSource('{\n  "version": 1,\n  "profiles": {\n    "a": { "command": "node" }\n  }\n}\n', 'g.json');
+    expect(parsed.ok && parsed.source.value).toEqual({ version: 1, profiles: { a: { command: 'node' } } });
+    expect(parsed.ok && parsed.source.lineOf(['profiles', 'a', 'command'])).toBe(4);
+  });
+
+  it('gives syntax errors their 1-based line, and refuses an alias inside its own anchor', () => {
+    const broken = parseSource('version: 1\nprofiles:\n  a: [1, 2\nbaseline: a\n', 'g.yaml');
+    expect(!broken.ok && broken.problems[0]?.line).toBeGreaterThanOrEqual(3);
+    expect(!broken.ok && broken.problems[0]?.message).toMatch(/^syntax: /);
+    const loop = parseSource('a: &a [1, *a]\n', 'loop.yaml');
+    expect(!loop.ok && loop.problems[0]?.message).toContain('must not make a value contain itself');
+  });
+
+  it('reads a file with a %YAML directive through the yaml package, which refuses what it does not know', () => {
+    const parsed = parseSource('%YAML 1.2\n---\na: 1\n', 'd.yaml');
+    expect(parsed.ok && parsed.source.value).toEqual({ a: 1 });
+    const unknown = parseSource('%FOO bar\n---\na: 1\n', 'd.yaml');
+    expect(unknown.ok).toBe(false);
+  });
+
   it('stops alias expansion bombs at the alias limit', () => {
     const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 9 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10).fill(`*${String.fromCharCode(97 + i)}`).join(', ')}]`)].join('\n');
     const parsed = parseSource(bomb, 'bomb.yaml');
