@@ -13,7 +13,16 @@ export interface SourceFile {
 
 export type Parsed = { ok: true; source: SourceFile } | { ok: false; problems: Problem[] };
 
-export function readSource(file: string, displayName: string): Parsed {
+export interface ReadOptions {
+  /**
+   * Read JSON with JSON.parse: for files mcp-gate writes itself (contract snapshots, thousands of
+   * tools), where speed matters and a repeated key cannot come from a person. Elsewhere JSON goes
+   * through the YAML reader, which refuses a repeated key instead of keeping the last.
+   */
+  jsonFastPath?: boolean;
+}
+
+export function readSource(file: string, displayName: string, options: ReadOptions = {}): Parsed {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -22,24 +31,24 @@ export function readSource(file: string, displayName: string): Parsed {
     const why = code === 'ENOENT' ? 'file not found' : code === 'EISDIR' ? 'is a directory, expected a file' : String((error as Error).message);
     return { ok: false, problems: [{ file: displayName, line: null, path: '', message: why }] };
   }
-  return parseSource(text, displayName);
+  return parseSource(text, displayName, options);
 }
 
 /** Values an alias-heavy file may expand to before it is refused (a "billion laughs" file). */
 const MAX_EXPANDED_VALUES = 1_000_000;
 
 /**
- * Values come from one reader per kind of text: JSON.parse for JSON (a snapshot of thousands of
- * tools), js-yaml (YAML 1.2 core schema, duplicate keys refused) for YAML. Both are several times
- * faster than building the `yaml` package's Document, which a 1,000-case dataset takes half a
- * second to do (bench/README.md). The Document is still what maps a path to its line, so it is
- * built only when a line is asked for: for a problem, or for an annotation.
+ * Values come from js-yaml (YAML 1.2 core schema, duplicate keys refused), or from JSON.parse for
+ * JSON that mcp-gate wrote (`jsonFastPath`). Both are several times faster than building the
+ * `yaml` package's Document, which takes half a second for a 1,000-case dataset (bench/README.md).
+ * The Document is still what maps a path to its line, so it is built only when a line is asked
+ * for: for a problem, or for an annotation.
  */
-export function parseSource(text: string, displayName: string): Parsed {
+export function parseSource(text: string, displayName: string, options: ReadOptions = {}): Parsed {
   // A %directive (%YAML 1.1, %TAG) changes how the rest of the file reads; the yaml package says how, or refuses.
   if (/^%/m.test(text)) return parseWithDocument(text, displayName);
   let value: unknown;
-  const json = /^\s*[[{]/.test(text) ? tryJson(text) : undefined;
+  const json = options.jsonFastPath && /^\s*[[{]/.test(text) ? tryJson(text) : undefined;
   if (json !== undefined) value = json.value;
   else {
     try {

@@ -35,7 +35,7 @@ export function toSnapshot(contract: Contract): string {
 }
 
 export function readSnapshot(file: string, display: string): Contract {
-  const parsed = readSource(file, display);
+  const parsed = readSource(file, display, { jsonFastPath: true });
   if (!parsed.ok) throw new InputError(parsed.problems);
   const value = parsed.source.value as Record<string, unknown> | null;
   const problem = (path: string, message: string) =>

@@ -21,10 +21,14 @@ describe('reading YAML', () => {
     expect(!broken.ok && broken.problems[0]).toMatchObject({ file: 'dup.yaml', line: 2 });
   });
 
-  it('reads JSON as JSON, and still finds the line of a value when asked', () => {
-    const parsed = parseSource('{\n  "version": 1,\n  "profiles": {\n    "a": { "command": "node" }\n  }\n}\n', 'g.json');
-    expect(parsed.ok && parsed.source.value).toEqual({ version: 1, profiles: { a: { command: 'node' } } });
-    expect(parsed.ok && parsed.source.lineOf(['profiles', 'a', 'command'])).toBe(4);
+  it('reads JSON (fast for files mcp-gate wrote), still finds lines, and refuses a repeated key in files people write', () => {
+    const text = '{\n  "version": 1,\n  "profiles": {\n    "a": { "command": "node" }\n  }\n}\n';
+    for (const parsed of [parseSource(text, 'g.json'), parseSource(text, 'g.json', { jsonFastPath: true })]) {
+      expect(parsed.ok && parsed.source.value).toEqual({ version: 1, profiles: { a: { command: 'node' } } });
+      expect(parsed.ok && parsed.source.lineOf(['profiles', 'a', 'command'])).toBe(4);
+    }
+    const repeated = parseSource('{\n  "version": 1,\n  "version": 2\n}\n', 'g.json');
+    expect(!repeated.ok && repeated.problems[0]).toMatchObject({ file: 'g.json', line: 3 });
   });
 
   it('gives syntax errors their 1-based line, and refuses an alias inside its own anchor', () => {
