@@ -8,6 +8,9 @@ import { StreamTail } from './stderr-tail.js';
 /** The JSON-RPC error code the gate answers a tools/call with when it dropped the result for its size. */
 export const RESULT_TOO_LARGE = -32_050;
 
+/** How long a failed write waits for the server's exit status, to report that instead of EPIPE. */
+const EXIT_WAIT_MS = 1000;
+
 /** How much of a dropped line's start and end is kept, to find its JSON-RPC id. */
 const EDGE_BYTES = 256;
 const ID = String.raw`"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")`;
@@ -224,8 +227,5 @@ export class GroupStdioTransport implements Transport {
     void this.close();
   }
 }
-
-/** How long a failed write waits for the server's exit status, to report that instead of EPIPE. */
-const EXIT_WAIT_MS = 1000;
 
 const lastBytes = (buffer: Buffer): Buffer => (buffer.length > EDGE_BYTES ? buffer.subarray(buffer.length - EDGE_BYTES) : buffer);

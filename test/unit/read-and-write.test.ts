@@ -13,7 +13,7 @@ describe('reading YAML', () => {
     expect(parsed.ok && parsed.source.value).toMatchObject({ a: '2026-12-31', d: 'yes', e: null });
   });
 
-  it('still gives the line of a problem, and the yaml package words syntax errors', () => {
+  it('still gives the line of a problem, and refuses a repeated key on its line', () => {
     const parsed = parseSource('version: 1\nprofiles:\n  a: { command: node }\nbaseline: a\n', 'g.yaml');
     expect(parsed.ok && parsed.source.lineOf(['profiles', 'a', 'command'])).toBe(3);
     const broken = parseSource('a: 1\na: 2\n', 'dup.yaml');
