@@ -3,7 +3,7 @@
  * to the camelCase key, except under `promotion.rules` (kebab-case codes) and `profiles` (matched to
  * an existing profile name). Values are read as YAML scalars, so `1` is a number and `true` a boolean.
  */
-import { load } from 'js-yaml';
+import { parseSource } from './source.js';
 
 const TOP_LEVEL = new Set(['profiles', 'baseline', 'candidate', 'datasets', 'reports', 'timeouts', 'limits', 'cases', 'audit', 'promotion', 'bundle']);
 const PREFIX = 'MCPGATE_';
@@ -39,14 +39,10 @@ export function envOverrides(env: NodeJS.ProcessEnv, config: Record<string, unkn
   return overrides;
 }
 
+/** Read as the config file's values are (one reader, the same limits); text that is not a value stays text. */
 function parseValue(text: string): unknown {
-  try {
-    // Read as the config file's values are (src/config/source.ts): `true` is a boolean, `8` a number.
-    const value: unknown = load(text);
-    return value === null ? text : value;
-  } catch {
-    return text;
-  }
+  const parsed = parseSource(text, 'environment');
+  return parsed.ok && parsed.source.value !== null ? parsed.source.value : text;
 }
 
 export function applyOverride(target: Record<string, unknown>, path: string[], value: unknown): void {

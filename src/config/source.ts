@@ -54,9 +54,10 @@ export function parseSource(text: string, displayName: string, options: ReadOpti
     try {
       value = load(text, { filename: displayName });
     } catch (error) {
-      if (!(error instanceof YAMLException)) throw error;
-      const line = error.mark?.line;
-      return { ok: false, problems: [{ file: displayName, line: line === undefined ? null : line + 1, path: '', message: `syntax: ${error.reason}` }] };
+      // js-yaml's own advice: catch everything it throws, not only YAMLException.
+      const line = error instanceof YAMLException ? error.mark?.line : undefined;
+      const why = error instanceof YAMLException ? error.reason : (error as Error).message;
+      return { ok: false, problems: [{ file: displayName, line: line === undefined ? null : line + 1, path: '', message: `syntax: ${why}` }] };
     }
     const expansion = aliasExpansionProblem(value);
     if (expansion) return { ok: false, problems: [{ file: displayName, line: null, path: '', message: expansion }] };
