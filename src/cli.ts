@@ -57,7 +57,7 @@ const OPTIONS = {
 
 class UsageError extends Error {}
 
-async function main(argv: string[]): Promise<number> {
+async function main(argv: string[], interrupted: () => boolean): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true, tokens: true });
@@ -133,15 +133,20 @@ async function main(argv: string[]): Promise<number> {
   return exitCodeOf(outcome, failOn);
 }
 
-const interrupted = guardProcess();
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    const text = error instanceof UsageError ? `mcp-gate: ${error.message}\n\n${USAGE}` : `${failureText(error)}\n`;
-    process.stderr.write(redact(text));
-    process.exitCode = 3;
-  },
-);
+/**
+ * The CLI. bin/mcp-gate.js loads the bundle (dist/entry/cli.cjs) and calls this with the
+ * arguments; loading the module starts nothing, so the build can record its code cache.
+ */
+export function runCli(argv: string[]): void {
+  const interrupted = guardProcess();
+  main(argv, interrupted).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      const text = error instanceof UsageError ? `mcp-gate: ${error.message}\n\n${USAGE}` : `${failureText(error)}\n`;
+      process.stderr.write(redact(text));
+      process.exitCode = 3;
+    },
+  );
+}

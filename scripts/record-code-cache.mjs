@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// The last step of `npm run build`: records the V8 code cache of the bundled CLI
+// (dist/entry/cli.cjs.v8cache, see src/launch.ts) from one real run of the gate on the bundled
+// example, so the cache holds the code of the whole run path, not only what loading compiles.
+// The run happens in a child process; its report goes to a temporary folder and is removed.
+// Without a cache the CLI works the same, only slower: a failed recording is a warning, not a
+// failed build.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bundle = join(root, 'dist/entry/cli.cjs');
+const cache = `${bundle}.v8cache`;
+
+if (process.argv[2] === '--child') {
+  const { loadBundle } = await import('../dist/launch.js');
+  loadBundle(bundle, { recordCache: true }).exports.runCli(process.argv.slice(3));
+} else {
+  rmSync(cache, { force: true });
+  const reports = mkdtempSync(join(tmpdir(), 'mcp-gate-code-cache-'));
+  const args = ['--child', 'run', '--config', join(root, 'gate.config.yaml'), '--report-dir', reports, '--format', 'json', '--quiet'];
+  const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), ...args], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+  rmSync(reports, { recursive: true, force: true });
+  // The example's candidate breaks its contract: a decided run exits 1 (Rollback).
+  if (child.status === 1 && existsSync(cache)) {
+    process.stderr.write(`code cache: ${(statSync(cache).size / 1024).toFixed(0)} KiB recorded from a run of the example\n`);
+  } else {
+    rmSync(cache, { force: true });
+    const why = child.error ? child.error.message : `the example run exited ${child.status ?? child.signal}`;
+    process.stderr.write(`warning: no code cache recorded (${why}); mcp-gate works without it, only slower to start.\n${child.stderr ?? ''}`);
+  }
+}

@@ -1,0 +1,72 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.js';
+
+// The launcher (src/launch.ts, built to dist/launch.js) runs the CLI bundle through a V8 code
+// cache. Each step is its own Node process, as in real use: a cache is recorded when a process exits.
+const LAUNCH = pathToFileURL(join(ROOT, 'dist/launch.js')).href;
+
+interface Loaded {
+  answer: number | null;
+  cache: string;
+  file: string | null;
+  runCli: string;
+}
+
+function load(bundle: string, recordCache = false): Loaded {
+  const script = `
+    const { loadBundle } = await import(${JSON.stringify(LAUNCH)});
+    const { exports, cache } = loadBundle(${JSON.stringify(bundle)}, { recordCache: ${recordCache} });
+    process.stdout.write(JSON.stringify({ answer: exports.answer?.() ?? null, cache, file: exports.file ?? null, runCli: typeof exports.runCli }));`;
+  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })) as Loaded;
+}
+
+const bundleSource = (answer: number) => `"use strict";
+const path = require('node:path');
+function answer() { return ${answer}; }
+module.exports = { answer, file: path.basename(__filename) };
+`;
+
+describe('the code-cached bundle launcher', () => {
+  it('records a cache, uses it, and never runs a cache recorded for other source', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-launch-'));
+    const bundle = join(dir, 'cli.cjs');
+    writeFileSync(bundle, bundleSource(41));
+
+    expect(load(bundle)).toEqual({ answer: 41, cache: 'absent', file: 'cli.cjs', runCli: 'undefined' });
+
+    expect(load(bundle, true).cache).toBe('recording');
+    const cacheFile = `${bundle}.v8cache`;
+    expect(existsSync(cacheFile)).toBe(true);
+    const digest = createHash('sha256').update(readFileSync(bundle, 'utf8')).digest();
+    expect(readFileSync(cacheFile).subarray(0, 32).equals(digest)).toBe(true);
+
+    expect(load(bundle)).toEqual({ answer: 41, cache: 'used', file: 'cli.cjs', runCli: 'undefined' });
+
+    // A rebuilt bundle of the same length: V8 alone would accept the old cache and run its code.
+    writeFileSync(bundle, bundleSource(42));
+    expect(load(bundle)).toEqual({ answer: 42, cache: 'stale', file: 'cli.cjs', runCli: 'undefined' });
+
+    writeFileSync(cacheFile, 'not a cache');
+    expect(load(bundle)).toEqual({ answer: 42, cache: 'stale', file: 'cli.cjs', runCli: 'undefined' });
+  });
+
+  it('falls back to compiling when V8 refuses the cached data', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-launch-'));
+    const bundle = join(dir, 'cli.cjs');
+    const source = bundleSource(7);
+    writeFileSync(bundle, source);
+    // The right digest, then bytes V8 cannot read as its cached data.
+    writeFileSync(`${bundle}.v8cache`, Buffer.concat([createHash('sha256').update(source).digest(), Buffer.alloc(256, 1)]));
+    expect(load(bundle)).toEqual({ answer: 7, cache: 'refused', file: 'cli.cjs', runCli: 'undefined' });
+  });
+
+  it('the build recorded a cache that this Node accepts for the CLI bundle', () => {
+    expect(load(join(ROOT, 'dist/entry/cli.cjs'))).toMatchObject({ cache: 'used', runCli: 'function' });
+  });
+});
