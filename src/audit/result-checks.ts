@@ -29,6 +29,12 @@ const parseJson = (text: string): unknown => {
   }
 };
 
+/** A text block and its JSON value (undefined when it is not JSON), parsed once for every check. */
+interface TextBlock {
+  text: string;
+  json: unknown;
+}
+
 const MORE_KEYS = ['has_more', 'hasMore', 'nextCursor', 'next_cursor', 'next_page', 'nextPage', 'next', 'cursor'];
 const LIMIT_ARGS = ['limit', 'per_page', 'perPage', 'pageSize', 'page_size', 'max_results', 'maxResults', 'count'];
 const HINT_IN_TEXT = /(next\s*page|more\s+results|nextCursor|next_cursor|cursor|has_?more|page\s*\d+\s*of|call again)/i;
@@ -47,7 +53,8 @@ export function auditResult(o: Observation, tool: ContractTool | undefined, side
     return findings;
   }
   const result = o.result;
-  const texts = textBlocks(result);
+  const blocks: TextBlock[] = textBlocks(result).map((text) => ({ text, json: parseJson(text) }));
+  const texts = blocks.map((b) => b.text);
   const structured = result.structuredContent;
   const isError = result.isError === true;
 
@@ -58,11 +65,11 @@ export function auditResult(o: Observation, tool: ContractTool | undefined, side
       if (errors.length) add('structured-content-invalid', `structuredContent fails the outputSchema: ${errors.join('; ')}.`, 'breaking');
     }
   }
-  if (structured !== undefined && !carriedInText(structured, texts)) {
+  if (structured !== undefined && !carriedInText(structured, blocks)) {
     add('structured-content-without-text', 'structuredContent has no text block carrying the same JSON; clients without structured output see less.', 'safe');
   }
   if (!isError) {
-    const why = errorShape(structured, texts);
+    const why = errorShape(structured, blocks);
     if (why) add('error-not-flagged', `looks like an error (${why}) but isError is not true, so the model reads it as data.`, 'breaking');
   }
   const more = moreSignal(structured, o.args);
@@ -70,10 +77,9 @@ export function auditResult(o: Observation, tool: ContractTool | undefined, side
     add('pagination-hint-hidden', `structuredContent signals more results (${more}) but no text tells the model how to get the next page.`);
   }
   overBudget();
-  for (const text of texts) {
-    const parsed = parseJson(text);
-    if (parsed === undefined || !/\n\s+["{[\d]/.test(text)) continue;
-    const wasted = Buffer.byteLength(text, 'utf8') - Buffer.byteLength(JSON.stringify(parsed), 'utf8');
+  for (const { text, json } of blocks) {
+    if (json === undefined || !/\n\s+["{[\d]/.test(text)) continue;
+    const wasted = Buffer.byteLength(text, 'utf8') - Buffer.byteLength(JSON.stringify(json), 'utf8');
     if (wasted > 0) add('result-pretty-json', `a text block holds indented JSON: ${wasted} bytes of whitespace over the compact form.`, 'safe');
   }
   return findings;
@@ -83,8 +89,9 @@ export function auditResult(o: Observation, tool: ContractTool | undefined, side
  * Whether the text carries the structured result: as serialised JSON (what the spec asks for), or
  * with every scalar value present in the text, which gives the model the same facts.
  */
-function carriedInText(structured: unknown, texts: string[]): boolean {
-  if (texts.some((t) => JSON.stringify(parseJson(t)) === JSON.stringify(structured))) return true;
+function carriedInText(structured: unknown, blocks: TextBlock[]): boolean {
+  const serialised = JSON.stringify(structured);
+  if (blocks.some((b) => b.json !== undefined && JSON.stringify(b.json) === serialised)) return true;
   const leaves: string[] = [];
   const visit = (value: unknown) => {
     if (typeof value === 'string' || typeof value === 'number') leaves.push(String(value));
@@ -92,12 +99,12 @@ function carriedInText(structured: unknown, texts: string[]): boolean {
     else if (isObject(value)) Object.values(value).forEach(visit);
   };
   visit(structured);
-  const joined = texts.join('\n');
+  const joined = blocks.map((b) => b.text).join('\n');
   return leaves.length > 0 && leaves.every((leaf) => joined.includes(leaf));
 }
 
-function errorShape(structured: unknown, texts: string[]): string | null {
-  for (const value of [structured, ...texts.map(parseJson)]) {
+function errorShape(structured: unknown, blocks: TextBlock[]): string | null {
+  for (const value of [structured, ...blocks.map((b) => b.json)]) {
     if (!isObject(value)) continue;
     if (value.error !== undefined && value.error !== null && value.error !== false) return '"error" field';
     if (value.success === false || value.ok === false) return `"${value.success === false ? 'success' : 'ok'}": false`;
@@ -106,7 +113,7 @@ function errorShape(structured: unknown, texts: string[]): string | null {
       if (typeof code === 'number' && code >= 400 && code < 600) return `"${key}": ${code}`;
     }
   }
-  const first = texts[0]?.trimStart() ?? '';
+  const first = blocks[0]?.text.trimStart() ?? '';
   return /^error\b/i.test(first) ? 'text starts with "Error"' : null;
 }
 

@@ -1,5 +1,5 @@
 import type { Problem } from '../config/problems.js';
-import type { Contract } from '../contract/types.js';
+import type { Contract, ContractTool } from '../contract/types.js';
 import type { Dataset } from './types.js';
 
 /**
@@ -14,10 +14,11 @@ import type { Dataset } from './types.js';
  */
 export function argumentNameProblems(datasets: Dataset[], contracts: Contract[]): Problem[] {
   const problems: Problem[] = [];
+  const sides = contracts.map((c) => new Map(c.tools.map((t) => [t.name, t])));
   for (const dataset of datasets) {
     dataset.cases.forEach((spec, i) => {
       spec.requiredTools.forEach((required, j) => {
-        const known = knownArguments(required.toolName, contracts);
+        const known = knownArguments(required.toolName, sides);
         if (!known) return;
         const where = ['cases', i, 'requiredTools', j] as const;
         const check = (name: string, path: (string | number)[], field: string) => {
@@ -39,11 +40,11 @@ export function argumentNameProblems(datasets: Dataset[], contracts: Contract[])
 }
 
 /** Argument names of a tool across the sides that have it, or null when names cannot be judged. */
-function knownArguments(tool: string, contracts: Contract[]): Set<string> | null {
+function knownArguments(tool: string, sides: Map<string, ContractTool>[]): Set<string> | null {
   const names = new Set<string>();
   let found = false;
-  for (const contract of contracts) {
-    const schema = contract.tools.find((t) => t.name === tool)?.inputSchema;
+  for (const side of sides) {
+    const schema = side.get(tool)?.inputSchema;
     if (!schema) continue;
     const properties = schema.properties;
     if (properties === null || typeof properties !== 'object' || schema.additionalProperties === true) return null;

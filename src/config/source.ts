@@ -59,7 +59,8 @@ export function parseSource(text: string, displayName: string, options: ReadOpti
       const why = error instanceof YAMLException ? error.reason : (error as Error).message;
       return { ok: false, problems: [{ file: displayName, line: line === undefined ? null : line + 1, path: '', message: `syntax: ${why}` }] };
     }
-    const expansion = aliasExpansionProblem(value);
+    // Only an anchor (`&name`) can be aliased: a file without one cannot expand.
+    const expansion = text.includes('&') ? aliasExpansionProblem(value) : null;
     if (expansion) return { ok: false, problems: [{ file: displayName, line: null, path: '', message: expansion }] };
   }
   let located: ReturnType<typeof locate> | null = null;
