@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The last step of `npm run build`: records the V8 code cache of the bundled CLI
-// (dist/entry/cli.cjs.v8cache, see src/launch.ts) from one real run of the gate on the bundled
+// The last step of `npm run build`: records the V8 code cache of the bundled gate
+// (dist/entry/mcp-gate.cjs.v8cache, see src/launch.ts) from one real run of the CLI on the bundled
 // example, so the cache holds the code of the whole run path, not only what loading compiles.
 // The run happens in a child process; its report goes to a temporary folder and is removed.
 // Without a cache the CLI works the same, only slower: a failed recording is a warning, not a
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const bundle = join(root, 'dist/entry/cli.cjs');
+const bundle = join(root, 'dist/entry/mcp-gate.cjs');
 const cache = `${bundle}.v8cache`;
 
 if (process.argv[2] === '--child') {

@@ -134,7 +134,7 @@ async function main(argv: string[], interrupted: () => boolean): Promise<number>
 }
 
 /**
- * The CLI. bin/mcp-gate.js loads the bundle (dist/entry/cli.cjs) and calls this with the
+ * The CLI. bin/mcp-gate.js loads the bundle (dist/entry/mcp-gate.cjs) and calls this with the
  * arguments; loading the module starts nothing, so the build can record its code cache.
  */
 export function runCli(argv: string[]): void {

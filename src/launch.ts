@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import { Script } from 'node:vm';
 
 /**
- * Runs the bundled CLI (dist/entry/cli.cjs, one CommonJS file) with the V8 code cache that
+ * Runs the bundled gate (dist/entry/mcp-gate.cjs, one CommonJS file) with the V8 code cache that
  * `npm run build` recorded beside it. Node 20 has no compile cache for ES modules, and compiling
  * the bundle's megabyte of JavaScript on every run cost the gate about a third of its own CPU on
  * the example (bench/README.md). The cache is only a shortcut: when it is missing, was recorded by

@@ -138,17 +138,23 @@ function locator(report: Report, configFile: string, env: NodeJS.ProcessEnv, cwd
   };
 }
 
-const interrupted = guardProcess();
-main(process.env, interrupted).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    const text = failureText(error);
-    process.stderr.write(`${redact(text)}\n`);
-    process.stdout.write(`${command({ level: 'error', title: 'mcp-gate could not decide', message: redact(text), place: null })}\n`);
-    setOutputs(process.env, { verdict: 'error', 'report-path': '', 'html-report-path': '', 'breaking-count': 0, 'broken-cases': 0 });
-    appendSummary(process.env, `### ⛔ mcp-gate could not decide\n\n\`\`\`\n${redact(text)}\n\`\`\`\n`);
-    process.exitCode = 3;
-  },
-);
+/**
+ * The action. bin/mcp-gate-action.js (what action.yml runs) loads the bundle and calls this;
+ * loading the module starts nothing.
+ */
+export function runAction(): void {
+  const interrupted = guardProcess();
+  main(process.env, interrupted).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      const text = failureText(error);
+      process.stderr.write(`${redact(text)}\n`);
+      process.stdout.write(`${command({ level: 'error', title: 'mcp-gate could not decide', message: redact(text), place: null })}\n`);
+      setOutputs(process.env, { verdict: 'error', 'report-path': '', 'html-report-path': '', 'breaking-count': 0, 'broken-cases': 0 });
+      appendSummary(process.env, `### ⛔ mcp-gate could not decide\n\n\`\`\`\n${redact(text)}\n\`\`\`\n`);
+      process.exitCode = 3;
+    },
+  );
+}

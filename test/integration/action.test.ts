@@ -9,7 +9,7 @@ import { ROOT, scratchProject } from '../helpers/cli.js';
 import { STICKY_MARKER } from '../../src/report/markdown.js';
 
 /**
- * The action's entry point (dist/entry/action.js, what action.yml runs), run as a process with a
+ * The action's launcher (bin/mcp-gate-action.js, what action.yml runs), run as a process with a
  * fake GITHUB_* environment: temp files for GITHUB_OUTPUT and GITHUB_STEP_SUMMARY, an event
  * payload, and a local HTTP server standing in for the GitHub issue-comments API.
  */
@@ -58,7 +58,7 @@ function runAction(dir: string, inputs: Record<string, string>, event: object): 
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, GITHUB_ACTIONS: 'true', GITHUB_OUTPUT: files.output, GITHUB_STEP_SUMMARY: files.summary, GITHUB_EVENT_PATH: files.event, GITHUB_EVENT_NAME: 'pull_request', GITHUB_REPOSITORY: 'acme/tools', GITHUB_API_URL: apiUrl, GITHUB_SERVER_URL: 'https://github.test', GITHUB_RUN_ID: '42', GITHUB_WORKSPACE: dir };
   for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'dist/entry/action.js')], { cwd: dir, env });
+    const child = spawn(process.execPath, [join(ROOT, 'bin/mcp-gate-action.js')], { cwd: dir, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -179,7 +179,7 @@ describe('action.yml', () => {
     expect(Object.keys(action.outputs)).toEqual(['verdict', 'report-path', 'html-report-path', 'breaking-count', 'broken-cases']);
     expect(action.runs.using).toBe('composite');
     const gate = action.runs.steps.find((s) => s.id === 'gate')!;
-    expect(gate.run).toBe('node "${{ github.action_path }}/dist/entry/action.js"');
+    expect(gate.run).toBe('node "${{ github.action_path }}/bin/mcp-gate-action.js"');
     // Every input reaches the entry point under the name it reads.
     for (const name of Object.keys(action.inputs)) expect(gate.env![`INPUT_${name.toUpperCase()}`]).toBe(`\${{ inputs.${name} }}`);
   });

@@ -66,7 +66,7 @@ describe('the code-cached bundle launcher', () => {
     expect(load(bundle)).toEqual({ answer: 7, cache: 'refused', file: 'cli.cjs', runCli: 'undefined' });
   });
 
-  it('the build recorded a cache that this Node accepts for the CLI bundle', () => {
-    expect(load(join(ROOT, 'dist/entry/cli.cjs'))).toMatchObject({ cache: 'used', runCli: 'function' });
+  it('the build recorded a cache that this Node accepts for the gate bundle', () => {
+    expect(load(join(ROOT, 'dist/entry/mcp-gate.cjs'))).toMatchObject({ cache: 'used', runCli: 'function' });
   });
 });
