@@ -32,6 +32,9 @@ await build({
   minifyWhitespace: true,
   minifySyntax: true,
   sourcemap: 'linked',
+  // The launcher runs the bundle as a vm.Script, where import() has no loader once the code comes
+  // from the cache (Node 20): the one a dependency makes (node:crypto) becomes require().
+  supported: { 'dynamic-import': false },
   // The sources find package files from their own URL (src/package-root.ts); in a CommonJS bundle
   // that is the bundle's file.
   define: { 'import.meta.url': '__mcpGateBundleUrl' },
