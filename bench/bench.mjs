@@ -71,10 +71,11 @@ async function scenario(s) {
     id: s.id, label: s.label, runs, goal: s.goal ?? null,
     gateMs: round(gateMs, 0), floorMs: round(floorMs, 0), ratio: round(gateMs / floorMs),
     gateRssMiB: round(median(gates.map((g) => g.rssMiB)), 0), floorRssMiB: round(median(floors.map((f) => f.rssMiB)), 0),
+    gateCpuMs: round(median(gates.map((g) => g.cpuMs)), 0), floorCpuMs: round(median(floors.map((f) => f.cpuMs)), 0),
     inGateMs: round(median(gates.map((g) => g.totalMs)), 0), stages,
     verdict: gates[0].verdict, work: gates[0].work, sameWork,
   };
-  progress(`${s.id}: gate ${result.gateMs} ms, floor ${result.floorMs} ms, ratio ${result.ratio}, gate peak RSS ${result.gateRssMiB} MiB, stages ${JSON.stringify(stages)}`);
+  progress(`${s.id}: gate ${result.gateMs} ms, floor ${result.floorMs} ms, ratio ${result.ratio}, CPU gate ${result.gateCpuMs} ms, floor ${result.floorCpuMs} ms, gate peak RSS ${result.gateRssMiB} MiB, stages ${JSON.stringify(stages)}`);
   return result;
 }
 

@@ -1,11 +1,11 @@
-// Whole-process measurements: wall time from spawn to exit, and peak RSS through bench/max-rss.mjs.
+// Whole-process measurements: wall time from spawn to exit; peak RSS and CPU time through bench/exit-stats.mjs.
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const PRELOAD = fileURLToPath(new URL('./max-rss.mjs', import.meta.url));
+const PRELOAD = fileURLToPath(new URL('./exit-stats.mjs', import.meta.url));
 const CLI = join(ROOT, 'bin/mcp-gate.js');
 const FLOOR = fileURLToPath(new URL('./floor.mjs', import.meta.url));
 
@@ -22,12 +22,12 @@ function cleanEnv() {
   return env;
 }
 
-/** Runs `node --import max-rss.mjs ...args` to the end; resolves with wall ms, peak RSS (MiB), exit code, stdout. */
-export function timeProcess(args, { cwd = ROOT, rssFile }) {
+/** Runs `node --import exit-stats.mjs ...args` to the end; resolves with wall ms, peak RSS (MiB), CPU ms, exit code, stdout. */
+export function timeProcess(args, { cwd = ROOT, statsFile }) {
   return new Promise((resolve, reject) => {
-    rmSync(rssFile, { force: true });
+    rmSync(statsFile, { force: true });
     const started = performance.now();
-    const child = spawn(process.execPath, ['--import', PRELOAD, ...args], { cwd, env: { ...cleanEnv(), BENCH_MAX_RSS_FILE: rssFile }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', PRELOAD, ...args], { cwd, env: { ...cleanEnv(), BENCH_EXIT_STATS_FILE: statsFile }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
@@ -36,12 +36,15 @@ export function timeProcess(args, { cwd = ROOT, rssFile }) {
     child.on('close', (code) => {
       const ms = performance.now() - started;
       let rssMiB = null;
+      let cpuMs = null;
       try {
-        rssMiB = Number(readFileSync(rssFile, 'utf8')) / 1024;
+        const stats = JSON.parse(readFileSync(statsFile, 'utf8'));
+        rssMiB = stats.maxRssKiB / 1024;
+        cpuMs = stats.cpuMs;
       } catch {
         // the process died before its exit hook ran
       }
-      resolve({ ms, rssMiB, code, stdout, stderr });
+      resolve({ ms, rssMiB, cpuMs, code, stdout, stderr });
     });
   });
 }
@@ -51,7 +54,7 @@ export async function runGate(config, reportDir, scratch) {
   rmSync(reportDir, { recursive: true, force: true });
   // Not --quiet: CI sees the progress lines, and the last one carries the time to write the report,
   // which the saved report cannot hold.
-  const run = await timeProcess([CLI, 'run', '-c', config, '--report-dir', reportDir], { rssFile: join(scratch, 'gate.rss') });
+  const run = await timeProcess([CLI, 'run', '-c', config, '--report-dir', reportDir], { statsFile: join(scratch, 'gate.stats.json') });
   if (run.code === 3 || run.code === null) throw new Error(`mcp-gate run -c ${config} could not decide (exit ${run.code}):\n${run.stderr}`);
   const files = readdirSync(reportDir).filter((f) => f.endsWith('.json'));
   if (files.length !== 1) throw new Error(`expected one report in ${reportDir}, found ${files.length}`);
@@ -60,6 +63,7 @@ export async function runGate(config, reportDir, scratch) {
   return {
     ms: run.ms,
     rssMiB: run.rssMiB,
+    cpuMs: run.cpuMs,
     stages: { ...report.timing.stages, report: Number(/report written to .* \((\d+) ms\)/.exec(run.stderr)?.[1] ?? NaN) },
     totalMs: report.timing.totalMs,
     verdict: report.decision.verdict,
@@ -69,7 +73,7 @@ export async function runGate(config, reportDir, scratch) {
 
 /** The floor client on the same servers and cases. */
 export async function runFloor(planFile, scratch) {
-  const run = await timeProcess([FLOOR, planFile], { rssFile: join(scratch, 'floor.rss') });
+  const run = await timeProcess([FLOOR, planFile], { statsFile: join(scratch, 'floor.stats.json') });
   if (run.code !== 0) throw new Error(`the floor client failed (exit ${run.code}) on ${planFile}:\n${run.stderr}`);
-  return { ms: run.ms, rssMiB: run.rssMiB, work: JSON.parse(run.stdout) };
+  return { ms: run.ms, rssMiB: run.rssMiB, cpuMs: run.cpuMs, work: JSON.parse(run.stdout) };
 }

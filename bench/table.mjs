@@ -31,8 +31,8 @@ export function renderTables(results) {
   const cold = results.coldStart;
   const goals = table(['goal', 'measured', 'bar', ''], results.goals.map((g) => [g.goal, g.value, g.bar, g.pass ? 'pass' : '**FAIL**']));
   const scenarios = table(
-    ['scenario', 'runs', 'gate', 'floor', 'gate ÷ floor', 'gate peak RSS', 'floor peak RSS', 'verdict'],
-    results.scenarios.map((s) => [s.label, s.runs, ms(s.gateMs), ms(s.floorMs), `**${s.ratio}x**`, `${s.gateRssMiB} MiB`, `${s.floorRssMiB} MiB`, s.verdict]),
+    ['scenario', 'runs', 'gate', 'floor', 'gate ÷ floor', 'gate CPU', 'floor CPU', 'gate peak RSS', 'floor peak RSS', 'verdict'],
+    results.scenarios.map((s) => [s.label, s.runs, ms(s.gateMs), ms(s.floorMs), `**${s.ratio}x**`, ms(s.gateCpuMs), ms(s.floorCpuMs), `${s.gateRssMiB} MiB`, `${s.floorRssMiB} MiB`, s.verdict]),
   );
   const stages = table(
     ['scenario', ...STAGES, 'in runGate', 'outside (boot, config, exit)'],
