@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The GitHub Action's launcher (action.yml runs it): runs the bundled gate (see bin/launch.js).
-import { loadGate } from './launch.js';
+import { bundles } from './launch.js';
 
-const gate = await loadGate();
-await gate?.runAction();
+const load = await bundles();
+await load?.('mcp-gate.cjs').runAction();

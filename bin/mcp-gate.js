@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The CLI's launcher: runs the bundled gate (see bin/launch.js).
-import { loadGate } from './launch.js';
+// The CLI's launcher: the front (arguments, --version, --help) loads the gate only for a command.
+import { bundles } from './launch.js';
 
-const gate = await loadGate();
-gate?.runCli(process.argv.slice(2));
+const load = await bundles();
+load?.('cli.cjs').runCli(process.argv.slice(2), () => load('mcp-gate.cjs'));

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// The last step of `npm run build`: records the V8 code cache of the bundled gate
-// (dist/entry/mcp-gate.cjs.v8cache, see src/launch.ts) from one real run of the CLI on the bundled
-// example, so the cache holds the code of the whole run path, not only what loading compiles.
+// The last step of `npm run build`: records the V8 code caches of the CLI's two bundles
+// (dist/entry/cli.cjs.v8cache and mcp-gate.cjs.v8cache, see src/launch.ts) from one real run of the
+// CLI on the bundled example, so each cache holds the code of the whole run path, not only what
+// loading compiles.
 // The run happens in a child process; its report goes to a temporary folder and is removed.
 // Without a cache the CLI works the same, only slower: a failed recording is a warning, not a
 // failed build.
@@ -12,23 +13,25 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const bundle = join(root, 'dist/entry/mcp-gate.cjs');
-const cache = `${bundle}.v8cache`;
+const bundles = ['cli.cjs', 'mcp-gate.cjs'].map((name) => join(root, 'dist/entry', name));
+const caches = bundles.map((bundle) => `${bundle}.v8cache`);
 
 if (process.argv[2] === '--child') {
   const { loadBundle } = await import('../dist/launch.js');
-  loadBundle(bundle, { recordCache: true }).exports.runCli(process.argv.slice(3));
+  const [front, gate] = bundles;
+  loadBundle(front, { recordCache: true }).exports.runCli(process.argv.slice(3), () => loadBundle(gate, { recordCache: true }).exports);
 } else {
-  rmSync(cache, { force: true });
+  for (const cache of caches) rmSync(cache, { force: true });
   const reports = mkdtempSync(join(tmpdir(), 'mcp-gate-code-cache-'));
   const args = ['--child', 'run', '--config', join(root, 'gate.config.yaml'), '--report-dir', reports, '--format', 'json', '--quiet'];
   const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), ...args], { cwd: root, encoding: 'utf8', timeout: 120_000 });
   rmSync(reports, { recursive: true, force: true });
   // The example's candidate breaks its contract: a decided run exits 1 (Rollback).
-  if (child.status === 1 && existsSync(cache)) {
-    process.stderr.write(`code cache: ${(statSync(cache).size / 1024).toFixed(0)} KiB recorded from a run of the example\n`);
+  if (child.status === 1 && caches.every((cache) => existsSync(cache))) {
+    const kib = caches.map((cache) => (statSync(cache).size / 1024).toFixed(0));
+    process.stderr.write(`code caches recorded from a run of the example: cli.cjs ${kib[0]} KiB, mcp-gate.cjs ${kib[1]} KiB\n`);
   } else {
-    rmSync(cache, { force: true });
+    for (const cache of caches) rmSync(cache, { force: true });
     const why = child.error ? child.error.message : `the example run exited ${child.status ?? child.signal}`;
     process.stderr.write(`warning: no code cache recorded (${why}); mcp-gate works without it, only slower to start.\n${child.stderr ?? ''}`);
   }

@@ -1,11 +1,15 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { exitCodeOf, FAIL_ONS, FORMATS, type CommandIO, type FailOn, type Format, type Outcome } from './commands/outcome.js';
-import { describe, failureText } from './error-text.js';
-import { guardProcess } from './process-guard.js';
+import type { CommandRequest, GateCommands } from './commands/dispatch.js';
+import { FAIL_ONS, FORMATS, type FailOn, type Format } from './commands/outcome.js';
 import { GATE_VERSION } from './version.js';
-import { redact } from './secrets.js';
 
-// Commands are imported when used: `--version` and `--help` must not pay for the SDK and ajv.
+/**
+ * The CLI's front: arguments, `--version`, `--help` and usage errors. It is its own small bundle
+ * (dist/entry/cli.cjs), and it loads the gate (dist/entry/mcp-gate.cjs, src/commands/dispatch.ts)
+ * only for a command, so `--version` and a mistyped flag do not pay for the SDK, ajv and the YAML
+ * readers. Nothing here holds state: the gate's registries (secrets, server groups) live in the
+ * gate bundle alone.
+ */
 
 const USAGE = `Usage: mcp-gate <command> [options]
 
@@ -57,7 +61,24 @@ const OPTIONS = {
 
 class UsageError extends Error {}
 
-async function main(argv: string[], interrupted: () => boolean): Promise<number> {
+const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** Positional arguments each command takes: null when fine, else what it takes. */
+const ARITY: Record<CommandRequest['command'], (count: number) => string | null> = {
+  run: (n) => (n === 0 ? null : 'run takes no positional arguments'),
+  plan: (n) => (n === 0 ? null : 'plan takes no positional arguments'),
+  merge: () => null,
+  validate: (n) => (n === 0 ? null : 'validate takes no positional arguments'),
+  snapshot: (n) => (n === 0 ? null : 'snapshot takes no positional arguments'),
+  diff: (n) => (n === 2 ? null : 'diff takes BEFORE and AFTER: snapshot files or profile names'),
+  show: (n) => (n === 1 ? null : 'show takes one REPORT.json'),
+  history: (n) => (n <= 1 ? null : 'history takes at most one DIR'),
+};
+
+const isCommand = (name: string): name is CommandRequest['command'] => Object.hasOwn(ARITY, name);
+
+/** The command to run, or the exit code when the arguments were answered here (version, help). */
+function parse(argv: string[]): CommandRequest | number {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true, tokens: true });
@@ -69,7 +90,7 @@ async function main(argv: string[], interrupted: () => boolean): Promise<number>
     process.stdout.write(`${GATE_VERSION}\n`);
     return 0;
   }
-  const [command, ...rest] = positionals;
+  const [command, ...args] = positionals;
   if (values.help || !command) {
     process.stdout.write(USAGE);
     return command || values.help ? 0 : 3;
@@ -78,75 +99,41 @@ async function main(argv: string[], interrupted: () => boolean): Promise<number>
   if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, not "${values.format}"`);
   const failOn = values['fail-on'] as FailOn;
   if (!FAIL_ONS.includes(failOn)) throw new UsageError(`--fail-on must be rollback, hold or never, not "${failOn}"`);
-
-  const io: CommandIO = {
-    // Everything leaving the gate is redacted: see src/secrets.ts.
-    stdout: (text) => process.stdout.write(redact(text)),
-    log: values.quiet ? () => undefined : (line) => process.stderr.write(`${redact(line)}\n`),
-    error: (line) => process.stderr.write(`${redact(line)}\n`),
-    env: process.env,
-    cwd: process.cwd(),
-    colour: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && process.env.TERM !== 'dumb',
-    interrupted,
-  };
-  const expectArgs = (count: number, names: string) => {
-    if (rest.length !== count) throw new UsageError(`${command} takes ${names}`);
-  };
-  let outcome: Outcome;
-  switch (command) {
-    case 'run':
-      expectArgs(0, 'no positional arguments');
-      outcome = await (await import('./commands/run.js')).runCommand({ config: values.config, baseline: values.baseline, candidate: values.candidate, datasets: values.dataset, reportDir: values['report-dir'], format, approvedByLabel: values['approved-by-label'], server: values.server }, io);
-      break;
-    case 'plan':
-      expectArgs(0, 'no positional arguments');
-      outcome = (await import('./commands/plan.js')).planCommand({ config: values.config }, io);
-      break;
-    case 'merge': {
-      const configGiven = parsed.tokens.some((t) => t.kind === 'option' && t.name === 'config');
-      outcome = (await import('./commands/merge.js')).mergeCommand({ config: values.config, configGiven, reports: rest, reportDir: values['report-dir'], format }, io);
-      break;
-    }
-    case 'validate':
-      expectArgs(0, 'no positional arguments');
-      outcome = (await import('./commands/validate.js')).validateCommand({ config: values.config }, io);
-      break;
-    case 'snapshot':
-      expectArgs(0, 'no positional arguments');
-      outcome = await (await import('./commands/snapshot.js')).snapshotCommand({ config: values.config, profile: values.profile, output: values.output }, io);
-      break;
-    case 'diff':
-      expectArgs(2, 'BEFORE and AFTER: snapshot files or profile names');
-      outcome = await (await import('./commands/diff.js')).diffCommand({ config: values.config, before: rest[0]!, after: rest[1]!, format }, io);
-      break;
-    case 'show':
-      expectArgs(1, 'one REPORT.json');
-      outcome = (await import('./commands/show.js')).showCommand(rest[0]!, format, io, values.output);
-      break;
-    case 'history':
-      if (rest.length > 1) throw new UsageError('history takes at most one DIR');
-      outcome = (await import('./commands/history.js')).historyCommand({ dir: rest[0], config: values.config, configGiven: parsed.tokens.some((t) => t.kind === 'option' && t.name === 'config'), format, output: values.output }, io);
-      break;
-    default:
-      throw new UsageError(`unknown command "${command}"`);
-  }
-  return exitCodeOf(outcome, failOn);
+  if (!isCommand(command)) throw new UsageError(`unknown command "${command}"`);
+  const wrongArity = ARITY[command](args.length);
+  if (wrongArity) throw new UsageError(wrongArity);
+  const configGiven = parsed.tokens.some((t) => t.kind === 'option' && t.name === 'config');
+  return { command, args, options: { ...values, format, failOn }, configGiven };
 }
 
 /**
- * The CLI. bin/mcp-gate.js loads the bundle (dist/entry/mcp-gate.cjs) and calls this with the
- * arguments; loading the module starts nothing, so the build can record its code cache.
+ * The CLI. bin/mcp-gate.js loads this bundle and calls it with the arguments and a way to load the
+ * gate; loading either module starts nothing, so the build can record their code caches.
  */
-export function runCli(argv: string[]): void {
-  const interrupted = guardProcess();
-  main(argv, interrupted).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      const text = error instanceof UsageError ? `mcp-gate: ${error.message}\n\n${USAGE}` : `${failureText(error)}\n`;
-      process.stderr.write(redact(text));
-      process.exitCode = 3;
-    },
-  );
+export function runCli(argv: string[], loadGate: () => GateCommands): void {
+  let request: CommandRequest | number;
+  try {
+    request = parse(argv);
+  } catch (error) {
+    // Nothing is registered as a secret before a config is read, so there is nothing to redact yet.
+    process.stderr.write(error instanceof UsageError ? `mcp-gate: ${error.message}\n\n${USAGE}` : `mcp-gate: internal error: ${describe(error)}\n`);
+    process.exitCode = 3;
+    return;
+  }
+  if (typeof request === 'number') {
+    process.exitCode = request;
+    return;
+  }
+  let gate: GateCommands;
+  try {
+    gate = loadGate();
+  } catch (error) {
+    process.stderr.write(`mcp-gate: could not load dist/entry/mcp-gate.cjs (run \`npm run build\`): ${describe(error)}\n`);
+    process.exitCode = 3;
+    return;
+  }
+  // runCommand never rejects: it turns every error into its message and exit 3.
+  void gate.runCommand(request).then((code) => {
+    process.exitCode = code;
+  });
 }

@@ -66,10 +66,14 @@ describe('the code-cached bundle launcher', () => {
     expect(load(bundle)).toEqual({ answer: 7, cache: 'refused', file: 'cli.cjs', runCli: 'undefined' });
   });
 
-  it('the build recorded a cache that this Node accepts for the gate bundle', () => {
-    const bundle = join(ROOT, 'dist/entry/mcp-gate.cjs');
-    expect(load(bundle)).toMatchObject({ cache: 'used', runCli: 'function' });
+  it('the build recorded caches that this Node accepts for both bundles', () => {
+    const front = join(ROOT, 'dist/entry/cli.cjs');
+    const gate = join(ROOT, 'dist/entry/mcp-gate.cjs');
+    expect(load(front)).toMatchObject({ cache: 'used', runCli: 'function' });
+    expect(load(gate)).toMatchObject({ cache: 'used', runCli: 'undefined' });
     // Code from the cache has no loader for import() on Node 20: the build turns each into require().
-    expect(readFileSync(bundle, 'utf8')).not.toMatch(/[^\w$.]import\(/);
+    for (const bundle of [front, gate]) expect(readFileSync(bundle, 'utf8')).not.toMatch(/[^\w$.]import\(/);
+    // The front stays small: --version and usage errors must not load the SDK, ajv or the YAML readers.
+    expect(readFileSync(front, 'utf8')).not.toMatch(/modelcontextprotocol|ajv|js-yaml/);
   });
 });
