@@ -17,14 +17,6 @@ import { GroupStdioTransport, RESULT_TOO_LARGE } from './stdio-transport.js';
 import { GATE_NAME, GATE_VERSION } from '../version.js';
 import { describe } from '../error-text.js';
 
-/**
- * zod compiles a parser (with `new Function`) for an object schema the first time it parses with
- * it. The SDK's message schemas each parse a handful of messages in a run, so compiling them costs
- * more than it saves: about 15 ms of CPU on the example and on the server-memory pair, no change at
- * 1,000 cases (bench/README.md). The setting is zod's own, process-wide, for code that may not eval.
- */
-z.config({ jitless: true });
-
 /** Results are parsed leniently: the gate judges them itself, and must see unknown fields. */
 const AnyResult = z.unknown();
 
