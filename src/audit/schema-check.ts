@@ -2,6 +2,7 @@ import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { JsonSchema } from '../contract/types.js';
 import { validator } from '../validators.js';
+import { isSchema2020 } from './meta-2020.js';
 
 /**
  * JSON Schema checks with the draft the schema asks for: 2020-12 unless `$schema` names draft-07
@@ -28,7 +29,8 @@ function ajvFor(schema: JsonSchema): Ajv {
 export function schemaProblems(schema: JsonSchema): string[] {
   const draft07 = isDraft07(schema);
   const { $schema: _ignored, ...body } = schema;
-  if (validator(draft07 ? 'meta-draft-07' : 'meta-draft-2020')(body)) return [];
+  // A quick yes first (meta-2020.ts for 2020-12), then every error from the official meta-schema.
+  if (draft07 ? validator('meta-draft-07')(body) : isSchema2020(body)) return [];
   const validate = validator(draft07 ? 'meta-draft-07-all' : 'meta-draft-2020-all');
   validate(body);
   return (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`);
