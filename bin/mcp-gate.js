@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 // The CLI's launcher: the front (arguments, --version, --help) loads the gate only for a command.
-import { bundles } from './launch.js';
+import { launch } from './launch.js';
 
-const load = await bundles();
-load?.('cli.cjs').runCli(process.argv.slice(2), () => load('mcp-gate.cjs'));
+await launch((load) => load('cli.cjs').runCli(process.argv.slice(2), () => load('mcp-gate.cjs')));

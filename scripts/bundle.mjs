@@ -40,7 +40,9 @@ const options = {
   // The sources find package files from their own URL (src/package-root.ts); in a CommonJS bundle
   // that is the bundle's file.
   define: { 'import.meta.url': '__mcpGateBundleUrl' },
-  banner: { js: "const __mcpGateBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // "use strict" first: the sources were ES modules, always strict, and esbuild's own directive
+  // would come after the banner, where it does nothing.
+  banner: { js: "'use strict';\nconst __mcpGateBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning', // errors reject the promise, which fails the build
 };
 

@@ -12,6 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+function verdictOf(json) {
+  try {
+    return JSON.parse(json).decision?.verdict;
+  } catch {
+    return undefined; // a crash, not a report
+  }
+}
+
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bundles = ['cli.cjs', 'mcp-gate.cjs'].map((name) => join(root, 'dist/entry', name));
 const caches = bundles.map((bundle) => `${bundle}.v8cache`);
@@ -26,13 +34,13 @@ if (process.argv[2] === '--child') {
   const args = ['--child', 'run', '--config', join(root, 'gate.config.yaml'), '--report-dir', reports, '--format', 'json', '--quiet'];
   const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), ...args], { cwd: root, encoding: 'utf8', timeout: 120_000 });
   rmSync(reports, { recursive: true, force: true });
-  // The example's candidate breaks its contract: a decided run exits 1 (Rollback).
-  if (child.status === 1 && caches.every((cache) => existsSync(cache))) {
+  // The example's candidate breaks its contract: a decided run exits 1 and prints a Rollback report.
+  if (child.status === 1 && verdictOf(child.stdout) === 'Rollback' && caches.every((cache) => existsSync(cache))) {
     const kib = caches.map((cache) => (statSync(cache).size / 1024).toFixed(0));
     process.stderr.write(`code caches recorded from a run of the example: cli.cjs ${kib[0]} KiB, mcp-gate.cjs ${kib[1]} KiB\n`);
   } else {
     for (const cache of caches) rmSync(cache, { force: true });
-    const why = child.error ? child.error.message : `the example run exited ${child.status ?? child.signal}`;
+    const why = child.error ? child.error.message : `the example run exited ${child.status ?? child.signal} without a Rollback report`;
     process.stderr.write(`warning: no code cache recorded (${why}); mcp-gate works without it, only slower to start.\n${child.stderr ?? ''}`);
   }
 }

@@ -5,11 +5,12 @@ import { dirname } from 'node:path';
 import { Script } from 'node:vm';
 
 /**
- * Runs the bundled gate (dist/entry/mcp-gate.cjs, one CommonJS file) with the V8 code cache that
- * `npm run build` recorded beside it. Node 20 has no compile cache for ES modules, and compiling
- * the bundle's megabyte of JavaScript on every run cost the gate about a third of its own CPU on
- * the example (bench/README.md). The cache is only a shortcut: when it is missing, was recorded by
- * another Node or V8 flags, or belongs to another build of the bundle, the bundle compiles as usual.
+ * Runs a bundle of mcp-gate (dist/entry/cli.cjs, the CLI's front, or dist/entry/mcp-gate.cjs, the
+ * gate; each one CommonJS file) with the V8 code cache that `npm run build` recorded beside it.
+ * Node 20 has no compile cache for ES modules, and compiling the gate's megabyte of JavaScript on
+ * every run cost the gate about a third of its own CPU on the example (bench/README.md). The cache
+ * is only a shortcut: when it is missing, was recorded by another Node or V8 flags, or belongs to
+ * another build of the bundle, the bundle compiles as usual.
  *
  * Cache file: the SHA-256 of the bundle's source (32 bytes), then V8's cached data.
  */
@@ -70,6 +71,13 @@ export function loadBundle(bundle: string, options: { recordCache?: boolean } = 
 
 function writeCache(bundle: string, source: string, script: Script): void {
   const file = cacheFileOf(bundle);
-  writeFileSync(`${file}.tmp`, Buffer.concat([digestOf(source), script.createCachedData()]));
-  renameSync(`${file}.tmp`, file);
+  // Per process: two builds at once (tests and the bench) must not write into one temporary file.
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temp, Buffer.concat([digestOf(source), script.createCachedData()]));
+    renameSync(temp, file);
+  } catch (error) {
+    process.stderr.write(`mcp-gate: could not write the code cache ${file}: ${(error as Error).message}\n`);
+    process.exitCode = 3;
+  }
 }

@@ -1,7 +1,7 @@
 import { endAllGroups, killAllGroupsNow } from './connect/process-group.js';
 
 /**
- * For an entry point (cli.ts, action/main.ts): on SIGINT or SIGTERM, end every server group the
+ * For an entry point (commands/dispatch.ts, action/main.ts): on SIGINT or SIGTERM, end every server group the
  * gate started and leave with the conventional code (130, 143); on any exit, kill what is left.
  * Returns whether a signal came, so a command can refuse to decide on servers it was told to end.
  */

@@ -20,7 +20,7 @@ import { appendSummary, CommentsApi, GitHubApiError, input, pullRequestOf, setOu
  * The GitHub Action's entry point (action.yml runs it with the runner's Node). It gates the
  * profiles named by its inputs, then: outputs, job summary, annotations, and the sticky PR
  * comment, falling back to the summary when the token cannot comment (a pull request from a fork).
- * Like cli.ts, it is an entry point: it alone sets the exit code.
+ * Like commands/dispatch.ts, it is an entry point: it alone sets the exit code.
  */
 async function main(env: NodeJS.ProcessEnv, interrupted: () => boolean): Promise<number> {
   const cwd = process.cwd();

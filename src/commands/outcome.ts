@@ -1,7 +1,7 @@
 import type { Verdict } from '../decide/decide.js';
 import type { Report } from '../report/types.js';
 
-/** What a command ended with. Only cli.ts turns this into an exit code. */
+/** What a command ended with. Only the entry points (commands/dispatch.ts, action/main.ts) turn this into an exit code. */
 export type Outcome =
   | { kind: 'verdict'; verdict: Verdict; reportWritten: boolean; report?: Report; reportPath?: string | null }
   | { kind: 'ok' }
@@ -33,7 +33,7 @@ function verdictExitCode(verdict: Verdict, failOn: FailOn): number {
   return 0;
 }
 
-/** The exit code of an outcome. Only the entry points (cli.ts, action/main.ts) set it on the process. */
+/** The exit code of an outcome. Only the entry points (commands/dispatch.ts, action/main.ts) set it on the process. */
 export function exitCodeOf(outcome: Outcome, failOn: FailOn): number {
   if (outcome.kind === 'ok') return 0;
   if (outcome.kind === 'undecided') return 3;

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -73,7 +74,22 @@ describe('the code-cached bundle launcher', () => {
     expect(load(gate)).toMatchObject({ cache: 'used', runCli: 'undefined' });
     // Code from the cache has no loader for import() on Node 20: the build turns each into require().
     for (const bundle of [front, gate]) expect(readFileSync(bundle, 'utf8')).not.toMatch(/[^\w$.]import\(/);
+    // The sources were ES modules, always strict: the bundles must be too (the directive comes first).
+    for (const bundle of [front, gate]) expect(readFileSync(bundle, 'utf8').startsWith("'use strict';")).toBe(true);
     // The front stays small: --version and usage errors must not load the SDK, ajv or the YAML readers.
     expect(readFileSync(front, 'utf8')).not.toMatch(/modelcontextprotocol|ajv|js-yaml/);
+  });
+
+  it('a bundle that cannot load is exit 3 (could not decide), never 1 (Rollback)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-launch-'));
+    for (const folder of ['bin', 'dist/entry']) mkdirSync(join(dir, folder), { recursive: true });
+    for (const file of ['bin/launch.js', 'bin/mcp-gate.js', 'bin/mcp-gate-action.js', 'dist/launch.js']) copyFileSync(join(ROOT, file), join(dir, file));
+    writeFileSync(join(dir, 'package.json'), '{ "type": "module" }');
+    writeFileSync(join(dir, 'dist/entry/cli.cjs'), 'this is not JavaScript(');
+    writeFileSync(join(dir, 'dist/entry/mcp-gate.cjs'), 'this is not JavaScript either(');
+    for (const launcher of ['bin/mcp-gate.js', 'bin/mcp-gate-action.js']) {
+      const run = spawnSync(process.execPath, [join(dir, launcher), '--version'], { encoding: 'utf8' });
+      expect({ launcher, status: run.status, said: run.stderr.includes('could not start from dist/') }).toEqual({ launcher, status: 3, said: true });
+    }
   });
 });
