@@ -36,11 +36,20 @@ export function schemaProblems(schema: JsonSchema): string[] {
   return (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`);
 }
 
-const compiled = new WeakMap<JsonSchema, ValidateFunction | string>();
+/**
+ * Compiled output schemas, by their JSON text: a tool both sides list unchanged is compiled once,
+ * not once per side (compiling is most of the audit's time on a small pair of servers).
+ */
+const compiled = new Map<string, ValidateFunction | string>();
+const textOf = new WeakMap<JsonSchema, string>();
 
-/** Validates a value; returns the first errors with their paths, or [] when valid. */
-export function validationErrors(schema: JsonSchema, value: unknown): string[] {
-  let validate = compiled.get(schema);
+function outputValidator(schema: JsonSchema): ValidateFunction | string {
+  let text = textOf.get(schema);
+  if (text === undefined) {
+    text = JSON.stringify(schema);
+    textOf.set(schema, text);
+  }
+  let validate = compiled.get(text);
   if (validate === undefined) {
     try {
       const { $schema: _ignored, $id: _id, ...body } = schema;
@@ -48,8 +57,14 @@ export function validationErrors(schema: JsonSchema, value: unknown): string[] {
     } catch (error) {
       validate = `the outputSchema does not compile: ${(error as Error).message}`;
     }
-    compiled.set(schema, validate);
+    compiled.set(text, validate);
   }
+  return validate;
+}
+
+/** Validates a value; returns the first errors with their paths, or [] when valid. */
+export function validationErrors(schema: JsonSchema, value: unknown): string[] {
+  const validate = outputValidator(schema);
   if (typeof validate === 'string') return [validate];
   if (validate(value)) return [];
   return (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`);
