@@ -32,23 +32,27 @@ export interface Annotation {
 /**
  * `::error` / `::warning` / `::notice` workflow commands for breaking, dangerous and informational
  * changes, broken cases and audit regressions, placed at a file and line where one is known.
- * Errors first; past the cap, one notice says how many were left out.
+ * Errors first; past the cap, one notice says how many were left out. Only the annotations shown
+ * are placed: finding a line can mean reading a dataset, and a run can break hundreds of cases.
  */
 export function annotations(report: Report, locate: Locator, max = MAX_ANNOTATIONS): string[] {
-  const all: Annotation[] = [];
+  const all: (Omit<Annotation, 'place'> & { place: () => Place | null })[] = [];
+  const none = () => null;
   for (const x of report.diff.changes) {
-    all.push({ level: LEVEL[x.severity], title: `mcp-gate ${x.code}`, message: x.message, place: x.tool ? locate.toolLine(x.tool) : null });
+    const tool = x.tool;
+    all.push({ level: LEVEL[x.severity], title: `mcp-gate ${x.code}`, message: x.message, place: tool ? () => locate.toolLine(tool) : none });
   }
   for (const r of report.candidate.caseResults) {
     if (r.status !== 'failed') continue;
-    all.push({ level: 'error', title: `mcp-gate case ${r.id} broken`, message: r.failures.map((f) => f.message).join('\n'), place: locate.caseLine(r.dataset, r.id) });
+    all.push({ level: 'error', title: `mcp-gate case ${r.id} broken`, message: r.failures.map((f) => f.message).join('\n'), place: () => locate.caseLine(r.dataset, r.id) });
   }
   for (const f of report.audit.findings) {
     if (f.side !== 'candidate' || !f.regression) continue;
-    all.push({ level: f.severity === 'safe' ? 'notice' : 'warning', title: `mcp-gate ${f.code}`, message: f.message, place: f.tool ? locate.toolLine(f.tool) : null });
+    const tool = f.tool;
+    all.push({ level: f.severity === 'safe' ? 'notice' : 'warning', title: `mcp-gate ${f.code}`, message: f.message, place: tool ? () => locate.toolLine(tool) : none });
   }
   const sorted = all.map((a, i) => [a, i] as const).sort(([a, i], [b, j]) => RANK[a.level] - RANK[b.level] || i - j).map(([a]) => a);
-  const lines = sorted.slice(0, max).map(command);
+  const lines = sorted.slice(0, max).map((a) => command({ ...a, place: a.place() }));
   if (sorted.length > max) lines.push(command({ level: 'notice', title: 'mcp-gate', message: `${sorted.length - max} more annotations left out; the report lists every change.`, place: null }));
   return lines;
 }

@@ -122,9 +122,15 @@ function locator(report: Report, configFile: string, env: NodeJS.ProcessEnv, cwd
   } catch {
     // the run already read this config; without it, annotations simply carry no snapshot lines
   }
+  // Each dataset is read once, however many of its cases are placed (a Document for lines is slow to build).
+  const datasets = new Map<string, ReturnType<typeof readSource>>();
   return {
     caseLine(dataset: string, caseId: string): Place | null {
-      const parsed = readSource(resolve(cwd, dataset), dataset);
+      let parsed = datasets.get(dataset);
+      if (!parsed) {
+        parsed = readSource(resolve(cwd, dataset), dataset);
+        datasets.set(dataset, parsed);
+      }
       if (!parsed.ok) return { file: inRepo(dataset), line: null };
       const cases = (parsed.source.value as { cases?: { id?: string }[] }).cases ?? [];
       const index = cases.findIndex((c) => c.id === caseId);
