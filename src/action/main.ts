@@ -116,11 +116,14 @@ function locator(report: Report, configFile: string, env: NodeJS.ProcessEnv, cwd
   const workspace = env.GITHUB_WORKSPACE ?? cwd;
   const inRepo = (file: string) => relative(workspace, resolve(cwd, file));
   let snapshot: { file: string; lines: string[] } | null = null;
-  try {
-    const profile = loadConfig(configFile, env, { baseline: input(env, 'baseline') || undefined }, cwd).profiles[report.baseline.profile];
-    if (profile?.transport === 'snapshot' && existsSync(profile.path)) snapshot = { file: profile.path, lines: readFileSync(profile.path, 'utf8').split('\n') };
-  } catch {
-    // the run already read this config; without it, annotations simply carry no snapshot lines
+  // Only a snapshot baseline has tool lines in the repository; only then is the config read again, for its path.
+  if (report.baseline.transport === 'snapshot') {
+    try {
+      const profile = loadConfig(configFile, env, { baseline: input(env, 'baseline') || undefined }, cwd).profiles[report.baseline.profile];
+      if (profile?.transport === 'snapshot' && existsSync(profile.path)) snapshot = { file: profile.path, lines: readFileSync(profile.path, 'utf8').split('\n') };
+    } catch {
+      // the run already read this config; without it, annotations simply carry no snapshot lines
+    }
   }
   // Each dataset is read once, however many of its cases are placed (a Document for lines is slow to build).
   const datasets = new Map<string, ReturnType<typeof readSource>>();

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ROOT, scratchProject } from '../helpers/cli.js';
+import { ROOT, runCli, scratchProject } from '../helpers/cli.js';
 import { STICKY_MARKER } from '../../src/report/markdown.js';
 
 /**
@@ -69,6 +69,8 @@ function runAction(dir: string, inputs: Record<string, string>, event: object): 
     });
   });
 }
+
+const runCliIn = (dir: string, args: string[]) => runCli(args, { cwd: dir });
 
 const prEvent = (labels: string[] = [], fork = false) => ({
   pull_request: { number: 7, labels: labels.map((name) => ({ name })), head: { repo: { full_name: fork ? 'someone/tools' : 'acme/tools' } }, base: { repo: { full_name: 'acme/tools' } } },
@@ -141,6 +143,20 @@ describe('the GitHub Action on a pull request', { timeout: 60_000 }, () => {
     expect(run.outputs.verdict).toBe('error');
     expect(run.summary).toContain('missing.yaml: file not found');
     expect(run.stdout).toMatch(/^::error title=mcp-gate could not decide::/m);
+  });
+
+  it('against a committed snapshot baseline, a tool change points at the tool in the snapshot', async () => {
+    const dir = scratchProject();
+    const config = readFileSync(join(dir, 'gate.config.yaml'), 'utf8');
+    writeFileSync(join(dir, 'gate.config.yaml'), `${config.replace(/^baseline: .*$/m, 'baseline: committed')}\n`.replace(/^profiles:$/m, 'profiles:\n  committed: { transport: snapshot, path: contracts/baseline.json }'));
+    const snapshot = await runCliIn(dir, ['snapshot', '--profile', 'baseline', '-o', 'contracts/baseline.json']);
+    expect(snapshot.code, snapshot.stderr).toBe(0);
+    const run = await runAction(dir, { ...INPUTS, comment: 'false' }, prEvent());
+    expect(run.code, run.stderr).toBe(1);
+    const lines = readFileSync(join(dir, 'contracts/baseline.json'), 'utf8').split('\n');
+    const line = lines.findIndex((l) => l.includes('"name": "Incident.Declare"')) + 1;
+    expect(line).toBeGreaterThan(0);
+    expect(run.stdout).toContain(`::error file=contracts/baseline.json,line=${line},title=mcp-gate required-argument-removed::`);
   });
 });
 
