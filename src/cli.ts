@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { CommandRequest, GateCommands } from './commands/dispatch.js';
 import { FAIL_ONS, FORMATS, type FailOn, type Format } from './commands/outcome.js';
+import { describe } from './error-text.js';
 import { GATE_VERSION } from './version.js';
 
 /**
@@ -60,8 +61,6 @@ const OPTIONS = {
 } satisfies ParseArgsConfig['options'];
 
 class UsageError extends Error {}
-
-const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** Positional arguments each command takes: null when fine, else what it takes. */
 const ARITY: Record<CommandRequest['command'], (count: number) => string | null> = {
