@@ -11,7 +11,7 @@ import { DEFAULTS } from '../dist/config/types.js';
 import { buildContract } from '../dist/contract/normalize.js';
 import { diffContracts } from '../dist/diff/index.js';
 import { syntheticTool } from '../test/fixtures/synthetic/tools.mjs';
-import { median, round, runFloor, runGate } from './measure.mjs';
+import { buildSdkFloor, median, round, runFloor, runGate, runSdkFloor } from './measure.mjs';
 import { prepare, SCENARIOS } from './scenarios.mjs';
 import { goalRows, renderReadme } from './table.mjs';
 
@@ -51,34 +51,48 @@ function coldStart() {
   return { nodeMs: round(node), versionMs: round(version), validateMs: round(validate), versionRatio: round(version / node), validateRatio: round(validate / node) };
 }
 
-/** Gate and floor runs interleaved, so a noisy moment on the machine hits both alike. */
+let sdkFloorCacheRecorded = false;
+
+/** Gate, floor and SDK floor runs interleaved, so a noisy moment on the machine hits all alike. */
 async function scenario(s) {
   const files = prepare(s);
   const runs = RUNS ?? s.runs;
   const gates = [];
   const floors = [];
-  await runFloor(files.plan, files.dir); // warm the file cache for both
+  const sdkFloors = [];
+  await runFloor(files.plan, files.dir); // warm the file cache for all three
+  // The SDK floor's code cache is recorded once, on the first scenario's warm-up run (as the build
+  // records the gate's on the example).
+  await runSdkFloor(files.plan, files.dir, { recordCache: !sdkFloorCacheRecorded });
+  sdkFloorCacheRecorded = true;
   for (let i = 0; i < runs; i++) {
     gates.push(await runGate(files.config, files.reportDir, files.dir));
     floors.push(await runFloor(files.plan, files.dir));
+    sdkFloors.push(await runSdkFloor(files.plan, files.dir));
   }
   const gateMs = median(gates.map((g) => g.ms));
   const floorMs = median(floors.map((f) => f.ms));
+  const sdkFloorMs = median(sdkFloors.map((f) => f.ms));
   const stages = Object.fromEntries(Object.keys(gates[0].stages).map((k) => [k, median(gates.map((g) => g.stages[k]))]));
-  const sameWork = JSON.stringify(gates[0].work) === JSON.stringify(floors[0].work);
-  if (!sameWork) progress(`${s.id}: the gate and the floor did different work: gate ${JSON.stringify(gates[0].work)}, floor ${JSON.stringify(floors[0].work)}`);
+  const work = (runs) => JSON.stringify(runs[0].work);
+  const sameWork = work(gates) === work(floors) && work(sdkFloors) === work(floors);
+  if (!sameWork) progress(`${s.id}: the runs did different work: gate ${work(gates)}, floor ${work(floors)}, SDK floor ${work(sdkFloors)}`);
   const result = {
     id: s.id, label: s.label, runs, goal: s.goal ?? null,
     gateMs: round(gateMs, 0), floorMs: round(floorMs, 0), ratio: round(gateMs / floorMs),
+    sdkFloorMs: round(sdkFloorMs, 0), sdkFloorRatio: round(sdkFloorMs / floorMs),
+    sdkFloorCpuMs: round(median(sdkFloors.map((f) => f.cpuMs)), 0),
     gateRssMiB: round(median(gates.map((g) => g.rssMiB)), 0), floorRssMiB: round(median(floors.map((f) => f.rssMiB)), 0),
     gateCpuMs: round(median(gates.map((g) => g.cpuMs)), 0), floorCpuMs: round(median(floors.map((f) => f.cpuMs)), 0),
     inGateMs: round(median(gates.map((g) => g.totalMs)), 0), stages,
     verdict: gates[0].verdict, work: gates[0].work, sameWork,
   };
-  progress(`${s.id}: gate ${result.gateMs} ms, floor ${result.floorMs} ms, ratio ${result.ratio}, CPU gate ${result.gateCpuMs} ms, floor ${result.floorCpuMs} ms, gate peak RSS ${result.gateRssMiB} MiB, stages ${JSON.stringify(stages)}`);
+  progress(`${s.id}: gate ${result.gateMs} ms, floor ${result.floorMs} ms, ratio ${result.ratio}, SDK floor ${result.sdkFloorMs} ms (${result.sdkFloorRatio}x), CPU gate ${result.gateCpuMs} ms, floor ${result.floorCpuMs} ms, SDK floor ${result.sdkFloorCpuMs} ms, gate peak RSS ${result.gateRssMiB} MiB, stages ${JSON.stringify(stages)}`);
   return result;
 }
 
+progress('building the SDK floor (bench/sdk-floor.mjs)');
+await buildSdkFloor();
 const scenarios = [];
 for (const s of SCENARIOS.filter((s) => !only || only.includes(s.id))) scenarios.push(await scenario(s));
 if (only) process.exit(0);

@@ -1,5 +1,6 @@
 // Whole-process measurements: wall time from spawn to exit; peak RSS and CPU time through bench/exit-stats.mjs.
 import { spawn } from 'node:child_process';
+import { build } from 'esbuild';
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +9,8 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PRELOAD = fileURLToPath(new URL('./exit-stats.mjs', import.meta.url));
 const CLI = join(ROOT, 'bin/mcp-gate.js');
 const FLOOR = fileURLToPath(new URL('./floor.mjs', import.meta.url));
+const RUN_BUNDLE = fileURLToPath(new URL('./run-bundle.mjs', import.meta.url));
+const SDK_FLOOR = join(ROOT, 'bench/.tmp/sdk-floor.cjs');
 
 export const median = (xs) => {
   const sorted = [...xs].sort((a, b) => a - b);
@@ -22,12 +25,31 @@ function cleanEnv() {
   return env;
 }
 
+/** Builds the SDK floor (bench/sdk-floor.mjs) into one CommonJS file, as scripts/bundle.mjs builds the gate. */
+export async function buildSdkFloor() {
+  rmSync(`${SDK_FLOOR}.v8cache`, { force: true });
+  await build({
+    absWorkingDir: ROOT,
+    entryPoints: ['bench/sdk-floor.mjs'],
+    outfile: SDK_FLOOR,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    supported: { 'dynamic-import': false },
+    banner: { js: "'use strict';" },
+    logLevel: 'warning',
+  });
+}
+
 /** Runs `node --import exit-stats.mjs ...args` to the end; resolves with wall ms, peak RSS (MiB), CPU ms, exit code, stdout. */
-export function timeProcess(args, { cwd = ROOT, statsFile }) {
+export function timeProcess(args, { cwd = ROOT, statsFile, env = {} }) {
   return new Promise((resolve, reject) => {
     rmSync(statsFile, { force: true });
     const started = performance.now();
-    const child = spawn(process.execPath, ['--import', PRELOAD, ...args], { cwd, env: { ...cleanEnv(), BENCH_EXIT_STATS_FILE: statsFile }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', PRELOAD, ...args], { cwd, env: { ...cleanEnv(), ...env, BENCH_EXIT_STATS_FILE: statsFile }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
@@ -72,8 +94,14 @@ export async function runGate(config, reportDir, scratch) {
 }
 
 /** The floor client on the same servers and cases. */
-export async function runFloor(planFile, scratch) {
-  const run = await timeProcess([FLOOR, planFile], { statsFile: join(scratch, 'floor.stats.json') });
-  if (run.code !== 0) throw new Error(`the floor client failed (exit ${run.code}) on ${planFile}:\n${run.stderr}`);
+export const runFloor = (planFile, scratch) => floorRun([FLOOR, planFile], 'floor', planFile, scratch, {});
+
+/** The SDK floor on the same servers and cases; `recordCache` for its first run, which is not counted. */
+export const runSdkFloor = (planFile, scratch, { recordCache = false } = {}) =>
+  floorRun([RUN_BUNDLE, SDK_FLOOR, planFile], 'sdk-floor', planFile, scratch, recordCache ? { BENCH_RECORD_CACHE: '1' } : {});
+
+async function floorRun(args, name, planFile, scratch, env) {
+  const run = await timeProcess(args, { statsFile: join(scratch, `${name}.stats.json`), env });
+  if (run.code !== 0) throw new Error(`the ${name} client failed (exit ${run.code}) on ${planFile}:\n${run.stderr}`);
   return { ms: run.ms, rssMiB: run.rssMiB, cpuMs: run.cpuMs, work: JSON.parse(run.stdout) };
 }

@@ -53,7 +53,8 @@ export function floorPlan(configFile) {
     sideEffects: c.sideEffects === 'allowed',
     probes: c.requiredTools.filter((t) => t.probeArguments !== undefined).map((t) => ({ tool: t.toolName, args: t.probeArguments })),
   }));
-  return { protocolVersion: '2025-11-25', concurrency: config.cases?.concurrency ?? 4, servers: [server(config.baseline), server(config.candidate)], cases };
+  const datasets = (config.datasets ?? []).map((file) => resolve(base, file));
+  return { protocolVersion: '2025-11-25', concurrency: config.cases?.concurrency ?? 4, servers: [server(config.baseline), server(config.candidate)], cases, datasets };
 }
 
 /** Writes the scenario's files and its floor plan; returns their paths. */

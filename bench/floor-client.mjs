@@ -1,0 +1,106 @@
+// The floor's client, shared by bench/floor.mjs (the floor) and bench/sdk-floor.mjs (the same
+// client with the SDK's Client as its session). No SDK here, and no checks.
+import { spawn } from 'node:child_process';
+
+/** Newline-delimited JSON-RPC over a child's stdio: every line that parses goes to `onMessage`. */
+export function lineChannel(server, onMessage) {
+  const child = spawn(server.command, server.args, { cwd: server.cwd, env: { ...process.env, ...server.env }, stdio: ['pipe', 'pipe', 'ignore'] });
+  let buffered = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk) => {
+    buffered += chunk;
+    let newline;
+    while ((newline = buffered.indexOf('\n')) !== -1) {
+      const line = buffered.slice(0, newline);
+      buffered = buffered.slice(newline + 1);
+      let message;
+      try { message = JSON.parse(line); } catch { continue; }
+      onMessage(message);
+    }
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.stdin.on('error', () => undefined);
+  return {
+    send: (message) => child.stdin.write(`${JSON.stringify(message)}\n`),
+    /** stdin closed, SIGTERM, and the exit awaited. */
+    end: () => {
+      child.stdin.end();
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/** The floor's session: requests matched by id, server requests refused. */
+export function rawSession(server, protocolVersion) {
+  const waiting = new Map();
+  let nextId = 1;
+  const channel = lineChannel(server, (message) => {
+    if (message.method !== undefined) {
+      if (message.id !== undefined) channel.send({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'not supported' } });
+      return;
+    }
+    const settle = waiting.get(message.id);
+    waiting.delete(message.id);
+    settle?.(message);
+  });
+  const request = (method, params) => new Promise((resolve, reject) => {
+    const id = nextId++;
+    waiting.set(id, (message) => (message.error ? reject(new Error(`${method}: ${message.error.message}`)) : resolve(message.result)));
+    channel.send({ jsonrpc: '2.0', id, method, params });
+  });
+  return {
+    open: async () => {
+      await request('initialize', { protocolVersion, capabilities: {}, clientInfo: { name: 'floor', version: '0' } });
+      channel.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    },
+    request,
+    end: channel.end,
+  };
+}
+
+async function inFlight(items, limit, work) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/**
+ * One side: open the session, follow tools/list to the end, make the probe calls (cases in flight up
+ * to the gate's concurrency, a case's probes one after the other), end the session.
+ */
+async function side(plan, server, session) {
+  try {
+    await session.open();
+    const tools = new Map();
+    let pages = 0;
+    let cursor;
+    do {
+      const page = await session.request('tools/list', cursor === undefined ? {} : { cursor });
+      pages += 1;
+      for (const tool of page.tools) tools.set(tool.name, tool);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+    let probes = 0;
+    // The gate's rule: a tool is probed when it is listed and read-only, or side effects are allowed.
+    const allowed = (probe, kase) => {
+      const tool = tools.get(probe.tool);
+      return tool && (tool.annotations?.readOnlyHint === true || server.allowSideEffects || kase.sideEffects);
+    };
+    await inFlight(plan.cases, plan.concurrency, async (kase) => {
+      for (const probe of kase.probes) {
+        if (!allowed(probe, kase)) continue;
+        await session.request('tools/call', { name: probe.tool, arguments: probe.args }).catch(() => undefined);
+        probes += 1;
+      }
+    });
+    return { tools: tools.size, pages, probes };
+  } finally {
+    await session.end();
+  }
+}
+
+/** Both servers in parallel, each through a session from `openSession(server, index)`; per side, the work done. */
+export const runPlan = (plan, openSession) => Promise.all(plan.servers.map((server, index) => side(plan, server, openSession(server, index))));

@@ -1,0 +1,50 @@
+// The SDK floor: the floor client (bench/floor-client.mjs) plus what any gate built the way
+// mcp-gate must be built cannot avoid: the scenario's YAML datasets read with js-yaml, and every
+// request made through the SDK's Client (its initialize, its request bookkeeping, its zod check of
+// each message) over the floor's own stdio channel. Nothing else: no contract, diff, checks or
+// report. It gets the gate's own start-up shortcuts, so it is a floor, not a strawman: it runs
+// bundled from a V8 code cache (bench/run-bundle.mjs), and it starts both servers before the SDK
+// and js-yaml are initialised and the datasets read.
+import { readFileSync } from 'node:fs';
+import { lineChannel, runPlan } from './floor-client.mjs';
+
+/** An SDK Transport over a channel already started: messages that came before connect() wait for it. */
+function channelTransport(server) {
+  const early = [];
+  const transport = {
+    onmessage: undefined,
+    channel: lineChannel(server, (message) => (transport.onmessage ? transport.onmessage(message) : early.push(message))),
+    start: async () => {
+      for (const message of early.splice(0)) transport.onmessage?.(message);
+    },
+    send: async (message) => {
+      transport.channel.send(message);
+    },
+    close: async () => {
+      await transport.channel.end();
+      transport.onclose?.();
+    },
+  };
+  return transport;
+}
+
+/** Usage: node bench/run-bundle.mjs bench/.tmp/sdk-floor.cjs PLAN.json */
+export async function main([planFile]) {
+  const plan = JSON.parse(readFileSync(planFile, 'utf8'));
+  const transports = plan.servers.map(channelTransport);
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { load } = await import('js-yaml');
+  const z = await import('zod');
+  for (const file of plan.datasets) load(readFileSync(file, 'utf8'), { filename: file });
+  const AnyResult = z.unknown();
+  const sides = await runPlan(plan, (_server, index) => {
+    // As in the gate (src/connect/session.ts): no SDK output checks, so no ajv instance per client.
+    const client = new Client({ name: 'sdk-floor', version: '0' }, { capabilities: {}, jsonSchemaValidator: { getValidator() { throw new Error('unused'); } } });
+    return {
+      open: () => client.connect(transports[index]),
+      request: (method, params) => client.request({ method, params }, AnyResult),
+      end: () => client.close(),
+    };
+  });
+  process.stdout.write(`${JSON.stringify(sides)}\n`);
+}
