@@ -26,12 +26,12 @@ function cleanEnv() {
 }
 
 /** Builds the SDK floor (bench/sdk-floor.mjs) into one CommonJS file, as scripts/bundle.mjs builds the gate. */
-export async function buildSdkFloor() {
-  rmSync(`${SDK_FLOOR}.v8cache`, { force: true });
+export async function buildSdkFloor(outfile = SDK_FLOOR) {
+  rmSync(`${outfile}.v8cache`, { force: true });
   await build({
     absWorkingDir: ROOT,
     entryPoints: ['bench/sdk-floor.mjs'],
-    outfile: SDK_FLOOR,
+    outfile,
     bundle: true,
     format: 'cjs',
     platform: 'node',
