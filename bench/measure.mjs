@@ -1,6 +1,7 @@
 // Whole-process measurements: wall time from spawn to exit; peak RSS and CPU time through bench/exit-stats.mjs.
 import { spawn } from 'node:child_process';
 import { build } from 'esbuild';
+import { BUNDLE_OPTIONS } from '../scripts/bundle-options.mjs';
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,23 +26,10 @@ function cleanEnv() {
   return env;
 }
 
-/** Builds the SDK floor (bench/sdk-floor.mjs) into one CommonJS file, as scripts/bundle.mjs builds the gate. */
+/** Builds the SDK floor (bench/sdk-floor.mjs) into one CommonJS file, with the gate's own bundle options. */
 export async function buildSdkFloor(outfile = SDK_FLOOR) {
   rmSync(`${outfile}.v8cache`, { force: true });
-  await build({
-    absWorkingDir: ROOT,
-    entryPoints: ['bench/sdk-floor.mjs'],
-    outfile,
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    minifyWhitespace: true,
-    minifySyntax: true,
-    supported: { 'dynamic-import': false },
-    banner: { js: "'use strict';" },
-    logLevel: 'warning',
-  });
+  await build({ ...BUNDLE_OPTIONS, absWorkingDir: ROOT, entryPoints: ['bench/sdk-floor.mjs'], outfile });
 }
 
 /** Runs `node --import exit-stats.mjs ...args` to the end; resolves with wall ms, peak RSS (MiB), CPU ms, exit code, stdout. */

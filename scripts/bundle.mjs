@@ -16,35 +16,13 @@
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { BUNDLE_OPTIONS } from './bundle-options.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = `${root}dist/entry`;
 rmSync(outdir, { recursive: true, force: true });
 
-const options = {
-  absWorkingDir: root,
-  outdir,
-  outExtension: { '.js': '.cjs' },
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  // Whitespace and syntax only: identifiers keep their names, so stack traces and error class
-  // names still read as in the source.
-  minifyWhitespace: true,
-  minifySyntax: true,
-  sourcemap: 'linked',
-  // The launcher runs a bundle as a vm.Script, where import() has no loader once the code comes
-  // from the cache (Node 20): the one a dependency makes (node:crypto) becomes require().
-  supported: { 'dynamic-import': false },
-  // The sources find package files from their own URL (src/package-root.ts); in a CommonJS bundle
-  // that is the bundle's file.
-  define: { 'import.meta.url': '__mcpGateBundleUrl' },
-  // "use strict" first: the sources were ES modules, always strict, and esbuild's own directive
-  // would come after the banner, where it does nothing.
-  banner: { js: "'use strict';\nconst __mcpGateBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  logLevel: 'warning', // errors reject the promise, which fails the build
-};
+const options = { ...BUNDLE_OPTIONS, absWorkingDir: root, outdir, outExtension: { '.js': '.cjs' } };
 
 await build({ ...options, entryPoints: { cli: 'dist/cli.js' } });
 await build({ ...options, entryPoints: { 'mcp-gate': 'dist/entry.js' } });

@@ -1,0 +1,24 @@
+// How mcp-gate is bundled (esbuild): one CommonJS file per entry, which src/launch.ts runs as a
+// vm.Script with a V8 code cache. Used by scripts/bundle.mjs for the CLI, and by the bench for its
+// SDK floor (bench/measure.mjs), so that it is loaded exactly as the gate is.
+export const BUNDLE_OPTIONS = {
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  // Whitespace and syntax only: identifiers keep their names, so stack traces and error class
+  // names still read as in the source.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  sourcemap: 'linked',
+  // The launcher runs a bundle as a vm.Script, where import() has no loader once the code comes
+  // from the cache (Node 20): the one a dependency makes (node:crypto) becomes require().
+  supported: { 'dynamic-import': false },
+  // The sources find package files from their own URL (src/package-root.ts); in a CommonJS bundle
+  // that is the bundle's file.
+  define: { 'import.meta.url': '__mcpGateBundleUrl' },
+  // "use strict" first: the sources were ES modules, always strict, and esbuild's own directive
+  // would come after the banner, where it does nothing.
+  banner: { js: "'use strict';\nconst __mcpGateBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  logLevel: 'warning', // errors reject the promise, which fails the build
+};
