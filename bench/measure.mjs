@@ -85,8 +85,8 @@ export async function runGate(config, reportDir, scratch) {
 export const runFloor = (planFile, scratch) => floorRun([FLOOR, planFile], 'floor', planFile, scratch, {});
 
 /** The SDK floor on the same servers and cases; `recordCache` for its first run, which is not counted. */
-export const runSdkFloor = (planFile, scratch, { recordCache = false } = {}) =>
-  floorRun([RUN_BUNDLE, SDK_FLOOR, planFile], 'sdk-floor', planFile, scratch, recordCache ? { BENCH_RECORD_CACHE: '1' } : {});
+export const runSdkFloor = (planFile, scratch, { recordCache = false, bundle = SDK_FLOOR } = {}) =>
+  floorRun([RUN_BUNDLE, bundle, planFile], 'sdk-floor', planFile, scratch, recordCache ? { BENCH_RECORD_CACHE: '1' } : {});
 
 async function floorRun(args, name, planFile, scratch, env) {
   const run = await timeProcess(args, { statsFile: join(scratch, `${name}.stats.json`), env });

@@ -49,11 +49,11 @@ export function floorPlan(configFile) {
     const p = config.profiles[name];
     return { command: p.command, args: p.args ?? [], cwd: resolve(base, p.cwd ?? '.'), env: p.env ?? {}, allowSideEffects: p.allowSideEffects === true };
   };
-  const cases = (config.datasets ?? []).flatMap((file) => parse(readFileSync(resolve(base, file), 'utf8')).cases).map((c) => ({
+  const datasets = (config.datasets ?? []).map((file) => resolve(base, file));
+  const cases = datasets.flatMap((file) => parse(readFileSync(file, 'utf8')).cases).map((c) => ({
     sideEffects: c.sideEffects === 'allowed',
     probes: c.requiredTools.filter((t) => t.probeArguments !== undefined).map((t) => ({ tool: t.toolName, args: t.probeArguments })),
   }));
-  const datasets = (config.datasets ?? []).map((file) => resolve(base, file));
   return { protocolVersion: '2025-11-25', concurrency: config.cases?.concurrency ?? 4, servers: [server(config.baseline), server(config.candidate)], cases, datasets };
 }
 
