@@ -1,4 +1,4 @@
-// Preloaded (`node --import`) into the gate and the floor alike: on exit, writes the process's peak
+// Preloaded (`node --import`) into the gate and both floors alike: on exit, writes the process's peak
 // resident set size (process.resourceUsage().maxRSS, KiB) and the CPU time it used (user + system,
 // ms; its own threads, not the servers) to $BENCH_EXIT_STATS_FILE as JSON.
 import { writeFileSync } from 'node:fs';

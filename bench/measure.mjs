@@ -1,10 +1,10 @@
 // Whole-process measurements: wall time from spawn to exit; peak RSS and CPU time through bench/exit-stats.mjs.
 import { spawn } from 'node:child_process';
-import { build } from 'esbuild';
-import { BUNDLE_OPTIONS } from '../scripts/bundle-options.mjs';
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { BUNDLE_OPTIONS } from '../scripts/bundle-options.mjs';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PRELOAD = fileURLToPath(new URL('./exit-stats.mjs', import.meta.url));

@@ -62,13 +62,15 @@ const OPTIONS = {
 
 class UsageError extends Error {}
 
+const noPositionals = (command: string) => (n: number) => (n === 0 ? null : `${command} takes no positional arguments`);
+
 /** Positional arguments each command takes: null when fine, else what it takes. */
 const ARITY: Record<CommandRequest['command'], (count: number) => string | null> = {
-  run: (n) => (n === 0 ? null : 'run takes no positional arguments'),
-  plan: (n) => (n === 0 ? null : 'plan takes no positional arguments'),
+  run: noPositionals('run'),
+  plan: noPositionals('plan'),
   merge: () => null,
-  validate: (n) => (n === 0 ? null : 'validate takes no positional arguments'),
-  snapshot: (n) => (n === 0 ? null : 'snapshot takes no positional arguments'),
+  validate: noPositionals('validate'),
+  snapshot: noPositionals('snapshot'),
   diff: (n) => (n === 2 ? null : 'diff takes BEFORE and AFTER: snapshot files or profile names'),
   show: (n) => (n === 1 ? null : 'show takes one REPORT.json'),
   history: (n) => (n <= 1 ? null : 'history takes at most one DIR'),
