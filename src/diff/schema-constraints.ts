@@ -1,59 +1,138 @@
 import type { Change } from '../findings/types.js';
 import type { JsonSchema } from '../contract/types.js';
-import { emit, type WalkContext } from './schema-context.js';
+import { constraint, unclassified, type Direction, type WalkContext } from './schema-context.js';
+import { accepts } from './schema-keywords.js';
 
-/** Bounds where a larger value accepts less, and where a smaller one does. */
-const LOWER_BOUNDS = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'] as const;
-const UPPER_BOUNDS = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties'] as const;
-/** Keywords whose presence restricts values and whose change cannot be ordered. */
-const RESTRICTIONS = ['pattern', 'format', 'multipleOf'] as const;
+/** Count bounds where a larger value accepts less, and where a smaller one does. */
+const LOWER_COUNTS = { string: ['minLength'], array: ['minItems'], object: ['minProperties'] } as const;
+const UPPER_COUNTS = { string: ['maxLength'], array: ['maxItems'], object: ['maxProperties'] } as const;
 
-type Direction = 'tightened' | 'loosened';
-
-function boundDirection(keyword: string, before: unknown, after: unknown): Direction | null {
-  const lower = (LOWER_BOUNDS as readonly string[]).includes(keyword);
-  if (typeof before !== 'number' && typeof after !== 'number') return null;
-  if (typeof before !== 'number') return 'tightened';
-  if (typeof after !== 'number') return 'loosened';
-  if (before === after) return null;
-  return lower === after > before ? 'tightened' : 'loosened';
+function countDirection(lower: boolean, before: unknown, after: unknown): Direction | null {
+  const b = typeof before === 'number' ? before : null;
+  const a = typeof after === 'number' ? after : null;
+  if (b === a) return null;
+  if (b === null) return 'tightened';
+  if (a === null) return 'loosened';
+  return lower === a > b ? 'tightened' : 'loosened';
 }
 
-function restrictionDirection(before: unknown, after: unknown): Direction | null {
-  if (before === after) return null;
-  if (before === undefined) return 'tightened';
-  if (after === undefined) return 'loosened';
-  return 'tightened'; // a different pattern or format may reject what the old one accepted
-}
-
-/**
- * Bounds, patterns, formats, uniqueness and `additionalProperties`. Tightening breaks the input
- * side and is safe on the output side; loosening is the reverse (and only dangerous on output,
- * where consumers may still cope).
- */
-export function compareConstraints(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkContext): Change[] {
+export function compareCounts(kind: 'string' | 'array' | 'object', b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkContext): Change[] {
   const out: Change[] = [];
-  const report = (keyword: string, direction: Direction | null) => {
-    if (!direction) return;
-    const codes = direction === 'tightened'
-      ? { input: 'input-constraint-tightened', output: 'output-constraint-tightened' } as const
-      : { input: 'input-constraint-loosened', output: 'output-constraint-loosened' } as const;
-    const severities = direction === 'tightened'
-      ? { input: 'breaking', output: 'safe' } as const
-      : { input: 'safe', output: 'dangerous' } as const;
-    out.push(emit(ctx, codes, severities, [...path, keyword], b[keyword], a[keyword]));
-  };
-  for (const keyword of [...LOWER_BOUNDS, ...UPPER_BOUNDS]) report(keyword, boundDirection(keyword, b[keyword], a[keyword]));
-  for (const keyword of RESTRICTIONS) report(keyword, restrictionDirection(b[keyword], a[keyword]));
-  if (Boolean(b.uniqueItems) !== Boolean(a.uniqueItems)) report('uniqueItems', a.uniqueItems ? 'tightened' : 'loosened');
+  for (const [keywords, lower] of [[LOWER_COUNTS[kind], true], [UPPER_COUNTS[kind], false]] as const) {
+    for (const keyword of keywords) {
+      const direction = countDirection(lower, b[keyword], a[keyword]);
+      if (direction) out.push(constraint(ctx, direction, [...path, keyword], b[keyword], a[keyword]));
+    }
+  }
+  return out;
+}
 
-  const closedBefore = b.additionalProperties === false;
-  const closedAfter = a.additionalProperties === false;
-  if (closedBefore !== closedAfter) {
-    const at = [...path, 'additionalProperties'];
-    out.push(closedAfter
-      ? emit(ctx, { input: 'input-closed', output: 'output-constraint-tightened' }, { input: 'breaking', output: 'safe' }, at, b.additionalProperties, false)
-      : emit(ctx, { input: 'input-opened', output: 'output-constraint-loosened' }, { input: 'safe', output: 'dangerous' }, at, false, a.additionalProperties));
+interface Bound {
+  value: number;
+  exclusive: boolean;
+  keyword: string;
+}
+
+/** The effective lower (or upper) bound of a number schema: the tighter of the inclusive and exclusive ones. */
+function bound(s: JsonSchema, lower: boolean): Bound | null {
+  const [inclusive, exclusive] = lower ? ['minimum', 'exclusiveMinimum'] : ['maximum', 'exclusiveMaximum'];
+  const i = typeof s[inclusive] === 'number' ? (s[inclusive] as number) : null;
+  const e = typeof s[exclusive] === 'number' ? (s[exclusive] as number) : null;
+  if (i === null && e === null) return null;
+  if (e === null) return { value: i!, exclusive: false, keyword: inclusive };
+  if (i === null) return { value: e, exclusive: true, keyword: exclusive };
+  const exclusiveIsTighter = lower ? e >= i : e <= i;
+  return exclusiveIsTighter ? { value: e, exclusive: true, keyword: exclusive } : { value: i, exclusive: false, keyword: inclusive };
+}
+
+function boundDirection(lower: boolean, b: Bound | null, a: Bound | null): Direction | null {
+  if (!b && !a) return null;
+  if (!b) return 'tightened';
+  if (!a) return 'loosened';
+  if (a.value !== b.value) return lower === a.value > b.value ? 'tightened' : 'loosened';
+  if (a.exclusive === b.exclusive) return null;
+  return a.exclusive ? 'tightened' : 'loosened';
+}
+
+/** Whether every multiple of `m` is a multiple of `of` (`of` divides `m`), within float noise. */
+const divides = (of: number, m: number): boolean => {
+  const ratio = m / of;
+  return Math.abs(ratio - Math.round(ratio)) < 1e-9;
+};
+
+export function compareNumbers(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkContext): Change[] {
+  if (!accepts(b, 'number') && !accepts(a, 'number')) return [];
+  const out: Change[] = [];
+  for (const lower of [true, false]) {
+    const before = bound(b, lower);
+    const after = bound(a, lower);
+    const direction = boundDirection(lower, before, after);
+    if (direction) out.push(constraint(ctx, direction, [...path, (after ?? before)!.keyword], before?.value ?? null, after?.value ?? null));
+  }
+  const mb = typeof b.multipleOf === 'number' && b.multipleOf > 0 ? b.multipleOf : null;
+  const ma = typeof a.multipleOf === 'number' && a.multipleOf > 0 ? a.multipleOf : null;
+  if (mb !== ma) {
+    const direction: Direction = ma === null ? 'loosened' : mb === null ? 'tightened' : divides(ma, mb) ? 'loosened' : 'tightened';
+    out.push(constraint(ctx, direction, [...path, 'multipleOf'], mb, ma));
+  }
+  return out;
+}
+
+/** Formats whose valid strings include every string valid for the key. */
+const WIDER_FORMATS: Record<string, string[]> = {
+  uri: ['uri-reference', 'iri', 'iri-reference'],
+  'uri-reference': ['iri-reference'],
+  iri: ['iri-reference'],
+  email: ['idn-email'],
+  hostname: ['idn-hostname'],
+};
+
+export function compareStrings(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkContext): Change[] {
+  if (!accepts(b, 'string') && !accepts(a, 'string')) return [];
+  const out = compareCounts('string', b, a, path, ctx);
+  const pb = typeof b.pattern === 'string' ? b.pattern : null;
+  const pa = typeof a.pattern === 'string' ? a.pattern : null;
+  if (pb !== pa) {
+    const at = [...path, 'pattern'];
+    if (pb === null) out.push(constraint(ctx, 'tightened', at, null, pa));
+    else if (pa === null) out.push(constraint(ctx, 'loosened', at, pb, null));
+    else out.push(unclassified(ctx, at, `The pattern changed from ${JSON.stringify(pb)} to ${JSON.stringify(pa)}; the gate cannot tell whether it accepts less.`));
+  }
+  const fb = typeof b.format === 'string' ? b.format : null;
+  const fa = typeof a.format === 'string' ? a.format : null;
+  if (fb !== fa) {
+    const loosened = fa === null || (fb !== null && (WIDER_FORMATS[fb] ?? []).includes(fa));
+    out.push(constraint(ctx, loosened ? 'loosened' : 'tightened', [...path, 'format'], fb, fa));
+  }
+  return out;
+}
+
+/** The schema for position `i` of an array: its `prefixItems` entry, else the rest (`items`, then `unevaluatedItems`). */
+const restOf = (s: JsonSchema): unknown => (s.items !== undefined ? s.items : s.unevaluatedItems);
+const prefixOf = (s: JsonSchema): unknown[] => (Array.isArray(s.prefixItems) ? s.prefixItems : []);
+
+export function compareArrays(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkContext): Change[] {
+  if (!accepts(b, 'array') && !accepts(a, 'array')) return [];
+  const out = compareCounts('array', b, a, path, ctx);
+  if (Boolean(b.uniqueItems) !== Boolean(a.uniqueItems)) out.push(constraint(ctx, a.uniqueItems ? 'tightened' : 'loosened', [...path, 'uniqueItems'], b.uniqueItems ?? false, a.uniqueItems ?? false));
+  const pb = prefixOf(b);
+  const pa = prefixOf(a);
+  for (let i = 0; i < Math.max(pb.length, pa.length); i++) {
+    out.push(...ctx.walk(i < pb.length ? pb[i] : restOf(b), i < pa.length ? pa[i] : restOf(a), [...path, 'prefixItems', String(i)], ctx));
+  }
+  if (restOf(b) !== undefined || restOf(a) !== undefined) out.push(...ctx.walk(restOf(b), restOf(a), [...path, 'items'], ctx));
+  if ('contains' in b || 'contains' in a) {
+    const at = [...path, 'contains'];
+    if (!('contains' in b)) out.push(constraint(ctx, 'tightened', at, null, a.contains));
+    else if (!('contains' in a)) out.push(constraint(ctx, 'loosened', at, b.contains, null));
+    else {
+      out.push(...ctx.walk(b.contains, a.contains, at, ctx));
+      const withDefault = (s: JsonSchema): JsonSchema => ({ ...s, minContains: typeof s.minContains === 'number' ? s.minContains : 1 });
+      for (const [keyword, lower] of [['minContains', true], ['maxContains', false]] as const) {
+        const direction = countDirection(lower, withDefault(b)[keyword], withDefault(a)[keyword]);
+        if (direction) out.push(constraint(ctx, direction, [...path, keyword], b[keyword], a[keyword]));
+      }
+    }
   }
   return out;
 }

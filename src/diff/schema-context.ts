@@ -2,6 +2,7 @@ import type { Code, Severity } from '../findings/codes.js';
 import type { Change } from '../findings/types.js';
 import type { JsonSchema } from '../contract/types.js';
 import { change, pointer } from './change.js';
+import { constraintKey, isObject } from './schema-keywords.js';
 
 export type SchemaSide = 'input' | 'output';
 
@@ -14,9 +15,74 @@ export interface WalkContext {
   /** Pairs of refs already followed on this path: a `$ref` cycle ends the walk there. */
   followed: Set<string>;
   depth: number;
+  /** Node comparisons left for this schema: a bound, reported as a finding when it is hit. */
+  budget: { left: number; spent: boolean };
+  /** Local refs each side resolved: definitions nobody reached are compared apart. */
+  reached: { before: Set<string>; after: Set<string> };
+  /** Whether both roots' `$defs`/`definitions` are equal, so a subtree that only refers to them can be skipped when equal. */
+  definitionsEqual: boolean;
+  /** The walk itself, for the comparators of subschemas (objects, arrays) to recurse through. */
+  walk: (before: unknown, after: unknown, path: string[], ctx: WalkContext) => Change[];
 }
 
-export function emit(ctx: WalkContext, codes: { input: Code; output: Code }, severities: { input: Severity; output: Severity }, path: string[], before: unknown, after: unknown): Change {
-  return change(codes[ctx.side], severities[ctx.side], ctx.tool, pointer(...path), before, after);
+export function walkContext(side: SchemaSide, tool: string, rootBefore: JsonSchema, rootAfter: JsonSchema, walk: WalkContext['walk']): WalkContext {
+  const definitions = (root: JsonSchema) => constraintKey({ $defs: root.$defs, definitions: root.definitions });
+  const keyBefore = definitions(rootBefore);
+  return {
+    side, tool, rootBefore, rootAfter,
+    followed: new Set(),
+    depth: 0,
+    budget: { left: 20_000, spent: false },
+    reached: { before: new Set(), after: new Set() },
+    definitionsEqual: keyBefore !== null && keyBefore === definitions(rootAfter),
+    walk,
+  };
 }
 
+export function emit(ctx: WalkContext, codes: { input: Code; output: Code }, severities: { input: Severity; output: Severity }, path: string[], before: unknown, after: unknown, note?: string): Change {
+  return change(codes[ctx.side], severities[ctx.side], ctx.tool, pointer(...path), before, after, note);
+}
+
+export type Direction = 'tightened' | 'loosened';
+
+/** A constraint that now accepts less (tightened) or more (loosened), told from the side's point of view. */
+export function constraint(ctx: WalkContext, direction: Direction, path: string[], before: unknown, after: unknown, note?: string): Change {
+  return direction === 'tightened'
+    ? emit(ctx, { input: 'input-constraint-tightened', output: 'output-constraint-tightened' }, { input: 'breaking', output: 'safe' }, path, before, after, note)
+    : emit(ctx, { input: 'input-constraint-loosened', output: 'output-constraint-loosened' }, { input: 'safe', output: 'dangerous' }, path, before, after, note);
+}
+
+/** A type set that lost (narrowed) or gained (widened) values. */
+export function typeChange(ctx: WalkContext, lost: boolean, path: string[], before: unknown, after: unknown): Change {
+  return ctx.side === 'input'
+    ? change(lost ? 'input-type-changed' : 'input-type-widened', lost ? 'breaking' : 'safe', ctx.tool, pointer(...path), before, after)
+    : change(lost ? 'output-type-narrowed' : 'output-type-changed', lost ? 'safe' : 'breaking', ctx.tool, pointer(...path), before, after);
+}
+
+/** What the walker cannot order: a person must look. Never silence. */
+export const unclassified = (ctx: WalkContext, path: string[], why: string): Change =>
+  change('schema-changed', 'dangerous', ctx.tool, pointer(...path), null, null, why);
+
+export const annotationChange = (ctx: WalkContext, path: string[], before: unknown, after: unknown): Change =>
+  change('schema-annotation-changed', 'safe', ctx.tool, pointer(...path), before, after);
+
+const KEYS = new WeakMap<object, string | null>();
+const keyOf = (value: unknown): string | null => {
+  if (!isObject(value)) return constraintKey(value);
+  if (!KEYS.has(value)) KEYS.set(value, constraintKey(value));
+  return KEYS.get(value)!;
+};
+const REF = /"\$ref":"([^"]*)"/g;
+
+/**
+ * Whether two raw subschemas assert the same thing, so the walk can skip them. A subtree with a
+ * `$ref` is the same only when every ref points into definitions that are equal on both sides.
+ */
+export function sameSubschema(before: unknown, after: unknown, ctx: WalkContext): boolean {
+  const kb = keyOf(before);
+  if (kb === null || kb !== keyOf(after)) return false;
+  if (!kb.includes('"$ref"')) return true;
+  if (!ctx.definitionsEqual) return false;
+  for (const m of kb.matchAll(REF)) if (!/^#\/(\$defs|definitions)\//.test(m[1]!)) return false;
+  return true;
+}

@@ -1,198 +1,251 @@
 import type { Change } from '../findings/types.js';
 import type { JsonSchema } from '../contract/types.js';
-import { canonicalJson } from '../contract/canonical.js';
 import { change, pointer } from './change.js';
-import { emit, type WalkContext } from './schema-context.js';
-import { compareConstraints } from './schema-constraints.js';
+import { annotationChange, constraint, sameSubschema, typeChange, unclassified, type WalkContext } from './schema-context.js';
+import { compareArrays, compareNumbers, compareStrings } from './schema-constraints.js';
+import { COMPARED_KEYWORDS, TEXT_KEYWORDS, constraintKey, isAnnotation, typesOf, valueKey } from './schema-keywords.js';
+import { normalize, type Node } from './schema-normalize.js';
+import { compareObjects } from './schema-objects.js';
 
-const MAX_DEPTH = 32;
-const isObject = (value: unknown): value is JsonSchema => value !== null && typeof value === 'object' && !Array.isArray(value);
+/** Deeper than this, a difference is a `schema-changed` finding rather than a walk. */
+export const MAX_DEPTH = 64;
+const MAX_VARIANTS = 64;
 
 /**
  * Direction-aware comparison of two schema nodes. On the input side, accepting less breaks callers;
- * on the output side, promising less breaks consumers. Each emitted code already encodes the
- * direction, so policy can key on codes alone.
+ * on the output side, promising more breaks consumers. Each emitted code already encodes the
+ * direction, so policy can key on codes alone. Every difference in what the nodes assert yields at
+ * least one change: what cannot be ordered is `schema-changed`, never silence.
  */
-export function compareSchemaNodes(beforeNode: unknown, afterNode: unknown, path: string[], ctx: WalkContext): Change[] {
-  if (ctx.depth > MAX_DEPTH) return [];
-  const before = resolve(beforeNode, ctx.rootBefore);
-  const after = resolve(afterNode, ctx.rootAfter);
-  if (!before.schema || !after.schema) return [];
-  const refKey = `${before.ref ?? ''}|${after.ref ?? ''}`;
-  if (before.ref || after.ref) {
-    if (ctx.followed.has(refKey)) return [];
-    ctx = { ...ctx, followed: new Set(ctx.followed).add(refKey) };
+export function compareSchemaNodes(beforeRaw: unknown, afterRaw: unknown, path: string[], ctx: WalkContext): Change[] {
+  if (sameSubschema(beforeRaw, afterRaw, ctx)) return [];
+  if (ctx.depth >= MAX_DEPTH) return [unclassified(ctx, path, `The schemas differ deeper than ${MAX_DEPTH} levels, where the gate compares no further.`)];
+  if (--ctx.budget.left < 0) {
+    if (ctx.budget.spent) return [];
+    ctx.budget.spent = true;
+    return [unclassified(ctx, path, 'The schema is too large to compare in full (20,000 nodes); the rest was not compared.')];
   }
-  const b = unwrapNullable(before.schema);
-  const a = unwrapNullable(after.schema);
-  if (canonicalJson(b) === canonicalJson(a)) return [];
-  const here = { ...ctx, depth: ctx.depth + 1 };
+  let before, after;
+  try {
+    before = normalize(beforeRaw, ctx.rootBefore, ctx.reached.before);
+    after = normalize(afterRaw, ctx.rootAfter, ctx.reached.after);
+  } catch (error) {
+    return [unclassified(ctx, path, `The schemas could not be compared: ${(error as Error).message}.`)];
+  }
+  let followed = ctx.followed;
+  if (before.refs.length || after.refs.length) {
+    const key = `${before.refs.join(' ')}|${after.refs.join(' ')}`;
+    if (followed.has(key)) return []; // a cycle: this pair of definitions is compared where the walk first met it
+    followed = new Set(followed).add(key);
+  }
+  return compareNormalized(before.node, after.node, path, { ...ctx, followed, depth: ctx.depth + 1 });
+}
+
+function compareNormalized(b: Node, a: Node, path: string[], ctx: WalkContext): Change[] {
+  if (b === false || a === false) {
+    if (b === a) return [];
+    return [typeChange(ctx, a === false, [...path, 'type'], b === false ? 'never' : showTypes(b), a === false ? 'never' : showTypes(a))];
+  }
+  const kb = constraintKey(b);
+  if (kb !== null && kb === constraintKey(a) && !kb.includes('"$ref"')) return [];
+  // An unresolvable $ref on one side leaves nothing to order: the ref change alone is told.
+  if ((b.$ref ?? null) !== (a.$ref ?? null)) return compareLocal(b, a, path, ctx);
+  if (hasVariants(b) || hasVariants(a)) return [...compareVariants(b, a, path, ctx), ...compareLocal(b, a, path, ctx)];
   return [
-    ...compareTypes(b, a, path, here),
-    ...compareEnums(b, a, path, here),
-    ...compareConstraints(b, a, path, here),
-    ...compareDefault(b, a, path, here),
-    ...compareProperties(b, a, path, here),
-    ...compareItems(b, a, path, here),
-    ...compareVariants(b, a, path, here),
+    ...compareTypes(b, a, path, ctx),
+    ...compareEnums(b, a, path, ctx),
+    ...compareNumbers(b, a, path, ctx),
+    ...compareStrings(b, a, path, ctx),
+    ...compareArrays(b, a, path, ctx),
+    ...compareObjects(b, a, path, ctx),
+    ...compareNot(b, a, path, ctx),
+    ...compareConditional(b, a, path, ctx),
+    ...compareConjuncts(b, a, path, ctx),
+    ...compareLocal(b, a, path, ctx),
   ];
 }
 
-function resolve(node: unknown, root: JsonSchema): { schema: JsonSchema | null; ref: string | null } {
-  if (node === true || node === undefined) return { schema: {}, ref: null };
-  if (!isObject(node)) return { schema: null, ref: null };
-  const ref = node.$ref;
-  if (typeof ref !== 'string' || !ref.startsWith('#')) return { schema: node, ref: null };
-  let target: unknown = root;
-  for (const raw of ref.slice(1).split('/').filter(Boolean)) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    target = isObject(target) ? target[key] : undefined;
-  }
-  return { schema: isObject(target) ? target : null, ref };
-}
-
-/** `anyOf: [X, {type: null}]` and `nullable: true` both mean "X or null": fold them to one form. */
-function unwrapNullable(schema: JsonSchema): JsonSchema {
-  for (const key of ['anyOf', 'oneOf'] as const) {
-    const branches = schema[key];
-    if (Array.isArray(branches) && branches.length === 2) {
-      const nullAt = branches.findIndex((x) => isObject(x) && x.type === 'null' && Object.keys(x).length === 1);
-      const other = branches[1 - nullAt];
-      if (nullAt !== -1 && isObject(other) && typeof other.type === 'string') {
-        const { [key]: _drop, ...rest } = schema;
-        return { ...rest, ...other, type: [other.type, 'null'] };
-      }
-    }
-  }
-  if (schema.nullable === true && typeof schema.type === 'string') {
-    const { nullable: _drop, ...rest } = schema;
-    return { ...rest, type: [schema.type, 'null'] };
-  }
-  return schema;
-}
-
-const typesOf = (schema: JsonSchema): Set<string> | null => {
-  const t = schema.type;
-  if (typeof t === 'string') return new Set([t]);
-  if (Array.isArray(t)) return new Set(t.filter((x): x is string => typeof x === 'string'));
-  return null; // any type
-};
+const hasVariants = (n: JsonSchema) => Array.isArray(n.anyOf) || Array.isArray(n.oneOf);
 
 /** Whether every value of type `t` is accepted by `types` (integer values are numbers). */
 const covers = (types: Set<string> | null, t: string): boolean =>
   types === null || types.has(t) || (t === 'integer' && types.has('number'));
 
+const showTypes = (s: JsonSchema) => {
+  const t = typesOf(s);
+  return t === null ? 'any' : [...t].sort().join('|');
+};
+
 function compareTypes(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkContext): Change[] {
+  if (b.type === undefined && a.type === undefined) return []; // types implied by enums: compareEnums tells those
   const before = typesOf(b);
   const after = typesOf(a);
   const lost = before === null ? after !== null : [...before].some((t) => !covers(after, t));
   const gained = after === null ? before !== null : [...after].some((t) => !covers(before, t));
   if (!lost && !gained) return [];
-  const show = (s: Set<string> | null) => (s === null ? 'any' : [...s].sort().join('|'));
-  const at = [...path, 'type'];
   // Input: losing accepted types narrows what callers may send. Output: gaining types surprises consumers.
-  if (ctx.side === 'input') {
-    return [change(lost ? 'input-type-changed' : 'input-type-widened', lost ? 'breaking' : 'safe', ctx.tool, pointer(...at), show(before), show(after))];
-  }
-  return [change(gained ? 'output-type-changed' : 'output-type-narrowed', gained ? 'breaking' : 'safe', ctx.tool, pointer(...at), show(before), show(after))];
+  return [typeChange(ctx, ctx.side === 'input' ? lost : !gained, [...path, 'type'], showTypes(b), showTypes(a))];
 }
-
-const enumOf = (schema: JsonSchema): unknown[] | null =>
-  Array.isArray(schema.enum) ? schema.enum : 'const' in schema ? [schema.const] : null;
 
 function compareEnums(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkContext): Change[] {
-  const before = enumOf(b);
-  const after = enumOf(a);
+  const before = Array.isArray(b.enum) ? b.enum : null;
+  const after = Array.isArray(a.enum) ? a.enum : null;
   if (before === null && after === null) return [];
-  const key = (v: unknown) => canonicalJson(v);
-  const afterKeys = new Set((after ?? []).map(key));
-  const beforeKeys = new Set((before ?? []).map(key));
-  const removed = before === null ? [] : after === null ? [] : before.filter((v) => !afterKeys.has(key(v)));
-  const added = after === null ? [] : before === null ? [] : after.filter((v) => !beforeKeys.has(key(v)));
-  const narrowed = (before === null && after !== null) || removed.length > 0;
-  const widened = (before !== null && after === null) || added.length > 0;
-  const at = [...path, Array.isArray(b.enum) || Array.isArray(a.enum) ? 'enum' : 'const'];
+  const afterKeys = new Set((after ?? []).map(valueKey));
+  const beforeKeys = new Set((before ?? []).map(valueKey));
+  const narrowed = (before === null && after !== null) || (before !== null && after !== null && before.some((v) => !afterKeys.has(valueKey(v))));
+  const widened = (before !== null && after === null) || (before !== null && after !== null && after.some((v) => !beforeKeys.has(valueKey(v))));
+  const at = [...path, 'enum'];
   const out: Change[] = [];
-  if (narrowed) {
-    out.push(emit(ctx, { input: 'input-enum-narrowed', output: 'output-enum-narrowed' }, { input: 'breaking', output: 'safe' }, at, before, after));
+  if (narrowed) out.push(ctx.side === 'input' ? change('input-enum-narrowed', 'breaking', ctx.tool, pointer(...at), before, after) : change('output-enum-narrowed', 'safe', ctx.tool, pointer(...at), before, after));
+  if (widened) out.push(ctx.side === 'input' ? change('input-enum-widened', 'safe', ctx.tool, pointer(...at), before, after) : change('output-enum-widened', 'dangerous', ctx.tool, pointer(...at), before, after));
+  return out;
+}
+
+/** `not`: the after side accepts less exactly when its excluded set grew. */
+function compareNot(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkContext): Change[] {
+  if (!('not' in b) && !('not' in a)) return [];
+  const at = [...path, 'not'];
+  if (!('not' in b)) return [constraint(ctx, 'tightened', at, null, a.not)];
+  if (!('not' in a)) return [constraint(ctx, 'loosened', at, b.not, null)];
+  const excludedMore = compareSchemaNodes(a.not, b.not, at, { ...ctx, side: 'input' }).some((c) => c.severity === 'breaking');
+  const excludedLess = compareSchemaNodes(b.not, a.not, at, { ...ctx, side: 'input' }).some((c) => c.severity === 'breaking');
+  if (excludedMore) return [constraint(ctx, 'tightened', at, b.not, a.not)];
+  if (excludedLess) return [constraint(ctx, 'loosened', at, b.not, a.not)];
+  return sameSubschema(b.not, a.not, ctx) ? [] : [annotationChange(ctx, at, b.not, a.not)];
+}
+
+/** `if`/`then`/`else`: with the same condition, each branch is compared; a new condition tightens. */
+function compareConditional(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkContext): Change[] {
+  const has = (s: JsonSchema) => 'if' in s;
+  if (!has(b) && !has(a)) return [];
+  if (!has(b)) return [constraint(ctx, 'tightened', [...path, 'if'], null, { if: a.if, then: a.then, else: a.else })];
+  if (!has(a)) return [constraint(ctx, 'loosened', [...path, 'if'], { if: b.if, then: b.then, else: b.else }, null)];
+  if (!sameSubschema(b.if, a.if, ctx)) return [unclassified(ctx, [...path, 'if'], 'The condition (`if`) changed; which instances each branch governs is no longer the same.')];
+  return [...compareSchemaNodes(b.then, a.then, [...path, 'then'], ctx), ...compareSchemaNodes(b.else, a.else, [...path, 'else'], ctx)];
+}
+
+/** What stayed a residual `allOf` after normalising: conjuncts matched by content; a new one tightens. */
+function compareConjuncts(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkContext): Change[] {
+  const before = Array.isArray(b.allOf) ? b.allOf : [];
+  const after = Array.isArray(a.allOf) ? a.allOf : [];
+  const afterKeys = after.map(constraintKey);
+  const beforeKeys = before.map(constraintKey);
+  const lost = before.map((_, i) => i).filter((i) => beforeKeys[i] === null || !afterKeys.includes(beforeKeys[i]!));
+  const gained = after.map((_, i) => i).filter((i) => afterKeys[i] === null || !beforeKeys.includes(afterKeys[i]!));
+  if (lost.length === 1 && gained.length === 1) return compareSchemaNodes(before[lost[0]!], after[gained[0]!], [...path, 'allOf', String(gained[0])], ctx);
+  return [
+    ...lost.map((i) => constraint(ctx, 'loosened', [...path, 'allOf', String(i)], before[i], null)),
+    ...gained.map((i) => constraint(ctx, 'tightened', [...path, 'allOf', String(i)], null, after[i])),
+  ];
+}
+
+/**
+ * Keywords that belong to the node itself, whatever variant applies: an unresolvable `$ref`, the
+ * default, annotations and keywords the gate does not know. Unknown and unresolvable differences are
+ * `schema-changed`: a person must look.
+ */
+function compareLocal(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkContext): Change[] {
+  const out: Change[] = [];
+  if ((b.$ref ?? null) !== (a.$ref ?? null)) {
+    out.push(unclassified(ctx, [...path, '$ref'], `A $ref the gate cannot resolve (external or missing) changed from ${JSON.stringify(b.$ref ?? null)} to ${JSON.stringify(a.$ref ?? null)}.`));
   }
-  if (widened) {
-    out.push(emit(ctx, { input: 'input-enum-widened', output: 'output-enum-widened' }, { input: 'safe', output: 'dangerous' }, at, before, after));
+  const hasDefault = (s: JsonSchema) => Object.hasOwn(s, 'default');
+  if ((hasDefault(b) || hasDefault(a)) && (hasDefault(b) !== hasDefault(a) || valueKey(b.default) !== valueKey(a.default))) {
+    const at = [...path, 'default'];
+    out.push(ctx.side === 'input' ? change('input-default-changed', 'dangerous', ctx.tool, pointer(...at), b.default, a.default) : annotationChange(ctx, at, b.default, a.default));
+  }
+  const keys = [...new Set([...Object.keys(b), ...Object.keys(a)])].sort();
+  for (const key of keys) {
+    if (TEXT_KEYWORDS.has(key) || COMPARED_KEYWORDS.has(key) || key === '$defs' || key === 'definitions') continue;
+    if (valueKey(b[key]) === valueKey(a[key])) continue;
+    if (isAnnotation(key)) out.push(annotationChange(ctx, [...path, key], b[key], a[key]));
+    else out.push(unclassified(ctx, [...path, key], `The keyword "${key}" changed, and the gate does not know what it asserts.`));
   }
   return out;
 }
 
-function compareDefault(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkContext): Change[] {
-  if (ctx.side !== 'input' || !('default' in a)) return [];
-  if ('default' in b && canonicalJson(b.default) === canonicalJson(a.default)) return [];
-  return [change('input-default-changed', 'dangerous', ctx.tool, pointer(...path, 'default'), b.default, a.default)];
+interface Variant {
+  node: JsonSchema;
+  at: string[];
 }
 
-const propertiesOf = (schema: JsonSchema): JsonSchema => (isObject(schema.properties) ? schema.properties : {});
-const requiredSet = (schema: JsonSchema): Set<string> =>
-  new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []);
-
-function compareProperties(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkContext): Change[] {
-  const before = propertiesOf(b);
-  const after = propertiesOf(a);
-  const reqBefore = requiredSet(b);
-  const reqAfter = requiredSet(a);
-  const out: Change[] = [];
-  const names = [...new Set([...Object.keys(before), ...Object.keys(after), ...reqBefore, ...reqAfter])].sort();
-  for (const name of names) {
-    const at = [...path, 'properties', name];
-    const inBefore = name in before || reqBefore.has(name);
-    const inAfter = name in after || reqAfter.has(name);
-    if (ctx.side === 'input') {
-      if (inBefore && !inAfter) {
-        out.push(reqBefore.has(name)
-          ? change('required-argument-removed', 'breaking', ctx.tool, pointer(...at), before[name] ?? null, null)
-          : change('input-property-removed', 'dangerous', ctx.tool, pointer(...at), before[name] ?? null, null));
-      } else if (!inBefore && inAfter) {
-        out.push(reqAfter.has(name)
-          ? change('required-argument-added', 'breaking', ctx.tool, pointer(...at), null, after[name] ?? null)
-          : change('input-property-added', 'safe', ctx.tool, pointer(...at), null, after[name] ?? null));
-      } else if (!reqBefore.has(name) && reqAfter.has(name)) {
-        out.push(change('required-argument-added', 'breaking', ctx.tool, pointer(...at), 'optional', 'required'));
-      } else if (reqBefore.has(name) && !reqAfter.has(name)) {
-        out.push(change('argument-became-optional', 'safe', ctx.tool, pointer(...at), 'required', 'optional'));
-      }
-    } else if (inBefore && !inAfter) {
-      out.push(change('output-property-removed', 'breaking', ctx.tool, pointer(...at), before[name] ?? null, null));
-    } else if (!inBefore && inAfter) {
-      out.push(change('output-property-added', 'safe', ctx.tool, pointer(...at), null, after[name] ?? null));
-    } else if (reqBefore.has(name) && !reqAfter.has(name)) {
-      out.push(change('output-property-optional', 'breaking', ctx.tool, pointer(...at), 'required', 'optional'));
-    }
-    if (name in before && name in after) out.push(...compareSchemaNodes(before[name], after[name], at, ctx));
+/**
+ * A node as a list of alternatives, each complete: `{type: object, anyOf: [A, B]}` is
+ * `[object ∧ A, object ∧ B]`, and a type list splits into one variant per type. Node-level keywords
+ * (default, annotations) are left out: compareLocal tells them once.
+ */
+function variantsOf(node: JsonSchema, root: JsonSchema, reached: Set<string>, depth = 0): Variant[] {
+  const { anyOf, oneOf, default: _default, ...rest } = node;
+  const base: JsonSchema = Object.fromEntries(Object.entries(rest).filter(([k]) => !isAnnotation(k)));
+  let variants: Variant[] = [{ node: base, at: [] }];
+  for (const [key, list] of [['anyOf', anyOf], ['oneOf', oneOf]] as const) {
+    if (!Array.isArray(list)) continue;
+    variants = variants.flatMap((v) => list.map((branch, i) => {
+      const merged = normalize({ allOf: [v.node, branch] }, root, reached).node;
+      return merged === false ? null : { node: merged, at: [...v.at, key, String(i)] };
+    }).filter((x): x is Variant => x !== null));
+    if (variants.length > MAX_VARIANTS) throw new RangeError(`more than ${MAX_VARIANTS} alternatives`);
   }
+  const out: Variant[] = [];
+  for (const v of variants) {
+    if (hasVariants(v.node) && depth < 3) out.push(...variantsOf(v.node, root, reached, depth + 1).map((w) => ({ node: w.node, at: [...v.at, ...w.at] })));
+    else if (Array.isArray(v.node.type)) for (const t of v.node.type) out.push({ node: { ...v.node, type: t }, at: v.at });
+    else out.push(v);
+  }
+  if (out.length > MAX_VARIANTS) throw new RangeError(`more than ${MAX_VARIANTS} alternatives`);
   return out;
 }
 
-function compareItems(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkContext): Change[] {
-  if (!isObject(b.items) || !isObject(a.items)) return [];
-  return compareSchemaNodes(b.items, a.items, [...path, 'items'], ctx);
-}
-
-/** anyOf/oneOf: branches are matched by content; a lost branch narrows, a new one widens. */
+/**
+ * `anyOf`/`oneOf`, on either side or both. On the input side every alternative the baseline
+ * accepted must still be accepted by some alternative of the candidate; on the output side every
+ * alternative the candidate may return must be one the baseline promised. Each alternative is
+ * compared with its closest counterpart, and that comparison's changes are what is reported; an
+ * alternative nobody needed is a widening (input) or a narrowing (output).
+ */
 function compareVariants(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkContext): Change[] {
+  let before: Variant[], after: Variant[];
+  try {
+    before = variantsOf(b, ctx.rootBefore, ctx.reached.before);
+    after = variantsOf(a, ctx.rootAfter, ctx.reached.after);
+  } catch (error) {
+    return [unclassified(ctx, path, `The alternatives (anyOf/oneOf) could not be compared: ${(error as Error).message}.`)];
+  }
+  const [must, may] = ctx.side === 'input' ? [before, after] : [after, before];
+  const best = must.map((needed, i) => {
+    let found: { j: number; changes: Change[]; score: number[] } | null = null;
+    for (const [j, offered] of may.entries()) {
+      const [bv, av] = ctx.side === 'input' ? [needed, offered] : [offered, needed];
+      const changes = compareNormalized(bv.node, av.node, [...path, ...av.at], ctx);
+      const score = [changes.filter((c) => c.severity === 'breaking').length, changes.length, Math.abs(i - j)];
+      if (!found || lexLess(score, found.score)) found = { j, changes, score };
+      if (score[0] === 0 && score[1] === 0) break;
+    }
+    return found;
+  });
+  // An alternative that another one already matches cleanly is not "changed" into it: it is gone.
+  const used = new Set(best.filter((m) => m && m.score[0] === 0).map((m) => m!.j));
   const out: Change[] = [];
-  for (const key of ['anyOf', 'oneOf'] as const) {
-    const before = Array.isArray(b[key]) ? (b[key] as unknown[]) : null;
-    const after = Array.isArray(a[key]) ? (a[key] as unknown[]) : null;
-    if (!before || !after) continue;
-    const afterKeys = after.map(canonicalJson);
-    const beforeKeys = before.map(canonicalJson);
-    const lost = before.filter((_, i) => !afterKeys.includes(beforeKeys[i]!));
-    const gained = after.filter((_, i) => !beforeKeys.includes(afterKeys[i]!));
-    if (lost.length === 1 && gained.length === 1) {
-      const at = before.indexOf(lost[0]);
-      out.push(...compareSchemaNodes(lost[0], gained[0], [...path, key, String(at)], ctx));
+  for (const [i, match] of best.entries()) {
+    const needed = must[i]!;
+    if (!match || (match.score[0]! > 0 && used.has(match.j))) {
+      out.push(ctx.side === 'input' ? typeChange(ctx, true, [...path, ...needed.at], needed.node, null) : typeChange(ctx, false, [...path, ...needed.at], null, needed.node));
       continue;
     }
-    const at = [...path, key];
-    if (lost.length) out.push(emit(ctx, { input: 'input-type-changed', output: 'output-type-narrowed' }, { input: 'breaking', output: 'safe' }, at, lost, null));
-    if (gained.length) out.push(emit(ctx, { input: 'input-type-widened', output: 'output-type-changed' }, { input: 'safe', output: 'breaking' }, at, null, gained));
+    used.add(match.j);
+    out.push(...match.changes);
   }
-  return out;
+  for (const [j, spare] of may.entries()) {
+    if (used.has(j)) continue;
+    const at = [...path, ...spare.at];
+    out.push(ctx.side === 'input' ? typeChange(ctx, false, at, null, spare.node) : typeChange(ctx, true, at, spare.node, null));
+  }
+  const seen = new Set<string>();
+  return out.filter((c) => !seen.has(c.fingerprint) && seen.add(c.fingerprint));
 }
+
+const lexLess = (x: number[], y: number[]) => {
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i]! < y[i]!;
+  return false;
+};

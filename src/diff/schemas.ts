@@ -1,12 +1,14 @@
 import type { ContractTool, JsonSchema } from '../contract/types.js';
 import type { Change } from '../findings/types.js';
-import { change } from './change.js';
-import type { SchemaSide } from './schema-context.js';
+import { change, pointer } from './change.js';
+import { annotationChange, walkContext, type SchemaSide } from './schema-context.js';
+import { constraintKey, isObject } from './schema-keywords.js';
+import { normalForm } from './schema-normalize.js';
 import { compareSchemaNodes } from './schema-walk.js';
 
 /** Input and output schemas of one tool present on both sides. */
 export function diffSchemas(before: ContractTool, after: ContractTool): Change[] {
-  const out: Change[] = [...walk('input', before.name, asArguments(before.inputSchema), asArguments(after.inputSchema))];
+  const out: Change[] = [...inputChanges(before, after)];
   if (before.outputSchema && !after.outputSchema) {
     out.push(change('output-schema-removed', 'breaking', after.name, '/outputSchema', before.outputSchema, null));
   } else if (!before.outputSchema && after.outputSchema) {
@@ -18,13 +20,41 @@ export function diffSchemas(before: ContractTool, after: ContractTool): Change[]
 }
 
 /**
- * Tool arguments are always a JSON object, whatever the schema says. A missing schema or a root
- * without `type` (a protocol violation, reported at discovery) is read as an object schema, so the
- * violation is not also counted as a type change.
+ * Tool arguments are always a JSON object. A baseline whose input schema is not an object schema
+ * breaks the protocol, so what changed against it is a repair for a person to check: at most a
+ * Hold, never breaking. Its root is read as an object schema so that the repair is described.
  */
+function inputChanges(before: ContractTool, after: ContractTool): Change[] {
+  const changes = walk('input', before.name, asArguments(before.inputSchema), asArguments(after.inputSchema));
+  const invalid = before.inputSchema?.type !== 'object';
+  if (!invalid || !changes.some((c) => c.severity !== 'safe')) return changes;
+  const shown = changes.slice(0, 3).map((c) => c.message).join(' ');
+  const note = `${changes.length} difference${changes.length === 1 ? '' : 's'} measured against it: ${shown}${changes.length > 3 ? ' ...' : ''}`;
+  return [change('input-schema-repaired', 'dangerous', before.name, '/inputSchema', before.inputSchema?.type ?? null, after.inputSchema?.type ?? null, note)];
+}
+
 const asArguments = (schema: JsonSchema | null): JsonSchema => (schema?.type === undefined ? { ...schema, type: 'object' } : schema);
 
+/**
+ * One side's schemas, walked. Two guarantees beyond the walk: definitions that no `$ref` reached are
+ * compared on their own, and schemas that differ in anything but text never yield an empty list.
+ */
 function walk(side: SchemaSide, tool: string, before: JsonSchema, after: JsonSchema): Change[] {
   const root = side === 'input' ? 'inputSchema' : 'outputSchema';
-  return compareSchemaNodes(before, after, [root], { side, tool, rootBefore: before, rootAfter: after, followed: new Set(), depth: 0 });
+  const ctx = walkContext(side, tool, before, after, compareSchemaNodes);
+  const changes = compareSchemaNodes(before, after, [root], ctx);
+  for (const key of ['$defs', 'definitions'] as const) {
+    const defsBefore = isObject(before[key]) ? before[key] : {};
+    const defsAfter = isObject(after[key]) ? after[key] : {};
+    for (const name of [...new Set([...Object.keys(defsBefore), ...Object.keys(defsAfter)])].sort()) {
+      const ref = `#${pointer(key, name)}`;
+      if (ctx.reached.before.has(ref) || ctx.reached.after.has(ref)) continue;
+      const b = constraintKey(defsBefore[name]);
+      if (b === null || b !== constraintKey(defsAfter[name])) changes.push(annotationChange(ctx, [root, key, name], defsBefore[name] ?? null, defsAfter[name] ?? null));
+    }
+  }
+  if (changes.length === 0 && normalForm(before, before) !== normalForm(after, after)) {
+    changes.push(change('schema-changed', 'dangerous', tool, pointer(root), null, null, 'The schemas differ in a way the gate does not classify.'));
+  }
+  return changes;
 }

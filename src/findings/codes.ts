@@ -34,6 +34,11 @@ export const CODES = {
   'input-closed': { subject: 'input', action: 'rollback', title: 'Input schemas closed' },
   'input-opened': { subject: 'input', action: 'ignore', title: 'Input schemas opened' },
   'input-default-changed': { subject: 'input', action: 'hold', title: 'Argument defaults changed' },
+  // A baseline input schema that is not an object schema breaks the protocol: what changed against it is a repair.
+  'input-schema-repaired': { subject: 'input', action: 'hold', title: 'Input schemas repaired from a protocol violation' },
+  // The invariant: schemas that differ in more than text never diff to nothing. What cannot be ordered lands here.
+  'schema-changed': { subject: 'input', action: 'hold', title: 'Schema changes the gate cannot classify' },
+  'schema-annotation-changed': { subject: 'input', action: 'ignore', title: 'Schema annotations changed' },
 
   'output-schema-added': { subject: 'output', action: 'ignore', title: 'Output schemas added' },
   'output-schema-removed': { subject: 'output', action: 'rollback', title: 'Output schemas removed' },

@@ -100,3 +100,69 @@ describe('output schema: the same changes, judged from the consumer side', () =>
     expect(outputPairs(obj({ a: str }), undefined)).toEqual([['output-schema-removed', 'breaking']]);
   });
 });
+
+describe('keywords that were once passed in silence', () => {
+  const any = (pairs: [string, string][]) => pairs.map(([code]) => code);
+  it('allOf is a conjunction: a required name or a type inside it counts', () => {
+    expect(inputPairs(obj({ confirm: { type: 'boolean' } }), { ...obj({ confirm: { type: 'boolean' } }), allOf: [{ required: ['confirm'] }] })).toEqual([['required-argument-added', 'breaking']]);
+    expect(inputPairs(obj({ n: { type: 'number' } }), { ...obj({ n: { type: 'number' } }), allOf: [{ properties: { n: { type: 'integer' } } }] })).toEqual([['input-type-changed', 'breaking']]);
+    expect(inputPairs(obj({ a: str }), { allOf: [obj({ a: str })] })).toEqual([]);
+  });
+
+  it('not, if/then/else, dependentRequired, dependentSchemas and propertyNames', () => {
+    expect(inputPairs(obj({ s: str }), obj({ s: { type: 'string', not: { const: 'root' } } }))).toEqual([['input-constraint-tightened', 'breaking']]);
+    expect(inputPairs(obj({ s: { type: 'string', not: { const: 'root' } } }), obj({ s: str }))).toEqual([['input-constraint-loosened', 'safe']]);
+    const conditional = { if: { properties: { mode: { const: 'x' } }, required: ['mode'] }, then: { required: ['target'] } };
+    expect(inputPairs(obj({ mode: str, target: str }), { ...obj({ mode: str, target: str }), ...conditional })).toEqual([['input-constraint-tightened', 'breaking']]);
+    expect(inputPairs(obj({ a: str, b: str }), { ...obj({ a: str, b: str }), dependentRequired: { a: ['b'] } })).toEqual([['input-constraint-tightened', 'breaking']]);
+    expect(inputPairs(obj({ a: str, b: str }), { ...obj({ a: str, b: str }), dependentSchemas: { a: { required: ['b'] } } })).toEqual([['required-argument-added', 'breaking']]);
+    expect(inputPairs(obj({ a: str }), { ...obj({ a: str }), propertyNames: { maxLength: 1 } })).toEqual([['input-constraint-tightened', 'breaking']]);
+  });
+
+  it('boolean schemas: a property made false is refused, made true is widened', () => {
+    expect(inputPairs(obj({ q: str }), obj({ q: false }))).toEqual([['input-type-changed', 'breaking']]);
+    expect(inputPairs(obj({ q: false }), obj({ q: str }))).toEqual([['input-type-widened', 'safe']]);
+    expect(inputPairs(obj({ q: str }), obj({ q: true }))).toEqual([['input-type-widened', 'safe']]);
+  });
+
+  it('additionalProperties as a schema governs a property moved out of properties', () => {
+    const before = obj({ a: str, b: { type: 'integer' } }, [], { additionalProperties: str });
+    expect(any(inputPairs(before, obj({ a: str }, [], { additionalProperties: str })))).toEqual(['input-property-removed', 'input-type-changed']);
+  });
+
+  it('an external or unresolvable $ref is for a person to look at, never safe', () => {
+    expect(inputPairs(obj({ a: { $ref: 'https://example.com/a.json' } }), obj({ a: { $ref: 'https://example.com/b.json' } }))).toEqual([['schema-changed', 'dangerous']]);
+    expect(inputPairs(obj({ a: { $ref: '#/$defs/Missing' } }), obj({ a: str }))).toEqual([['schema-changed', 'dangerous']]);
+  });
+
+  it('a change 40 levels deep is still found, and one past the bound is a finding', () => {
+    const nest = (depth: number, leafSchema: unknown): Record<string, unknown> => (depth === 0 ? obj({ v: leafSchema }) : obj({ n: nest(depth - 1, leafSchema) }));
+    expect(inputPairs(nest(40, str), nest(40, { type: 'integer' }))).toEqual([['input-type-changed', 'breaking']]);
+    expect(inputPairs(nest(100, str), nest(100, { type: 'integer' }))).toEqual([['schema-changed', 'dangerous']]);
+  });
+
+  it('bounds at the safe-integer limits (zod 4 .int()) exclude nothing', () => {
+    expect(inputPairs(obj({ n: { type: 'integer' } }), obj({ n: { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 } }))).toEqual([]);
+    expect(inputPairs(obj({ n: { type: 'integer', exclusiveMinimum: 0 } }), obj({ n: { type: 'integer', minimum: 1 } }))).toEqual([]);
+  });
+
+  it('widening into anyOf is compared variant by variant, not read as removal', () => {
+    const comment = obj({ path: str, position: { type: 'number' }, body: str }, ['path', 'position', 'body']);
+    const variant = obj({ path: str, line: { type: 'number' }, body: str }, ['path', 'line', 'body']);
+    const before = obj({ comments: { type: 'array', items: comment } });
+    const after = obj({ comments: { type: 'array', items: { anyOf: [comment, variant] } } });
+    expect(inputPairs(before, after)).toEqual([['input-type-widened', 'safe']]);
+    expect(inputPairs(after, before)).toEqual([['input-type-changed', 'breaking']]);
+    const parent = obj({ page_id: str }, ['page_id']);
+    expect(inputPairs(obj({ parent }), obj({ parent: { oneOf: [parent, obj({ database_id: str }, ['database_id'])] } }))).toEqual([['input-type-widened', 'safe']]);
+  });
+
+  it('a baseline whose input schema is not an object schema is repaired, at most a Hold', () => {
+    const broken = { properties: { path: str } };
+    expect(inputPairs(broken, obj({ path: str }, ['path']))).toEqual([['input-schema-repaired', 'dangerous']]);
+  });
+
+  it('text-only edits of a schema are no schema change', () => {
+    expect(inputPairs(obj({ a: { type: 'string', description: 'x', examples: ['a'], $comment: 'c' } }), obj({ a: { type: 'string', description: 'y' } })).filter(([c]) => c !== 'description-changed')).toEqual([]);
+  });
+});

@@ -1,0 +1,326 @@
+import type { JsonSchema } from '../contract/types.js';
+import { LIST, MAP, SETS, SINGLE, TEXT_KEYWORDS, constraintKey, isAnnotation, isObject, valueKey } from './schema-keywords.js';
+
+/**
+ * One schema node in a single form, so that equal meanings compare equal: `false` accepts nothing,
+ * local `$ref`s are resolved, `allOf` is folded into one conjunction, nullable spellings become a
+ * type list, draft-04/07 spellings become their 2020-12 equivalents, and numeric bounds that exclude
+ * no safely representable number are dropped. Subschemas stay raw: the walker normalises them when
+ * it reaches them, which is what keeps `$ref` cycles finite.
+ */
+export type Node = JsonSchema | false;
+
+export interface Resolved {
+  node: Node;
+  /** The local refs followed to reach this node: the walker's cycle key. */
+  refs: string[];
+}
+
+const MAX_NORMALIZE_DEPTH = 64;
+
+export function normalize(raw: unknown, root: JsonSchema, reached: Set<string>, refs: string[] = [], depth = 0): Resolved {
+  if (depth > MAX_NORMALIZE_DEPTH) throw new RangeError(`more than ${MAX_NORMALIZE_DEPTH} nested $ref or allOf levels`);
+  if (raw === undefined || raw === true) return { node: {}, refs };
+  if (raw === false) return { node: false, refs };
+  if (!isObject(raw)) return { node: { $invalid: raw }, refs };
+  let schema: JsonSchema = { ...raw };
+  let followed = refs;
+
+  const ref = schema.$ref;
+  if (typeof ref === 'string' && ref.startsWith('#') && !refs.includes(ref)) {
+    const target = lookup(root, ref);
+    if (target !== undefined) {
+      reached.add(ref);
+      const { $ref: _ref, ...rest } = schema;
+      const resolved = normalize(target, root, reached, [...refs, ref], depth + 1);
+      followed = resolved.refs;
+      if (!hasAssertions(rest)) return { node: resolved.node, refs: followed };
+      return { node: conjoin(resolved.node, normalize(rest, root, reached, refs, depth + 1).node), refs: followed };
+    }
+  }
+
+  schema = spellings(schema);
+  if (schema.not === true || (isObject(schema.not) && !hasAssertions(schema.not))) return { node: false, refs: followed };
+
+  let node: Node = schema;
+  if (Array.isArray(schema.allOf)) {
+    const { allOf, ...rest } = schema;
+    node = rest;
+    for (const branch of allOf) {
+      const part = normalize(branch, root, reached, refs, depth + 1);
+      followed = [...followed, ...part.refs.filter((r) => !followed.includes(r))];
+      node = conjoin(node, part.node);
+    }
+  }
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    if (node === false) break;
+    const branches = node[key];
+    if (Array.isArray(branches) && branches.length === 1) {
+      const { [key]: _one, ...rest } = node;
+      node = conjoin(rest, normalize(branches[0], root, reached, refs, depth + 1).node);
+    } else if (Array.isArray(branches) && branches.length === 0) {
+      return { node: false, refs: followed };
+    }
+  }
+  if (node !== false) node = foldNullable(node, root, reached, refs, depth);
+  return { node: node === false ? false : bounds(types(node)), refs: followed };
+}
+
+/** A JSON pointer into the document: `#`, `#/$defs/Name`, `#/properties/a`. */
+function lookup(root: JsonSchema, ref: string): unknown {
+  let target: unknown = root;
+  for (const raw of ref.slice(1).split('/').filter(Boolean)) {
+    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(target) && /^\d+$/.test(key)) target = target[Number(key)];
+    else target = isObject(target) && Object.hasOwn(target, key) ? target[key] : undefined;
+  }
+  return target;
+}
+
+/** Whether a schema asserts anything beyond text and annotations. */
+export const hasAssertions = (schema: JsonSchema): boolean =>
+  Object.keys(schema).some((k) => !TEXT_KEYWORDS.has(k) && !isAnnotation(k) && k !== 'default');
+
+/** Older spellings of the same assertions, rewritten to 2020-12. */
+function spellings(input: JsonSchema): JsonSchema {
+  const s = { ...input };
+  for (const [bound, exclusive] of [['minimum', 'exclusiveMinimum'], ['maximum', 'exclusiveMaximum']] as const) {
+    if (s[exclusive] === true && typeof s[bound] === 'number') {
+      s[exclusive] = s[bound];
+      delete s[bound];
+    } else if (typeof s[exclusive] === 'boolean') {
+      delete s[exclusive];
+    }
+  }
+  if (Array.isArray(s.items)) {
+    s.prefixItems = s.items;
+    if ('additionalItems' in s) s.items = s.additionalItems;
+    else delete s.items;
+  }
+  delete s.additionalItems;
+  if (isObject(s.dependencies)) {
+    const required: Record<string, unknown> = { ...(isObject(s.dependentRequired) ? s.dependentRequired : {}) };
+    const schemas: Record<string, unknown> = { ...(isObject(s.dependentSchemas) ? s.dependentSchemas : {}) };
+    for (const [name, value] of Object.entries(s.dependencies)) (Array.isArray(value) ? required : schemas)[name] = value;
+    delete s.dependencies;
+    if (Object.keys(required).length) s.dependentRequired = required;
+    if (Object.keys(schemas).length) s.dependentSchemas = schemas;
+  }
+  if ('const' in s) {
+    s.enum = Array.isArray(s.enum) ? s.enum.filter((v) => valueKey(v) === valueKey(s.const)) : [s.const];
+    delete s.const;
+  }
+  if (s.nullable === true && (typeof s.type === 'string' || Array.isArray(s.type))) s.type = [...[s.type].flat(), 'null'];
+  delete s.nullable;
+  return s;
+}
+
+/** `anyOf: [X, {type: "null"}]` (any order) is "X or null": a type list, when X has one type. */
+function foldNullable(node: JsonSchema, root: JsonSchema, reached: Set<string>, refs: string[], depth: number): Node {
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const branches = node[key];
+    if (!Array.isArray(branches) || branches.length !== 2) continue;
+    const parts = branches.map((b) => normalize(b, root, reached, refs, depth + 1).node);
+    const nullAt = parts.findIndex((p) => p !== false && p.type === 'null' && !hasOtherAssertions(p, 'type'));
+    const other = parts[1 - nullAt];
+    if (nullAt === -1 || !other || typeof other.type !== 'string' || other.anyOf || other.oneOf) continue;
+    const { [key]: _pair, ...rest } = node;
+    const merged = conjoin(rest, { ...other, type: [other.type, 'null'] });
+    return merged === false ? false : merged;
+  }
+  return node;
+}
+
+const hasOtherAssertions = (schema: JsonSchema, except: string) => Object.keys(schema).some((k) => k !== except && !TEXT_KEYWORDS.has(k) && !isAnnotation(k));
+
+const TYPE_ORDER = ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'];
+
+/** A type list as a sorted set; `number` already covers `integer`. An empty list accepts nothing. */
+function types(node: JsonSchema): Node {
+  if (!Array.isArray(node.type)) return node;
+  const set = new Set(node.type.filter((t): t is string => typeof t === 'string'));
+  if (set.has('number')) set.delete('integer');
+  const list = TYPE_ORDER.filter((t) => set.has(t));
+  if (list.length === 0) return false;
+  return { ...node, type: list.length === 1 ? list[0] : list };
+}
+
+/**
+ * Bounds that exclude no safely representable number are no bounds (zod 4's `.int()` writes
+ * ±9007199254740991). For integers an exclusive bound is the inclusive one next to it.
+ */
+function bounds(node: Node): Node {
+  if (node === false) return false;
+  const s = { ...node };
+  const limit = Number.MAX_SAFE_INTEGER;
+  if (typeof s.minimum === 'number' && s.minimum <= -limit) delete s.minimum;
+  if (typeof s.exclusiveMinimum === 'number' && s.exclusiveMinimum < -limit) delete s.exclusiveMinimum;
+  if (typeof s.maximum === 'number' && s.maximum >= limit) delete s.maximum;
+  if (typeof s.exclusiveMaximum === 'number' && s.exclusiveMaximum > limit) delete s.exclusiveMaximum;
+  // Integers, or numbers that must be whole multiples: either way an exclusive bound has an inclusive twin.
+  if (s.type === 'integer' || (typeof s.multipleOf === 'number' && Number.isInteger(s.multipleOf) && s.multipleOf > 0)) {
+    if (typeof s.exclusiveMinimum === 'number') {
+      const inclusive = Math.floor(s.exclusiveMinimum) + 1;
+      s.minimum = typeof s.minimum === 'number' ? Math.max(s.minimum, inclusive) : inclusive;
+      delete s.exclusiveMinimum;
+    }
+    if (typeof s.exclusiveMaximum === 'number') {
+      const inclusive = Math.ceil(s.exclusiveMaximum) - 1;
+      s.maximum = typeof s.maximum === 'number' ? Math.min(s.maximum, inclusive) : inclusive;
+      delete s.exclusiveMaximum;
+    }
+  }
+  return s;
+}
+
+const LOWER = new Set(['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties', 'minContains']);
+const UPPER = new Set(['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties', 'maxContains']);
+const OBJECT_SHAPE = ['properties', 'patternProperties', 'additionalProperties', 'unevaluatedProperties'];
+const CONDITIONAL = ['if', 'then', 'else'];
+
+const both = (a: unknown, b: unknown): unknown => {
+  if (a === undefined || a === true || (isObject(a) && Object.keys(a).length === 0)) return b;
+  if (b === undefined || b === true || (isObject(b) && Object.keys(b).length === 0)) return a;
+  return { allOf: [a, b] };
+};
+
+/** The schema that applies to property `name`: its declaration and matching patterns, else the fallback. */
+export function propertySchema(schema: JsonSchema, name: string): { schema: unknown; declared: boolean } {
+  const parts: unknown[] = [];
+  const declared = isObject(schema.properties) && Object.hasOwn(schema.properties, name);
+  if (declared) parts.push((schema.properties as JsonSchema)[name]);
+  if (isObject(schema.patternProperties)) {
+    for (const [pattern, sub] of Object.entries(schema.patternProperties)) if (matches(pattern, name)) parts.push(sub);
+  }
+  if (parts.length === 0) return { schema: fallback(schema), declared };
+  return { schema: parts.length === 1 ? parts[0] : { allOf: parts }, declared };
+}
+
+/** What applies to a property no declaration or pattern names: `additionalProperties`, then `unevaluatedProperties`. */
+export const fallback = (schema: JsonSchema): unknown => both(schema.additionalProperties, schema.unevaluatedProperties);
+
+export function matches(pattern: string, name: string): boolean {
+  try {
+    return new RegExp(pattern, 'u').test(name);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Two normalised nodes -> one that accepts exactly what both accept. Keywords that combine
+ * (bounds, types, enums, required, properties) are merged; two different patterns, conditionals
+ * and the like stay side by side in a residual `allOf`, compared as a set of conjuncts.
+ */
+export function conjoin(a: Node, b: Node): Node {
+  if (a === false || b === false) return false;
+  const out: JsonSchema = { ...a };
+  const residual: JsonSchema = {};
+  const shapeClash = (isObject(a.patternProperties) && OBJECT_SHAPE.some((k) => k in b)) || (isObject(b.patternProperties) && OBJECT_SHAPE.some((k) => k in a));
+  for (const [key, value] of Object.entries(b)) {
+    if (!(key in out)) {
+      if (key === 'allOf' && Array.isArray(value)) out.allOf = value;
+      else if (!(shapeClash && OBJECT_SHAPE.includes(key))) out[key] = value;
+      else residual[key] = value;
+      continue;
+    }
+    const mine = out[key];
+    if (TEXT_KEYWORDS.has(key) || isAnnotation(key) || key === 'default') continue;
+    if (valueKey(mine) === valueKey(value)) continue;
+    if (shapeClash && OBJECT_SHAPE.includes(key)) {
+      residual[key] = value;
+      continue;
+    }
+    if (key === 'type') out.type = intersectTypes(mine, value);
+    else if (key === 'enum' && Array.isArray(mine) && Array.isArray(value)) out.enum = mine.filter((v) => value.some((w) => valueKey(w) === valueKey(v)));
+    else if (LOWER.has(key) && typeof mine === 'number' && typeof value === 'number') out[key] = Math.max(mine, value);
+    else if (UPPER.has(key) && typeof mine === 'number' && typeof value === 'number') out[key] = Math.min(mine, value);
+    else if (key === 'required' && Array.isArray(mine) && Array.isArray(value)) out.required = [...new Set([...mine, ...value])];
+    else if (key === 'uniqueItems') out.uniqueItems = Boolean(mine) || Boolean(value);
+    else if (key === 'allOf' && Array.isArray(mine) && Array.isArray(value)) out.allOf = [...mine, ...value];
+    else if (key === 'not') out.not = { anyOf: [mine, value] };
+    else if (key === 'properties' || key === 'prefixItems' || key === 'items') continue; // merged below, with the other side's fallback
+    else if ((key === 'additionalProperties' || key === 'unevaluatedProperties' || key === 'propertyNames') && !shapeClash) out[key] = both(mine, value);
+    else if (key === 'patternProperties' && !shapeClash) out[key] = mergeMaps(mine, value);
+    else if (key === 'dependentSchemas') out[key] = mergeMaps(mine, value);
+    else if (key === 'dependentRequired' && isObject(mine) && isObject(value)) out[key] = mergeRequired(mine, value);
+    else if (CONDITIONAL.includes(key)) for (const k of CONDITIONAL) { if (k in b) residual[k] = b[k]; }
+    else residual[key] = value;
+  }
+  if (!shapeClash && (isObject(a.properties) || isObject(b.properties))) out.properties = mergeProperties(a, b);
+  if (['prefixItems', 'items'].some((k) => k in a) && ['prefixItems', 'items'].some((k) => k in b)) mergeArrays(out, a, b);
+  if (Object.keys(residual).length) out.allOf = [...(Array.isArray(out.allOf) ? out.allOf : []), residual];
+  if (Array.isArray(out.enum) && out.enum.length === 0) return false;
+  return Array.isArray(out.type) && out.type.length === 0 ? false : out;
+}
+
+function intersectTypes(a: unknown, b: unknown): unknown {
+  const set = (t: unknown) => new Set([t].flat().filter((x): x is string => typeof x === 'string'));
+  const left = set(a);
+  const right = set(b);
+  const kept = [...left].filter((t) => right.has(t) || (t === 'integer' && right.has('number')));
+  for (const t of right) if (t === 'integer' && left.has('number') && !kept.includes(t)) kept.push(t);
+  return kept.length === 1 ? kept[0] : kept;
+}
+
+function mergeProperties(a: JsonSchema, b: JsonSchema): JsonSchema {
+  const names = new Set([...Object.keys(isObject(a.properties) ? a.properties : {}), ...Object.keys(isObject(b.properties) ? b.properties : {})]);
+  const out: JsonSchema = {};
+  for (const name of names) out[name] = both(propertySchema(a, name).schema, propertySchema(b, name).schema);
+  return out;
+}
+
+function mergeMaps(a: unknown, b: unknown): JsonSchema {
+  const out: JsonSchema = { ...(isObject(a) ? a : {}) };
+  for (const [k, v] of Object.entries(isObject(b) ? b : {})) out[k] = k in out ? both(out[k], v) : v;
+  return out;
+}
+
+function mergeRequired(a: JsonSchema, b: JsonSchema): JsonSchema {
+  const out: JsonSchema = { ...a };
+  for (const [k, v] of Object.entries(b)) out[k] = [...new Set([...(Array.isArray(out[k]) ? out[k] : []), ...(Array.isArray(v) ? v : [])])];
+  return out;
+}
+
+function mergeArrays(out: JsonSchema, a: JsonSchema, b: JsonSchema): void {
+  const prefixA = Array.isArray(a.prefixItems) ? a.prefixItems : [];
+  const prefixB = Array.isArray(b.prefixItems) ? b.prefixItems : [];
+  const length = Math.max(prefixA.length, prefixB.length);
+  if (length) out.prefixItems = Array.from({ length }, (_, i) => both(i < prefixA.length ? prefixA[i] : a.items, i < prefixB.length ? prefixB[i] : b.items));
+  const rest = both(a.items, b.items);
+  if (rest === undefined) delete out.items;
+  else out.items = rest;
+}
+
+/**
+ * A whole schema in normal form, every subschema normalised, as a string: two schemas with the same
+ * form assert the same thing however they spell it. A recursive definition is written out once per
+ * path; past the depth bound the raw text stands in.
+ */
+export function normalForm(raw: unknown, root: JsonSchema): string {
+  return JSON.stringify(form(raw, root, [], 0));
+}
+
+function form(raw: unknown, root: JsonSchema, refs: string[], depth: number): unknown {
+  if (depth > MAX_NORMALIZE_DEPTH) return { $raw: constraintKey(raw) };
+  let resolved: Resolved;
+  try {
+    resolved = normalize(raw, root, new Set(), refs);
+  } catch {
+    return { $raw: constraintKey(raw) };
+  }
+  const { node, refs: followed } = resolved;
+  if (node === false) return false;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(node).sort()) {
+    const value = node[key];
+    if (TEXT_KEYWORDS.has(key) || key === '$defs' || key === 'definitions' || value === undefined) continue;
+    const sub = (v: unknown) => form(v, root, followed, depth + 1);
+    if (SINGLE.has(key) && (isObject(value) || typeof value === 'boolean')) out[key] = sub(value);
+    else if (LIST.has(key) && Array.isArray(value)) out[key] = value.map(sub);
+    else if (MAP.has(key) && isObject(value)) out[key] = Object.fromEntries(Object.keys(value).sort().map((k) => [k, Array.isArray(value[k]) ? value[k] : sub(value[k])]));
+    else if (SETS.has(key) && Array.isArray(value)) out[key] = value.map(valueKey).sort();
+    else out[key] = valueKey(value);
+  }
+  return out;
+}

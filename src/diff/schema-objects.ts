@@ -1,0 +1,154 @@
+import type { Change } from '../findings/types.js';
+import type { JsonSchema } from '../contract/types.js';
+import { change, pointer } from './change.js';
+import { compareCounts } from './schema-constraints.js';
+import { annotationChange, constraint, emit, type WalkContext } from './schema-context.js';
+import { accepts, isObject } from './schema-keywords.js';
+import { fallback, matches, normalize, propertySchema } from './schema-normalize.js';
+
+const requiredSet = (schema: JsonSchema): Set<string> =>
+  new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []);
+const keysOf = (value: unknown): string[] => (isObject(value) ? Object.keys(value) : []);
+const isOpen = (schema: unknown) => schema === undefined || schema === true || (isObject(schema) && Object.keys(schema).length === 0);
+
+/**
+ * Properties, required names, what applies to undeclared names (`additionalProperties`,
+ * `patternProperties`, `unevaluatedProperties`), `propertyNames` and the `dependent*` keywords.
+ * The schema that governs a name is worked out on each side, so a property moved into
+ * `additionalProperties`, or one now refused by a closed schema, is judged by what callers may send.
+ */
+export function compareObjects(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkContext): Change[] {
+  if (!accepts(b, 'object') && !accepts(a, 'object')) return [];
+  const out: Change[] = [...compareCounts('object', b, a, path, ctx)];
+  const reqBefore = requiredSet(b);
+  const reqAfter = requiredSet(a);
+  const names = [...new Set([...keysOf(b.properties), ...keysOf(a.properties), ...reqBefore, ...reqAfter])].sort();
+  for (const name of names) out.push(...compareProperty(name, b, a, reqBefore.has(name), reqAfter.has(name), [...path, 'properties', name], ctx));
+
+  const closed = (s: JsonSchema, root: JsonSchema, reached: Set<string>) => {
+    try {
+      return normalize(fallback(s), root, reached).node === false;
+    } catch {
+      return false;
+    }
+  };
+  const closedBefore = closed(b, ctx.rootBefore, ctx.reached.before);
+  const closedAfter = closed(a, ctx.rootAfter, ctx.reached.after);
+  const at = [...path, 'additionalProperties'];
+  if (closedBefore !== closedAfter) {
+    out.push(closedAfter
+      ? emit(ctx, { input: 'input-closed', output: 'output-constraint-tightened' }, { input: 'breaking', output: 'safe' }, at, fallback(b) ?? null, false)
+      : emit(ctx, { input: 'input-opened', output: 'output-constraint-loosened' }, { input: 'safe', output: 'dangerous' }, at, false, fallback(a) ?? null));
+  } else if (!closedBefore) {
+    out.push(...ctx.walk(fallback(b), fallback(a), at, ctx));
+  }
+  for (const pattern of [...new Set([...keysOf(b.patternProperties), ...keysOf(a.patternProperties)])].sort()) {
+    const own = (s: JsonSchema) => isObject(s.patternProperties) && Object.hasOwn(s.patternProperties, pattern);
+    const governing = (s: JsonSchema) => (own(s) ? (s.patternProperties as JsonSchema)[pattern] : fallback(s));
+    const at = [...path, 'patternProperties', pattern];
+    // As with declared names: a pattern that appears on an open schema declares new optional names.
+    if (!own(b) && isOpen(fallback(b))) out.push(emit(ctx, { input: 'input-property-added', output: 'output-property-added' }, { input: 'safe', output: 'safe' }, at, null, governing(a)));
+    else if (!own(a) && isOpen(fallback(a))) out.push(emit(ctx, { input: 'input-property-removed', output: 'output-property-removed' }, { input: 'dangerous', output: 'breaking' }, at, governing(b), null));
+    else out.push(...ctx.walk(governing(b), governing(a), at, ctx));
+  }
+  if ('propertyNames' in b || 'propertyNames' in a) out.push(...comparePropertyNames(b, a, closedBefore && closedAfter, path, ctx));
+  out.push(...compareDependencies(b, a, path, ctx));
+  return out;
+}
+
+function compareProperty(name: string, b: JsonSchema, a: JsonSchema, reqB: boolean, reqA: boolean, at: string[], ctx: WalkContext): Change[] {
+  const before = propertySchema(b, name);
+  const after = propertySchema(a, name);
+  const where = pointer(...at);
+  const out: Change[] = [];
+  if (ctx.side === 'input') {
+    if (before.declared && !after.declared) {
+      const refused = isRefused(after.schema, ctx);
+      const note = refused ? 'The schema is closed, so a caller that still sends it is refused.' : undefined;
+      out.push(reqB
+        ? change('required-argument-removed', 'breaking', ctx.tool, where, before.schema ?? null, null, note)
+        : change('input-property-removed', 'dangerous', ctx.tool, where, before.schema ?? null, null, note));
+      if (!refused && !isOpen(after.schema)) out.push(...ctx.walk(before.schema, after.schema, at, ctx));
+      return out;
+    }
+    if (!before.declared && after.declared) {
+      out.push(reqA && !reqB
+        ? change('required-argument-added', 'breaking', ctx.tool, where, null, after.schema ?? null)
+        : change('input-property-added', 'safe', ctx.tool, where, null, after.schema ?? null));
+      // An undeclared name is no interface, unless the baseline gave undeclared names a schema.
+      if (!isOpen(before.schema) && !isRefused(before.schema, ctx)) out.push(...ctx.walk(before.schema, after.schema, at, ctx));
+      return out;
+    }
+    if (!reqB && reqA) out.push(change('required-argument-added', 'breaking', ctx.tool, where, 'optional', 'required'));
+    if (reqB && !reqA) out.push(change('argument-became-optional', 'safe', ctx.tool, where, 'required', 'optional'));
+  } else {
+    if (before.declared && !after.declared) return [change('output-property-removed', 'breaking', ctx.tool, where, before.schema ?? null, null)];
+    if (!before.declared && after.declared) return [change('output-property-added', 'safe', ctx.tool, where, null, after.schema ?? null)];
+    if (reqB && !reqA) out.push(change('output-property-optional', 'breaking', ctx.tool, where, 'required', 'optional'));
+    if (!reqB && reqA) out.push(constraint(ctx, 'tightened', at, 'optional', 'required'));
+  }
+  // Names required but declared on neither side are governed by the fallback, compared once for all.
+  if (before.declared && after.declared) out.push(...ctx.walk(before.schema, after.schema, at, ctx));
+  return out;
+}
+
+/**
+ * `propertyNames`. On an object closed on both sides (no patterns), only declared names can occur:
+ * when every one of them passes both versions, the change excludes nothing anyone can send.
+ */
+function comparePropertyNames(b: JsonSchema, a: JsonSchema, closed: boolean, path: string[], ctx: WalkContext): Change[] {
+  const at = [...path, 'propertyNames'];
+  const declared = [...new Set([...keysOf(b.properties), ...keysOf(a.properties)])];
+  const noPatterns = !isObject(b.patternProperties) && !isObject(a.patternProperties);
+  if (closed && noPatterns && declared.every((n) => nameAccepted(b.propertyNames, n) === true && nameAccepted(a.propertyNames, n) === true)) {
+    return [annotationChange(ctx, at, b.propertyNames ?? null, a.propertyNames ?? null)];
+  }
+  return ctx.walk(b.propertyNames, a.propertyNames, at, ctx);
+}
+
+/** Whether a simple string schema accepts a name; null when the schema uses more than the gate evaluates. */
+function nameAccepted(schema: unknown, name: string): boolean | null {
+  if (schema === undefined || schema === true) return true;
+  if (schema === false) return false;
+  if (!isObject(schema)) return null;
+  const known = new Set(['type', 'minLength', 'maxLength', 'pattern', 'enum', 'const', 'description', 'title']);
+  if (Object.keys(schema).some((k) => !known.has(k))) return null;
+  const length = [...name].length;
+  if (schema.type !== undefined && schema.type !== 'string') return null;
+  if (typeof schema.minLength === 'number' && length < schema.minLength) return false;
+  if (typeof schema.maxLength === 'number' && length > schema.maxLength) return false;
+  if (typeof schema.pattern === 'string' && !matches(schema.pattern, name)) return false;
+  if (Array.isArray(schema.enum) && !schema.enum.includes(name)) return false;
+  if ('const' in schema && schema.const !== name) return false;
+  return true;
+}
+
+function isRefused(schema: unknown, ctx: WalkContext): boolean {
+  try {
+    return normalize(schema, ctx.rootAfter, new Set()).node === false;
+  } catch {
+    return false;
+  }
+}
+
+/** `dependentRequired` (names required when another is present) and `dependentSchemas`. */
+function compareDependencies(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkContext): Change[] {
+  const out: Change[] = [];
+  const listOf = (s: JsonSchema, key: string): string[] => {
+    const map = s.dependentRequired;
+    const list = isObject(map) ? map[key] : undefined;
+    return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : [];
+  };
+  for (const key of [...new Set([...keysOf(b.dependentRequired), ...keysOf(a.dependentRequired)])].sort()) {
+    const before = listOf(b, key);
+    const after = listOf(a, key);
+    const at = [...path, 'dependentRequired', key];
+    if (after.some((n) => !before.includes(n))) out.push(constraint(ctx, 'tightened', at, before, after));
+    else if (before.some((n) => !after.includes(n))) out.push(constraint(ctx, 'loosened', at, before, after));
+  }
+  for (const key of [...new Set([...keysOf(b.dependentSchemas), ...keysOf(a.dependentSchemas)])].sort()) {
+    const pick = (s: JsonSchema) => (isObject(s.dependentSchemas) ? s.dependentSchemas[key] : undefined);
+    out.push(...ctx.walk(pick(b), pick(a), [...path, 'dependentSchemas', key], ctx));
+  }
+  return out;
+}
