@@ -3,25 +3,31 @@ import type { Finding, Side } from '../findings/types.js';
 import type { Code } from '../findings/codes.js';
 import { schemaProblems } from './schema-check.js';
 
-export const COST_METHOD = 'utf8 bytes of name, description and schemas / 4';
+export const COST_METHOD = 'utf8 bytes of name, description and inputSchema / 4';
 
 export interface DefinitionCost {
-  method: typeof COST_METHOD;
+  method: string;
+  /** What a model's context receives of the tool list: name, description and inputSchema. */
   totalTokens: number;
   heaviest: { tool: string; tokens: number }[];
+  /** The rest of the definitions (outputSchema, annotations, title, _meta): the contract's size, not the model's cost. */
+  contractOnlyTokens?: number;
 }
 
 const NAME = /^[A-Za-z0-9._-]{1,128}$/;
 const isObject = (value: unknown): value is JsonSchema => value !== null && typeof value === 'object' && !Array.isArray(value);
 
+const tokensOf = (value: unknown) => Math.ceil(Buffer.byteLength(JSON.stringify(value), 'utf8') / 4);
 /** What the model reads of a tool, estimated in tokens. A tokenizer would be closer; bytes/4 is stable and free. */
-const toolTokens = (t: ContractTool) =>
-  Math.ceil(Buffer.byteLength(JSON.stringify([t.name, t.description, t.inputSchema, t.outputSchema]), 'utf8') / 4);
+const toolTokens = (t: ContractTool) => tokensOf([t.name, t.description, t.inputSchema]);
+/** What else the definition carries, which clients keep out of the model's context. */
+const contractOnly = (t: ContractTool) => (t.outputSchema || t.annotations || t.title || Object.keys(t.extra).length ? tokensOf([t.outputSchema, t.annotations, t.title, t.extra]) : 0);
 
 /** What one tool alone yields: its findings (before a side is set) and its estimated cost. */
 export interface ToolAudit {
   findings: Omit<Finding, 'side'>[];
   tokens: number;
+  contractOnlyTokens: number;
 }
 
 /**
@@ -37,7 +43,7 @@ export function auditContract(contract: Contract, side: Side, memo: ToolAuditMem
     findings.push({ code, severity, side, tool, message });
 
   for (const name of contract.discovery.duplicates ?? []) add('tool-name-duplicate', name, `"${name}" is listed more than once; the model sees two tools with one name.`, 'dangerous');
-  const costs: { tool: string; tokens: number }[] = [];
+  const costs: { tool: string; tokens: number; rest: number }[] = [];
   for (const t of contract.tools) {
     let checked = memo.get(t.hash);
     if (!checked) {
@@ -45,12 +51,12 @@ export function auditContract(contract: Contract, side: Side, memo: ToolAuditMem
       memo.set(t.hash, checked);
     }
     for (const f of checked.findings) findings.push({ ...f, side });
-    costs.push({ tool: t.name, tokens: checked.tokens });
+    costs.push({ tool: t.name, tokens: checked.tokens, rest: checked.contractOnlyTokens });
   }
   findings.push(...confusable(contract.tools, side));
   const cost = definitionCost(costs);
   if (contract.tools.length) {
-    add('tool-definition-cost', null, `Tool definitions cost about ${cost.totalTokens} tokens (${COST_METHOD}); heaviest: ${cost.heaviest.map((h) => `${h.tool} ${h.tokens}`).join(', ')}.`);
+    add('tool-definition-cost', null, `Tool definitions cost a model's context about ${cost.totalTokens} tokens (${COST_METHOD}); heaviest: ${cost.heaviest.map((h) => `${h.tool} ${h.tokens}`).join(', ')}. Output schemas, annotations, titles and _meta add about ${cost.contractOnlyTokens} more to the contract, not counted.`);
   }
   return { findings, cost };
 }
@@ -72,7 +78,7 @@ function auditTool(t: ContractTool): ToolAudit {
     const problems = [...(t.outputSchema.type === 'object' ? [] : ['root is not type "object"']), ...schemaProblems(t.outputSchema)];
     if (problems.length) add('output-schema-invalid', t.name, `"${t.name}" outputSchema: ${problems.join('; ')}.`, 'dangerous');
   }
-  return { findings, tokens: toolTokens(t) };
+  return { findings, tokens: toolTokens(t), contractOnlyTokens: contractOnly(t) };
 }
 
 function inputSchemaCheck(t: ContractTool, add: (code: Code, tool: string, message: string, severity: Finding['severity']) => void): void {
@@ -81,9 +87,9 @@ function inputSchemaCheck(t: ContractTool, add: (code: Code, tool: string, messa
   if (problems.length) add('input-schema-invalid', t.name, `"${t.name}" inputSchema: ${problems.join('; ')}.`, 'breaking');
 }
 
-function definitionCost(costs: { tool: string; tokens: number }[]): DefinitionCost {
-  const heaviest = [...costs].sort((a, b) => b.tokens - a.tokens || (a.tool < b.tool ? -1 : 1)).slice(0, 5);
-  return { method: COST_METHOD, totalTokens: costs.reduce((n, c) => n + c.tokens, 0), heaviest };
+function definitionCost(costs: { tool: string; tokens: number; rest: number }[]): DefinitionCost {
+  const heaviest = [...costs].sort((a, b) => b.tokens - a.tokens || (a.tool < b.tool ? -1 : 1)).slice(0, 5).map(({ tool, tokens }) => ({ tool, tokens }));
+  return { method: COST_METHOD, totalTokens: costs.reduce((n, c) => n + c.tokens, 0), heaviest, contractOnlyTokens: costs.reduce((n, c) => n + c.rest, 0) };
 }
 
 const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '');

@@ -16,7 +16,8 @@ const subject = (path: string): string => {
 const MESSAGES: Partial<Record<Code, (c: ChangeFacts) => string>> = {
   'tool-removed': (c) => `Tool "${c.tool}" was removed.`,
   'tool-added': (c) => `Tool "${c.tool}" was added.`,
-  'tool-added-destructive': (c) => `New tool "${c.tool}" is destructive (readOnlyHint false, destructiveHint true).`,
+  'tool-added-destructive': (c) => `New tool "${c.tool}" declares itself destructive (destructiveHint true).`,
+  'tool-added-destructive-by-default': (c) => `New tool "${c.tool}" is destructive only because it leaves its hints to the spec defaults.`,
   'tool-renamed': (c) => `Tool "${c.before}" appears to be renamed to "${c.after}" (same schemas); callers of the old name break.`,
   'required-argument-added': (c) => `"${c.tool}" now requires argument "${subject(c.path)}".`,
   'required-argument-removed': (c) => `"${c.tool}" no longer takes required argument "${subject(c.path)}".`,
@@ -31,6 +32,8 @@ const MESSAGES: Partial<Record<Code, (c: ChangeFacts) => string>> = {
   'schema-changed': (c) => `"${c.tool}" ${c.path}: the schema changed in a way the gate cannot classify; a person must look.`,
   'input-schema-repaired': (c) => `"${c.tool}" input schema was not an object schema (root type ${show(c.before)}), so its changes are a repair to check, not a break.`,
   'schema-annotation-changed': (c) => `"${c.tool}" ${c.path}: a schema annotation changed (${show(c.before)} -> ${show(c.after)}); what is accepted is the same.`,
+  // The reasons (with the matched text, clipped) are the message: the whole texts stay in before/after.
+  'description-suspicious': () => '',
   'description-changed': (c) => `Description of "${c.tool}"${c.path === '/description' ? '' : ` at ${c.path}`} changed.`,
   'title-changed': (c) => `Title of "${c.tool}" changed from ${show(c.before)} to ${show(c.after)}.`,
   'instructions-changed': () => `The server's instructions changed.`,

@@ -22,7 +22,7 @@ export function summarize(changes: Change[]): DiffSummary {
     removedTools: toolsWith(changes, (c) => c.code === 'tool-removed' || c.code === 'tool-renamed'),
     schemaBreakages: toolsWith(changes, (c) => CODES[c.code].subject === 'input' && c.severity === 'breaking'),
     readOnlyHintRegressions: toolsWith(changes, (c) => c.code === 'readonly-hint-regression'),
-    addedDestructiveTools: toolsWith(changes, (c) => c.code === 'tool-added-destructive'),
+    addedDestructiveTools: toolsWith(changes, (c) => c.code === 'tool-added-destructive' || c.code === 'tool-added-destructive-by-default'),
     breaking: changes.filter((c) => c.severity === 'breaking').length,
     dangerous: changes.filter((c) => c.severity === 'dangerous').length,
     safe: changes.filter((c) => c.severity === 'safe').length,

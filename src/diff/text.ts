@@ -26,7 +26,7 @@ function textChanges(tool: string | null, path: string, before: string | undefin
   // New text (a new tool or parameter) is only checked for injection; "changed" needs an old text.
   if (before !== undefined && before !== after) out.push(change('description-changed', 'dangerous', tool, path, before, after, wordDiff(before, after)));
   const reasons = suspiciousReasons(after, before ?? '');
-  if (reasons.length) out.push(change('description-suspicious', 'breaking', tool, path, before ?? null, after, `Contains ${reasons.join('; ')}.`));
+  if (reasons.length) out.push(change('description-suspicious', 'breaking', tool, path, before ?? null, after, `Contains ${reasons.join('; ')}, in "${tool}" ${path}.`));
   return out;
 }
 
@@ -42,7 +42,7 @@ export function diffText(before: ContractTool, after: ContractTool): Change[] {
 diffText.instructions = (before: string | null, after: string | null): Change[] => {
   const out = [change('instructions-changed', 'dangerous', null, '/instructions', before, after, wordDiff(before ?? '', after ?? ''))];
   const reasons = suspiciousReasons(after ?? '', before ?? '');
-  if (reasons.length) out.push(change('description-suspicious', 'breaking', null, '/instructions', before, after, `Contains ${reasons.join('; ')}.`));
+  if (reasons.length) out.push(change('description-suspicious', 'breaking', null, '/instructions', before, after, `Contains ${reasons.join('; ')}, in the server's instructions.`));
   return out;
 };
 

@@ -44,12 +44,15 @@ export function diffToolSet(before: Contract, after: Contract): Change[] {
   for (const tool of added) {
     out.push(change('tool-added', 'safe', tool.name, '', null, summarize(tool)));
     if (isDestructive(tool.effectiveAnnotations)) {
-      const fromDefaults = tool.annotations === null
-        ? 'It declares no annotations, so this comes from the spec defaults.'
-        : tool.defaultedHints.some((h) => h === 'readOnlyHint' || h === 'destructiveHint')
-          ? `Hints left to spec defaults: ${tool.defaultedHints.join(', ')}.`
-          : undefined;
-      out.push(change('tool-added-destructive', 'dangerous', tool.name, '/annotations', null, tool.effectiveAnnotations, fromDefaults));
+      // Most servers declare no annotations, so the spec's defaults make every new tool destructive.
+      // One that says so itself is a rollback; one that is destructive only by default is held until declared.
+      const declared = tool.annotations?.destructiveHint === true && tool.annotations.readOnlyHint !== true;
+      const defaulted = tool.annotations === null
+        ? 'It declares no annotations, so this comes from the spec defaults: declare readOnlyHint and destructiveHint.'
+        : `Hints left to spec defaults: ${tool.defaultedHints.join(', ')}; declare them.`;
+      out.push(declared
+        ? change('tool-added-destructive', 'dangerous', tool.name, '/annotations', null, tool.effectiveAnnotations)
+        : change('tool-added-destructive-by-default', 'dangerous', tool.name, '/annotations', null, tool.effectiveAnnotations, defaulted));
     }
   }
   return out;

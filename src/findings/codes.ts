@@ -18,6 +18,7 @@ export const CODES = {
   'tool-removed': { subject: 'tools', action: 'rollback', title: 'Tools removed' },
   'tool-added': { subject: 'tools', action: 'ignore', title: 'Tools added' },
   'tool-added-destructive': { subject: 'tools', action: 'rollback', title: 'New destructive tools' },
+  'tool-added-destructive-by-default': { subject: 'tools', action: 'hold', title: 'New tools destructive only by the spec defaults' },
   'tool-renamed': { subject: 'tools', action: 'rollback', title: 'Tools likely renamed' },
 
   'required-argument-added': { subject: 'input', action: 'rollback', title: 'Required arguments added' },

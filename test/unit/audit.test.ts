@@ -28,6 +28,21 @@ describe('contract checks', () => {
     expect(codes(findings).filter((c) => c !== 'tool-definition-cost')).toEqual(['confusable-tools', 'tool-name-duplicate']);
   });
 
+  it('definition cost counts what the model reads: output schemas, annotations and _meta are reported apart, never a regression', () => {
+    const input = obj({ q: { type: 'string', description: 'What to search for.' } }, ['q']);
+    const plain = Array.from({ length: 20 }, (_, i) => tool(`search_${i}`, input));
+    const output = { type: 'object', properties: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`field_${i}`, { type: 'string', description: 'A field of the record, described at length for consumers.' }])) };
+    const withOutput = plain.map((t) => ({ ...t, outputSchema: output, annotations: { readOnlyHint: true }, _meta: { 'vendor/x': true } }));
+    const result = audit({ side: 'baseline', contract: contractOf(...plain), observations: [] }, { side: 'candidate', contract: contractOf(...withOutput), observations: [] }, DEFAULTS.audit);
+    expect(codes(result.findings)).not.toContain('tool-definition-cost-regression');
+    expect(result.cost.candidate!.totalTokens).toBe(result.cost.baseline!.totalTokens);
+    expect(result.cost.candidate!.contractOnlyTokens).toBeGreaterThan(result.cost.candidate!.totalTokens);
+    // The same growth in the input schemas, which the model does read, is held.
+    const bigger = plain.map((t) => ({ ...t, inputSchema: { ...input, properties: { ...input.properties, ...output.properties } } }));
+    const grown = audit({ side: 'baseline', contract: contractOf(...plain), observations: [] }, { side: 'candidate', contract: contractOf(...bigger), observations: [] }, DEFAULTS.audit);
+    expect(codes(grown.findings)).toContain('tool-definition-cost-regression');
+  });
+
   it('marks candidate findings the baseline shares as pre-existing, and new ones as regressions', () => {
     const bare = { name: 'bare', inputSchema: { type: 'object' } };
     const result = audit(side([bare]), { side: 'candidate', contract: contractOf(bare, { ...bare, name: 'bare2' }), observations: [] }, DEFAULTS.audit);
