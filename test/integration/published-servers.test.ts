@@ -62,8 +62,9 @@ describe('published servers from npm', () => {
     ]);
     expect(report.diff.changes.filter((c) => c.code === 'tool-removed').map((c) => c.tool)).toEqual(['getResourceReference', 'sampleLLM', 'zip']);
     expect(report.diff.summary).toMatchObject({ removedTools: 10, addedTools: 11, addedDestructiveTools: 11 });
-    // No annotations at all on the new side: every new tool is destructive by the spec defaults, and says so.
-    const destructive = report.diff.changes.find((c) => c.code === 'tool-added-destructive')!;
+    // No annotations at all on the new side: every new tool is destructive only by the spec defaults, and says so.
+    expect(report.diff.changes.filter((c) => c.code === 'tool-added-destructive')).toEqual([]);
+    const destructive = report.diff.changes.find((c) => c.code === 'tool-added-destructive-by-default')!;
     expect(destructive.message).toContain('declares no annotations, so this comes from the spec defaults');
     expect(report.candidate.server).toMatchObject({ name: 'mcp-servers/everything', version: '2.0.0' });
   });
