@@ -3,7 +3,7 @@ import type { Change } from '../findings/types.js';
 import { change, pointer } from './change.js';
 import { annotationChange, walkContext, type SchemaSide } from './schema-context.js';
 import { constraintKey, isObject } from './schema-keywords.js';
-import { normalForm } from './schema-normalize.js';
+import { normalForm } from './schema-normal-form.js';
 import { compareSchemaNodes } from './schema-walk.js';
 
 /** Input and output schemas of one tool present on both sides. */

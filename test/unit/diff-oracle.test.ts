@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { diffContracts } from '../../src/diff/index.js';
 import { CODES } from '../../src/findings/codes.js';
-import { normalForm } from '../../src/diff/schema-normalize.js';
+import { normalForm } from '../../src/diff/schema-normal-form.js';
 import { contractOf } from '../helpers/contracts.js';
 import { witness } from '../helpers/oracle.js';
 

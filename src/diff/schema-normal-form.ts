@@ -1,0 +1,36 @@
+import type { JsonSchema } from '../contract/types.js';
+import { LIST, MAP, SETS, SINGLE, TEXT_KEYWORDS, constraintKey, isObject, valueKey } from './schema-keywords.js';
+import { MAX_NORMALIZE_DEPTH, normalize, type Resolved } from './schema-normalize.js';
+
+/**
+ * A whole schema in normal form, every subschema normalised, as a string: two schemas with the same
+ * form assert the same thing however they spell it. A recursive definition is written out once per
+ * path; past the depth bound the raw text stands in.
+ */
+export function normalForm(raw: unknown, root: JsonSchema): string {
+  return JSON.stringify(form(raw, root, [], 0));
+}
+
+function form(raw: unknown, root: JsonSchema, refs: string[], depth: number): unknown {
+  if (depth > MAX_NORMALIZE_DEPTH) return { $raw: constraintKey(raw) };
+  let resolved: Resolved;
+  try {
+    resolved = normalize(raw, root, new Set(), refs);
+  } catch {
+    return { $raw: constraintKey(raw) };
+  }
+  const { node, refs: followed } = resolved;
+  if (node === false) return false;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(node).sort()) {
+    const value = node[key];
+    if (TEXT_KEYWORDS.has(key) || key === '$defs' || key === 'definitions' || value === undefined) continue;
+    const sub = (v: unknown) => form(v, root, followed, depth + 1);
+    if (SINGLE.has(key) && (isObject(value) || typeof value === 'boolean')) out[key] = sub(value);
+    else if (LIST.has(key) && Array.isArray(value)) out[key] = value.map(sub);
+    else if (MAP.has(key) && isObject(value)) out[key] = Object.fromEntries(Object.keys(value).sort().map((k) => [k, Array.isArray(value[k]) ? value[k] : sub(value[k])]));
+    else if (SETS.has(key) && Array.isArray(value)) out[key] = value.map(valueKey).sort();
+    else out[key] = valueKey(value);
+  }
+  return out;
+}
