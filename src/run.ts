@@ -1,5 +1,6 @@
 import { caseRoles, loadDatasets } from './cases/load.js';
 import { argumentNameProblems } from './cases/arguments.js';
+import { markRegressions } from './cases/regression.js';
 import { InputError } from './config/problems.js';
 import { replayCases, type Replay, type ReplaySide } from './cases/replay.js';
 import { audit } from './audit/index.js';
@@ -103,7 +104,7 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
     stages.cases = Math.round(performance.now() - mark);
     if (expired && !expiredBeforeCases) throw new RunTimeoutError(config.timeouts.runMs, expiredDuring);
     const baseCases = baseReplay.results;
-    const candCases = candReplay.results;
+    const candCases = markRegressions(baseCases, candReplay.results);
 
     mark = performance.now();
     const audited = audit(

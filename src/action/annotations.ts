@@ -44,7 +44,13 @@ export function annotations(report: Report, locate: Locator, max = MAX_ANNOTATIO
   }
   for (const r of report.candidate.caseResults) {
     if (r.status !== 'failed') continue;
-    all.push({ level: 'error', title: `mcp-gate case ${r.id} broken`, message: r.failures.map((f) => f.message).join('\n'), place: () => locate.caseLine(r.dataset, r.id) });
+    const preexisting = r.regression === false;
+    all.push({
+      level: preexisting ? 'notice' : 'error',
+      title: preexisting ? `mcp-gate case ${r.id} fails on the baseline too (pre-existing)` : `mcp-gate case ${r.id} broken`,
+      message: r.failures.map((f) => f.message).join('\n'),
+      place: () => locate.caseLine(r.dataset, r.id),
+    });
   }
   for (const f of report.audit.findings) {
     if (f.side !== 'candidate' || !f.regression) continue;

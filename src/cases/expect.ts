@@ -27,31 +27,31 @@ const clip = (text: string, max = 160) => (text.length > max ? `${text.slice(0, 
 /** Every expectation of one required tool against one observed result; an empty list means it held. */
 export function checkExpectations(spec: RequiredTool, observed: ObservedResult): CaseFailure[] {
   const tool = spec.toolName;
-  const fail = (message: string): CaseFailure => ({ code: 'expectation-failed', tool, message });
+  const fail = (check: string, message: string): CaseFailure => ({ code: 'expectation-failed', tool, message, check });
   const expect = spec.expect ?? {};
   const failures: CaseFailure[] = [];
   const wantError = expect.isError ?? false;
   if (observed.isError !== wantError) {
     failures.push(wantError
-      ? fail(`expected isError true, but the call succeeded`)
+      ? fail('isError', `expected isError true, but the call succeeded`)
       : { code: 'probe-failed', tool, message: `probe returned isError: ${clip(observed.text) || '(no text)'}` });
   }
   const needles = [...(spec.expectedOutputContains !== undefined ? [spec.expectedOutputContains] : []), ...(expect.contains ?? [])];
   for (const needle of needles) {
-    if (!observed.text.includes(needle)) failures.push(fail(`expected output to contain ${JSON.stringify(needle)}; got ${JSON.stringify(clip(observed.text))}`));
+    if (!observed.text.includes(needle)) failures.push(fail(`contains:${needle}`, `expected output to contain ${JSON.stringify(needle)}; got ${JSON.stringify(clip(observed.text))}`));
   }
   if (expect.matches !== undefined && !new RegExp(expect.matches).test(observed.text)) {
-    failures.push(fail(`expected output to match /${expect.matches}/; got ${JSON.stringify(clip(observed.text))}`));
+    failures.push(fail('matches', `expected output to match /${expect.matches}/; got ${JSON.stringify(clip(observed.text))}`));
   }
   if (expect.structured !== undefined) {
     const mismatches = subsetMismatches(expect.structured, observed.structured);
     if (mismatches.length) {
       const shown = mismatches.slice(0, 3).map((m) => `${m.path}: expected ${JSON.stringify(m.expected)}, got ${JSON.stringify(m.actual) ?? 'nothing'}`);
-      failures.push(fail(`structuredContent differs: ${shown.join('; ')}${mismatches.length > 3 ? ` (+${mismatches.length - 3} more)` : ''}`));
+      failures.push(fail('structured', `structuredContent differs: ${shown.join('; ')}${mismatches.length > 3 ? ` (+${mismatches.length - 3} more)` : ''}`));
     }
   }
   if (expect.maxResultBytes !== undefined && observed.resultBytes > expect.maxResultBytes) {
-    failures.push(fail(`result is ${observed.resultBytes} bytes, over expect.maxResultBytes ${expect.maxResultBytes}`));
+    failures.push(fail('maxResultBytes', `result is ${observed.resultBytes} bytes, over expect.maxResultBytes ${expect.maxResultBytes}`));
   }
   return failures;
 }

@@ -76,7 +76,7 @@ function structuralFailures(required: RequiredTool, tool: ContractTool): CaseFai
   for (const argument of required.requiredArguments ?? []) {
     if (!tool.requiredArguments.includes(argument)) {
       const present = Object.hasOwn((tool.inputSchema?.properties ?? {}) as object, argument);
-      failures.push({ code: 'required-argument-missing', tool: tool.name, message: `required argument ${argument} is ${present ? 'no longer required' : 'missing'} in ${tool.name}` });
+      failures.push({ code: 'required-argument-missing', tool: tool.name, message: `required argument ${argument} is ${present ? 'no longer required' : 'missing'} in ${tool.name}`, check: argument });
     }
   }
   const hints = [

@@ -61,6 +61,14 @@ export interface CaseFailure {
   code: FailureCode;
   tool: string | null;
   message: string;
+  /**
+   * What exactly failed: the expectation for `expectation-failed` (`isError`, `contains:<text>`,
+   * `matches`, `structured`, `maxResultBytes`), the argument for `required-argument-missing`. With
+   * the code and the tool, it is what "the same failure on both sides" means.
+   */
+  check?: string;
+  /** Candidate failures only: false when the baseline's same case has this failure too. */
+  regression?: boolean;
 }
 
 export interface Probe {
@@ -85,6 +93,12 @@ export interface CaseResult {
   passed: boolean;
   failures: CaseFailure[];
   probes: Probe[];
+  /**
+   * Candidate results only, when the case failed: false when the baseline fails the case the same
+   * way (every candidate failure is one the baseline has too), so the failure is pre-existing and
+   * `case-already-failing`, not `case-broken`. Absent on the baseline and in older reports.
+   */
+  regression?: boolean;
 }
 
 export interface CaseTotals {

@@ -93,5 +93,6 @@ export function reasonMessage(code: Code, count: number, tools: string[]): strin
   }
   if (code === 'tool-added-destructive') return 'Candidate introduced new destructive MCP tools into the role surface.';
   if (code === 'case-broken') return `Candidate failed ${count} frozen role cases.`;
+  if (code === 'case-already-failing') return `${count} frozen role case${count === 1 ? ' fails' : 's fail'} on the baseline too, the same way.`;
   return `${meta.title}: ${count}${tools.length ? ` (${tools.join(', ')})` : ''}.`;
 }

@@ -13,6 +13,8 @@ export interface Signal {
 /**
  * Collects the signals of a run. Findings on the baseline are context, not signals, and candidate
  * findings that the baseline has too (`regression: false`) are pre-existing: reported, not judged.
+ * Cases are judged the same way (cases/regression.ts): a case the baseline fails the same way is
+ * `case-already-failing` (ignored unless a rule says otherwise), never `case-broken`.
  */
 export function collectSignals(changes: Change[], candidateCases: CaseResult[], findings: Finding[]): Signal[] {
   const signals: Signal[] = changes
@@ -21,7 +23,8 @@ export function collectSignals(changes: Change[], candidateCases: CaseResult[], 
   const exposed = new Map<string, string[]>();
   for (const result of candidateCases) {
     for (const failure of result.failures) {
-      if (failure.code !== 'forbidden-tool-exposed' || !failure.tool) continue;
+      // An exposure the baseline's same case has too is pre-existing, like the rest of that case.
+      if (failure.code !== 'forbidden-tool-exposed' || !failure.tool || failure.regression === false) continue;
       exposed.set(failure.tool, [...(exposed.get(failure.tool) ?? []), result.id]);
     }
   }
@@ -30,7 +33,8 @@ export function collectSignals(changes: Change[], candidateCases: CaseResult[], 
   }
   for (const result of candidateCases) {
     if (result.status !== 'failed') continue;
-    signals.push({ code: 'case-broken', tool: null, fingerprint: null, message: `${result.id}: ${result.failures.map((f) => f.message).join('; ')}` });
+    const code = result.regression === false ? 'case-already-failing' : 'case-broken';
+    signals.push({ code, tool: null, fingerprint: null, message: `${result.id}: ${result.failures.map((f) => f.message).join('; ')}` });
   }
   for (const finding of findings) {
     if (finding.side !== 'candidate' || finding.regression === false) continue;

@@ -65,6 +65,8 @@ export const CODES = {
   'instructions-changed': { subject: 'text', action: 'hold', title: 'Server instructions changed' },
 
   'case-broken': { subject: 'cases', action: 'rollback', title: 'Frozen role cases broken' },
+  // A case the baseline fails the same way: pre-existing, so reported and not judged unless a rule says hold.
+  'case-already-failing': { subject: 'cases', action: 'ignore', title: 'Cases failing on the baseline too' },
   'forbidden-tool-exposed': { subject: 'cases', action: 'rollback', title: 'Forbidden tools exposed' },
 
   'candidate-unavailable': { subject: 'discovery', action: 'rollback', title: 'Candidate unavailable' },

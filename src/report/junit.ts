@@ -28,7 +28,13 @@ export function renderJunit(report: Report): string {
   const cases: TestCase[] = c.caseResults.map((r) => ({
     name: r.id,
     classname: `mcp-gate.cases.${r.role}`,
-    ...(r.status === 'failed' && { failure: { message: r.failures.map((f) => f.message).join('; '), type: r.failures[0]?.code ?? 'case-broken', body: r.failures.map((f) => `${f.code}: ${f.message}`).join('\n') } }),
+    ...(r.status === 'failed' && {
+      failure: {
+        message: `${r.regression === false ? 'pre-existing (fails on the baseline the same way): ' : ''}${r.failures.map((f) => f.message).join('; ')}`,
+        type: r.regression === false ? 'case-already-failing' : (r.failures[0]?.code ?? 'case-broken'),
+        body: r.failures.map((f) => `${f.code}: ${f.message}`).join('\n'),
+      },
+    }),
     ...(r.status === 'skipped' && { skipped: r.probes.find((p) => p.reason)?.reason ?? (c.available ? 'probes skipped' : 'candidate unavailable') }),
   }));
   const breaking = report.diff.changes.filter((x) => x.severity === 'breaking');

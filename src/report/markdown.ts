@@ -81,7 +81,8 @@ function caseSection(b: SideReport, c: SideReport): string[] {
   for (const r of c.caseResults) {
     const before = baseline.get(r.id)?.status ?? '-';
     const why = r.status === 'skipped' ? (r.probes.find((p) => p.reason)?.reason ?? '') : r.failures.map((f) => f.message).join('; ');
-    out.push(`| ${cell(r.id)} | ${cell(r.role)} | ${before} | ${r.status === 'failed' ? '**failed**' : r.status} | ${cell(why)} |`);
+    const status = r.status !== 'failed' ? r.status : r.regression === false ? 'failed (pre-existing)' : '**failed**';
+    out.push(`| ${cell(r.id)} | ${cell(r.role)} | ${before} | ${status} | ${cell(why)} |`);
   }
   return out;
 }

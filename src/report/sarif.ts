@@ -15,7 +15,7 @@ interface Result {
 
 /**
  * SARIF 2.1.0, for GitHub code scanning. Results are the changes that matter (breaking and
- * dangerous), the candidate's broken cases, and the candidate's audit regressions. Each is placed
+ * dangerous), the candidate's failed cases (a pre-existing one as a note), and the candidate's audit regressions. Each is placed
  * at the file it belongs to: the dataset for a case, the gate config for the rest (a contract has
  * no source line of its own), with the tool as a logical location.
  */
@@ -32,10 +32,11 @@ export function renderSarif(report: Report): string {
   }
   for (const r of report.candidate.caseResults) {
     if (r.status !== 'failed') continue;
+    const preexisting = r.regression === false;
     results.push({
-      ruleId: 'case-broken',
-      level: 'error',
-      message: { text: `Case ${r.id} (${r.role}) fails on the candidate: ${r.failures.map((f) => f.message).join('; ')}` },
+      ruleId: preexisting ? 'case-already-failing' : 'case-broken',
+      level: preexisting ? 'note' : 'error',
+      message: { text: `Case ${r.id} (${r.role}) fails on the candidate${preexisting ? ' and on the baseline, the same way' : ''}: ${r.failures.map((f) => f.message).join('; ')}` },
       locations: [where(r.dataset, r.failures[0]?.tool ?? null)],
       partialFingerprints: { 'mcpGateCase/v1': `${r.dataset}#${r.id}` },
     });

@@ -91,7 +91,8 @@ function sideFailures(label: string, side: SideReport): string[] {
       lines.push(`  ${label} ${result.id}: skipped (${why})`);
       continue;
     }
-    lines.push(`  ${label} ${result.id}: ${result.failures.slice(0, 4).map((f) => f.message).join('; ')}${result.failures.length > 4 ? `; +${result.failures.length - 4} more` : ''}`);
+    const before = result.regression === false ? ' (fails on the baseline too: pre-existing, not judged)' : '';
+    lines.push(`  ${label} ${result.id}${before}: ${result.failures.slice(0, 4).map((f) => f.message).join('; ')}${result.failures.length > 4 ? `; +${result.failures.length - 4} more` : ''}`);
   }
   return lines;
 }

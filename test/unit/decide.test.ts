@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { decide, type Policy } from '../../src/decide/decide.js';
-import type { Signal } from '../../src/decide/signals.js';
+import { collectSignals, type Signal } from '../../src/decide/signals.js';
+import { markRegressions } from '../../src/cases/regression.js';
+import type { CaseFailure, CaseResult } from '../../src/cases/types.js';
 import type { Code } from '../../src/findings/codes.js';
 
 const policy = (over: Partial<Policy> = {}): Policy => ({ rules: {}, maxNewDestructiveTools: 0, maxBrokenCases: 0, exceptions: [], ...over });
@@ -60,5 +62,42 @@ describe('decide', () => {
   it('is deterministic: input order does not change the reasons', () => {
     const s = [signal('description-changed', 'z'), signal('tool-removed', 'b'), signal('input-closed', 'a'), signal('tool-removed', 'a')];
     expect(decide([...s].reverse(), policy(), TODAY)).toEqual(decide(s, policy(), TODAY));
+  });
+});
+
+describe('cases judged as regressions (markRegressions + collectSignals)', () => {
+  const failure = (code: CaseFailure['code'], tool: string, check?: string): CaseFailure => ({ code, tool, message: `${code} ${tool} ${check ?? ''} (live text ${tool.length * 7})`, ...(check && { check }) });
+  const result = (id: string, status: CaseResult['status'], failures: CaseFailure[] = []): CaseResult =>
+    ({ id, role: 'r', dataset: 'd.cases.yaml', status, passed: status === 'passed', failures, probes: [] });
+  const codes = (baseline: CaseResult[], candidate: CaseResult[]) => collectSignals([], markRegressions(baseline, candidate), []).map((s) => s.code);
+
+  it('passed on the baseline, failed on the candidate: case-broken', () => {
+    expect(codes([result('A', 'passed')], [result('A', 'failed', [failure('probe-failed', 't')])])).toEqual(['case-broken']);
+  });
+
+  it('the same failure on both sides, whatever the messages quote: case-already-failing, which decides nothing', () => {
+    const quoting = (got: string) => ({ ...failure('expectation-failed', 't', 'contains:x'), message: `expected "x"; got ${got}` });
+    const signals = codes([result('A', 'failed', [quoting('"503 at 12:00"')])], [result('A', 'failed', [quoting('"503 at 12:01"')])]);
+    expect(signals).toEqual(['case-already-failing']);
+    expect(decide(signals.map((code) => ({ code, tool: null, fingerprint: null, message: '' })), policy(), '2026-11-23').verdict).toBe('Promote');
+  });
+
+  it('a failure the baseline does not have (another check, another tool, or a skipped or missing baseline case) is a regression', () => {
+    const base = [result('A', 'failed', [failure('expectation-failed', 't', 'contains:x')])];
+    expect(codes(base, [result('A', 'failed', [failure('expectation-failed', 't', 'contains:x'), failure('expectation-failed', 't', 'matches')])])).toEqual(['case-broken']);
+    expect(codes(base, [result('A', 'failed', [failure('expectation-failed', 'u', 'contains:x')])])).toEqual(['case-broken']);
+    expect(codes([result('A', 'skipped')], [result('A', 'failed', [failure('probe-failed', 't')])])).toEqual(['case-broken']);
+    expect(codes([], [result('A', 'failed', [failure('probe-failed', 't')])])).toEqual(['case-broken']);
+  });
+
+  it('fewer failures than the baseline had is still pre-existing, not new', () => {
+    const base = [result('A', 'failed', [failure('probe-failed', 't'), failure('required-tool-missing', 'u')])];
+    expect(codes(base, [result('A', 'failed', [failure('probe-failed', 't')])])).toEqual(['case-already-failing']);
+  });
+
+  it('a forbidden tool the baseline exposed too is no signal; a newly exposed one is', () => {
+    const exposed = (tool: string) => failure('forbidden-tool-exposed', tool);
+    expect(codes([result('A', 'failed', [exposed('x')])], [result('A', 'failed', [exposed('x')])])).toEqual(['case-already-failing']);
+    expect(codes([result('A', 'failed', [exposed('x')])], [result('A', 'failed', [exposed('x'), exposed('y')])])).toEqual(['forbidden-tool-exposed', 'case-broken']);
   });
 });

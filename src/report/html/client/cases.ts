@@ -12,6 +12,7 @@ export function caseCell(result: CaseResult | null, side: string): HTMLElement {
   if (!result) return el('td', { 'data-side': side, class: 'absent' }, '—');
   return el('td', { 'data-side': side, 'data-status': result.status },
     el('span', { class: `outcome outcome-${result.status}` }, result.status === 'passed' ? 'pass' : result.status === 'failed' ? 'fail' : 'skipped'),
+    result.regression === false ? el('span', { class: 'kind kind-shared', title: 'The baseline fails this case the same way: reported, not judged' }, 'baseline too') : null,
     result.failures.length ? el('ul', { class: 'failures' }, result.failures.map((f) => el('li', null, el('code', null, f.code), ` ${f.message}`))) : null,
     result.probes.length
       ? el('ul', { class: 'probes' }, result.probes.map((p) =>
