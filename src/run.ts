@@ -1,5 +1,5 @@
 import { caseRoles, loadDatasets } from './cases/load.js';
-import { argumentNameProblems } from './cases/arguments.js';
+import { datasetNameProblems } from './cases/names.js';
 import { markRegressions } from './cases/regression.js';
 import { InputError } from './config/problems.js';
 import { replayCases, type Replay, type ReplaySide } from './cases/replay.js';
@@ -83,8 +83,9 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
     stages.connect = Math.max(base.timing.connectMs, cand?.timing.connectMs ?? 0);
     stages.discover = Math.max(base.timing.discoverMs, cand?.timing.discoverMs ?? 0);
     log(`discovered: baseline ${base.contract.tools.length} tools, candidate ${cand ? `${cand.contract.tools.length} tools` : 'unavailable'}`);
-    const misnamed = argumentNameProblems(datasets, cand ? [base.contract, cand.contract] : [base.contract]);
-    if (misnamed.length) throw new InputError(misnamed);
+    const names = datasetNameProblems(datasets, cand ? [base.contract, cand.contract] : [base.contract], cand !== null);
+    if (names.problems.length) throw new InputError(names.problems);
+    for (const note of names.notes) log(`note: ${note}`);
 
     let mark = performance.now();
     const changes: Change[] = cand ? diffContracts(base.contract, cand.contract) : [];

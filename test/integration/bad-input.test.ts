@@ -69,6 +69,30 @@ describe('bad input stops the gate with exit 3 and names the file, line and fiel
     expect(existsSync(join(dir, 'reports'))).toBe(false);
   });
 
+  it('a tool name neither side exposes, or a forbidden tool that is a typo of a real one: exit 3 with "did you mean", not a Rollback', async () => {
+    const dir = scratchProject();
+    edit(dir, 'datasets/support-ops.cases.yaml', (t) => t
+      .replace('- toolName: Customers.Lookup', '- toolName: Customers.Look')
+      .replace('forbiddenTools: [Deployments.Rollback]\n\n  - id: TG-002', 'forbiddenTools: [Deployments.Rolback]\n\n  - id: TG-002'));
+    const result = await runCli(['run'], { cwd: dir });
+    expect(result.code).toBe(3);
+    const lines = result.stderr.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('datasets/'));
+    expect(lines).toEqual([
+      'datasets/support-ops.cases.yaml:18: cases[0].forbiddenTools[0]: forbids tool "Deployments.Rolback", which neither side exposes, so the guard would never fire (did you mean "Deployments.Rollback"?)',
+      'datasets/support-ops.cases.yaml:23: cases[1].requiredTools[0].toolName: names tool "Customers.Look", which neither side exposes (did you mean "Customers.Lookup"?)',
+    ]);
+    expect(result.stdout).toBe('');
+    expect(existsSync(join(dir, 'reports'))).toBe(false);
+  });
+
+  it('a forbidden tool no side exposes and nothing resembles is a guard for a future release: kept, and noted on stderr', async () => {
+    const dir = scratchProject();
+    edit(dir, 'gate.config.yaml', (t) => t.replace(/^candidate: candidate$/m, 'candidate: candidate-safe'));
+    const result = await runCli(['run'], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('note: datasets/support-ops.cases.yaml: case TG-001 forbids Deployments.Rollback, which neither side exposes yet; the guard fires if a release adds it');
+  });
+
   it('validate checks the profiles a bundle server declares for itself', async () => {
     const dir = scratchProject();
     writeFileSync(join(dir, 'bundle.yaml'), [

@@ -1,0 +1,104 @@
+import { dotted, type Problem } from '../config/problems.js';
+import type { Contract, ContractTool } from '../contract/types.js';
+import type { Dataset } from './types.js';
+
+/**
+ * Names in a dataset that match nothing real. A typo (`resolve-library` for `resolve-library-id`,
+ * `serviceNme`) would fail its case on both sides and blame the candidate for a mistake in the
+ * dataset, or, in `forbiddenTools`, quietly guard nothing. Once the contracts are known, such names
+ * are input problems instead (exit 3), each with the file, line and path, and the closest real name.
+ *
+ * - A `requiredTools[].toolName` that neither side exposes. Judged only when both contracts are
+ *   known: with the candidate unavailable, the tool may be one it was meant to add.
+ * - A `forbiddenTools` name that neither side exposes but that is close to a tool one side does
+ *   expose: a typo of a real tool. A forbidden name with no near match is a guard against a tool
+ *   that may come (the example forbids `Deployments.Rollback`, which only the bad release has), so
+ *   it is kept, and told in `notes` for the progress log.
+ * - An argument name that no side's schema of that tool knows. One side knowing it is fine: a
+ *   dataset may be written ahead of the candidate, or keep an argument the candidate dropped (a
+ *   finding, not a typo). Tools no side has, and schemas that list no properties, say nothing
+ *   about names, so they are skipped.
+ */
+export function datasetNameProblems(datasets: Dataset[], contracts: Contract[], bothSides: boolean): { problems: Problem[]; notes: string[] } {
+  const problems: Problem[] = [];
+  const notes: string[] = [];
+  const sides = contracts.map((c) => new Map(c.tools.map((t) => [t.name, t])));
+  const exposed = [...new Set(contracts.flatMap((c) => c.tools.map((t) => t.name)))].sort();
+  const anywhere = (tool: string) => sides.some((side) => side.has(tool));
+  const problem = (dataset: Dataset, path: (string | number)[], message: string) =>
+    problems.push({ file: dataset.file, line: dataset.lineOf?.(path) ?? null, path: dotted(path), message });
+  for (const dataset of datasets) {
+    dataset.cases.forEach((spec, i) => {
+      spec.requiredTools.forEach((required, j) => {
+        const where = ['cases', i, 'requiredTools', j];
+        if (bothSides && !anywhere(required.toolName)) {
+          const hint = closest(required.toolName, exposed);
+          problem(dataset, [...where, 'toolName'], `names tool "${required.toolName}", which neither side exposes${hint ? ` (did you mean "${hint}"?)` : `; the sides expose: ${listed(exposed)}`}`);
+          return;
+        }
+        const known = knownArguments(required.toolName, sides);
+        if (!known) return;
+        const check = (name: string, path: (string | number)[]) => {
+          if (known.has(name)) return;
+          const hint = closest(name, [...known]);
+          problem(dataset, path, `names argument "${name}", which ${required.toolName} does not have on either side; expected one of: ${[...known].sort().join(', ')}${hint ? ` (did you mean "${hint}"?)` : ''}`);
+        };
+        (required.requiredArguments ?? []).forEach((name, k) => check(name, [...where, 'requiredArguments', k]));
+        for (const name of Object.keys(required.probeArguments ?? {})) check(name, [...where, 'probeArguments', name]);
+      });
+      (spec.forbiddenTools ?? []).forEach((name, k) => {
+        if (anywhere(name)) return;
+        const hint = closest(name, exposed);
+        if (hint) problem(dataset, ['cases', i, 'forbiddenTools', k], `forbids tool "${name}", which neither side exposes, so the guard would never fire (did you mean "${hint}"?)`);
+        else notes.push(`${dataset.file}: case ${spec.id} forbids ${name}, which neither side exposes yet; the guard fires if a release adds it`);
+      });
+    });
+  }
+  return { problems, notes: [...new Set(notes)] };
+}
+
+const listed = (names: string[]) => (names.length > 12 ? `${names.slice(0, 12).join(', ')} and ${names.length - 12} more` : names.join(', ') || 'no tools');
+
+/** Argument names of a tool across the sides that have it, or null when names cannot be judged. */
+function knownArguments(tool: string, sides: Map<string, ContractTool>[]): Set<string> | null {
+  const names = new Set<string>();
+  let found = false;
+  for (const side of sides) {
+    const schema = side.get(tool)?.inputSchema;
+    if (!schema) continue;
+    const properties = schema.properties;
+    if (properties === null || typeof properties !== 'object' || schema.additionalProperties === true) return null;
+    if (!Object.keys(properties).length && schema.additionalProperties !== false) return null;
+    found = true;
+    for (const name of Object.keys(properties)) names.add(name);
+  }
+  return found ? names : null;
+}
+
+/**
+ * The real name a typo most likely meant: the closest by edit distance (case-insensitive), when
+ * that distance is at most 2, or at most a fifth of the longer name, or when one name is the start
+ * of the other (`resolve-library` for `resolve-library-id`). Null when nothing is that close.
+ */
+export function closest(name: string, known: string[]): string | null {
+  let best: string | null = null;
+  let bestDistance = Infinity;
+  const wanted = name.toLowerCase();
+  for (const candidate of known) {
+    const other = candidate.toLowerCase();
+    const d = distance(wanted, other);
+    const near = d <= 2 || d <= Math.floor(Math.max(wanted.length, other.length) / 5) || (Math.min(wanted.length, other.length) >= 4 && (other.startsWith(wanted) || wanted.startsWith(other)));
+    if (near && d < bestDistance) [best, bestDistance] = [candidate, d];
+  }
+  return best;
+}
+
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length]!;
+}
