@@ -34,9 +34,11 @@ const MESSAGES: Partial<Record<Code, (c: ChangeFacts) => string>> = {
   'schema-annotation-changed': (c) => `"${c.tool}" ${c.path}: a schema annotation changed (${show(c.before)} -> ${show(c.after)}); what is accepted is the same.`,
   // The reasons (with the matched text, clipped) are the message: the whole texts stay in before/after.
   'description-suspicious': () => '',
-  'description-changed': (c) => `Description of "${c.tool}"${c.path === '/description' ? '' : ` at ${c.path}`} changed.`,
+  'description-changed': (c) => `Description of "${c.tool}"${c.path === '/description' ? '' : ` at ${c.path}`} changed what the model is told.`,
+  'description-reworded': (c) => `Description of "${c.tool}"${c.path === '/description' ? '' : ` at ${c.path}`} reworded.`,
   'title-changed': (c) => `Title of "${c.tool}" changed from ${show(c.before)} to ${show(c.after)}.`,
-  'instructions-changed': () => `The server's instructions changed.`,
+  'instructions-changed': () => `The server's instructions changed what the model is told.`,
+  'instructions-reworded': () => `The server's instructions were reworded.`,
   'protocol-version-changed': (c) => `Negotiated protocol version changed from ${show(c.before)} to ${show(c.after)}${protocolDirection(c)}.`,
 };
 

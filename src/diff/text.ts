@@ -3,6 +3,7 @@ import type { Change } from '../findings/types.js';
 import { change, pointer } from './change.js';
 import { suspiciousReasons } from './suspicious.js';
 import { wordDiff } from './word-diff.js';
+import { judgeWording } from './wording.js';
 
 const isObject = (value: unknown): value is JsonSchema => value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -24,10 +25,22 @@ function descriptions(tool: ContractTool): Map<string, string> {
 function textChanges(tool: string | null, path: string, before: string | undefined, after: string): Change[] {
   const out: Change[] = [];
   // New text (a new tool or parameter) is only checked for injection; "changed" needs an old text.
-  if (before !== undefined && before !== after) out.push(change('description-changed', 'dangerous', tool, path, before, after, wordDiff(before, after)));
+  if (before !== undefined && before !== after) out.push(wordingChange('description', tool, path, before, after));
   const reasons = suspiciousReasons(after, before ?? '');
   if (reasons.length) out.push(change('description-suspicious', 'breaking', tool, path, before ?? null, after, `Contains ${reasons.join('; ')}, in "${tool}" ${path}.`));
   return out;
+}
+
+/**
+ * A changed text: a rewrite (`*-changed`, judged) or a wording edit (`*-reworded`, reported), by
+ * the line in diff/wording.ts. The note says which rule decided, then the word diff.
+ */
+function wordingChange(kind: 'description' | 'instructions', tool: string | null, path: string, before: string | null, after: string | null): Change {
+  const wording = judgeWording(before ?? '', after ?? '');
+  const rewritten = wording.kind === 'rewritten';
+  const code = rewritten ? (`${kind}-changed` as const) : (`${kind}-reworded` as const);
+  const shown = wordDiff(before ?? '', after ?? '');
+  return change(code, rewritten ? 'dangerous' : 'safe', tool, path, before, after, `${wording.why[0]!.toUpperCase()}${wording.why.slice(1)}${shown ? `: ${shown}` : '.'}`);
 }
 
 /** Descriptions, titles and (through `diffText.instructions`) the server's instructions. */
@@ -40,7 +53,7 @@ export function diffText(before: ContractTool, after: ContractTool): Change[] {
 }
 
 diffText.instructions = (before: string | null, after: string | null): Change[] => {
-  const out = [change('instructions-changed', 'dangerous', null, '/instructions', before, after, wordDiff(before ?? '', after ?? ''))];
+  const out = [wordingChange('instructions', null, '/instructions', before, after)];
   const reasons = suspiciousReasons(after ?? '', before ?? '');
   if (reasons.length) out.push(change('description-suspicious', 'breaking', null, '/instructions', before, after, `Contains ${reasons.join('; ')}, in the server's instructions.`));
   return out;

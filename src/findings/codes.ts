@@ -59,10 +59,13 @@ export const CODES = {
   'open-world-hint-regression': { subject: 'annotations', action: 'hold', title: 'Open-world hint regressions' },
   'annotation-improved': { subject: 'annotations', action: 'ignore', title: 'Annotations made safer' },
 
-  'description-changed': { subject: 'text', action: 'hold', title: 'Descriptions changed' },
+  'description-changed': { subject: 'text', action: 'hold', title: 'Descriptions rewritten' },
+  // A small wording edit that adds, removes or flips no instruction and changes no figure (diff/wording.ts).
+  'description-reworded': { subject: 'text', action: 'ignore', title: 'Descriptions reworded' },
   'description-suspicious': { subject: 'text', action: 'rollback', title: 'Suspicious descriptions' },
   'title-changed': { subject: 'text', action: 'ignore', title: 'Titles changed' },
-  'instructions-changed': { subject: 'text', action: 'hold', title: 'Server instructions changed' },
+  'instructions-changed': { subject: 'text', action: 'hold', title: 'Server instructions rewritten' },
+  'instructions-reworded': { subject: 'text', action: 'ignore', title: 'Server instructions reworded' },
 
   'case-broken': { subject: 'cases', action: 'rollback', title: 'Frozen role cases broken' },
   // A case the baseline fails the same way: pre-existing, so reported and not judged unless a rule says hold.

@@ -1,0 +1,76 @@
+import { wordHunks, words } from './word-diff.js';
+
+/**
+ * The line between a wording edit and a change in what the model is told, for descriptions and
+ * server instructions. Set on the published releases in docs/judgements.md and written down in the
+ * README ("Wording edits"). An edit is a rewrite (judged: Hold) when any of these holds, and a
+ * wording edit (reported, not judged) otherwise:
+ *
+ * 1. **An instruction appears or goes.** The count of any directive word differs between the two
+ *    texts: obligations (must, always, should, required), prohibitions (never, do not, cannot),
+ *    emphasis (important, critical), preference and scope (prefer, instead, whenever, even
+ *    when/if, only, avoid), workflow (first, retry, confirm, ask the user), or a negation of a
+ *    verb (`does not`, `isn't`, `no longer`). Counting both texts catches an added rule, a removed
+ *    rule and a flipped meaning ("Deletes the file" → "Does not delete the file") alike.
+ * 2. **A figure changes.** A number replaced by another in the same place ("up to 10" → "up to 5").
+ * 3. **Text appears or goes.** Instructions where there were none, or none where there were.
+ * 4. **Much of it is new.** More words inserted or removed than 8 or 30% of the longer text
+ *    (whichever is larger), more than 40 words inserted, or a changed middle too large to diff.
+ *
+ * So a prefix ("Notion | "), a clarified phrase ("public" → "public or pre-defined"), renamed
+ * identifiers (`next_thought_needed` → `nextThoughtNeeded`) and reworded guidance with the same
+ * rules are wording; a new "Never read server-side files", a workflow that tells the model to
+ * retry, or instructions grown from one line to a page are rewrites.
+ */
+export type Wording = { kind: 'reworded'; why: string } | { kind: 'rewritten'; why: string };
+
+const DIRECTIVES: [string, RegExp][] = [
+  ['must', /\bmust\b/gi],
+  ['always', /\balways\b/gi],
+  ['should', /\bshould\b/gi],
+  ['required', /\b(?:required|requires?)\b/gi],
+  ['never', /\bnever\b/gi],
+  ['do not', /\b(?:do|does|did|is|are|was|were|will|would|can|could|should|must|may|might|has|have)\s+not\b|\b\w+n['’]t\b|\bcannot\b|\bno\s+longer\b/gi],
+  ['important', /\b(?:important|critical|crucial|warning)\b/gi],
+  ['prefer', /\b(?:prefer|preferred|instead|rather\s+than|whenever|even\s+(?:when|if))\b/gi],
+  ['only', /\bonly\b/gi],
+  ['avoid', /\b(?:avoid|ignore)\b/gi],
+  ['first', /\b(?:first|retry|re-try|confirm|confirmation|ask\s+the\s+user)\b/gi],
+];
+
+const wordsCount = (n: number) => `${n} word${n === 1 ? '' : 's'}`;
+const count = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0;
+
+/** Directive words whose count differs between the texts, with the change ("never +1"). */
+function directiveChanges(before: string, after: string): string[] {
+  const out: string[] = [];
+  for (const [name, pattern] of DIRECTIVES) {
+    const delta = count(after, pattern) - count(before, pattern);
+    if (delta) out.push(`"${name}" ${delta > 0 ? `+${delta}` : delta}`);
+  }
+  return out;
+}
+
+const NUMBER = /\d+(?:[.,]\d+)*/g;
+const numbers = (tokens: string[]) => tokens.flatMap((t) => t.match(NUMBER) ?? []);
+
+export function judgeWording(before: string, after: string): Wording {
+  if (!words(before).length || !words(after).length) return { kind: 'rewritten', why: words(after).length ? 'text where there was none' : 'the text was removed' };
+  const directives = directiveChanges(before, after);
+  if (directives.length) return { kind: 'rewritten', why: `instructions changed (${directives.join(', ')})` };
+  const hunks = wordHunks(before, after);
+  const longer = Math.max(words(before).length, words(after).length);
+  if (!hunks) return { kind: 'rewritten', why: `too large a change to compare word by word (${longer} words)` };
+  let added = 0;
+  let removed = 0;
+  for (const hunk of hunks) {
+    if ('same' in hunk) continue;
+    added += hunk.added.length;
+    removed += hunk.removed.length;
+    const [was, is] = [numbers(hunk.removed), numbers(hunk.added)];
+    if (was.length && is.length && was.join() !== is.join()) return { kind: 'rewritten', why: `a figure changed (${was.join(', ')} → ${is.join(', ')})` };
+  }
+  const limit = Math.max(8, Math.floor(longer * 0.3));
+  if (Math.max(added, removed) > limit || added > 40) return { kind: 'rewritten', why: `rewritten (${wordsCount(added)} in, ${removed} out, of ${longer})` };
+  return { kind: 'reworded', why: added + removed ? `${wordsCount(added)} in, ${removed} out, of ${longer}; no instruction or figure changed` : 'whitespace only' };
+}
