@@ -20,11 +20,6 @@ const isOpen = (schema: unknown) => schema === undefined || schema === true || (
 export function compareObjects(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkContext): Change[] {
   if (!accepts(b, 'object') && !accepts(a, 'object')) return [];
   const out: Change[] = [...compareCounts('object', b, a, path, ctx)];
-  const reqBefore = requiredSet(b);
-  const reqAfter = requiredSet(a);
-  const names = [...new Set([...keysOf(b.properties), ...keysOf(a.properties), ...reqBefore, ...reqAfter])].sort();
-  for (const name of names) out.push(...compareProperty(name, b, a, reqBefore.has(name), reqAfter.has(name), [...path, 'properties', name], ctx));
-
   const closed = (s: JsonSchema, root: JsonSchema, reached: Set<string>) => {
     try {
       return normalize(fallback(s), root, reached).node === false;
@@ -34,6 +29,10 @@ export function compareObjects(b: JsonSchema, a: JsonSchema, path: string[], ctx
   };
   const closedBefore = closed(b, ctx.rootBefore, ctx.reached.before);
   const closedAfter = closed(a, ctx.rootAfter, ctx.reached.after);
+  const reqBefore = requiredSet(b);
+  const reqAfter = requiredSet(a);
+  const names = [...new Set([...keysOf(b.properties), ...keysOf(a.properties), ...reqBefore, ...reqAfter])].sort();
+  for (const name of names) out.push(...compareProperty(name, b, a, { reqB: reqBefore.has(name), reqA: reqAfter.has(name), closedBefore, closedAfter }, [...path, 'properties', name], ctx));
   const at = [...path, 'additionalProperties'];
   if (closedBefore !== closedAfter) {
     out.push(closedAfter
@@ -56,7 +55,15 @@ export function compareObjects(b: JsonSchema, a: JsonSchema, path: string[], ctx
   return out;
 }
 
-function compareProperty(name: string, b: JsonSchema, a: JsonSchema, reqB: boolean, reqA: boolean, at: string[], ctx: WalkContext): Change[] {
+interface Requirement {
+  reqB: boolean;
+  reqA: boolean;
+  /** Whether the object refused undeclared names, on each side. */
+  closedBefore: boolean;
+  closedAfter: boolean;
+}
+
+function compareProperty(name: string, b: JsonSchema, a: JsonSchema, { reqB, reqA, closedBefore, closedAfter }: Requirement, at: string[], ctx: WalkContext): Change[] {
   const before = propertySchema(b, name);
   const after = propertySchema(a, name);
   const where = pointer(...at);
@@ -64,6 +71,16 @@ function compareProperty(name: string, b: JsonSchema, a: JsonSchema, reqB: boole
   if (ctx.side === 'input') {
     if (before.declared && !after.declared) {
       const refused = isRefused(after.schema, ctx);
+      // A closed shape turned into a map in the same change: the baseline refused undeclared
+      // names, the candidate takes them (and says so with `input-opened`). A name whose declaration
+      // went with it is not dropped: it is one of the map's keys now, so a required one becomes
+      // optional and an optional one stays accepted (the published Notion server's page
+      // `properties`, 2.0.0 → 2.1.0). What the map takes is still compared with the old property.
+      if (closedBefore && !closedAfter && !refused) {
+        if (reqB) out.push(change('argument-became-optional', 'safe', ctx.tool, where, 'required', 'optional'));
+        if (!isOpen(after.schema)) out.push(...ctx.walk(before.schema, after.schema, at, ctx));
+        return out;
+      }
       const note = refused ? 'The schema is closed, so a caller that still sends it is refused.' : undefined;
       out.push(reqB
         ? change('required-argument-removed', 'breaking', ctx.tool, where, before.schema ?? null, null, note)

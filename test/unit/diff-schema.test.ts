@@ -162,6 +162,17 @@ describe('keywords that were once passed in silence', () => {
     expect(inputPairs(broken, obj({ path: str }, ['path']))).toEqual([['input-schema-repaired', 'dangerous']]);
   });
 
+  it('a closed shape opened into a map in the same change keeps its names (published Notion server, 2.0.0 → 2.1.0)', () => {
+    const shape = obj({ page: obj({ title: { type: 'array' }, type: str }, ['title'], { additionalProperties: false }) }, ['page']);
+    const map = obj({ page: { type: 'object', additionalProperties: true } }, ['page']);
+    expect(inputPairs(shape, map)).toEqual([['argument-became-optional', 'safe'], ['input-opened', 'safe']]);
+    // The map's own schema is still held to the old property's: a map of strings refuses the array title.
+    const strings = obj({ page: { type: 'object', additionalProperties: str } }, ['page']);
+    expect(inputPairs(shape, strings)).toContainEqual(['input-type-changed', 'breaking']);
+    // An argument dropped from an object that was open all along is still a removal (the Support Ops example).
+    expect(inputPairs(obj({ severity: str, summary: str }, ['severity', 'summary']), obj({ summary: str }, ['summary']))).toEqual([['required-argument-removed', 'breaking']]);
+  });
+
   it('text-only edits of a schema are no schema change', () => {
     expect(inputPairs(obj({ a: { type: 'string', description: 'x', examples: ['a'], $comment: 'c' } }), obj({ a: { type: 'string', description: 'y' } })).filter(([c]) => c !== 'description-reworded')).toEqual([]);
   });
