@@ -3,7 +3,7 @@ import type { JsonSchema } from '../contract/types.js';
 import { change, pointer } from './change.js';
 import { compareCounts } from './schema-constraints.js';
 import { annotationChange, constraint, emit, type WalkContext } from './schema-context.js';
-import { accepts, isObject } from './schema-keywords.js';
+import { accepts, isObject, valueKey } from './schema-keywords.js';
 import { fallback, matches, normalize, propertySchema } from './schema-normalize.js';
 
 const requiredSet = (schema: JsonSchema): Set<string> =>
@@ -92,8 +92,9 @@ function compareProperty(name: string, b: JsonSchema, a: JsonSchema, { reqB, req
       out.push(reqA && !reqB
         ? change('required-argument-added', 'breaking', ctx.tool, where, null, after.schema ?? null)
         : change('input-property-added', 'safe', ctx.tool, where, null, after.schema ?? null));
-      // An undeclared name is no interface, unless the baseline gave undeclared names a schema.
-      if (!isOpen(before.schema) && !isRefused(before.schema, ctx)) out.push(...ctx.walk(before.schema, after.schema, at, ctx));
+      // An undeclared name is no interface, unless the baseline required it (callers had to send
+      // it, with any value) or gave undeclared names a schema: then its new schema is compared.
+      if (reqB ? !isRefused(before.schema, ctx) : !isOpen(before.schema) && !isRefused(before.schema, ctx)) out.push(...ctx.walk(before.schema ?? true, after.schema, at, ctx));
       return out;
     }
     if (!reqB && reqA) out.push(change('required-argument-added', 'breaking', ctx.tool, where, 'optional', 'required'));
@@ -156,12 +157,16 @@ function compareDependencies(b: JsonSchema, a: JsonSchema, path: string[], ctx: 
     const list = isObject(map) ? map[key] : undefined;
     return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : [];
   };
+  // A dependent name the object already requires asks nothing more: only the others count.
+  const [reqB, reqA] = [requiredSet(b), requiredSet(a)];
   for (const key of [...new Set([...keysOf(b.dependentRequired), ...keysOf(a.dependentRequired)])].sort()) {
     const before = listOf(b, key);
     const after = listOf(a, key);
     const at = [...path, 'dependentRequired', key];
-    if (after.some((n) => !before.includes(n))) out.push(constraint(ctx, 'tightened', at, before, after));
-    else if (before.some((n) => !after.includes(n))) out.push(constraint(ctx, 'loosened', at, before, after));
+    const [needB, needA] = [before.filter((n) => !reqB.has(n)), after.filter((n) => !reqA.has(n))];
+    if (needA.some((n) => !needB.includes(n))) out.push(constraint(ctx, 'tightened', at, before, after));
+    else if (needB.some((n) => !needA.includes(n))) out.push(constraint(ctx, 'loosened', at, before, after));
+    else if (valueKey(before) !== valueKey(after)) out.push(annotationChange(ctx, at, before, after));
   }
   for (const key of [...new Set([...keysOf(b.dependentSchemas), ...keysOf(a.dependentSchemas)])].sort()) {
     const pick = (s: JsonSchema) => (isObject(s.dependentSchemas) ? s.dependentSchemas[key] : undefined);

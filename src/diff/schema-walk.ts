@@ -241,8 +241,61 @@ function compareVariants(b: JsonSchema, a: JsonSchema, path: string[], ctx: Walk
     const at = [...path, ...spare.at];
     out.push(ctx.side === 'input' ? typeChange(ctx, false, at, null, spare.node) : typeChange(ctx, true, at, spare.node, null));
   }
+  if (ctx.side === 'input') {
+    const grown = new Set(may.map((_, j) => j).filter((j) => !used.has(j) || best.some((m) => m?.j === j && m.changes.some(widens))));
+    const overlap = newOverlap(b, a, after, grown);
+    if (overlap) out.push(unclassified(ctx, [...path, 'oneOf'], overlap));
+  }
   const seen = new Set<string>();
   return out.filter((c) => !seen.has(c.fingerprint) && seen.add(c.fingerprint));
+}
+
+/** A change that lets an alternative accept more than it did. */
+const widens = (c: Change) => c.severity === 'safe' && c.code.startsWith('input-') && c.code !== 'input-property-removed' || c.code === 'argument-became-optional';
+
+/**
+ * `oneOf` refuses an instance that matches more than one alternative. So on the input side,
+ * alternatives that accept more (or are new), or a switch to `oneOf`, can refuse what was taken:
+ * this tells when two of the candidate's `oneOf` alternatives may now overlap. Alternatives of
+ * different types, with different `const` values on a name both require, or where one is closed
+ * and the other requires a name it does not declare, cannot.
+ */
+function newOverlap(b: JsonSchema, a: JsonSchema, after: Variant[], grown: Set<number>): string | null {
+  if (!Array.isArray(a.oneOf) || a.oneOf.length < 2) return null;
+  const wasOneOf = Array.isArray(b.oneOf) && b.oneOf.length >= 2;
+  const branch = (v: Variant) => v.at[v.at.indexOf('oneOf') + 1];
+  for (let j = 0; j < after.length; j++) {
+    for (let k = j + 1; k < after.length; k++) {
+      const [x, y] = [after[j]!, after[k]!];
+      if (branch(x) === undefined || branch(x) === branch(y) || !mayOverlap(x.node, y.node)) continue;
+      if (wasOneOf && !grown.has(j) && !grown.has(k)) continue;
+      return wasOneOf
+        ? `oneOf alternatives ${branch(x)} and ${branch(y)} may now both match one input (one of them accepts more or is new), and oneOf refuses an input that matches two.`
+        : `The alternatives became a oneOf, and alternatives ${branch(x)} and ${branch(y)} may both match one input, which oneOf refuses.`;
+    }
+  }
+  return null;
+}
+
+function mayOverlap(x: JsonSchema, y: JsonSchema): boolean {
+  const tx = typesOf(x) && [...typesOf(x)!];
+  const ty = typesOf(y) && [...typesOf(y)!];
+  const numeric = (t: string) => t === 'integer' || t === 'number';
+  if (tx && ty && !tx.some((t) => ty.includes(t) || (numeric(t) && ty.some(numeric)))) return false;
+  const required = (n: JsonSchema) => new Set(Array.isArray(n.required) ? n.required : []);
+  const props = (n: JsonSchema) => (n.properties && typeof n.properties === 'object' ? (n.properties as Record<string, unknown>) : {});
+  const [rx, ry] = [required(x), required(y)];
+  // A closed alternative refuses a name the other requires and it does not declare.
+  const refuses = (n: JsonSchema, names: Set<unknown>) => n.additionalProperties === false && !n.patternProperties && [...names].some((r) => typeof r === 'string' && !Object.hasOwn(props(n), r));
+  if (refuses(x, ry) || refuses(y, rx)) return false;
+  for (const [name, px] of Object.entries(props(x))) {
+    const py = props(y)[name];
+    if (!rx.has(name) || !ry.has(name) || !py || typeof px !== 'object' || typeof py !== 'object') continue;
+    const values = (p: object) => ('const' in p ? [(p as { const: unknown }).const] : Array.isArray((p as { enum?: unknown }).enum) ? (p as { enum: unknown[] }).enum : null);
+    const [vx, vy] = [values(px!), values(py)];
+    if (vx && vy && !vx.some((v) => vy.some((w) => valueKey(v) === valueKey(w)))) return false;
+  }
+  return true;
 }
 
 const lexLess = (x: number[], y: number[]) => {

@@ -13,11 +13,13 @@ export const EXTRA = 'zz_extra';
 const STRINGS = ['', 'a', 'abc', 'ABC', 'a1', '123', 'a-b', 'x y', 'user@example.com', 'https://example.com/x', '2024-01-02', '2024-01-02T03:04:05Z', '550e8400-e29b-41d4-a716-446655440000', 'localhost', 'x-a', 'user_id', 'a@b.co', 'http://a.io'];
 const NUMBERS = [0, 1, -1, 2, 2.5, 3, 5, 10, 100, 1e6, -1e6];
 
-const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
+const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true, logger: false });
 (addFormats as unknown as (a: Ajv2020) => void)(ajv);
 
 export function validator(schema: Schema): (value: unknown) => boolean {
-  const validate = ajv.compile(structuredClone(schema));
+  // The dialect is 2020-12 for every schema: a draft-07 `$schema` would make ajv look up a meta-schema it does not hold.
+  const { $schema: _dialect, ...rest } = structuredClone(schema);
+  const validate = ajv.compile(rest);
   return (value) => validate(value) as boolean;
 }
 
@@ -91,7 +93,8 @@ export function samples(node: unknown, root: Schema, values: unknown[], depth = 
     if (t === 'array') return arraySamples(node, root, values, depth, refs);
     return values.filter((v) => typeOf(v) === t || (t === 'number' && typeOf(v) === 'integer'));
   })));
-  return cap(out);
+  // The top level gets a larger share: it is where the witness is sought, inside a valid whole.
+  return cap(out, depth === 0 ? LIMIT * 5 : LIMIT);
 }
 
 /** Round-robin over lists, so that a cap keeps some of each alternative. */
@@ -101,9 +104,9 @@ const interleave = (lists: unknown[][]): unknown[] => {
   return out;
 };
 
-const cap = (list: unknown[]) => {
+const cap = (list: unknown[], limit = LIMIT) => {
   const seen = new Set<string>();
-  return list.filter((v) => !seen.has(JSON.stringify(v)) && seen.add(JSON.stringify(v))).slice(0, LIMIT);
+  return list.filter((v) => !seen.has(JSON.stringify(v)) && seen.add(JSON.stringify(v))).slice(0, limit);
 };
 
 function objectSamples(node: Schema, root: Schema, values: unknown[], depth: number, refs: string[]): unknown[] {
@@ -125,19 +128,21 @@ function objectSamples(node: Schema, root: Schema, values: unknown[], depth: num
     return options.find((v) => fits(properties[name], root, v)) ?? options[0] ?? 'a';
   };
   for (const name of required) base[name] = valid(name);
-  const out: unknown[] = [{}, base];
   const full = { ...base };
+  const varied: unknown[][] = [];
   for (const name of names) {
     const options = valuesOf(name);
     if (options.length && !(name in full)) full[name] = valid(name);
-    for (const v of options.slice(0, 30)) out.push({ ...base, [name]: v });
+    varied.push(options.slice(0, 30).map((v) => ({ ...base, [name]: v })));
   }
-  out.push(full);
+  // Every name gets its share of the cap: one variation of each in turn, not all of the first's.
+  const out: unknown[] = [{}, base, full, ...interleave(varied)];
   for (const name of required) {
     const { [name]: _gone, ...without } = full;
     out.push(without);
   }
-  const extraValues = isObject(node.additionalProperties) ? samples(node.additionalProperties, root, values, depth + 1, refs) : ['x'];
+  // An undeclared name with a value of each JSON type, unless the schema says what such names take.
+  const extraValues = isObject(node.additionalProperties) ? samples(node.additionalProperties, root, values, depth + 1, refs) : ['x', 1, true, null, {}, []];
   for (const v of extraValues.slice(0, 6)) out.push({ ...full, [EXTRA]: v }, { ...base, [EXTRA]: v });
   for (const [key, schema] of patternKeys) for (const v of samples(schema, root, values, depth + 1, refs).slice(0, 6)) out.push({ ...base, [key]: v });
   return out;

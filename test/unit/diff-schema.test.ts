@@ -153,8 +153,22 @@ describe('keywords that were once passed in silence', () => {
     const after = obj({ comments: { type: 'array', items: { anyOf: [comment, variant] } } });
     expect(inputPairs(before, after)).toEqual([['input-type-widened', 'safe']]);
     expect(inputPairs(after, before)).toEqual([['input-type-changed', 'breaking']]);
-    const parent = obj({ page_id: str }, ['page_id']);
-    expect(inputPairs(obj({ parent }), obj({ parent: { oneOf: [parent, obj({ database_id: str }, ['database_id'])] } }))).toEqual([['input-type-widened', 'safe']]);
+    const parent = obj({ page_id: str }, ['page_id'], { additionalProperties: false });
+    expect(inputPairs(obj({ parent }), obj({ parent: { oneOf: [parent, obj({ database_id: str }, ['database_id'], { additionalProperties: false })] } }))).toEqual([['input-type-widened', 'safe']]);
+  });
+
+  it('oneOf refuses an input that matches two alternatives: a new overlap is for a person to look at', () => {
+    // Open objects: { page_id, database_id } was accepted and now matches both alternatives.
+    const open = obj({ page_id: str }, ['page_id']);
+    expect(inputPairs(obj({ parent: open }), obj({ parent: { oneOf: [open, obj({ database_id: str }, ['database_id'])] } }))).toEqual([['input-type-widened', 'safe'], ['schema-changed', 'dangerous']]);
+    // Recorded from a public server (osop-mcp): one alternative's required name dropped makes it match everything.
+    const either = (second: string[]) => ({ ...obj({ content: str, file_path: str }), oneOf: [{ required: ['content'] }, { required: second }] });
+    expect(inputPairs(either(['file_path']), either([])).map(([code]) => code)).toContain('schema-changed');
+    // anyOf -> oneOf with overlapping alternatives; alternatives told apart by type or const never overlap.
+    expect(inputPairs(obj({ v: { anyOf: [str, { type: 'string', maxLength: 3 }] } }), obj({ v: { oneOf: [str, { type: 'string', maxLength: 3 }] } }))).toEqual([['schema-changed', 'dangerous']]);
+    expect(inputPairs(obj({ v: str }), obj({ v: { oneOf: [str, { type: 'integer' }] } }))).toEqual([['input-type-widened', 'safe']]);
+    const kind = (k: string, extra: string) => obj({ kind: { const: k }, [extra]: str }, ['kind', extra]);
+    expect(inputPairs(obj({ v: kind('a', 'x') }), obj({ v: { oneOf: [kind('a', 'x'), kind('b', 'y')] } }))).toEqual([['input-type-widened', 'safe']]);
   });
 
   it('a baseline whose input schema is not an object schema is repaired, at most a Hold', () => {
