@@ -25,6 +25,9 @@ export function datasetNameProblems(datasets: Dataset[], contracts: Contract[], 
   const sides = contracts.map((c) => new Map(c.tools.map((t) => [t.name, t])));
   const exposed = [...new Set(contracts.flatMap((c) => c.tools.map((t) => t.name)))].sort();
   const anywhere = (tool: string) => sides.some((side) => side.has(tool));
+  // Each unknown name is looked up once, however many cases repeat it.
+  const hints = new Map<string, string | null>();
+  const closestTool = (name: string) => (hints.has(name) ? hints.get(name)! : hints.set(name, closest(name, exposed)).get(name)!);
   const problem = (dataset: Dataset, path: (string | number)[], message: string) =>
     problems.push({ file: dataset.file, line: dataset.lineOf?.(path) ?? null, path: dotted(path), message });
   for (const dataset of datasets) {
@@ -32,7 +35,7 @@ export function datasetNameProblems(datasets: Dataset[], contracts: Contract[], 
       spec.requiredTools.forEach((required, j) => {
         const where = ['cases', i, 'requiredTools', j];
         if (bothSides && !anywhere(required.toolName)) {
-          const hint = closest(required.toolName, exposed);
+          const hint = closestTool(required.toolName);
           problem(dataset, [...where, 'toolName'], `names tool "${required.toolName}", which neither side exposes${hint ? ` (did you mean "${hint}"?)` : `; the sides expose: ${listed(exposed)}`}`);
           return;
         }
@@ -48,7 +51,7 @@ export function datasetNameProblems(datasets: Dataset[], contracts: Contract[], 
       });
       (spec.forbiddenTools ?? []).forEach((name, k) => {
         if (anywhere(name)) return;
-        const hint = closest(name, exposed);
+        const hint = closestTool(name);
         if (hint) problem(dataset, ['cases', i, 'forbiddenTools', k], `forbids tool "${name}", which neither side exposes, so the guard would never fire (did you mean "${hint}"?)`);
         else notes.push(`${dataset.file}: case ${spec.id} forbids ${name}, which neither side exposes yet; the guard fires if a release adds it`);
       });
@@ -86,18 +89,31 @@ export function closest(name: string, known: string[]): string | null {
   const wanted = name.toLowerCase();
   for (const candidate of known) {
     const other = candidate.toLowerCase();
-    const d = distance(wanted, other);
-    const near = d <= 2 || d <= Math.floor(Math.max(wanted.length, other.length) / 5) || (Math.min(wanted.length, other.length) >= 4 && (other.startsWith(wanted) || wanted.startsWith(other)));
-    if (near && d < bestDistance) [best, bestDistance] = [candidate, d];
+    const gap = Math.abs(wanted.length - other.length);
+    // One name the start of the other: the distance is the length gap, no table needed.
+    if (Math.min(wanted.length, other.length) >= 4 && (other.startsWith(wanted) || wanted.startsWith(other))) {
+      if (gap < bestDistance) [best, bestDistance] = [candidate, gap];
+      continue;
+    }
+    const limit = Math.min(Math.max(2, Math.floor(Math.max(wanted.length, other.length) / 5)), bestDistance - 1);
+    if (gap > limit) continue;
+    const d = distance(wanted, other, limit);
+    if (d <= limit) [best, bestDistance] = [candidate, d];
   }
   return best;
 }
 
-function distance(a: string, b: string): number {
+/** Edit distance, or limit + 1 as soon as it must exceed `limit`: a dataset is checked against every tool of large servers. */
+function distance(a: string, b: string, limit: number): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    let least = i;
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      least = Math.min(least, current[j]!);
+    }
+    if (least > limit) return limit + 1;
     previous = current;
   }
   return previous[b.length]!;

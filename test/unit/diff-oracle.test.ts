@@ -44,7 +44,7 @@ describe('schema diff against the ajv oracle (fast-check)', () => {
     expect(tally.silent.slice(0, 5)).toEqual([]);
     // Breaking without a witness is a constraint made vacuous by another keyword (a minLength an
     // email already meets, an if/then requiring what is already required) or an instance the search
-    // did not reach. It is bounded, and the agreement figure is what docs/oracle.md reports.
+    // did not reach. It is bounded, and the agreement figure is what the README reports ("How the judgement is tested").
     expect(tally.unwarranted.length / tally.pairs).toBeLessThan(0.05);
     expect(perClass.size).toBe(CLASSES.length);
     expect(agreement).toBeGreaterThanOrEqual(0.92);
