@@ -1,4 +1,5 @@
 import type { Severity } from '../findings/codes.js';
+import { inert, inertLines } from '../inert.js';
 import type { Report } from '../report/types.js';
 
 export interface Place {
@@ -65,6 +66,6 @@ export function annotations(report: Report, locate: Locator, max = MAX_ANNOTATIO
 
 /** One workflow command (`::error title=...::message`), escaped; `place` when the file and line are known. */
 export function command(a: Annotation): string {
-  const props = [a.place && `file=${property(a.place.file)}`, a.place?.line && `line=${a.place.line}`, `title=${property(a.title)}`].filter(Boolean).join(',');
-  return `::${a.level} ${props}::${data(a.message)}`;
+  const props = [a.place && `file=${property(a.place.file)}`, a.place?.line && `line=${a.place.line}`, `title=${property(inert(a.title))}`].filter(Boolean).join(',');
+  return `::${a.level} ${props}::${data(inertLines(a.message))}`;
 }

@@ -9,6 +9,8 @@ import { guardProcess } from '../process-guard.js';
 import { renderMarkdown, STICKY_MARKER } from '../report/markdown.js';
 import { renderReport } from '../report/render.js';
 import { emit } from '../commands/output.js';
+import { toStderr } from '../commands/dispatch.js';
+import { markdownBlock } from '../inert.js';
 import type { Report } from '../report/types.js';
 import { redact } from '../secrets.js';
 import { renderBundleMarkdown } from '../bundle/render.js';
@@ -34,8 +36,8 @@ async function main(env: NodeJS.ProcessEnv, interrupted: () => boolean): Promise
   let printed = '';
   const io: CommandIO = {
     stdout: (text) => (printed += text), // the JSON the command prints; this entry point writes workflow commands itself
-    log: (line) => process.stderr.write(`${redact(line)}\n`),
-    error: (line) => process.stderr.write(`${redact(line)}\n`),
+    log: (line) => process.stderr.write(`${toStderr(line)}\n`),
+    error: (line) => process.stderr.write(`${toStderr(line)}\n`),
     env,
     cwd,
     colour: false,
@@ -159,10 +161,10 @@ export function runAction(): void {
     },
     (error: unknown) => {
       const text = failureText(error);
-      process.stderr.write(`${redact(text)}\n`);
+      process.stderr.write(`${toStderr(text)}\n`);
       process.stdout.write(`${command({ level: 'error', title: 'mcp-gate could not decide', message: redact(text), place: null })}\n`);
       setOutputs(process.env, { verdict: 'error', 'report-path': '', 'html-report-path': '', 'breaking-count': 0, 'broken-cases': 0 });
-      appendSummary(process.env, `### ⛔ mcp-gate could not decide\n\n\`\`\`\n${redact(text)}\n\`\`\`\n`);
+      appendSummary(process.env, `### ⛔ mcp-gate could not decide\n\n${markdownBlock(redact(text))}\n`);
       process.exitCode = 3;
     },
   );

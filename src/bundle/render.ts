@@ -1,4 +1,5 @@
 import type { Format } from '../commands/outcome.js';
+import { inert, markdownCode } from '../inert.js';
 import { cell, VERDICT_ICON } from '../report/markdown.js';
 import { colours, plain, type TextStyle } from '../report/text.js';
 import type { BundleSummary } from './summary.js';
@@ -28,20 +29,20 @@ export function renderBundleText(summary: BundleSummary, style: TextStyle = plai
   rows.forEach((row, n) => lines.push(`  ${row.map((cell, i) => (n && i === 2 ? paint(cell).padEnd(widths[i]! + paint(cell).length - cell.length) : cell.padEnd(widths[i]!))).join('   ')}`.trimEnd()));
   lines.push('');
   for (const s of summary.servers) {
-    if (s.error) lines.push(`  ${s.name}: ${style.red('undecided')}: ${s.error}`);
-    for (const r of s.reasons) lines.push(`  ${s.name}: [${r.action}] ${r.code}: ${r.message}`);
+    if (s.error) lines.push(`  ${s.name}: ${style.red('undecided')}: ${inert(s.error)}`);
+    for (const r of s.reasons) lines.push(`  ${s.name}: [${r.action}] ${r.code}: ${inert(r.message)}`);
     if (s.status === 'decided' && !s.reasons.length) lines.push(style.dim(`  ${s.name}: no finding asks for Hold or Rollback`));
   }
   if (summary.collisions.length) {
     lines.push('', style.bold('Across servers'));
-    for (const c of summary.collisions.filter((x) => x.regression)) lines.push(`  ${c.tool}: exposed by ${c.servers.join(', ')}`);
+    for (const c of summary.collisions.filter((x) => x.regression)) lines.push(`  ${inert(c.tool)}: exposed by ${c.servers.join(', ')}`);
     const old = summary.collisions.filter((x) => !x.regression);
-    if (old.length) lines.push(style.dim(`  ${old.length} names the baselines already shared (reported, not judged): ${old.map((c) => c.tool).join(', ')}`));
+    if (old.length) lines.push(style.dim(`  ${old.length} names the baselines already shared (reported, not judged): ${old.map((c) => inert(c.tool)).join(', ')}`));
   }
   lines.push('');
   const verdict = summary.verdict ? paint(style.bold(summary.verdict)) : style.red(style.bold('undecided'));
   lines.push(`${style.bold('Bundle decision:')} ${verdict}${summary.verdict && !summary.servers.every((s) => s.status === 'decided') ? ' (a server is undecided, but another is already Rollback)' : ''}`);
-  for (const r of summary.decision.reasons) lines.push(`  - [${r.action}] ${r.code}: ${r.message}`);
+  for (const r of summary.decision.reasons) lines.push(`  - [${r.action}] ${r.code}: ${inert(r.message)}`);
   for (const s of summary.servers) if (s.verdict && s.verdict !== 'Promote') lines.push(`  - ${s.name}: ${s.verdict}`);
   for (const s of summary.servers) if (s.status === 'undecided') lines.push(`  - ${s.name}: undecided`);
   if (summaryPath) lines.push('', `Bundle summary: ${summaryPath}`);
@@ -60,7 +61,7 @@ export function renderBundleMarkdown(summary: BundleSummary): string {
   }
   if (summary.collisions.length) {
     out.push('', '### Across servers', '');
-    for (const c of summary.collisions) out.push(`- \`${cell(c.tool)}\` is exposed by ${c.servers.map(cell).join(', ')}${c.regression ? '' : ' (the baselines too: reported, not judged)'}`);
+    for (const c of summary.collisions) out.push(`- ${markdownCode(c.tool)} is exposed by ${c.servers.map(cell).join(', ')}${c.regression ? '' : ' (the baselines too: reported, not judged)'}`);
   }
   for (const r of summary.decision.reasons) out.push('', `- **${r.action}** \`${r.code}\` (${r.count}): ${cell(r.message)}`);
   return `${out.join('\n')}\n`;

@@ -1,7 +1,12 @@
 import { failureText } from '../error-text.js';
 import { guardProcess } from '../process-guard.js';
+import { inertLines, noWorkflowCommands } from '../inert.js';
 import { redact } from '../secrets.js';
 import { exitCodeOf, type CommandIO, type FailOn, type Format, type Outcome } from './outcome.js';
+
+/** What the gate writes to stdout (rendered reports, whose server text each renderer made inert) and to stderr. */
+export const toStdout = (text: string): string => noWorkflowCommands(redact(text));
+export const toStderr = (text: string): string => noWorkflowCommands(inertLines(redact(text)));
 
 /** A command line the CLI's front (src/cli.ts) has parsed and checked: what the gate runs. */
 export interface CommandRequest {
@@ -41,7 +46,7 @@ export async function runCommand(request: CommandRequest): Promise<number> {
   try {
     return exitCodeOf(await dispatch(request, interrupted), request.options.failOn);
   } catch (error) {
-    process.stderr.write(redact(`${failureText(error)}\n`));
+    process.stderr.write(`${toStderr(failureText(error))}\n`);
     return 3;
   }
 }
@@ -49,10 +54,11 @@ export async function runCommand(request: CommandRequest): Promise<number> {
 async function dispatch({ command, args, options, configGiven }: CommandRequest, interrupted: () => boolean): Promise<Outcome> {
   const { config, format, output } = options;
   const io: CommandIO = {
-    // Everything leaving the gate is redacted: see src/secrets.ts.
-    stdout: (text) => process.stdout.write(redact(text)),
-    log: options.quiet ? () => undefined : (line) => process.stderr.write(`${redact(line)}\n`),
-    error: (line) => process.stderr.write(`${redact(line)}\n`),
+    // Everything leaving the gate is redacted (src/secrets.ts) and can start no workflow command
+    // (src/inert.ts); stderr, which quotes servers' errors, is made inert line by line too.
+    stdout: (text) => process.stdout.write(toStdout(text)),
+    log: options.quiet ? () => undefined : (line) => process.stderr.write(`${toStderr(line)}\n`),
+    error: (line) => process.stderr.write(`${toStderr(line)}\n`),
     env: process.env,
     cwd: process.cwd(),
     colour: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && process.env.TERM !== 'dumb',

@@ -1,8 +1,9 @@
+import { inertLines } from '../inert.js';
 import type { Report } from './types.js';
 
-/** XML 1.0 text: escaped, and without the control characters XML cannot carry at all. */
+/** XML 1.0 text: server text made inert line by line (src/inert.ts), then escaped for XML. */
 const xml = (text: string) =>
-  text
+  inertLines(text)
     .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')

@@ -1,4 +1,5 @@
 import type { Change } from '../findings/types.js';
+import { markdownCode, markdownText } from '../inert.js';
 import { modelSeatHighlights } from './model-seat.js';
 import type { Report, SideReport } from './types.js';
 
@@ -8,8 +9,8 @@ export const STICKY_MARKER = '<!-- mcp-gate:report -->';
 export const MARKDOWN_BUDGET = 60_000;
 
 export const VERDICT_ICON = { Promote: '✅', Hold: '⚠️', Rollback: '⛔' } as const;
-/** Text in a markdown table cell: pipes escaped, one line, no markup. */
-export const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ').replace(/</g, '&lt;');
+/** Text in markdown prose or a table cell: one line, and nothing GitHub would act on (see src/inert.ts). */
+export const cell = markdownText;
 const percent = (rate: number | null) => (rate === null ? 'n/a' : `${Math.round(rate * 100)}%`);
 const short = (hash: string | null) => (hash ? `\`${hash.replace(/^sha256:/, '').slice(0, 12)}\`` : '-');
 
@@ -30,8 +31,8 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   const { baseline: b, candidate: c, decision } = report;
   const head: string[] = [STICKY_MARKER];
   const reasons = decision.reasons.map((r) => `\`${r.code}\``).join(', ');
-  const approved = decision.approval ? ` (approved by label \`${decision.approval.label}\`; the gate said **${decision.approval.verdictBefore}**)` : '';
-  head.push(`## ${VERDICT_ICON[decision.verdict]} mcp-gate: **${decision.verdict}**${approved}: ${b.profile} → ${c.profile}${reasons ? ` — ${reasons}` : ''}`);
+  const approved = decision.approval ? ` (approved by label ${markdownCode(decision.approval.label)}; the gate said **${decision.approval.verdictBefore}**)` : '';
+  head.push(`## ${VERDICT_ICON[decision.verdict]} mcp-gate: **${decision.verdict}**${approved}: ${cell(b.profile)} → ${cell(c.profile)}${reasons ? ` — ${reasons}` : ''}`);
   head.push('');
   for (const r of decision.reasons) head.push(`- **${r.action}** \`${r.code}\` (${r.count}): ${cell(r.message)}`);
   if (!decision.reasons.length) head.push('- No finding asks for Hold or Rollback.');
@@ -56,7 +57,7 @@ function changeSection(changes: Change[], budget: number, reportLink?: string): 
     if (!group.length) continue;
     const rows: string[] = [];
     for (const x of group) {
-      const row = `| \`${x.code}\` | ${cell(x.tool ?? '')} | \`${cell(x.path || '/')}\` | ${cell(x.message)} |`;
+      const row = `| \`${x.code}\` | ${cell(x.tool ?? '')} | ${markdownCode(x.path || '/')} | ${cell(x.message)} |`;
       if (used + row.length > budget) {
         left += 1;
         continue;
@@ -125,15 +126,16 @@ function serverSection(b: SideReport, c: SideReport): string[] {
 function approveSection(report: Report, options: MarkdownOptions): string[] {
   if (report.decision.verdict === 'Promote' && !report.decision.approval) return [];
   const out = ['', '<details><summary>How to approve</summary>', ''];
-  if (report.decision.approval) out.push(`This run was approved by the \`${report.decision.approval.label}\` label. The changes above are still listed; remove the label to gate again.`);
+  if (report.decision.approval) out.push(`This run was approved by the ${markdownCode(report.decision.approval.label)} label. The changes above are still listed; remove the label to gate again.`);
   else {
-    if (options.approveLabel) out.push(`- For this pull request only: add the \`${options.approveLabel}\` label and re-run the workflow.`);
+    if (options.approveLabel) out.push(`- For this pull request only: add the ${markdownCode(options.approveLabel)} label and re-run the workflow.`);
     const first = report.decision.reasons[0];
     const change = first ? report.diff.changes.find((x) => x.code === first.code) : undefined;
     out.push('- For a known change, until a date: add an exception to `promotion.exceptions` in the gate config, e.g.', '');
     out.push('```yaml', 'promotion:', '  exceptions:');
     out.push(`    - code: ${first?.code ?? 'tool-removed'}`);
-    if (change?.tool) out.push(`      tool: ${JSON.stringify(change.tool)}`);
+    // JSON is a YAML double-quoted string; a backtick as \u0060 cannot close the code fence.
+    if (change?.tool) out.push(`      tool: ${JSON.stringify(change.tool).replace(/`/g, '\\u0060')}`);
     if (change) out.push(`      fingerprint: ${change.fingerprint}`);
     out.push('      reason: why this is safe to ship', `      expires: ${plusDays(report.startedAt, 30)}`, '```');
     out.push('', 'An expired exception holds the gate again (`exception-expired`), and one that matches nothing holds it too (`exception-stale`).');

@@ -1,4 +1,5 @@
 import type { Format } from '../commands/outcome.js';
+import { jsonInert } from '../inert.js';
 import { renderJunit } from './junit.js';
 import { renderHtml } from './html/page.js';
 import { renderMarkdown } from './markdown.js';
@@ -10,7 +11,7 @@ import type { Report } from './types.js';
 export function renderReport(report: Report, format: Format, options: { reportPath?: string | null; colour?: boolean } = {}): string {
   switch (format) {
     case 'json':
-      return `${JSON.stringify(report, null, 2)}\n`;
+      return `${jsonInert(JSON.stringify(report, null, 2))}\n`;
     case 'markdown':
       return renderMarkdown(report);
     case 'junit':
