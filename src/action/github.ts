@@ -45,11 +45,15 @@ export function appendSummary(env: NodeJS.ProcessEnv, markdown: string): boolean
 }
 
 export class GitHubApiError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(readonly status: number, message: string, readonly rateLimited = false) {
     super(message);
     this.name = 'GitHubApiError';
   }
 }
+
+/** Attempts per request: server errors (5xx), 429 and rate limits are retried with backoff. */
+const ATTEMPTS = 3;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The issue-comments API of one repository. */
 export class CommentsApi {
@@ -65,21 +69,41 @@ export class CommentsApi {
   }
 
   /**
-   * Creates the comment, or updates the one that carries `marker`: one comment per PR, kept
-   * current, instead of one more per push. Returns what it did.
+   * Creates the comment, or updates the gate's own: the first one that carries `marker` (or one of
+   * `legacyMarkers`) and was written by the token's identity. A comment anyone else wrote is never
+   * edited, whatever it carries, so a PR author who plants the marker gets a new comment beside
+   * theirs. One comment per PR and key, kept current, instead of one more per push.
    */
-  async upsert(issue: number, marker: string, body: string): Promise<{ action: 'created' | 'updated'; url: string }> {
-    const existing = await this.find(issue, marker);
+  async upsert(issue: number, markers: string[], body: string): Promise<{ action: 'created' | 'updated'; url: string; id: number }> {
+    const existing = await this.find(issue, markers, await this.identity());
     const result = existing
-      ? await this.call<{ html_url: string }>('PATCH', `/repos/${this.repository}/issues/comments/${existing}`, { body })
-      : await this.call<{ html_url: string }>('POST', `/repos/${this.repository}/issues/${issue}/comments`, { body });
-    return { action: existing ? 'updated' : 'created', url: result.html_url };
+      ? await this.call<{ html_url: string; id: number }>('PATCH', `/repos/${this.repository}/issues/comments/${existing}`, { body })
+      : await this.call<{ html_url: string; id: number }>('POST', `/repos/${this.repository}/issues/${issue}/comments`, { body });
+    return { action: existing ? 'updated' : 'created', url: result.html_url, id: result.id ?? existing ?? 0 };
   }
 
-  private async find(issue: number, marker: string): Promise<number | null> {
+  /** Replaces the body of a comment the gate found or made (the short fallback when a full body is refused). */
+  async replace(id: number, body: string): Promise<void> {
+    await this.call('PATCH', `/repos/${this.repository}/issues/comments/${id}`, { body });
+  }
+
+  /**
+   * Who the token writes as. A personal token can ask (`GET /user`); the workflow's GITHUB_TOKEN
+   * cannot (403), and writes as `github-actions[bot]`.
+   */
+  private async identity(): Promise<string> {
+    try {
+      return (await this.call<{ login: string }>('GET', '/user')).login;
+    } catch (error) {
+      if (error instanceof GitHubApiError && [401, 403, 404].includes(error.status)) return 'github-actions[bot]';
+      throw error;
+    }
+  }
+
+  private async find(issue: number, markers: string[], author: string): Promise<number | null> {
     for (let page = 1; page <= 20; page++) {
-      const comments = await this.call<{ id: number; body?: string }[]>('GET', `/repos/${this.repository}/issues/${issue}/comments?per_page=100&page=${page}`);
-      const mine = comments.find((c) => c.body?.includes(marker));
+      const comments = await this.call<{ id: number; body?: string; user?: { login?: string } | null }[]>('GET', `/repos/${this.repository}/issues/${issue}/comments?per_page=100&page=${page}`);
+      const mine = comments.find((c) => c.user?.login === author && markers.some((m) => c.body?.startsWith(m)));
       if (mine) return mine.id;
       if (comments.length < 100) return null;
     }
@@ -87,22 +111,29 @@ export class CommentsApi {
   }
 
   private async call<T>(method: string, path: string, body?: object): Promise<T> {
-    const response = await fetch(`${this.base}${path}`, {
-      method,
-      headers: {
-        accept: 'application/vnd.github+json',
-        authorization: `Bearer ${this.token}`,
-        'x-github-api-version': '2022-11-28',
-        'user-agent': 'mcp-gate',
-        ...(body && { 'content-type': 'application/json' }),
-      },
-      ...(body && { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(20_000),
-    });
-    if (!response.ok) {
+    for (let attempt = 1; ; attempt++) {
+      const response = await fetch(`${this.base}${path}`, {
+        method,
+        headers: {
+          accept: 'application/vnd.github+json',
+          authorization: `Bearer ${this.token}`,
+          'x-github-api-version': '2022-11-28',
+          'user-agent': 'mcp-gate',
+          ...(body && { 'content-type': 'application/json' }),
+        },
+        ...(body && { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(20_000),
+      });
+      if (response.ok) return (await response.json()) as T;
       const detail = await response.text().catch(() => '');
-      throw new GitHubApiError(response.status, `${method} ${path}: HTTP ${response.status} ${detail.slice(0, 200)}`);
+      // GitHub says "rate limit" with 429, or with 403 and no requests left (the primary limit).
+      const rateLimited = response.status === 429 || (response.status === 403 && (response.headers.get('x-ratelimit-remaining') === '0' || /rate limit/i.test(detail)));
+      const retryable = rateLimited || response.status >= 500;
+      if (!retryable || attempt >= ATTEMPTS) {
+        throw new GitHubApiError(response.status, `${method} ${path}: HTTP ${response.status}${rateLimited ? ' (rate limited)' : ''} ${detail.slice(0, 200)}`, rateLimited);
+      }
+      const after = Number(response.headers.get('retry-after'));
+      await sleep(Number.isFinite(after) && after > 0 ? Math.min(after, 10) * 1000 : 500 * 2 ** (attempt - 1));
     }
-    return (await response.json()) as T;
   }
 }

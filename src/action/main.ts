@@ -5,14 +5,15 @@ import { runCommand } from '../commands/run.js';
 import { loadConfig } from '../config/load.js';
 import { readSource } from '../config/source.js';
 import { describe, failureText } from '../error-text.js';
+import { InputError } from '../config/problems.js';
 import { guardProcess } from '../process-guard.js';
-import { renderMarkdown, STICKY_MARKER } from '../report/markdown.js';
+import { renderMarkdown, STICKY_MARKER, VERDICT_ICON } from '../report/markdown.js';
 import { renderReport } from '../report/render.js';
 import { emit } from '../commands/output.js';
 import { toStderr } from '../commands/dispatch.js';
 import { markdownBlock } from '../inert.js';
 import type { Report } from '../report/types.js';
-import { redact } from '../secrets.js';
+import { redact, redactDeep } from '../secrets.js';
 import { renderBundleMarkdown } from '../bundle/render.js';
 import type { BundleSummary } from '../bundle/summary.js';
 import { annotations, command, type Locator, type Place } from './annotations.js';
@@ -27,7 +28,9 @@ import { appendSummary, CommentsApi, GitHubApiError, input, pullRequestOf, setOu
 async function main(env: NodeJS.ProcessEnv, interrupted: () => boolean): Promise<number> {
   const cwd = process.cwd();
   const failOn = input(env, 'fail-on', 'hold') as FailOn;
-  if (!FAIL_ONS.includes(failOn)) throw new Error(`input fail-on must be rollback, hold or never, not "${failOn}"`);
+  if (!FAIL_ONS.includes(failOn)) throw new InputError([{ file: 'action inputs', line: null, path: 'fail-on', message: `must be rollback, hold or never, not ${JSON.stringify(failOn)}` }]);
+  const commentInput = input(env, 'comment', 'true');
+  if (commentInput !== 'true' && commentInput !== 'false') throw new InputError([{ file: 'action inputs', line: null, path: 'comment', message: `must be true or false, not ${JSON.stringify(commentInput)}` }]);
   const approveLabel = input(env, 'approve-label');
   const pr = pullRequestOf(env);
   const approvedByLabel = approveLabel && pr?.labels.includes(approveLabel) ? approveLabel : undefined;
@@ -69,8 +72,9 @@ async function main(env: NodeJS.ProcessEnv, interrupted: () => boolean): Promise
   for (const line of annotations(report, locator(report, config, env, cwd))) process.stdout.write(`${redact(line)}\n`);
 
   const runUrl = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : undefined;
-  const markdown = redact(renderMarkdown(report, { approveLabel: approveLabel || undefined, reportLink: runUrl }));
-  const note = await comment(env, pr, markdown);
+  // Redacted before rendering, so no secret is cut in half by a clipped cell and left in part.
+  const markdown = redact(renderMarkdown(redactDeep(report), { approveLabel: approveLabel || undefined, reportLink: runUrl }));
+  const note = await comment(env, pr, markdown, shortBody(report.decision.verdict, report.decision.reasons.map((r) => r.code), runUrl));
   appendSummary(env, note ? `${markdown}\n> [!NOTE]\n> ${note}\n` : markdown);
   return exitCodeOf(outcome, failOn);
 }
@@ -88,26 +92,62 @@ async function bundleResult(env: NodeJS.ProcessEnv, pr: ReturnType<typeof pullRe
     'breaking-count': '',
     'broken-cases': '',
   });
-  const markdown = redact(`${STICKY_MARKER}\n${renderBundleMarkdown(summary)}`);
-  const note = await comment(env, pr, markdown);
+  const markdown = redact(`${STICKY_MARKER}\n${renderBundleMarkdown(redactDeep(summary))}`);
+  const runUrl = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : undefined;
+  const note = await comment(env, pr, markdown, shortBody(summary.verdict ?? 'undecided', summary.decision.reasons.map((r) => r.code), runUrl));
   appendSummary(env, note ? `${markdown}\n> [!NOTE]\n> ${note}\n` : markdown);
   return code;
 }
 
-/** Posts or updates the sticky comment. Returns a note for the summary when it could not. */
-async function comment(env: NodeJS.ProcessEnv, pr: ReturnType<typeof pullRequestOf>, markdown: string): Promise<string | null> {
+/**
+ * The key that gives each gate on a pull request its own comment: the `comment-key` input, or the
+ * config path. Only characters that cannot end the HTML comment the marker is written in.
+ */
+export function commentKey(env: NodeJS.ProcessEnv): string {
+  return (input(env, 'comment-key') || input(env, 'config', 'gate.config.yaml')).replace(/[^\w./-]/g, '_').slice(0, 100);
+}
+
+const markerOf = (key: string) => `<!-- mcp-gate:report key=${key} -->`;
+
+/** What replaces the comment when GitHub refuses the full body: the verdict, never a stale one. */
+function shortBody(verdict: string, codes: string[], runUrl: string | undefined): string {
+  const icon = (VERDICT_ICON as Record<string, string>)[verdict] ?? '⛔';
+  return [`## ${icon} mcp-gate: **${verdict}**${codes.length ? ` — ${codes.map((c) => `\`${c}\``).join(', ')}` : ''}`, '', `The full report did not fit in a comment. It is in the job summary${runUrl ? ` of [this run](${runUrl})` : ''}.`].join('\n');
+}
+
+/**
+ * Posts or updates this gate's comment (see CommentsApi.upsert). When GitHub refuses the full body
+ * (422: too long or invalid), the comment is replaced by a short one with the current verdict, so a
+ * stale verdict is never left standing. Returns a note for the summary when it could not comment.
+ */
+async function comment(env: NodeJS.ProcessEnv, pr: ReturnType<typeof pullRequestOf>, markdown: string, short: string): Promise<string | null> {
   if (input(env, 'comment', 'true') === 'false' || !pr) return null;
   const api = CommentsApi.fromEnv(env, input(env, 'github-token') || env.GITHUB_TOKEN || '');
   if (!api) return 'No PR comment: no github-token was given. The report is in this job summary.';
+  const key = commentKey(env);
+  const marker = markerOf(key);
+  // Comments of earlier versions carry the plain marker; the key the config path gives takes them over.
+  const markers = input(env, 'comment-key') ? [marker] : [marker, STICKY_MARKER];
+  const body = (text: string) => `${marker}\n${text.startsWith(STICKY_MARKER) ? text.slice(STICKY_MARKER.length + 1) : text}`;
   try {
-    const done = await api.upsert(pr.number, STICKY_MARKER, markdown);
+    let done;
+    try {
+      done = await api.upsert(pr.number, markers, body(markdown));
+    } catch (error) {
+      if (!(error instanceof GitHubApiError && (error.status === 422 || error.status === 413))) throw error;
+      process.stderr.write(`mcp-gate: GitHub refused the full comment (HTTP ${error.status}); posting the verdict alone\n`);
+      done = await api.upsert(pr.number, markers, body(short));
+    }
     process.stderr.write(`mcp-gate: PR comment ${done.action}: ${done.url}\n`);
     return null;
   } catch (error) {
-    const denied = error instanceof GitHubApiError && (error.status === 403 || error.status === 404);
-    const why = denied
-      ? `the token cannot comment on this pull request (HTTP ${(error as GitHubApiError).status}${pr.fromFork ? ', a pull request from a fork gets a read-only token' : ''})`
-      : `the comment failed: ${describe(error)}`;
+    const status = error instanceof GitHubApiError ? error.status : null;
+    const limited = error instanceof GitHubApiError && error.rateLimited;
+    const why = limited
+      ? `GitHub's API rate limit was hit (HTTP ${status}); the comment is left for the next run`
+      : status === 403 || status === 404
+        ? `the token cannot comment on this pull request (HTTP ${status}${pr.fromFork ? ', a pull request from a fork gets a read-only token' : ''})`
+        : `the comment failed: ${describe(error)}`;
     process.stdout.write(`${command({ level: 'warning', title: 'mcp-gate', message: redact(`No PR comment: ${why}. The report is in the job summary.`), place: null })}\n`);
     return `No PR comment: ${why}. The report is in this job summary instead.`;
   }
@@ -163,7 +203,8 @@ export function runAction(): void {
       const text = failureText(error);
       process.stderr.write(`${toStderr(text)}\n`);
       process.stdout.write(`${command({ level: 'error', title: 'mcp-gate could not decide', message: redact(text), place: null })}\n`);
-      setOutputs(process.env, { verdict: 'error', 'report-path': '', 'html-report-path': '', 'breaking-count': 0, 'broken-cases': 0 });
+      // Undecided: no count is known, so the counts are empty rather than a reassuring 0.
+      setOutputs(process.env, { verdict: 'error', 'report-path': '', 'html-report-path': '', 'breaking-count': '', 'broken-cases': '' });
       appendSummary(process.env, `### ⛔ mcp-gate could not decide\n\n${markdownBlock(redact(text))}\n`);
       process.exitCode = 3;
     },

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,8 +14,10 @@ import { STICKY_MARKER } from '../../src/report/markdown.js';
  * fake GITHUB_* environment: temp files for GITHUB_OUTPUT and GITHUB_STEP_SUMMARY, an event
  * payload, and a local HTTP server standing in for the GitHub issue-comments API.
  */
-interface Comment { id: number; body: string }
-const api = { comments: [] as Comment[], calls: [] as string[], deny: false };
+interface Comment { id: number; body: string; user?: { login: string } }
+/** The fake API's state: `failNext` answers the next requests with these statuses; bodies over `maxBody` get 422. */
+const api = { comments: [] as Comment[], calls: [] as string[], deny: false, failNext: [] as number[], maxBody: 65_536 };
+const BOT = { login: 'github-actions[bot]' };
 let server: Server;
 let apiUrl = '';
 
@@ -26,10 +29,16 @@ beforeAll(async () => {
       api.calls.push(`${req.method} ${req.url?.split('?')[0]}`);
       const send = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
       if (req.headers.authorization !== 'Bearer test-token') return send(401, { message: 'Bad credentials' });
+      const fail = api.failNext.shift();
+      if (fail === 429) return res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' }).end(JSON.stringify({ message: 'API rate limit exceeded' }));
+      if (fail) return send(fail, { message: `failing with ${fail}` });
+      // The workflow's GITHUB_TOKEN cannot read /user; it writes as github-actions[bot].
+      if (req.method === 'GET' && req.url === '/user') return send(403, { message: 'Resource not accessible by integration' });
       if (req.method === 'GET' && /\/repos\/acme\/tools\/issues\/7\/comments$/.test(req.url!.split('?')[0]!)) return send(200, api.comments);
+      if (body && (JSON.parse(body) as Comment).body.length > api.maxBody) return send(422, { message: 'Validation Failed', errors: [{ code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' }] });
       if (api.deny) return send(403, { message: 'Resource not accessible by integration' });
       if (req.method === 'POST' && req.url === '/repos/acme/tools/issues/7/comments') {
-        const comment = { id: 100 + api.comments.length, body: (JSON.parse(body) as Comment).body };
+        const comment = { id: 100 + api.comments.length, body: (JSON.parse(body) as Comment).body, user: BOT };
         api.comments.push(comment);
         return send(201, { ...comment, html_url: `https://github.test/acme/tools/pull/7#issuecomment-${comment.id}` });
       }
@@ -96,13 +105,14 @@ describe('the GitHub Action on a pull request', { timeout: 60_000 }, () => {
     expect(first.stdout).toMatch(/^::error title=mcp-gate required-argument-removed::"Incident\.Declare" no longer takes required argument "severity"\.$/m);
     expect(first.stdout).toMatch(/^::warning title=mcp-gate tool-added-destructive::/m);
     expect(api.comments).toHaveLength(2);
-    expect(api.comments[1]!.body.startsWith(STICKY_MARKER)).toBe(true);
+    expect(api.comments[1]!.body.startsWith('<!-- mcp-gate:report key=gate.config.yaml -->')).toBe(true);
 
     const second = await runAction(dir, INPUTS, prEvent());
     expect(second.code).toBe(1);
     expect(api.comments).toHaveLength(2); // updated, not added again
     expect(api.calls.filter((c) => c.startsWith('POST'))).toHaveLength(1);
     expect(api.calls.filter((c) => c.startsWith('PATCH'))).toEqual(['PATCH /repos/acme/tools/issues/comments/101']);
+    expect(api.comments[0]!.body).toBe('an unrelated review comment');
     expect(second.outputs['report-path']).not.toBe(first.outputs['report-path']);
   });
 
@@ -160,6 +170,83 @@ describe('the GitHub Action on a pull request', { timeout: 60_000 }, () => {
   });
 });
 
+describe('the PR comment is the gate\'s own, and never left stale', { timeout: 60_000 }, () => {
+  const ours = (key = 'gate.config.yaml') => api.comments.filter((c) => c.user?.login === BOT.login && c.body.startsWith(`<!-- mcp-gate:report key=${key} -->`));
+
+  it('a comment someone else wrote, carrying the marker, is never edited: the gate writes its own', async () => {
+    const planted = { id: 5, body: `${STICKY_MARKER}\n<!-- mcp-gate:report key=gate.config.yaml -->\n## ✅ mcp-gate: **Promote**`, user: { login: 'mallory' } };
+    api.comments = [{ ...planted }];
+    api.calls = [];
+    const run = await runAction(scratchProject(), INPUTS, prEvent());
+    expect(run.code, run.stderr).toBe(1);
+    expect(api.comments[0]).toEqual(planted);
+    expect(api.calls.filter((c) => c.startsWith('PATCH'))).toEqual([]);
+    expect(ours()).toHaveLength(1);
+    expect(ours()[0]!.body).toContain('**Rollback**');
+  });
+
+  it('two comment keys keep two comments on one pull request, each updated in place', async () => {
+    api.comments = [];
+    const dir = scratchProject();
+    await runAction(dir, { ...INPUTS, 'comment-key': 'payments' }, prEvent());
+    await runAction(dir, { ...INPUTS, 'comment-key': 'search' }, prEvent());
+    await runAction(dir, { ...INPUTS, 'comment-key': 'payments' }, prEvent());
+    expect(api.comments.map((c) => c.body.split('\n')[0])).toEqual(['<!-- mcp-gate:report key=payments -->', '<!-- mcp-gate:report key=search -->']);
+  });
+
+  it('a body GitHub refuses (422) is replaced by the current verdict alone, never left saying the old one', async () => {
+    api.comments = [{ id: 9, body: '<!-- mcp-gate:report key=gate.config.yaml -->\n## ✅ mcp-gate: **Promote**: an earlier push', user: BOT }];
+    api.maxBody = 500;
+    try {
+      const run = await runAction(scratchProject(), INPUTS, prEvent());
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain('GitHub refused the full comment (HTTP 422); posting the verdict alone');
+      expect(api.comments).toHaveLength(1);
+      expect(api.comments[0]!.body).toMatch(/^<!-- mcp-gate:report key=gate\.config\.yaml -->\n## ⛔ mcp-gate: \*\*Rollback\*\* — `required-argument-removed`/);
+      expect(api.comments[0]!.body).toContain('It is in the job summary of [this run](https://github.test/acme/tools/actions/runs/42).');
+      expect(run.summary).toContain('## ⛔ mcp-gate: **Rollback**');
+    } finally {
+      api.maxBody = 65_536;
+    }
+  });
+
+  it('5xx answers are retried; a rate limit that outlasts the retries is named as one', async () => {
+    api.comments = [];
+    api.failNext = [502, 503];
+    const retried = await runAction(scratchProject(), INPUTS, prEvent());
+    expect(retried.code).toBe(1);
+    expect(ours()).toHaveLength(1);
+    api.failNext = [429, 429, 429];
+    const limited = await runAction(scratchProject(), INPUTS, prEvent());
+    api.failNext = [];
+    expect(limited.summary).toContain("No PR comment: GitHub's API rate limit was hit (HTTP 429)");
+  });
+
+  it('a bad input is a usage error (exit 3, no stack trace), and an undecided run leaves the counts empty', async () => {
+    const run = await runAction(scratchProject(), { ...INPUTS, 'fail-on': 'sometimes' }, prEvent());
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('action inputs: fail-on: must be rollback, hold or never, not "sometimes"');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(run.outputs).toMatchObject({ verdict: 'error', 'breaking-count': '', 'broken-cases': '' });
+  });
+
+  it('a hostile candidate: annotations are the only workflow commands, and the comment mentions, links and shows nothing', async () => {
+    api.comments = [];
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-action-inject-'));
+    const server = join(ROOT, 'test/fixtures/servers/injection-server.mjs');
+    writeFileSync(join(dir, 'gate.config.yaml'), `version: 1\nprofiles:\n  before: { command: node, args: [${JSON.stringify(server)}, before] }\n  after: { command: node, args: [${JSON.stringify(server)}, after] }\nbaseline: before\ncandidate: after\n`);
+    const run = await runAction(dir, INPUTS, prEvent());
+    expect(run.code, run.stderr).toBe(1);
+    const commands = [...run.stdout.split('\n'), ...run.stderr.split('\n')].filter((l) => /^\s*(::|##\[)/.test(l));
+    expect(commands.length).toBeGreaterThan(0);
+    for (const line of commands) expect(line).toMatch(/^::(error|warning|notice) (file=[^,:]*,)?(line=\d+,)?title=mcp-gate[^:]*::[^\n]*$/);
+    expect(run.stdout + run.stderr).not.toContain('\u001b');
+    expect(run.stdout).not.toMatch(/^::add-mask::/m);
+    const body = ours()[0]!.body;
+    expect(body).not.toMatch(/@octocat|!\[|https:\/\/evil|<img/);
+  });
+});
+
 describe('the GitHub Action on a bundle config', { timeout: 60_000 }, () => {
   it('gives the bundle verdict as the output, and the per-server table in the summary and the comment', async () => {
     api.comments = [];
@@ -191,7 +278,7 @@ describe('the GitHub Action on a bundle config', { timeout: 60_000 }, () => {
 describe('action.yml', () => {
   it('declares the inputs and outputs the action promises, and runs the built entry point', () => {
     const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: object; outputs: object; runs: { using: string; steps: { id?: string; run?: string; env?: Record<string, string> }[] } };
-    expect(Object.keys(action.inputs)).toEqual(['config', 'baseline', 'candidate', 'fail-on', 'report-dir', 'comment', 'approve-label', 'github-token']);
+    expect(Object.keys(action.inputs)).toEqual(['config', 'baseline', 'candidate', 'fail-on', 'report-dir', 'comment', 'comment-key', 'approve-label', 'github-token']);
     expect(Object.keys(action.outputs)).toEqual(['verdict', 'report-path', 'html-report-path', 'breaking-count', 'broken-cases']);
     expect(action.runs.using).toBe('composite');
     const gate = action.runs.steps.find((s) => s.id === 'gate')!;
