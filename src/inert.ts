@@ -42,7 +42,7 @@ export function markdownText(text: string): string {
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
-    .replace(/[\\`*_{}[\]()#+!|~]/g, '\\$&')
+    .replace(/[\\`*_[\]#!|~]/g, '\\$&')
     .replace(/@/g, '@&#8203;')
     .replace(/:\/\//g, ':&#8203;//')
     .replace(/\bwww\./gi, (w) => `${w.slice(0, 3)}&#8203;.`);

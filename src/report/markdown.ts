@@ -9,8 +9,12 @@ export const STICKY_MARKER = '<!-- mcp-gate:report -->';
 export const MARKDOWN_BUDGET = 60_000;
 
 export const VERDICT_ICON = { Promote: '✅', Hold: '⚠️', Rollback: '⛔' } as const;
-/** Text in markdown prose or a table cell: one line, and nothing GitHub would act on (see src/inert.ts). */
-export const cell = markdownText;
+/** The longest server text a cell shows (a tool name can be 70 KB); the report keeps it whole. */
+const CELL_CHARACTERS = 300;
+/** Text in markdown prose or a table cell: one line, clipped, and nothing GitHub would act on (see src/inert.ts). */
+const clip = (text: string) => (text.length > CELL_CHARACTERS ? `${[...text.slice(0, CELL_CHARACTERS + 1)].slice(0, CELL_CHARACTERS).join('')}…` : text);
+export const cell = (text: string): string => markdownText(clip(text));
+const code = (text: string): string => markdownCode(clip(text));
 const percent = (rate: number | null) => (rate === null ? 'n/a' : `${Math.round(rate * 100)}%`);
 const short = (hash: string | null) => (hash ? `\`${hash.replace(/^sha256:/, '').slice(0, 12)}\`` : '-');
 
@@ -41,10 +45,54 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   const s = report.diff.summary;
   head.push(`**Diff:** ${s.addedTools} added, ${s.removedTools} removed, ${s.schemaBreakages} schema breakages, ${s.readOnlyHintRegressions} read-only regressions, ${s.addedDestructiveTools} new destructive tools.`);
 
-  const tail = [...caseSection(b, c), ...roleSection(report), ...auditSection(report), ...serverSection(b, c), ...approveSection(report, options)];
-  if (options.reportLink) tail.push('', `The full report (JSON, and an HTML page to open in a browser) is in [this run's artifacts](${options.reportLink}).`);
-  const budget = (options.budget ?? MARKDOWN_BUDGET) - [...head, ...tail].join('\n').length - 400;
-  return `${[...head, ...changeSection(report.diff.changes, budget, options.reportLink), ...tail].join('\n')}\n`;
+  const fixed = [...serverSection(b, c), ...approveSection(report, options)];
+  if (options.reportLink) fixed.push('', `The full report (JSON, and an HTML page to open in a browser) is in [this run's artifacts](${options.reportLink}).`);
+  // The whole body is budgeted. The head (verdict and reasons, one line per code, every cell
+  // clipped) and the fixed parts are small; changes, then cases, roles and the audit share what
+  // is left, in that order, each cut at a row with the rest counted.
+  let left = (options.budget ?? MARKDOWN_BUDGET) - length(head) - length(fixed) - 400;
+  const fit = (lines: string[]): string[] => {
+    const kept = fitRows(lines, left, options.reportLink);
+    left -= length(kept);
+    return kept;
+  };
+  // Changes lead, but leave the other sections at least 40% of the room when they need it.
+  const others = length([...caseSection(b, c), ...roleSection(report), ...auditSection(report)]);
+  const changes = changeSection(report.diff.changes, left - Math.min(others, Math.floor(left * 0.4)), options.reportLink);
+  left -= length(changes);
+  const [cases, roles, audit] = [fit(caseSection(b, c)), fit(roleSection(report)), fit(auditSection(report))];
+  return `${[...head, ...changes, ...cases, ...roles, ...audit, ...fixed].join('\n')}\n`;
+}
+
+const length = (lines: string[]) => lines.reduce((n, l) => n + l.length + 1, 0);
+
+/**
+ * A section within `budget` characters: whole if it fits, else its table rows (`| ...`) and list
+ * items stop where the budget does, and one line says how many were left out and where they are.
+ */
+function fitRows(lines: string[], budget: number, reportLink?: string): string[] {
+  if (length(lines) <= budget) return lines;
+  const out: string[] = [];
+  let used = 200;
+  let dropped = 0;
+  let seenRow = false;
+  for (const line of lines) {
+    const row = /^(\| |- )/.test(line) && !line.startsWith('|---') && !line.startsWith('| case |') && !line.startsWith('| role |');
+    // Headings and table heads before the first row are always shown, so a section is never silently gone.
+    if (!row && !seenRow) {
+      out.push(line);
+      continue;
+    }
+    seenRow ||= row;
+    if (dropped || used + line.length + 1 > budget) {
+      if (row) dropped++;
+      continue;
+    }
+    used += line.length + 1;
+    out.push(line);
+  }
+  if (dropped) out.push('', `_${dropped} more row${dropped === 1 ? '' : 's'} left out to keep this under GitHub's comment limit; ${reportLink ? `see [the full report](${reportLink})` : 'see the saved JSON report'}._`);
+  return out;
 }
 
 /** Changes grouped by severity, breaking first and open; rows stop at the budget and the rest is counted. */
@@ -57,7 +105,7 @@ function changeSection(changes: Change[], budget: number, reportLink?: string): 
     if (!group.length) continue;
     const rows: string[] = [];
     for (const x of group) {
-      const row = `| \`${x.code}\` | ${cell(x.tool ?? '')} | ${markdownCode(x.path || '/')} | ${cell(x.message)} |`;
+      const row = `| \`${x.code}\` | ${cell(x.tool ?? '')} | ${code(x.path || '/')} | ${cell(x.message)} |`;
       if (used + row.length > budget) {
         left += 1;
         continue;

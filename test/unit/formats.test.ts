@@ -5,6 +5,7 @@ import AjvDraft04 from 'ajv-draft-04';
 import { describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import { renderJunit } from '../../src/report/junit.js';
+import { renderMarkdown } from '../../src/report/markdown.js';
 import { renderSarif } from '../../src/report/sarif.js';
 import type { Report } from '../../src/report/types.js';
 import { ROOT } from '../helpers/cli.js';
@@ -91,5 +92,25 @@ describe('--format sarif', () => {
     const broken = JSON.parse(renderSarif(rollback)) as { runs: { results: { level: string }[] }[] };
     broken.runs[0]!.results[0]!.level = 'catastrophic';
     expect(validate(broken)).toBe(false);
+  });
+});
+
+describe('--format markdown within GitHub\'s comment limit', () => {
+  it('a 70 KB tool name, 1,500 changes and 600 broken cases still make a body under 65,536 characters, the rest counted', () => {
+    const huge = structuredClone(rollback);
+    const name = `t${'x'.repeat(70_000)}`;
+    const change = huge.diff.changes[0]!;
+    huge.diff.changes = Array.from({ length: 1500 }, (_, i) => ({ ...change, tool: i ? `tool_${i}` : name, message: `${change.message} ${'detail '.repeat(30)}` }));
+    const failed = huge.candidate.caseResults[0]!;
+    huge.candidate.caseResults = Array.from({ length: 600 }, (_, i) => ({ ...failed, id: `CASE-${i}`, failures: [{ ...failed.failures[0]!, message: `${name} is exposed` }] }));
+    huge.baseline.caseResults = [];
+    huge.candidate.cases = { total: 600, passed: 0, failed: 600, skipped: 0, passRate: 0 };
+    const markdown = renderMarkdown(huge, { reportLink: 'https://github.test/run/1' });
+    expect(markdown.length).toBeLessThanOrEqual(65_536);
+    expect(markdown).toContain('## ⛔ mcp-gate: **Rollback**');
+    expect(markdown).toMatch(/_\d+ more changes left out to keep this under GitHub's comment limit/);
+    expect(markdown).toMatch(/_\d+ more rows left out to keep this under GitHub's comment limit/);
+    expect(markdown).toContain('| contract |'); // the fixed parts are never pushed out
+    expect(markdown).not.toContain('x'.repeat(400));
   });
 });
