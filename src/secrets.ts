@@ -40,7 +40,15 @@ export function registerSecret(value: string): void {
 /** Whether a `key: template` pair of a profile's env or headers carries a secret. */
 export const isSecretEntry = (key: string, template: string): boolean => looksSecret(key) || referencedVariables(template).length > 0;
 
-export const redact = (text: string): string => maskIn(text, ordered);
+/**
+ * Credentials recognised by their shape, wherever they appear, registered or not: GitHub tokens
+ * (classic, fine-grained, app, OAuth, refresh), Slack tokens, AWS access key ids, npm and GitLab
+ * tokens, and secret keys in the `sk-` form. A candidate that reads the runner's environment and
+ * echoes a token it was never given is caught here.
+ */
+const TOKEN_SHAPES = /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|xox[abposr]-[A-Za-z0-9-]{10,}|(?:AKIA|ASIA)[0-9A-Z]{16}|npm_[A-Za-z0-9]{30,}|glpat-[A-Za-z0-9_-]{20,}|sk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,})/g;
+
+export const redact = (text: string): string => maskIn(text, ordered).replace(TOKEN_SHAPES, REDACTED);
 
 /** A copy of `value` with every string redacted (keys included). */
 export function redactDeep<T>(value: T): T {

@@ -1,5 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
 import { exitCodeOf, FAIL_ONS, type CommandIO, type FailOn } from '../commands/outcome.js';
 import { runCommand } from '../commands/run.js';
 import { loadConfig } from '../config/load.js';
@@ -122,6 +123,14 @@ function shortBody(verdict: string, codes: string[], runUrl: string | undefined)
  */
 async function comment(env: NodeJS.ProcessEnv, pr: ReturnType<typeof pullRequestOf>, markdown: string, short: string): Promise<string | null> {
   if (input(env, 'comment', 'true') === 'false' || !pr) return null;
+  // Two steps (action.yml): the gate, which starts the candidate, holds no token and leaves the
+  // comment in a file; the comment step, which starts nothing, posts it with the token.
+  if (env.MCPGATE_COMMENT_HANDOFF === 'true' && env.MCPGATE_ACTION_STEP !== 'comment') {
+    const file = join(mkdtempSync(join(env.RUNNER_TEMP || tmpdir(), 'mcp-gate-comment-')), 'request.json');
+    writeFileSync(file, JSON.stringify({ markdown, short } satisfies CommentRequest));
+    setOutputs(env, { 'comment-request': file });
+    return null;
+  }
   const api = CommentsApi.fromEnv(env, input(env, 'github-token') || env.GITHUB_TOKEN || '');
   if (!api) return 'No PR comment: no github-token was given. The report is in this job summary.';
   const key = commentKey(env);
@@ -189,11 +198,40 @@ function locator(report: Report, configFile: string, env: NodeJS.ProcessEnv, cwd
   };
 }
 
+interface CommentRequest {
+  markdown: string;
+  short: string;
+}
+
+/**
+ * The comment step: posts the comment the gate step left in `MCPGATE_COMMENT_REQUEST`, and adds a
+ * note to the job summary when it cannot. Nothing to post (no pull request, comments off, or a gate
+ * that could not decide) is not an error.
+ */
+async function commentStep(env: NodeJS.ProcessEnv): Promise<number> {
+  const file = env.MCPGATE_COMMENT_REQUEST;
+  if (!file || !existsSync(file)) return 0;
+  const request = JSON.parse(readFileSync(file, 'utf8')) as CommentRequest;
+  const note = await comment({ ...env, MCPGATE_ACTION_STEP: 'comment' }, pullRequestOf(env), request.markdown, request.short);
+  if (note) appendSummary(env, `> [!NOTE]\n> ${note}\n`);
+  return 0;
+}
+
 /**
  * The action. bin/mcp-gate-action.js (what action.yml runs) loads the bundle and calls this;
- * loading the module starts nothing.
+ * loading the module starts nothing. With `comment` as its argument it is the comment step.
  */
 export function runAction(): void {
+  if (process.argv[2] === 'comment') {
+    commentStep(process.env).then(
+      (code) => (process.exitCode = code),
+      (error: unknown) => {
+        process.stderr.write(`${toStderr(failureText(error))}\n`);
+        process.exitCode = 3;
+      },
+    );
+    return;
+  }
   const interrupted = guardProcess();
   main(process.env, interrupted).then(
     (code) => {

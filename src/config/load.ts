@@ -113,11 +113,23 @@ function bundleProblems(config: RawConfig, lineOf: LineOf, file: string): Proble
   return problems;
 }
 
-/** Registers, for redaction, every secret value the profiles hand to servers (see src/secrets.ts). */
+/**
+ * Registers, for redaction, every secret value the profiles hand to servers (see src/secrets.ts):
+ * the value of every `${VAR}` anywhere in a profile (`args`, a started server's `launch.args`, the
+ * URL included), and the whole value of an `env` or `headers` entry that names a secret.
+ */
 function registerProfileSecrets(profiles: unknown, env: NodeJS.ProcessEnv): void {
   if (profiles === null || typeof profiles !== 'object') return;
+  const references = (value: unknown): void => {
+    if (typeof value === 'string') {
+      for (const name of referencedVariables(value)) if (env[name]) registerSecret(env[name]!);
+    } else if (value !== null && typeof value === 'object') {
+      Object.values(value).forEach(references);
+    }
+  };
   for (const profile of Object.values(profiles)) {
     if (profile === null || typeof profile !== 'object') continue;
+    references(profile);
     for (const field of ['env', 'headers'] as const) {
       const entries = (profile as Record<string, unknown>)[field];
       if (entries === null || typeof entries !== 'object') continue;

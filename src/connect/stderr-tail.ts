@@ -24,7 +24,14 @@ export class StreamTail {
     }
   }
 
+  /**
+   * What was kept. When the start was dropped, the first, partial line goes too: a secret cut in
+   * half at the cut would otherwise survive as a fragment that redaction cannot recognise.
+   */
   text(): string {
-    return Buffer.concat(this.chunks).toString('utf8');
+    const text = Buffer.concat(this.chunks).toString('utf8');
+    if (!this.dropped) return text;
+    const newline = text.indexOf('\n');
+    return newline === -1 ? text.slice(Math.min(128, text.length)) : text.slice(newline + 1);
   }
 }

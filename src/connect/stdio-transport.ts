@@ -1,3 +1,4 @@
+import { redact } from '../secrets.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -203,7 +204,7 @@ export class GroupStdioTransport implements Transport {
     const message = parseMessage(line);
     if (!message) {
       this.noise.lines += 1;
-      if (this.noise.samples.length < 3) this.noise.samples.push(line.slice(0, 200));
+      if (this.noise.samples.length < 3) this.noise.samples.push(redact(line).slice(0, 200)); // redacted before it is cut
       return;
     }
     const id = 'id' in message && !('method' in message) ? message.id : undefined;

@@ -59,15 +59,16 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 interface ActionRun { code: number | null; stdout: string; stderr: string; outputs: Record<string, string>; summary: string }
 
-function runAction(dir: string, inputs: Record<string, string>, event: object): Promise<ActionRun> {
+function runAction(dir: string, inputs: Record<string, string>, event: object, extra: { env?: Record<string, string>; args?: string[] } = {}): Promise<ActionRun> {
   const files = { output: join(dir, 'github-output'), summary: join(dir, 'step-summary'), event: join(dir, 'event.json') };
   writeFileSync(files.output, '');
   writeFileSync(files.summary, '');
   writeFileSync(files.event, JSON.stringify(event));
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, GITHUB_ACTIONS: 'true', GITHUB_OUTPUT: files.output, GITHUB_STEP_SUMMARY: files.summary, GITHUB_EVENT_PATH: files.event, GITHUB_EVENT_NAME: 'pull_request', GITHUB_REPOSITORY: 'acme/tools', GITHUB_API_URL: apiUrl, GITHUB_SERVER_URL: 'https://github.test', GITHUB_RUN_ID: '42', GITHUB_WORKSPACE: dir };
   for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
+  Object.assign(env, extra.env);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/mcp-gate-action.js')], { cwd: dir, env });
+    const child = spawn(process.execPath, [join(ROOT, 'bin/mcp-gate-action.js'), ...(extra.args ?? [])], { cwd: dir, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -247,6 +248,34 @@ describe('the PR comment is the gate\'s own, and never left stale', { timeout: 6
   });
 });
 
+describe('the token never reaches the process that starts the candidate', { timeout: 60_000 }, () => {
+  it('action.yml: the gate step gets no token and drops the runner\'s; the comment step alone has it, and always runs', () => {
+    const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { runs: { steps: { name: string; if?: string; env?: Record<string, string>; run: string }[] } };
+    const gate = action.runs.steps.find((s) => s.name === 'Gate')!;
+    const post = action.runs.steps.find((s) => s.name === 'Comment')!;
+    expect(Object.keys(gate.env ?? {}).filter((k) => /TOKEN/i.test(k))).toEqual([]);
+    expect(gate.run).toMatch(/env -u ACTIONS_RUNTIME_TOKEN -u ACTIONS_ID_TOKEN_REQUEST_TOKEN -u ACTIONS_ID_TOKEN_REQUEST_URL -u GITHUB_TOKEN/);
+    expect(gate.env).toMatchObject({ MCPGATE_COMMENT_HANDOFF: 'true' });
+    expect(post).toMatchObject({ if: 'always()', env: { 'INPUT_GITHUB-TOKEN': '${{ inputs.github-token }}', MCPGATE_COMMENT_REQUEST: '${{ steps.gate.outputs.comment-request }}' } });
+    expect(post.run).toMatch(/mcp-gate-action\.js" comment$/);
+  });
+
+  it('the gate step, with no token, hands the comment to the comment step, which posts it', async () => {
+    api.comments = [];
+    api.calls = [];
+    const dir = scratchProject();
+    const { 'github-token': _token, ...withoutToken } = INPUTS;
+    const gate = await runAction(dir, withoutToken, prEvent(), { env: { MCPGATE_COMMENT_HANDOFF: 'true', RUNNER_TEMP: dir } });
+    expect(gate.code, gate.stderr).toBe(1);
+    expect(api.calls).toEqual([]);
+    expect(gate.outputs['comment-request']).toMatch(/mcp-gate-comment-.*\/request\.json$/);
+    const post = await runAction(dir, INPUTS, prEvent(), { env: { MCPGATE_COMMENT_REQUEST: gate.outputs['comment-request']! }, args: ['comment'] });
+    expect(post.code, post.stderr).toBe(0);
+    expect(api.comments).toHaveLength(1);
+    expect(api.comments[0]!.body).toMatch(/^<!-- mcp-gate:report key=gate\.config\.yaml -->\n## ⛔ mcp-gate: \*\*Rollback\*\*/);
+  });
+});
+
 describe('the GitHub Action on a bundle config', { timeout: 60_000 }, () => {
   it('gives the bundle verdict as the output, and the per-server table in the summary and the comment', async () => {
     api.comments = [];
@@ -282,8 +311,12 @@ describe('action.yml', () => {
     expect(Object.keys(action.outputs)).toEqual(['verdict', 'report-path', 'html-report-path', 'breaking-count', 'broken-cases']);
     expect(action.runs.using).toBe('composite');
     const gate = action.runs.steps.find((s) => s.id === 'gate')!;
-    expect(gate.run).toBe('node "${{ github.action_path }}/bin/mcp-gate-action.js"');
-    // Every input reaches the entry point under the name it reads.
-    for (const name of Object.keys(action.inputs)) expect(gate.env![`INPUT_${name.toUpperCase()}`]).toBe(`\${{ inputs.${name} }}`);
+    expect(gate.run).toMatch(/\n *node "\$\{\{ github\.action_path \}\}\/bin\/mcp-gate-action\.js"\n$/);
+    // Every input reaches the entry point under the name it reads: the token only the comment step's.
+    const post = action.runs.steps.find((s) => s.run?.endsWith(' comment'))!;
+    for (const name of Object.keys(action.inputs)) {
+      const step = name === 'github-token' ? post : gate;
+      expect(step.env![`INPUT_${name.toUpperCase()}`], name).toBe(`\${{ inputs.${name} }}`);
+    }
   });
 });
