@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,14 +32,8 @@ describe('installable as a package', { timeout: 180_000 }, () => {
       'candidate: pr',
       '',
     ].join('\n'));
-    let code = 0;
-    let stdout = '';
-    try {
-      stdout = execFileSync('npx', ['--no-install', 'mcp-gate', 'run'], { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    } catch (error) {
-      code = (error as { status: number }).status;
-      stdout = (error as { stdout: string }).stdout;
-    }
+    const run = spawnSync('npx', ['--no-install', 'mcp-gate', 'run'], { cwd: project, encoding: 'utf8' });
+    const [code, stdout] = [run.status, run.stdout];
     expect(code).toBe(1);
     expect(stdout).toContain('Decision: Rollback');
     expect(readdirSync(join(project, 'reports')).filter((f) => f.endsWith('.json'))).toHaveLength(1);
