@@ -37,6 +37,8 @@ Options:
   --fail-on rollback|hold|never default hold
   --approved-by-label NAME a person approved this run with a PR label: Rollback or Hold
                            becomes Promote, and the report records the approval (run)
+  --policy-base REF        hold (gate-policy-changed) when the config or a dataset differs
+                           from this git commit, the change's base (run)
   --quiet                  no progress on stderr
   -h, --help, --version
 
@@ -54,6 +56,7 @@ const OPTIONS = {
   profile: { type: 'string' },
   server: { type: 'string' },
   'approved-by-label': { type: 'string' },
+  'policy-base': { type: 'string' },
   output: { type: 'string', short: 'o' },
   quiet: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },

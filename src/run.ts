@@ -13,6 +13,7 @@ import type { Session } from './connect/session.js';
 import type { Contract } from './contract/types.js';
 import { approve, decide } from './decide/decide.js';
 import { collectSignals } from './decide/signals.js';
+import { policyFindings, type PolicyDrift } from './config/policy-drift.js';
 import { diffContracts } from './diff/index.js';
 import { summarize } from './diff/summary.js';
 import { discoveryFindings, unavailableFinding } from './findings/discovery.js';
@@ -31,6 +32,8 @@ export interface RunOptions {
   datasets?: Dataset[];
   /** This run was approved by a person through this PR label: Rollback or Hold becomes Promote. */
   approvedByLabel?: string;
+  /** The gate's own policy files compared with the change's base (see config/policy-drift.ts). */
+  policy?: PolicyDrift;
 }
 
 /**
@@ -118,7 +121,7 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
     mark = performance.now();
     const definitions = roleDefinitions(datasets);
     const today = startedAt.toISOString().slice(0, 10);
-    const findings: Finding[] = [...discoveryFindings(base.contract, cand?.contract ?? null)];
+    const findings: Finding[] = [...discoveryFindings(base.contract, cand?.contract ?? null), ...policyFindings(options.policy)];
     if (candidate.status === 'rejected') findings.push(unavailableFinding(candidate.reason as SideUnavailableError));
     const roles = roleBreakdown(definitions, { baseline: base.contract, candidate: cand?.contract ?? null }, { baseline: baseCases, candidate: candCases }, config.promotion, today);
     const decided = decide(collectSignals(changes, candCases, [...findings, ...audited.findings, ...roles.findings]), config.promotion, today);
@@ -141,6 +144,7 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
       audit: audited,
       roles: roles.roles,
       decision,
+      ...(options.policy && { policy: options.policy }),
       timing: { totalMs: Math.round(performance.now() - clock), stages },
     };
   } finally {

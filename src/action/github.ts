@@ -10,6 +10,8 @@ export interface PullRequest {
   labels: string[];
   /** True when the head repository is not the base repository: the token is read-only then. */
   fromFork: boolean;
+  /** The commit the pull request is based on, for the policy check. */
+  baseSha: string | null;
 }
 
 export function input(env: NodeJS.ProcessEnv, name: string, fallback = ''): string {
@@ -21,7 +23,7 @@ export function pullRequestOf(env: NodeJS.ProcessEnv): PullRequest | null {
   const path = env.GITHUB_EVENT_PATH;
   if (!path) return null;
   const event = JSON.parse(readFileSync(path, 'utf8')) as {
-    pull_request?: { number: number; labels?: { name: string }[]; head?: { repo?: { full_name?: string } | null }; base?: { repo?: { full_name?: string } } };
+    pull_request?: { number: number; labels?: { name: string }[]; head?: { repo?: { full_name?: string } | null }; base?: { sha?: string; repo?: { full_name?: string } } };
   };
   const pr = event.pull_request;
   if (!pr) return null;
@@ -29,6 +31,7 @@ export function pullRequestOf(env: NodeJS.ProcessEnv): PullRequest | null {
     number: pr.number,
     labels: (pr.labels ?? []).map((l) => l.name),
     fromFork: Boolean(pr.head?.repo?.full_name && pr.base?.repo?.full_name && pr.head.repo.full_name !== pr.base.repo.full_name),
+    baseSha: typeof pr.base?.sha === 'string' ? pr.base.sha : null,
   };
 }
 

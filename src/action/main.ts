@@ -55,6 +55,8 @@ async function main(env: NodeJS.ProcessEnv, interrupted: () => boolean): Promise
     reportDir: input(env, 'report-dir') || undefined,
     format: 'json',
     approvedByLabel,
+    // On a pull request, the gate's own config and datasets are compared with the PR's base.
+    policyBase: pr?.baseSha ?? undefined,
   }, io);
   if (outcome.kind === 'verdict' && !outcome.report) return bundleResult(env, pr, JSON.parse(printed) as BundleSummary, exitCodeOf(outcome, failOn));
   if (outcome.kind !== 'verdict' || !outcome.report) return exitCodeOf(outcome, failOn);

@@ -24,6 +24,7 @@ export interface CommandRequest {
     profile?: string;
     server?: string;
     'approved-by-label'?: string;
+    'policy-base'?: string;
     output?: string;
     quiet: boolean;
   };
@@ -66,7 +67,7 @@ async function dispatch({ command, args, options, configGiven }: CommandRequest,
   };
   switch (command) {
     case 'run':
-      return (await import('./run.js')).runCommand({ config, baseline: options.baseline, candidate: options.candidate, datasets: options.dataset, reportDir: options['report-dir'], format, approvedByLabel: options['approved-by-label'], server: options.server }, io);
+      return (await import('./run.js')).runCommand({ config, baseline: options.baseline, candidate: options.candidate, datasets: options.dataset, reportDir: options['report-dir'], format, approvedByLabel: options['approved-by-label'], policyBase: options['policy-base'], server: options.server }, io);
     case 'plan':
       return (await import('./plan.js')).planCommand({ config }, io);
     case 'merge':

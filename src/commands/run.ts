@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import { loadConfig } from '../config/load.js';
+import { policyDrift } from '../config/policy-drift.js';
 import { writeReport } from '../report/write.js';
 import { loadDatasets } from '../cases/load.js';
 import type { Dataset } from '../cases/types.js';
@@ -22,6 +23,8 @@ export interface RunFlags {
   server?: string;
   /** The PR label that approved this run, if any (see decide/approve). */
   approvedByLabel?: string;
+  /** Compare the config and datasets with this commit, the change's base (see config/policy-drift.ts). */
+  policyBase?: string;
 }
 
 /** `mcp-gate run`: the whole gate, then the report is written and the chosen format printed. */
@@ -63,13 +66,15 @@ async function startEarly(config: GateConfig, env: NodeJS.ProcessEnv): Promise<D
 }
 
 /** One baseline/candidate pair, gated and its report written; null when the gate was interrupted. */
-export async function gateOne(config: GateConfig, server: string | null, flags: Pick<RunFlags, 'approvedByLabel'>, io: CommandIO, datasets?: Dataset[]): Promise<{ report: Report; reportPath: string | null } | null> {
+export async function gateOne(config: GateConfig, server: string | null, flags: Pick<RunFlags, 'approvedByLabel' | 'policyBase'>, io: CommandIO, datasets?: Dataset[]): Promise<{ report: Report; reportPath: string | null } | null> {
   const prefix = server === null ? 'mcp-gate: ' : `mcp-gate: [${server}] `;
+  const policy = flags.policyBase ? policyDrift(flags.policyBase, [...(config.file ? [config.file] : []), ...config.datasets], io.cwd) : undefined;
+  if (policy?.error) io.log(`${prefix}warning: the gate's policy was not checked for changes: ${policy.error}`);
   // The pipeline (and the SDK with it) loads here, while servers started early boot.
   const { runGate } = await import('../run.js');
   let gated: Report;
   try {
-    gated = await runGate(config, { log: (line) => io.log(`${prefix}${line}`), approvedByLabel: flags.approvedByLabel, datasets });
+    gated = await runGate(config, { log: (line) => io.log(`${prefix}${line}`), approvedByLabel: flags.approvedByLabel, datasets, policy });
   } finally {
     await endUnadopted(config.timeouts.killGraceMs);
   }

@@ -109,6 +109,8 @@ export const CODES = {
   // to both cannot tell which one it calls.
   'cross-server-name-collision': { subject: 'bundle', action: 'hold', title: 'Tool names exposed by more than one server' },
 
+  // The change under review edits the gate's own config or datasets (see config/policy-drift.ts).
+  'gate-policy-changed': { subject: 'policy', action: 'hold', title: 'Gate policy changed by this change' },
   'exception-expired': { subject: 'policy', action: 'hold', title: 'Expired exceptions' },
   'exception-stale': { subject: 'policy', action: 'hold', title: 'Stale exceptions' },
 } as const satisfies Record<string, CodeMeta>;

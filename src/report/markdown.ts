@@ -46,6 +46,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   head.push(`**Diff:** ${s.addedTools} added, ${s.removedTools} removed, ${s.schemaBreakages} schema breakages, ${s.readOnlyHintRegressions} read-only regressions, ${s.addedDestructiveTools} new destructive tools.`);
 
   const fixed = [...serverSection(b, c), ...approveSection(report, options)];
+  if (report.policy?.error) fixed.unshift('', `> [!WARNING]\n> The gate's own config and datasets were not compared with the base: ${cell(report.policy.error)}`);
   if (options.reportLink) fixed.push('', `The full report (JSON, and an HTML page to open in a browser) is in [this run's artifacts](${options.reportLink}).`);
   // The whole body is budgeted. The head (verdict and reasons, one line per code, every cell
   // clipped) and the fixed parts are small; changes, then cases, roles and the audit share what

@@ -73,6 +73,7 @@ export function renderText(report: Report, style: TextStyle = plain, reportPath:
     if (side.error && side.stderr.tail.trim()) lines.push(style.dim(indent(inertLines(side.stderr.tail.trimEnd().split('\n').slice(-5).join('\n')))));
   }
   lines.push(...roleSection(report, style));
+  if (report.policy?.error) lines.push('', style.yellow(`Policy not checked: ${inert(report.policy.error)}`));
   lines.push('');
   const approval = decision.approval ? ` (approved by label "${inert(decision.approval.label)}"; the gate said ${decision.approval.verdictBefore})` : '';
   lines.push(`${style.bold('Decision:')} ${verdictColour(style.bold(decision.verdict))}${approval}`);

@@ -5,6 +5,7 @@ import type { DiffSummary } from '../diff/summary.js';
 import type { Audit } from '../audit/index.js';
 import type { Change } from '../findings/types.js';
 import type { RoleReport } from '../roles/breakdown.js';
+import type { PolicyDrift } from '../config/policy-drift.js';
 
 export const REPORT_SCHEMA_VERSION = 1;
 
@@ -46,6 +47,8 @@ export interface Report {
   /** Results and surface findings per role (see roles/breakdown.ts). Absent in reports of older builds. */
   roles?: RoleReport[];
   decision: Decision;
+  /** The gate's own config and datasets compared with the change's base (`--policy-base`); absent when not asked. */
+  policy?: PolicyDrift;
   timing: Timing;
 }
 

@@ -1,0 +1,71 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import type { Finding } from '../findings/types.js';
+
+/**
+ * Whether a pull request changes the gate's own policy. The config (rules, thresholds, exceptions)
+ * and the datasets are read from the PR branch, so a PR could add `rules: { tool-removed: ignore }`
+ * and pass its own gate. Against the PR's base commit, every policy file that was added or changed
+ * is named, and the run holds (`gate-policy-changed`) until a person who owns the policy has
+ * looked. Read with git, from the clone the run is in.
+ */
+export interface PolicyDrift {
+  /** The commit compared against, as given (a SHA or ref). */
+  base: string;
+  files: { file: string; change: 'added' | 'changed' }[];
+  /** Set when the comparison could not be made (no git, base commit not in the clone). */
+  error?: string;
+}
+
+const git = (args: string[], cwd: string): string => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+
+/** Policy files (as given, relative to `cwd` or absolute) compared with the same paths at `base`. */
+export function policyDrift(base: string, files: string[], cwd: string): PolicyDrift {
+  let top: string;
+  try {
+    top = git(['rev-parse', '--show-toplevel'], cwd).trim();
+  } catch {
+    return { base, files: [], error: `${cwd} is not in a git clone, so the policy files cannot be compared with ${base}` };
+  }
+  let commit = base;
+  try {
+    git(['cat-file', '-e', `${base}^{commit}`], top);
+  } catch {
+    // actions/checkout of a pull request gives the merge commit; with fetch-depth 2 its first parent is the base.
+    try {
+      commit = git(['rev-parse', 'HEAD^1'], top).trim();
+      if (git(['rev-list', '--parents', '-n', '1', 'HEAD'], top).trim().split(' ').length < 3) throw new Error('HEAD is not a merge commit');
+    } catch {
+      return { base, files: [], error: `the base commit ${base} is not in this clone, so the policy files cannot be compared with it; check out with fetch-depth: 0 (or 2, for the merge commit of a pull request)` };
+    }
+  }
+  const changed: PolicyDrift['files'] = [];
+  for (const file of [...new Set(files)]) {
+    const path = resolve(cwd, file);
+    if (!existsSync(path)) continue;
+    const inRepo = relative(top, path).split('\\').join('/');
+    let before: string | null;
+    try {
+      before = git(['show', `${commit}:${inRepo}`], top);
+    } catch {
+      before = null;
+    }
+    if (before === null) changed.push({ file: inRepo, change: 'added' });
+    else if (before !== readFileSync(path, 'utf8')) changed.push({ file: inRepo, change: 'changed' });
+  }
+  return { base: commit === base ? base : `${commit} (first parent of the merge commit; ${base} is not in the clone)`, files: changed };
+}
+
+export function policyFindings(drift: PolicyDrift | undefined): Finding[] {
+  if (!drift?.files.length) return [];
+  const files = drift.files.map((f) => `${f.file} (${f.change})`).join(', ');
+  return [{
+    code: 'gate-policy-changed',
+    severity: 'dangerous',
+    side: 'candidate',
+    tool: null,
+    regression: true,
+    message: `This change edits the gate's own policy against ${drift.base.slice(0, 12)}: ${files}. A person who owns the policy must review it (protect these files with CODEOWNERS).`,
+  }];
+}

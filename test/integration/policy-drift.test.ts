@@ -1,0 +1,56 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, scratchProject } from '../helpers/cli.js';
+import { readReportFile } from '../helpers/report.js';
+
+/**
+ * A pull request that edits the gate's own policy (its config, its datasets) against its base is
+ * held, with the files named: otherwise a PR could add `rules: { ... : ignore }` and pass itself.
+ */
+function repo(): { dir: string; base: string } {
+  const dir = scratchProject();
+  writeFileSync(join(dir, 'gate.config.yaml'), readFileSync(join(dir, 'gate.config.yaml'), 'utf8').replace(/^candidate: candidate$/m, 'candidate: candidate-safe'));
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: dir, encoding: 'utf8' });
+  git('init', '-q');
+  git('add', 'gate.config.yaml', 'datasets');
+  git('commit', '-q', '-m', 'base');
+  return { dir, base: git('rev-parse', 'HEAD').trim() };
+}
+const reportIn = (dir: string) => {
+  const file = readdirSync(join(dir, 'reports')).find((f) => f.endsWith('.json'))!;
+  const report = readReportFile(join(dir, 'reports', file));
+  rmSync(join(dir, 'reports'), { recursive: true });
+  return report;
+};
+
+describe('--policy-base: the gate\'s own policy changed by the change under review', { timeout: 60_000 }, () => {
+  it('unchanged policy: no finding, Promote', async () => {
+    const { dir, base } = repo();
+    const run = await runCli(['run', '--policy-base', base], { cwd: dir });
+    expect(run.code, run.stderr).toBe(0);
+    expect(reportIn(dir).policy).toEqual({ base, files: [] });
+  });
+
+  it('a rule relaxed in the config and a dataset added: Hold, gate-policy-changed, the files named', async () => {
+    const { dir, base } = repo();
+    writeFileSync(join(dir, 'gate.config.yaml'), readFileSync(join(dir, 'gate.config.yaml'), 'utf8').replace('rules: {}', 'rules: { required-argument-removed: ignore }'));
+    writeFileSync(join(dir, 'datasets/extra.cases.yaml'), 'role: support-agent\ncases:\n  - id: X-1\n    userTask: Search.\n    requiredTools: [{ toolName: Tickets.Search }]\n');
+    const run = await runCli(['run', '--policy-base', base, '--dataset', 'datasets/support-ops.cases.yaml', '--dataset', 'datasets/extra.cases.yaml'], { cwd: dir });
+    expect(run.code).toBe(2);
+    const report = reportIn(dir);
+    expect(report.policy!.files).toEqual([{ file: 'gate.config.yaml', change: 'changed' }, { file: 'datasets/extra.cases.yaml', change: 'added' }]);
+    expect(report.decision.reasons.map((r) => [r.code, r.action])).toEqual([['gate-policy-changed', 'hold']]);
+    expect(run.stdout).toContain('gate-policy-changed: Gate policy changed by this change');
+  });
+
+  it('a base the clone does not have: the run says the policy was not checked, and the verdict stands', async () => {
+    const { dir } = repo();
+    const run = await runCli(['run', '--policy-base', '0123456789abcdef0123456789abcdef01234567'], { cwd: dir });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("warning: the gate's policy was not checked for changes: the base commit 0123456789abcdef0123456789abcdef01234567 is not in this clone");
+    expect(run.stdout).toContain('Policy not checked:');
+    expect(reportIn(dir).policy!.error).toMatch(/fetch-depth: 0/);
+  });
+});
