@@ -11,7 +11,7 @@ import { openSide, type OpenSide } from './connect/open-side.js';
 import { describeRemoteProfile } from './connect/redact.js';
 import type { Session } from './connect/session.js';
 import type { Contract } from './contract/types.js';
-import { approve, decide } from './decide/decide.js';
+import { approveCovering, decide } from './decide/decide.js';
 import { collectSignals } from './decide/signals.js';
 import { policyFindings, type PolicyDrift } from './config/policy-drift.js';
 import { diffContracts } from './diff/index.js';
@@ -32,6 +32,11 @@ export interface RunOptions {
   datasets?: Dataset[];
   /** This run was approved by a person through this PR label: Rollback or Hold becomes Promote. */
   approvedByLabel?: string;
+  /**
+   * What the label's approval covers, from the run when it was given (the action reads it from its
+   * own PR comment); null or absent: the label was given now, so it covers this run's findings.
+   */
+  approvalCovers?: string[] | null;
   /** The gate's own policy files compared with the change's base (see config/policy-drift.ts). */
   policy?: PolicyDrift;
 }
@@ -124,8 +129,10 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
     const findings: Finding[] = [...discoveryFindings(base.contract, cand?.contract ?? null), ...policyFindings(options.policy)];
     if (candidate.status === 'rejected') findings.push(unavailableFinding(candidate.reason as SideUnavailableError));
     const roles = roleBreakdown(definitions, { baseline: base.contract, candidate: cand?.contract ?? null }, { baseline: baseCases, candidate: candCases }, config.promotion, today);
-    const decided = decide(collectSignals(changes, candCases, [...findings, ...audited.findings, ...roles.findings]), config.promotion, today);
-    const decision = options.approvedByLabel ? approve(decided, options.approvedByLabel) : decided;
+    const signals = collectSignals(changes, candCases, [...findings, ...audited.findings, ...roles.findings]);
+    const decided = decide(signals, config.promotion, today);
+    const decision = options.approvedByLabel ? approveCovering(decided, signals, options.approvedByLabel, options.approvalCovers ?? null) : decided;
+    if (decision.staleApproval) log(`approval: ${decision.staleApproval.message}`);
     stages.decide = Math.round(performance.now() - mark);
     log(`decision: ${decision.verdict}${decision.approval ? ` (approved by label "${decision.approval.label}"; the gate said ${decision.approval.verdictBefore})` : ''}`);
 

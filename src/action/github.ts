@@ -85,6 +85,24 @@ export class CommentsApi {
     return { action: existing ? 'updated' : 'created', url: result.html_url, id: result.id ?? existing ?? 0 };
   }
 
+  /** The labels on the pull request now (not the event payload's, which a re-run repeats). */
+  async labels(issue: number): Promise<string[]> {
+    const labels = await this.call<{ name: string }[]>('GET', `/repos/${this.repository}/issues/${issue}/labels?per_page=100`);
+    return labels.map((l) => l.name);
+  }
+
+  /** The body of the gate's own comment (see upsert), or null. */
+  async ownComment(issue: number, markers: string[]): Promise<string | null> {
+    const author = await this.identity();
+    for (let page = 1; page <= 20; page++) {
+      const comments = await this.call<{ id: number; body?: string; user?: { login?: string } | null }[]>('GET', `/repos/${this.repository}/issues/${issue}/comments?per_page=100&page=${page}`);
+      const mine = comments.find((c) => c.user?.login === author && markers.some((m) => c.body?.startsWith(m)));
+      if (mine) return mine.body ?? null;
+      if (comments.length < 100) return null;
+    }
+    return null;
+  }
+
   /** Replaces the body of a comment the gate found or made (the short fallback when a full body is refused). */
   async replace(id: number, body: string): Promise<void> {
     await this.call('PATCH', `/repos/${this.repository}/issues/comments/${id}`, { body });

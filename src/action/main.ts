@@ -18,6 +18,7 @@ import { redact, redactDeep } from '../secrets.js';
 import { renderBundleMarkdown } from '../bundle/render.js';
 import type { BundleSummary } from '../bundle/summary.js';
 import { annotations, command, type Locator, type Place } from './annotations.js';
+import { approvalState, type ApprovalState } from './approval.js';
 import { appendSummary, CommentsApi, GitHubApiError, input, pullRequestOf, setOutputs } from './github.js';
 
 /**
@@ -34,8 +35,12 @@ async function main(env: NodeJS.ProcessEnv, interrupted: () => boolean): Promise
   if (commentInput !== 'true' && commentInput !== 'false') throw new InputError([{ file: 'action inputs', line: null, path: 'comment', message: `must be true or false, not ${JSON.stringify(commentInput)}` }]);
   const approveLabel = input(env, 'approve-label');
   const pr = pullRequestOf(env);
-  const approvedByLabel = approveLabel && pr?.labels.includes(approveLabel) ? approveLabel : undefined;
-  if (approvedByLabel) process.stderr.write(`mcp-gate: the pull request carries the "${approvedByLabel}" label: a Hold or Rollback becomes Promote for this run\n`);
+  const approval = approveLabel ? await approvalOf(env, approveLabel) : null;
+  const approvedByLabel = approveLabel && approval?.labels.includes(approveLabel) ? approveLabel : undefined;
+  if (approvedByLabel) {
+    const covers = approval!.covers === null ? 'the findings of this run (the label was just given)' : `the ${approval!.covers.length} findings present when it was given`;
+    process.stderr.write(`mcp-gate: the pull request carries the "${approvedByLabel}" label (read from ${approval!.source === 'api' ? 'the API' : 'the event'}): it approves ${covers}\n`);
+  }
 
   let printed = '';
   const io: CommandIO = {
@@ -55,6 +60,7 @@ async function main(env: NodeJS.ProcessEnv, interrupted: () => boolean): Promise
     reportDir: input(env, 'report-dir') || undefined,
     format: 'json',
     approvedByLabel,
+    approvalCovers: approval?.covers ?? null,
     // On a pull request, the gate's own config and datasets are compared with the PR's base.
     policyBase: pr?.baseSha ?? undefined,
   }, io);
@@ -111,6 +117,31 @@ export function commentKey(env: NodeJS.ProcessEnv): string {
 }
 
 const markerOf = (key: string) => `<!-- mcp-gate:report key=${key} -->`;
+/** The markers this gate's comment may carry: its key's, and (with no explicit key) the plain one of earlier versions. */
+const markersOf = (env: NodeJS.ProcessEnv): string[] => (input(env, 'comment-key') ? [markerOf(commentKey(env))] : [markerOf(commentKey(env)), STICKY_MARKER]);
+
+/**
+ * The approve label's state: from the approval step's file (two steps: the gate holds no token), or
+ * read here with the token when there is one, or from the event alone.
+ */
+async function approvalOf(env: NodeJS.ProcessEnv, label: string): Promise<ApprovalState | null> {
+  const file = env.MCPGATE_APPROVAL_STATE;
+  if (file) return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ApprovalState) : null;
+  const token = input(env, 'github-token') || env.GITHUB_TOKEN || '';
+  return approvalState(env, label, CommentsApi.fromEnv(env, token), markersOf(env));
+}
+
+/** The approval step (action.yml): reads the label and the approval record with the token, for the gate step. */
+async function approvalStep(env: NodeJS.ProcessEnv): Promise<number> {
+  const label = input(env, 'approve-label');
+  if (!label) return 0;
+  const state = await approvalState(env, label, CommentsApi.fromEnv(env, input(env, 'github-token') || env.GITHUB_TOKEN || ''), markersOf(env));
+  if (!state) return 0;
+  const file = join(mkdtempSync(join(env.RUNNER_TEMP || tmpdir(), 'mcp-gate-approval-')), 'state.json');
+  writeFileSync(file, JSON.stringify(state));
+  setOutputs(env, { 'approval-state': file });
+  return 0;
+}
 
 /** What replaces the comment when GitHub refuses the full body: the verdict, never a stale one. */
 function shortBody(verdict: string, codes: string[], runUrl: string | undefined): string {
@@ -135,10 +166,9 @@ async function comment(env: NodeJS.ProcessEnv, pr: ReturnType<typeof pullRequest
   }
   const api = CommentsApi.fromEnv(env, input(env, 'github-token') || env.GITHUB_TOKEN || '');
   if (!api) return 'No PR comment: no github-token was given. The report is in this job summary.';
-  const key = commentKey(env);
-  const marker = markerOf(key);
+  const marker = markerOf(commentKey(env));
   // Comments of earlier versions carry the plain marker; the key the config path gives takes them over.
-  const markers = input(env, 'comment-key') ? [marker] : [marker, STICKY_MARKER];
+  const markers = markersOf(env);
   const body = (text: string) => `${marker}\n${text.startsWith(STICKY_MARKER) ? text.slice(STICKY_MARKER.length + 1) : text}`;
   try {
     let done;
@@ -224,8 +254,8 @@ async function commentStep(env: NodeJS.ProcessEnv): Promise<number> {
  * loading the module starts nothing. With `comment` as its argument it is the comment step.
  */
 export function runAction(): void {
-  if (process.argv[2] === 'comment') {
-    commentStep(process.env).then(
+  if (process.argv[2] === 'comment' || process.argv[2] === 'approval') {
+    (process.argv[2] === 'comment' ? commentStep : approvalStep)(process.env).then(
       (code) => (process.exitCode = code),
       (error: unknown) => {
         process.stderr.write(`${toStderr(failureText(error))}\n`);

@@ -1,5 +1,6 @@
 import type { Format } from '../commands/outcome.js';
 import { inert, markdownCode } from '../inert.js';
+import { approvalRecord } from '../report/approval-record.js';
 import { cell, VERDICT_ICON } from '../report/markdown.js';
 import { colours, plain, type TextStyle } from '../report/text.js';
 import type { BundleSummary } from './summary.js';
@@ -54,10 +55,15 @@ const ICON: Record<string, string> = { ...VERDICT_ICON, undecided: '❔' };
 export function renderBundleMarkdown(summary: BundleSummary): string {
   const verdict = verdictOf(summary);
   const out = [`## ${ICON[verdict]} mcp-gate bundle: **${verdict}** (${summary.servers.length} servers)`, ''];
+  // What the label covers, across servers, for the next push (see report/approval-record.ts).
+  const approved = summary.servers.flatMap((s) => (s.approval?.covers ? [s.approval] : []));
+  if (approved.length) out.splice(1, 0, approvalRecord(approved[0]!.label, [...new Set(approved.flatMap((a) => a.covers!))].sort()));
+  for (const s of summary.servers) if (s.staleApproval) out.push('> [!WARNING]', `> ${cell(s.name)}: ${cell(s.staleApproval.message)}`, '');
   out.push('| server | baseline → candidate | verdict | reasons |', '|---|---|---|---|');
   for (const s of summary.servers) {
     const why = s.error ? cell(s.error) : s.reasons.map((r) => `\`${r.code}\``).join(', ') || '-';
-    out.push(`| ${cell(s.name)} | ${s.baseline && s.candidate ? `${cell(s.baseline)} → ${cell(s.candidate)}` : '-'} | ${ICON[verdictOf(s)]} ${verdictOf(s)} | ${why} |`);
+    const approval = s.approval ? ` (approved by label ${markdownCode(s.approval.label)}; the gate said **${s.approval.verdictBefore}**)` : '';
+    out.push(`| ${cell(s.name)} | ${s.baseline && s.candidate ? `${cell(s.baseline)} → ${cell(s.candidate)}` : '-'} | ${ICON[verdictOf(s)]} ${verdictOf(s)}${approval} | ${why} |`);
   }
   if (summary.collisions.length) {
     out.push('', '### Across servers', '');

@@ -17,6 +17,10 @@ export interface ServerSummary {
   error: string | null;
   /** The server's report, relative to the working directory; null when none was written. */
   report: string | null;
+  /** Set when an approve label turned this server's Hold or Rollback into Promote. */
+  approval?: Decision['approval'];
+  /** Set when the label is on the PR but does not cover this server's findings. */
+  staleApproval?: Decision['staleApproval'];
 }
 
 /** The bundle summary file (`<stamp>-bundle.json`, schemas/bundle.schema.json). */
@@ -76,5 +80,9 @@ function serverSummary(outcome: ServerOutcome): ServerSummary {
     return { name: outcome.name, status: 'undecided', verdict: null, baseline: outcome.baseline, candidate: outcome.candidate, reasons: [], error: outcome.error, report: null };
   }
   const { decision, baseline, candidate } = outcome.report;
-  return { name: outcome.name, status: 'decided', verdict: decision.verdict, baseline: baseline.profile, candidate: candidate.profile, reasons: decision.reasons, error: null, report: outcome.reportPath };
+  return {
+    name: outcome.name, status: 'decided', verdict: decision.verdict, baseline: baseline.profile, candidate: candidate.profile, reasons: decision.reasons, error: null, report: outcome.reportPath,
+    ...(decision.approval && { approval: decision.approval }),
+    ...(decision.staleApproval && { staleApproval: decision.staleApproval }),
+  };
 }

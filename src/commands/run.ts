@@ -23,6 +23,8 @@ export interface RunFlags {
   server?: string;
   /** The PR label that approved this run, if any (see decide/approve). */
   approvedByLabel?: string;
+  /** What the label's approval covers (see RunOptions.approvalCovers in run.ts). */
+  approvalCovers?: string[] | null;
   /** Compare the config and datasets with this commit, the change's base (see config/policy-drift.ts). */
   policyBase?: string;
 }
@@ -66,7 +68,7 @@ async function startEarly(config: GateConfig, env: NodeJS.ProcessEnv): Promise<D
 }
 
 /** One baseline/candidate pair, gated and its report written; null when the gate was interrupted. */
-export async function gateOne(config: GateConfig, server: string | null, flags: Pick<RunFlags, 'approvedByLabel' | 'policyBase'>, io: CommandIO, datasets?: Dataset[]): Promise<{ report: Report; reportPath: string | null } | null> {
+export async function gateOne(config: GateConfig, server: string | null, flags: Pick<RunFlags, 'approvedByLabel' | 'approvalCovers' | 'policyBase'>, io: CommandIO, datasets?: Dataset[]): Promise<{ report: Report; reportPath: string | null } | null> {
   const prefix = server === null ? 'mcp-gate: ' : `mcp-gate: [${server}] `;
   const policy = flags.policyBase ? policyDrift(flags.policyBase, [...(config.file ? [config.file] : []), ...config.datasets], io.cwd) : undefined;
   if (policy?.error) io.log(`${prefix}warning: the gate's policy was not checked for changes: ${policy.error}`);
@@ -74,7 +76,7 @@ export async function gateOne(config: GateConfig, server: string | null, flags: 
   const { runGate } = await import('../run.js');
   let gated: Report;
   try {
-    gated = await runGate(config, { log: (line) => io.log(`${prefix}${line}`), approvedByLabel: flags.approvedByLabel, datasets, policy });
+    gated = await runGate(config, { log: (line) => io.log(`${prefix}${line}`), approvedByLabel: flags.approvedByLabel, approvalCovers: flags.approvalCovers, datasets, policy });
   } finally {
     await endUnadopted(config.timeouts.killGraceMs);
   }

@@ -1,7 +1,7 @@
 import type { GateConfig } from '../config/types.js';
 import { CODES, codeRank, type Action, type Code } from '../findings/codes.js';
 import { applyExceptions, type AppliedException } from './exceptions.js';
-import type { Signal } from './signals.js';
+import { signalKey, type Signal } from './signals.js';
 
 export type Verdict = 'Promote' | 'Hold' | 'Rollback';
 
@@ -20,6 +20,15 @@ export interface Decision {
   exceptionsApplied: AppliedException[];
   /** Set when a person approved this run (a PR label): the verdict is Promote, the reasons stay. */
   approval?: Approval;
+  /** Set when the label is on the PR but the findings are not the ones it approved: the verdict stands. */
+  staleApproval?: StaleApproval;
+}
+
+export interface StaleApproval {
+  label: string;
+  /** How many of this run's signals the approval does not cover (new since it was given). */
+  uncovered: number;
+  message: string;
 }
 
 export interface Approval {
@@ -27,6 +36,8 @@ export interface Approval {
   label: string;
   /** What the gate decided before the approval. */
   verdictBefore: Exclude<Verdict, 'Promote'>;
+  /** The signals the approval covers (signalKey): those present when the label was given. */
+  covers?: string[];
 }
 
 export type Policy = GateConfig['promotion'];
@@ -64,9 +75,27 @@ export function decide(signals: Signal[], policy: Policy, today: string): Decisi
  * A person's approval for this one run, e.g. a PR label: Rollback or Hold becomes Promote. The
  * reasons are kept, so the report still lists what was approved. A Promote needs no approval.
  */
-export function approve(decision: Decision, label: string): Decision {
+export function approve(decision: Decision, label: string, covers?: string[]): Decision {
   if (decision.verdict === 'Promote') return decision;
-  return { ...decision, verdict: 'Promote', approval: { by: 'label', label, verdictBefore: decision.verdict } };
+  return { ...decision, verdict: 'Promote', approval: { by: 'label', label, verdictBefore: decision.verdict, ...(covers && { covers }) } };
+}
+
+/**
+ * An approval that covers what was there when it was given, and nothing that came later. `covers`
+ * null: the label was given for this run, so it covers this run's signals (those behind a reason).
+ * Otherwise the run is approved only when every such signal is one the approval covered; a push
+ * that brings a new finding leaves the verdict as it is, and says the label is stale.
+ */
+export function approveCovering(decision: Decision, signals: Signal[], label: string, covers: string[] | null): Decision {
+  if (decision.verdict === 'Promote') return decision;
+  const judged = new Set(decision.reasons.map((r) => r.code));
+  const keys = [...new Set(signals.filter((s) => judged.has(s.code)).map(signalKey))].sort();
+  if (covers === null) return approve(decision, label, keys);
+  const known = new Set(covers);
+  const uncovered = keys.filter((k) => !known.has(k)).length;
+  if (!uncovered) return approve(decision, label, covers);
+  const message = `The "${label}" label approved the findings present when it was given; ${uncovered} finding${uncovered === 1 ? ' is' : 's are'} new since, so the verdict stands. Remove the label and add it again to approve what is here now.`;
+  return { ...decision, staleApproval: { label, uncovered, message } };
 }
 
 /**

@@ -8,7 +8,12 @@ export interface Signal {
   tool: string | null;
   fingerprint: string | null;
   message: string;
+  /** What the signal is about beyond code and tool, when there is no fingerprint: a case (`dataset#id`). */
+  subject?: string;
 }
+
+/** A signal's identity across runs: what an approval covers (see decide/decide.ts approveCovering). */
+export const signalKey = (s: Signal): string => s.fingerprint ?? `${s.code}|${s.tool ?? ''}|${s.subject ?? ''}`;
 
 /**
  * Collects the signals of a run. Findings on the baseline are context, not signals, and candidate
@@ -34,11 +39,11 @@ export function collectSignals(changes: Change[], candidateCases: CaseResult[], 
   for (const result of candidateCases) {
     if (result.status !== 'failed') continue;
     const code = result.regression === false ? 'case-already-failing' : 'case-broken';
-    signals.push({ code, tool: null, fingerprint: null, message: `${result.id}: ${result.failures.map((f) => f.message).join('; ')}` });
+    signals.push({ code, tool: null, fingerprint: null, message: `${result.id}: ${result.failures.map((f) => f.message).join('; ')}`, subject: `${result.dataset}#${result.id}` });
   }
   for (const finding of findings) {
     if (finding.side !== 'candidate' || finding.regression === false) continue;
-    signals.push({ code: finding.code, tool: finding.tool, fingerprint: null, message: finding.message });
+    signals.push({ code: finding.code, tool: finding.tool, fingerprint: null, message: finding.message, ...(finding.caseId && { subject: finding.caseId }) });
   }
   return signals;
 }

@@ -1,5 +1,6 @@
 import type { Change } from '../findings/types.js';
 import { markdownCode, markdownText } from '../inert.js';
+import { approvalRecord } from './approval-record.js';
 import { modelSeatHighlights } from './model-seat.js';
 import type { Report, SideReport } from './types.js';
 
@@ -38,6 +39,8 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   const approved = decision.approval ? ` (approved by label ${markdownCode(decision.approval.label)}; the gate said **${decision.approval.verdictBefore}**)` : '';
   head.push(`## ${VERDICT_ICON[decision.verdict]} mcp-gate: **${decision.verdict}**${approved}: ${cell(b.profile)} → ${cell(c.profile)}${reasons ? ` — ${reasons}` : ''}`);
   head.push('');
+  if (decision.approval?.covers) head.push(approvalRecord(decision.approval.label, decision.approval.covers));
+  if (decision.staleApproval) head.push('> [!WARNING]', `> ${cell(decision.staleApproval.message)}`, '');
   for (const r of decision.reasons) head.push(`- **${r.action}** \`${r.code}\` (${r.count}): ${cell(r.message)}`);
   if (!decision.reasons.length) head.push('- No finding asks for Hold or Rollback.');
   for (const e of decision.exceptionsApplied) head.push(`- approved until ${e.expires}: \`${e.code}\`${e.tool ? ` on ${cell(e.tool)}` : ''} (${cell(e.reason)})`);

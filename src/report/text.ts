@@ -77,6 +77,7 @@ export function renderText(report: Report, style: TextStyle = plain, reportPath:
   lines.push('');
   const approval = decision.approval ? ` (approved by label "${inert(decision.approval.label)}"; the gate said ${decision.approval.verdictBefore})` : '';
   lines.push(`${style.bold('Decision:')} ${verdictColour(style.bold(decision.verdict))}${approval}`);
+  if (decision.staleApproval) lines.push(style.yellow(`  ${inert(decision.staleApproval.message)}`));
   for (const reason of decision.reasons) lines.push(`  - [${reason.action}] ${reason.code}: ${inert(reason.message)}`);
   if (!decision.reasons.length) lines.push('  - no finding asks for Hold or Rollback');
   for (const e of decision.exceptionsApplied) lines.push(style.dim(`  approved: ${e.code}${e.tool ? ` on ${inert(e.tool)}` : ''} until ${e.expires} (${inert(e.reason)})`));

@@ -16,7 +16,7 @@ import { STICKY_MARKER } from '../../src/report/markdown.js';
  */
 interface Comment { id: number; body: string; user?: { login: string } }
 /** The fake API's state: `failNext` answers the next requests with these statuses; bodies over `maxBody` get 422. */
-const api = { comments: [] as Comment[], calls: [] as string[], deny: false, failNext: [] as number[], maxBody: 65_536 };
+const api = { comments: [] as Comment[], calls: [] as string[], deny: false, failNext: [] as number[], maxBody: 65_536, labels: [] as string[] };
 const BOT = { login: 'github-actions[bot]' };
 let server: Server;
 let apiUrl = '';
@@ -35,6 +35,7 @@ beforeAll(async () => {
       // The workflow's GITHUB_TOKEN cannot read /user; it writes as github-actions[bot].
       if (req.method === 'GET' && req.url === '/user') return send(403, { message: 'Resource not accessible by integration' });
       if (req.method === 'GET' && /\/repos\/acme\/tools\/issues\/7\/comments$/.test(req.url!.split('?')[0]!)) return send(200, api.comments);
+      if (req.method === 'GET' && req.url!.split('?')[0] === '/repos/acme/tools/issues/7/labels') return send(200, api.labels.map((name) => ({ name })));
       if (body && (JSON.parse(body) as Comment).body.length > api.maxBody) return send(422, { message: 'Validation Failed', errors: [{ code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' }] });
       if (api.deny) return send(403, { message: 'Resource not accessible by integration' });
       if (req.method === 'POST' && req.url === '/repos/acme/tools/issues/7/comments') {
@@ -82,7 +83,9 @@ function runAction(dir: string, inputs: Record<string, string>, event: object, e
 
 const runCliIn = (dir: string, args: string[]) => runCli(args, { cwd: dir });
 
-const prEvent = (labels: string[] = [], fork = false) => ({
+const prEvent = (labels: string[] = [], fork = false, action = 'synchronize', label?: string) => ({
+  action,
+  ...(label && { label: { name: label } }),
   pull_request: { number: 7, labels: labels.map((name) => ({ name })), head: { repo: { full_name: fork ? 'someone/tools' : 'acme/tools' } }, base: { repo: { full_name: 'acme/tools' } } },
 });
 const INPUTS = { config: 'gate.config.yaml', 'github-token': 'test-token', 'approve-label': 'mcp-gate-approved' };
@@ -136,13 +139,15 @@ describe('the GitHub Action on a pull request', { timeout: 60_000 }, () => {
 
   it('the approve label turns Rollback into Promote for the run, and the report records it', async () => {
     api.comments = [];
+    api.labels = ['mcp-gate-approved'];
     const dir = scratchProject();
-    const run = await runAction(dir, INPUTS, prEvent(['mcp-gate-approved']));
+    const run = await runAction(dir, INPUTS, prEvent(['mcp-gate-approved'], false, 'labeled', 'mcp-gate-approved'));
+    api.labels = [];
     expect(run.code).toBe(0);
     expect(run.outputs.verdict).toBe('Promote');
     expect(run.outputs['breaking-count']).toBe('1'); // still listed
     const report = JSON.parse(readFileSync(join(dir, run.outputs['report-path']!), 'utf8')) as { decision: { verdict: string; approval: object; reasons: { code: string }[] } };
-    expect(report.decision.approval).toEqual({ by: 'label', label: 'mcp-gate-approved', verdictBefore: 'Rollback' });
+    expect(report.decision.approval).toMatchObject({ by: 'label', label: 'mcp-gate-approved', verdictBefore: 'Rollback' });
     expect(report.decision.reasons.map((r) => r.code)).toEqual(['required-argument-removed', 'tool-added-destructive', 'case-broken']);
     expect(run.summary).toContain('approved by label `mcp-gate-approved`; the gate said **Rollback**');
   });
@@ -218,7 +223,8 @@ describe('the PR comment is the gate\'s own, and never left stale', { timeout: 6
     expect(retried.code).toBe(1);
     expect(ours()).toHaveLength(1);
     api.failNext = [429, 429, 429];
-    const limited = await runAction(scratchProject(), INPUTS, prEvent());
+    const { 'approve-label': _label, ...noLabel } = INPUTS; // so the first API call is the comment's
+    const limited = await runAction(scratchProject(), noLabel, prEvent());
     api.failNext = [];
     expect(limited.summary).toContain("No PR comment: GitHub's API rate limit was hit (HTTP 429)");
   });
@@ -245,6 +251,39 @@ describe('the PR comment is the gate\'s own, and never left stale', { timeout: 6
     expect(run.stdout).not.toMatch(/^::add-mask::/m);
     const body = ours()[0]!.body;
     expect(body).not.toMatch(/@octocat|!\[|https:\/\/evil|<img/);
+  });
+});
+
+describe('an approval covers what was there when the label was given', { timeout: 90_000 }, () => {
+  const LABEL = 'mcp-gate-approved';
+  const verdictOf = (run: ActionRun) => run.outputs.verdict;
+
+  it('given: Promote; a later push with the same findings: still Promote; a push with a new finding: the verdict stands and the label is stale; removed: not approved', async () => {
+    api.comments = [];
+    api.labels = [LABEL];
+    const dir = scratchProject();
+    const given = await runAction(dir, INPUTS, prEvent([LABEL], false, 'labeled', LABEL));
+    expect(verdictOf(given), given.stderr).toBe('Promote');
+    expect(given.stderr).toContain('(read from the API): it approves the findings of this run (the label was just given)');
+    expect(api.comments[0]!.body).toMatch(/<!-- mcp-gate:approval [A-Za-z0-9+/=]+ -->/);
+
+    const samePush = await runAction(dir, INPUTS, prEvent([LABEL]));
+    expect(verdictOf(samePush), samePush.stderr).toBe('Promote');
+    expect(samePush.stderr).toMatch(/it approves the \d+ findings present when it was given/);
+
+    // The next push brings a new broken case, which the label never saw.
+    writeFileSync(join(dir, 'datasets/new.cases.yaml'), 'role: support-agent\ncases:\n  - id: NEW-1\n    userTask: Declare an incident with its severity.\n    requiredTools:\n      - toolName: Incident.Declare\n        requiredArguments: [severity]\n');
+    writeFileSync(join(dir, 'gate.config.yaml'), readFileSync(join(dir, 'gate.config.yaml'), 'utf8').replace('datasets: [datasets/support-ops.cases.yaml]', 'datasets: [datasets/support-ops.cases.yaml, datasets/new.cases.yaml]'));
+    const newFinding = await runAction(dir, INPUTS, prEvent([LABEL]));
+    expect(newFinding.code).toBe(1);
+    expect(verdictOf(newFinding)).toBe('Rollback');
+    expect(api.comments[0]!.body).toContain('label approved the findings present when it was given; 1 finding is new since, so the verdict stands');
+
+    // The payload still lists the label (a re-run repeats it), but the API says it is gone.
+    api.labels = [];
+    const removed = await runAction(dir, INPUTS, prEvent([LABEL]));
+    expect(verdictOf(removed)).toBe('Rollback');
+    expect(removed.stderr).not.toContain('carries the');
   });
 });
 

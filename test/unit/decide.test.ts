@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decide, type Policy } from '../../src/decide/decide.js';
+import { approveCovering, decide, type Policy } from '../../src/decide/decide.js';
 import { collectSignals, type Signal } from '../../src/decide/signals.js';
 import { markRegressions } from '../../src/cases/regression.js';
 import type { CaseFailure, CaseResult } from '../../src/cases/types.js';
@@ -99,5 +99,24 @@ describe('cases judged as regressions (markRegressions + collectSignals)', () =>
     const exposed = (tool: string) => failure('forbidden-tool-exposed', tool);
     expect(codes([result('A', 'failed', [exposed('x')])], [result('A', 'failed', [exposed('x')])])).toEqual(['case-already-failing']);
     expect(codes([result('A', 'failed', [exposed('x')])], [result('A', 'failed', [exposed('x'), exposed('y')])])).toEqual(['forbidden-tool-exposed', 'case-broken']);
+  });
+});
+
+describe('approveCovering: a label approves what was there when it was given', () => {
+  const signals: Signal[] = [signal('tool-removed', 'a', 'f1'), signal('required-argument-removed', 'b', 'f2')];
+  const decided = decide(signals, policy(), TODAY);
+
+  it('given now: Promote, covering the signals behind the reasons', () => {
+    const d = approveCovering(decided, signals, 'ok', null);
+    expect(d).toMatchObject({ verdict: 'Promote', approval: { label: 'ok', verdictBefore: 'Rollback', covers: ['f1', 'f2'] } });
+  });
+
+  it('a later run with the same signals: still approved; with one more: the verdict stands, stale', () => {
+    expect(approveCovering(decided, signals, 'ok', ['f1', 'f2']).verdict).toBe('Promote');
+    const more = [...signals, signal('tool-removed', 'c', 'f3')];
+    const d = approveCovering(decide(more, policy(), TODAY), more, 'ok', ['f1', 'f2']);
+    expect(d.verdict).toBe('Rollback');
+    expect(d.staleApproval).toMatchObject({ label: 'ok', uncovered: 1 });
+    expect(approveCovering(decided, signals, 'ok', []).staleApproval?.uncovered).toBe(2);
   });
 });
