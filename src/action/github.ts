@@ -64,11 +64,14 @@ export class CommentsApi {
     private readonly base: string,
     private readonly repository: string,
     private readonly token: string,
+    /** Per request; `MCPGATE_GITHUB_TIMEOUT_MS` sets it (tests use a short one). */
+    private readonly timeoutMs = 20_000,
   ) {}
 
   static fromEnv(env: NodeJS.ProcessEnv, token: string): CommentsApi | null {
     if (!env.GITHUB_REPOSITORY || !token) return null;
-    return new CommentsApi(env.GITHUB_API_URL ?? 'https://api.github.com', env.GITHUB_REPOSITORY, token);
+    const timeout = Number(env.MCPGATE_GITHUB_TIMEOUT_MS);
+    return new CommentsApi(env.GITHUB_API_URL ?? 'https://api.github.com', env.GITHUB_REPOSITORY, token, Number.isFinite(timeout) && timeout > 0 ? timeout : undefined);
   }
 
   /**
@@ -93,14 +96,7 @@ export class CommentsApi {
 
   /** The body of the gate's own comment (see upsert), or null. */
   async ownComment(issue: number, markers: string[]): Promise<string | null> {
-    const author = await this.identity();
-    for (let page = 1; page <= 20; page++) {
-      const comments = await this.call<{ id: number; body?: string; user?: { login?: string } | null }[]>('GET', `/repos/${this.repository}/issues/${issue}/comments?per_page=100&page=${page}`);
-      const mine = comments.find((c) => c.user?.login === author && markers.some((m) => c.body?.startsWith(m)));
-      if (mine) return mine.body ?? null;
-      if (comments.length < 100) return null;
-    }
-    return null;
+    return (await this.findComment(issue, markers, await this.identity()))?.body ?? null;
   }
 
   /** Replaces the body of a comment the gate found or made (the short fallback when a full body is refused). */
@@ -122,16 +118,27 @@ export class CommentsApi {
   }
 
   private async find(issue: number, markers: string[], author: string): Promise<number | null> {
-    for (let page = 1; page <= 20; page++) {
-      const comments = await this.call<{ id: number; body?: string; user?: { login?: string } | null }[]>('GET', `/repos/${this.repository}/issues/${issue}/comments?per_page=100&page=${page}`);
-      const mine = comments.find((c) => c.user?.login === author && markers.some((m) => c.body?.startsWith(m)));
-      if (mine) return mine.id;
-      if (comments.length < 100) return null;
+    return (await this.findComment(issue, markers, author))?.id ?? null;
+  }
+
+  /** The first comment by `author` that starts with one of `markers`, through every page (the Link header's `next`). */
+  private async findComment(issue: number, markers: string[], author: string): Promise<{ id: number; body?: string } | null> {
+    let path: string | null = `/repos/${this.repository}/issues/${issue}/comments?per_page=100`;
+    for (let page = 0; path && page < 50; page++) {
+      const { data, next }: { data: { id: number; body?: string; user?: { login?: string } | null }[]; next: string | null } = await this.request('GET', path);
+      const mine = data.find((c) => c.user?.login === author && markers.some((m) => c.body?.startsWith(m)));
+      if (mine) return mine;
+      path = next;
     }
     return null;
   }
 
   private async call<T>(method: string, path: string, body?: object): Promise<T> {
+    return (await this.request<T>(method, path, body)).data;
+  }
+
+  /** One request, retried on 5xx and rate limits; `next` is the Link header's next page, as a path on this API. */
+  private async request<T>(method: string, path: string, body?: object): Promise<{ data: T; next: string | null }> {
     for (let attempt = 1; ; attempt++) {
       const response = await fetch(`${this.base}${path}`, {
         method,
@@ -143,9 +150,9 @@ export class CommentsApi {
           ...(body && { 'content-type': 'application/json' }),
         },
         ...(body && { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(20_000),
+        signal: AbortSignal.timeout(this.timeoutMs),
       });
-      if (response.ok) return (await response.json()) as T;
+      if (response.ok) return { data: (await response.json()) as T, next: this.nextPage(response.headers.get('link')) };
       const detail = await response.text().catch(() => '');
       // GitHub says "rate limit" with 429, or with 403 and no requests left (the primary limit).
       const rateLimited = response.status === 429 || (response.status === 403 && (response.headers.get('x-ratelimit-remaining') === '0' || /rate limit/i.test(detail)));
@@ -156,5 +163,11 @@ export class CommentsApi {
       const after = Number(response.headers.get('retry-after'));
       await sleep(Number.isFinite(after) && after > 0 ? Math.min(after, 10) * 1000 : 500 * 2 ** (attempt - 1));
     }
+  }
+
+  /** The `rel="next"` URL of a Link header, when it is on this API (a page link elsewhere is not followed). */
+  private nextPage(link: string | null): string | null {
+    const next = link?.split(',').map((part) => /<([^>]+)>\s*;\s*rel="next"/.exec(part)?.[1]).find(Boolean);
+    return next?.startsWith(this.base) ? next.slice(this.base.length) : null;
   }
 }

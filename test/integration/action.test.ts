@@ -16,7 +16,7 @@ import { STICKY_MARKER } from '../../src/report/markdown.js';
  */
 interface Comment { id: number; body: string; user?: { login: string } }
 /** The fake API's state: `failNext` answers the next requests with these statuses; bodies over `maxBody` get 422. */
-const api = { comments: [] as Comment[], calls: [] as string[], deny: false, failNext: [] as number[], maxBody: 65_536, labels: [] as string[] };
+const api = { comments: [] as Comment[], calls: [] as string[], deny: false, failNext: [] as number[], maxBody: 65_536, labels: [] as string[], delayMs: 0 };
 const BOT = { login: 'github-actions[bot]' };
 let server: Server;
 let apiUrl = '';
@@ -25,7 +25,7 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
+    req.on('end', () => setTimeout(() => {
       api.calls.push(`${req.method} ${req.url?.split('?')[0]}`);
       const send = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
       if (req.headers.authorization !== 'Bearer test-token') return send(401, { message: 'Bad credentials' });
@@ -34,7 +34,13 @@ beforeAll(async () => {
       if (fail) return send(fail, { message: `failing with ${fail}` });
       // The workflow's GITHUB_TOKEN cannot read /user; it writes as github-actions[bot].
       if (req.method === 'GET' && req.url === '/user') return send(403, { message: 'Resource not accessible by integration' });
-      if (req.method === 'GET' && /\/repos\/acme\/tools\/issues\/7\/comments$/.test(req.url!.split('?')[0]!)) return send(200, api.comments);
+      if (req.method === 'GET' && /\/repos\/acme\/tools\/issues\/7\/comments$/.test(req.url!.split('?')[0]!)) {
+        // 100 a page, the rest behind a Link header, as GitHub pages them.
+        const page = Number(new URL(req.url!, 'http://x').searchParams.get('page') ?? 1);
+        const more = api.comments.length > page * 100;
+        res.writeHead(200, { 'content-type': 'application/json', ...(more && { link: `<${apiUrl}/repos/acme/tools/issues/7/comments?per_page=100&page=${page + 1}>; rel="next", <${apiUrl}/repos/acme/tools/issues/7/comments?per_page=100&page=9>; rel="last"` }) });
+        return res.end(JSON.stringify(api.comments.slice((page - 1) * 100, page * 100)));
+      }
       if (req.method === 'GET' && req.url!.split('?')[0] === '/repos/acme/tools/issues/7/labels') return send(200, api.labels.map((name) => ({ name })));
       if (body && (JSON.parse(body) as Comment).body.length > api.maxBody) return send(422, { message: 'Validation Failed', errors: [{ code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' }] });
       if (api.deny) return send(403, { message: 'Resource not accessible by integration' });
@@ -51,7 +57,7 @@ beforeAll(async () => {
         return send(200, { ...comment, html_url: `https://github.test/acme/tools/pull/7#issuecomment-${comment.id}` });
       }
       send(404, { message: 'Not Found' });
-    });
+    }, api.delayMs));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -213,6 +219,29 @@ describe('the PR comment is the gate\'s own, and never left stale', { timeout: 6
       expect(run.summary).toContain('## ⛔ mcp-gate: **Rollback**');
     } finally {
       api.maxBody = 65_536;
+    }
+  });
+
+  it('finds its comment on a later page, through the Link header', async () => {
+    api.comments = Array.from({ length: 150 }, (_, i) => ({ id: 1000 + i, body: `review note ${i}`, user: { login: 'reviewer' } }));
+    api.comments[120] = { id: 1120, body: '<!-- mcp-gate:report key=gate.config.yaml -->\nold', user: BOT };
+    api.calls = [];
+    const run = await runAction(scratchProject(), INPUTS, prEvent());
+    expect(run.code, run.stderr).toBe(1);
+    expect(api.calls.filter((c) => !c.startsWith('GET'))).toEqual(['PATCH /repos/acme/tools/issues/comments/1120']);
+    expect(api.comments).toHaveLength(150);
+  });
+
+  it('a slow API times out: the verdict stands and the summary says the comment failed', async () => {
+    api.comments = [];
+    api.delayMs = 1500;
+    try {
+      const run = await runAction(scratchProject(), INPUTS, prEvent(), { env: { MCPGATE_GITHUB_TIMEOUT_MS: '300' } });
+      expect(run.code).toBe(1);
+      expect(run.outputs.verdict).toBe('Rollback');
+      expect(run.summary).toMatch(/No PR comment: the comment failed: .*(timeout|aborted)/i);
+    } finally {
+      api.delayMs = 0;
     }
   });
 
