@@ -52,8 +52,15 @@ export const redact = (text: string): string => maskIn(text, ordered).replace(TO
 
 /** A copy of `value` with every string redacted (keys included). */
 export function redactDeep<T>(value: T): T {
-  return ordered.length ? mapStrings(value, redact) : value;
+  // With no secret registered, only token shapes can be there: one scan of the text says whether to walk.
+  if (!ordered.length && !hasTokenShape(JSON.stringify(value) ?? '')) return value;
+  return mapStrings(value, redact);
 }
+
+const hasTokenShape = (text: string): boolean => {
+  TOKEN_SHAPES.lastIndex = 0;
+  return TOKEN_SHAPES.test(text);
+};
 
 /** A copy of a JSON-like value with `change` applied to every string, keys included. */
 export function mapStrings<T>(value: T, change: (text: string) => string): T {

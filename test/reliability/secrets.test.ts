@@ -59,7 +59,8 @@ describe('secrets handed to servers never leave the gate', { timeout: 60_000 }, 
     const tokens = ['ghp_' + 'a1B2'.repeat(9), 'ghs_' + 'Z9y8'.repeat(9), 'github_pat_' + '11ABCDEFG0'.repeat(6), 'xoxb-' + '1234567890-abcdefghij', 'AKIA' + 'IOSFODNN7EXAMPLE'];
     const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-secrets-'));
     for (const format of ['text', 'markdown', 'json']) {
-      const result = await runCli(['run', '-c', CONFIG, '--baseline', 'ok', '--candidate', 'token-shapes', '--format', format, '--report-dir', dir], { env, timeoutMs: 20_000 });
+      // No LEAK_TEST_TOKEN: nothing is registered, so only the shapes can catch them.
+      const result = await runCli(['run', '-c', CONFIG, '--baseline', 'ok', '--candidate', 'token-shapes', '--format', format, '--report-dir', dir], { env: { MCPGATE_PROFILES__OK__ARGS: env.MCPGATE_PROFILES__OK__ARGS }, timeoutMs: 20_000 });
       for (const token of tokens) expect(result.stdout + result.stderr, `${format}: ${token}`).not.toContain(token);
       if (format === 'json') expect((JSON.parse(result.stdout) as Report).candidate.tools.find((t) => t.name === 'alpha')!.description).toBe('Found ***, ***, ***, ***, ***.');
     }
