@@ -1,4 +1,5 @@
 import { jsonInert } from '../inert.js';
+import { redactShapes } from '../secrets.js';
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Report } from './types.js';
@@ -78,5 +79,5 @@ export function reportText(report: Report): string {
     const list = tools.length ? `[\n${tools.map((t) => `${indent}  ${JSON.stringify(t)}`).join(',\n')}\n${indent}]` : '[]';
     skeleton = `${skeleton.slice(0, at)}${list}${skeleton.slice(at + mark.length + 4)}`;
   });
-  return `${jsonInert(skeleton)}\n`;
+  return `${redactShapes(jsonInert(skeleton))}\n`;
 }
