@@ -76,7 +76,8 @@ export async function gateOne(config: GateConfig, server: string | null, flags: 
   const { runGate } = await import('../run.js');
   let gated: Report;
   try {
-    gated = await runGate(config, { log: (line) => io.log(`${prefix}${line}`), approvedByLabel: flags.approvedByLabel, approvalCovers: flags.approvalCovers, datasets, policy });
+    // After a signal nothing more is said about the run: no decision from servers told to end.
+    gated = await runGate(config, { log: (line) => (io.interrupted() ? undefined : io.log(`${prefix}${line}`)), approvedByLabel: flags.approvedByLabel, approvalCovers: flags.approvalCovers, datasets, policy });
   } finally {
     await endUnadopted(config.timeouts.killGraceMs);
   }

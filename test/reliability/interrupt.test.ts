@@ -14,7 +14,7 @@ import { processesMatching } from '../helpers/processes.js';
  */
 const CONFIG = join(ROOT, 'test/fixtures/servers/hostile.config.yaml');
 
-async function interrupted(signal: 'SIGINT' | 'SIGTERM', tag: string) {
+async function interrupted(signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP', tag: string, twice = false) {
   const reports = mkdtempSync(join(tmpdir(), 'mcp-gate-interrupt-'));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -39,12 +39,13 @@ async function interrupted(signal: 'SIGINT' | 'SIGTERM', tag: string) {
   expect(processesMatching(`--tag=${tag}`)).toHaveLength(2); // both servers are up, mid-run
   const sent = Date.now();
   child.kill(signal);
+  if (twice) setTimeout(() => child.kill(signal), 50);
   const code = await exited;
   return { code, stderr, stdout, ms: Date.now() - sent, reports };
 }
 
 describe('a signal to the gate ends every server and leaves nothing behind', { timeout: 30_000 }, () => {
-  for (const [signal, exitCode] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
+  for (const [signal, exitCode] of [['SIGTERM', 143], ['SIGINT', 130], ['SIGHUP', 129]] as const) {
     it(`${signal}: exit ${exitCode}, no process left (SIGKILL for the one that ignores SIGTERM), no report file`, async () => {
       const tag = `interrupt-${signal}-${process.pid}`;
       const result = await interrupted(signal, tag);
@@ -54,6 +55,18 @@ describe('a signal to the gate ends every server and leaves nothing behind', { t
       expect(processesMatching(`--tag=${tag}`)).toEqual([]);
       expect(readdirSync(result.reports)).toEqual([]); // nothing half-written
       expect(result.ms).toBeLessThan(10_000);
+      expect(result.stderr).not.toMatch(/decision:/);
     });
   }
+
+  it('a second SIGINT kills every server at once, even the one that ignores SIGTERM, and prints no decision', async () => {
+    const tag = `interrupt-twice-${process.pid}`;
+    const result = await interrupted('SIGINT', tag, true);
+    expect(result.code).toBe(130);
+    expect(result.stderr).toContain('mcp-gate: SIGINT again: killing server processes now');
+    expect(result.stderr).not.toMatch(/decision:/);
+    expect(result.stdout).toBe('');
+    expect(processesMatching(`--tag=${tag}`)).toEqual([]);
+    expect(result.ms).toBeLessThan(1_000);
+  });
 });
