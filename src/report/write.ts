@@ -1,6 +1,6 @@
 import { jsonInert } from '../inert.js';
 import { redactShapes } from '../secrets.js';
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync, existsSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Report } from './types.js';
 
@@ -22,11 +22,7 @@ function freeName(dir: string, base: string): string {
   }
 }
 
-/**
- * Writes the report atomically: a temp file in the same directory, fsync, then rename. A reader
- * (or a crash) never sees half a report. The exclusive create of the temp file also keeps two
- * runs in the same second from taking the same final name.
- */
+/** Writes the report atomically, under a name no other writer holds (see writeAtomically). */
 export function writeReport(dir: string, report: Report): string {
   return writeAtomically(dir, () => reportFileName(dir, report), reportText(report));
 }
@@ -39,25 +35,51 @@ export function writeBundleSummary(dir: string, summary: { startedAt: string }):
   return writeAtomically(dir, () => freeName(dir, `${stamp(summary.startedAt)}-bundle`), `${JSON.stringify(summary, null, 2)}\n`);
 }
 
+/**
+ * The text goes to a temp file in the same directory (exclusive create, fsync), and is published
+ * under its final name by a hard link, which fails when the name exists: two runs in the same
+ * second never overwrite each other, and a reader never sees half a report. Where links are not
+ * supported, the final name is reserved by an exclusive create and the temp file renamed onto it.
+ * The temp file is removed on every path, a full disk included.
+ */
 function writeAtomically(dir: string, name: () => string, text: string): string {
   mkdirSync(dir, { recursive: true });
   for (;;) {
     const target = name();
-    const temp = `${target}.${process.pid}.tmp`;
-    const fd = openSync(temp, 'wx');
+    const temp = `${target}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
     try {
-      writeSync(fd, text);
-      fsyncSync(fd);
+      const fd = openSync(temp, 'wx');
+      try {
+        writeFileSync(fd, text); // every byte, or an error (a single write may stop short on a full disk)
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      if (publish(temp, target)) return target;
     } finally {
-      closeSync(fd);
-    }
-    if (existsSync(target)) {
       rmSync(temp, { force: true });
-      continue; // another run took this name between the check and now
     }
-    renameSync(temp, target);
-    return target;
   }
+}
+
+/** Puts `temp` at `target` unless `target` exists; false when another writer took the name first. */
+function publish(temp: string, target: string): boolean {
+  try {
+    linkSync(temp, target);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV') throw error;
+  }
+  try {
+    closeSync(openSync(target, 'wx'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+  renameSync(temp, target);
+  return true;
 }
 
 /**
