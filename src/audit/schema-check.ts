@@ -2,6 +2,7 @@ import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { JsonSchema } from '../contract/types.js';
 import { validator } from '../validators.js';
+import { ajvRegExp } from '../safe-regex.js';
 import { isSchema2020 } from './meta-2020.js';
 
 /**
@@ -18,7 +19,7 @@ const isDraft07 = (schema: JsonSchema) => typeof schema.$schema === 'string' && 
  * Output schemas are compiled without ajv checking them against the meta-schema first: that check
  * would compile the meta-schema itself, at each run, and `schemaProblems` has already made it.
  */
-const OUTPUT_OPTIONS: Options = { allErrors: true, strict: false, validateFormats: false, validateSchema: false };
+const OUTPUT_OPTIONS: Options = { allErrors: true, strict: false, validateFormats: false, validateSchema: false, code: { regExp: ajvRegExp } };
 
 function ajvFor(schema: JsonSchema): Ajv {
   if (isDraft07(schema)) return (draft07 ??= new Ajv(OUTPUT_OPTIONS));

@@ -1,4 +1,5 @@
 import { atomizeChangeset, diff } from 'json-diff-ts';
+import { safeRegex } from '../safe-regex.js';
 import type { CaseFailure, RequiredTool } from './types.js';
 
 export interface ObservedResult {
@@ -40,7 +41,9 @@ export function checkExpectations(spec: RequiredTool, observed: ObservedResult):
   for (const needle of needles) {
     if (!observed.text.includes(needle)) failures.push(fail(`contains:${needle}`, `expected output to contain ${JSON.stringify(needle)}; got ${JSON.stringify(clip(observed.text))}`));
   }
-  if (expect.matches !== undefined && !new RegExp(expect.matches).test(observed.text)) {
+  const matcher = expect.matches === undefined ? null : safeRegex(expect.matches);
+  // The dataset loader refused a pattern RE2 cannot run, so `matcher` is a SafeRegex here.
+  if (expect.matches !== undefined && matcher !== null && typeof matcher !== 'string' && !matcher.test(observed.text)) {
     failures.push(fail('matches', `expected output to match /${expect.matches}/; got ${JSON.stringify(clip(observed.text))}`));
   }
   if (expect.structured !== undefined) {

@@ -1,3 +1,4 @@
+import { safeRegex } from '../safe-regex.js';
 import { relative } from 'node:path';
 import { InputError, type Problem } from '../config/problems.js';
 import { readSource } from '../config/source.js';
@@ -42,10 +43,10 @@ export function loadDatasets(files: string[], cwd = process.cwd()): Dataset[] {
       c.requiredTools.forEach((tool, j) => {
         const pattern = tool.expect?.matches;
         if (pattern === undefined) return;
-        try {
-          new RegExp(pattern);
-        } catch (error) {
-          problems.push({ file: display, line: parsed.source.lineOf(['cases', i, 'requiredTools', j, 'expect', 'matches']), path: `cases[${i}].requiredTools[${j}].expect.matches`, message: `is not a valid regular expression: ${(error as Error).message}` });
+        // Matched on RE2, in linear time (src/safe-regex.ts): a pattern it cannot run is the dataset's problem.
+        const re = safeRegex(pattern);
+        if (typeof re === 'string') {
+          problems.push({ file: display, line: parsed.source.lineOf(['cases', i, 'requiredTools', j, 'expect', 'matches']), path: `cases[${i}].requiredTools[${j}].expect.matches`, message: `is not a regular expression the gate can run in linear time (RE2: no lookaround, no backreferences): ${re}` });
         }
       });
     });

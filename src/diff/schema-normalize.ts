@@ -1,3 +1,4 @@
+import { safeRegex } from '../safe-regex.js';
 import type { JsonSchema } from '../contract/types.js';
 import { TEXT_KEYWORDS, isAnnotation, isObject, valueKey } from './schema-keywords.js';
 
@@ -201,7 +202,8 @@ export const fallback = (schema: JsonSchema): unknown => both(schema.additionalP
 
 export function matches(pattern: string, name: string): boolean {
   try {
-    return new RegExp(pattern, 'u').test(name);
+    const re = safeRegex(pattern);
+    return typeof re !== 'string' && re.test(name);
   } catch {
     return false;
   }

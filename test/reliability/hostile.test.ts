@@ -76,6 +76,18 @@ afterEach(() => {
 });
 
 describe('a hostile candidate cannot hang, crash or fool the gate', { timeout: TEST_TIMEOUT_MS }, () => {
+  it('answers with text on which a dataset regex backtracks for minutes: matched on RE2 at once, a verdict (Rollback, case-broken)', async () => {
+    started.push('ok', 'redos');
+    const result = await gate(['run', '--baseline', 'ok', '--candidate', 'redos', '--dataset', join(ROOT, 'test/fixtures/servers/hostile-redos.cases.yaml')]);
+    expect(result.code, result.stderr).toBe(1);
+    const report = reportOf(result);
+    expect(report.baseline.caseResults[0]!.status).toBe('passed');
+    expect(report.candidate.caseResults[0]!.failures.map((f) => f.check)).toEqual(['matches']);
+    expect(report.decision.reasons.map((r) => r.code)).toEqual(['case-broken']);
+    expect(result.ms).toBeLessThan(CLI_TIMEOUT_MS);
+    await expectNoLeftovers('ok', 'redos');
+  });
+
   it('exits at once with a message on stderr: Rollback (candidate-unavailable), the message in the report', async () => {
     const result = await run('exit-at-once');
     expect(result.code).toBe(1);

@@ -187,6 +187,13 @@ describe('keywords that were once passed in silence', () => {
     expect(inputPairs(obj({ severity: str, summary: str }, ['severity', 'summary']), obj({ summary: str }, ['summary']))).toEqual([['required-argument-removed', 'breaking']]);
   });
 
+  it('a server pattern and name built to backtrack for minutes are matched on RE2, at once', () => {
+    const name = `${'a'.repeat(40)}!`;
+    const before = { type: 'object', properties: { [name]: str }, patternProperties: { '^(a|aa)+$': { type: 'integer' } } };
+    const after = { ...before, patternProperties: { '^(a|aa)+$': { type: 'string' } } };
+    expect(inputPairs(before, after)).toEqual([['input-type-changed', 'breaking']]); // integer -> string for the names the pattern governs
+  });
+
   it('text-only edits of a schema are no schema change', () => {
     expect(inputPairs(obj({ a: { type: 'string', description: 'x', examples: ['a'], $comment: 'c' } }), obj({ a: { type: 'string', description: 'y' } })).filter(([c]) => c !== 'description-reworded')).toEqual([]);
   });

@@ -1,0 +1,44 @@
+import { RE2JS } from 're2js';
+
+/**
+ * Regular expressions that come from outside (a server's schema `pattern` and `patternProperties`,
+ * a dataset's `expect.matches`) run on RE2 (re2js, a pure-JavaScript port): matching takes time
+ * linear in the input, so no pattern and text can pin the gate's CPU (`^(\w+\s?)+$` against
+ * `aaa…a!` takes seconds per character with a backtracking engine). RE2 has no lookaround and no
+ * backreferences; such a pattern is reported as one the gate cannot run.
+ */
+export interface SafeRegex {
+  test(text: string): boolean;
+}
+
+const FLAGS: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, s: RE2JS.DOTALL, m: RE2JS.MULTILINE };
+const compiled = new Map<string, SafeRegex | string>();
+
+/** The compiled pattern, or why RE2 cannot run it. Cached: schemas repeat their patterns. */
+export function safeRegex(pattern: string, flags = ''): SafeRegex | string {
+  const key = `${flags}/${pattern}`;
+  let found = compiled.get(key);
+  if (found === undefined) {
+    try {
+      const re = RE2JS.compile(pattern, [...flags].reduce((n, f) => n | (FLAGS[f] ?? 0), 0));
+      found = { test: (text: string) => re.matcher(text).find() };
+    } catch (error) {
+      found = (error as Error).message.replace(/^error parsing regexp: /, '');
+    }
+    if (compiled.size > 10_000) compiled.clear();
+    compiled.set(key, found);
+  }
+  return found;
+}
+
+/**
+ * For ajv's `code.regExp`: patterns in a server's output schema, checked against what its tools
+ * return. One RE2 cannot run accepts everything: the gate does not check what it cannot run safely.
+ */
+export const ajvRegExp = Object.assign(
+  (pattern: string, flags: string): SafeRegex => {
+    const re = safeRegex(pattern, flags);
+    return typeof re === 'string' ? { test: () => true } : re;
+  },
+  { code: 'mcp-gate safe-regex (RE2)' },
+);

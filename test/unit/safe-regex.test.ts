@@ -1,0 +1,28 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadDatasets } from '../../src/cases/load.js';
+import { ajvRegExp, safeRegex } from '../../src/safe-regex.js';
+
+describe('regular expressions from servers and datasets run on RE2 (linear time)', () => {
+  it('a catastrophic-backtracking pattern answers at once', () => {
+    const re = safeRegex('^(\\w+\\s?)+$');
+    expect(typeof re).toBe('object');
+    expect((re as { test(t: string): boolean }).test(`${'a'.repeat(5000)}!`)).toBe(false);
+    expect((re as { test(t: string): boolean }).test('called alpha')).toBe(true);
+  });
+
+  it('flags i, s and m; lookaround and backreferences are named as what RE2 cannot run', () => {
+    expect((safeRegex('^abc$', 'i') as { test(t: string): boolean }).test('ABC')).toBe(true);
+    expect(safeRegex('(?=a)b')).toMatch(/unsupported Perl syntax/);
+    expect(ajvRegExp('(?=a)b', 'u').test('anything')).toBe(true); // not checked rather than run unsafely
+  });
+
+  it('a dataset whose expect.matches RE2 cannot run is a dataset problem (exit 3), with the file and path', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-regex-'));
+    const file = join(dir, 'x.cases.yaml');
+    writeFileSync(file, 'role: r\ncases:\n  - id: A\n    userTask: t\n    requiredTools:\n      - toolName: t\n        expect: { matches: "(?<=x)y" }\n');
+    expect(() => loadDatasets([file], dir)).toThrow(/x\.cases\.yaml:7: cases\[0\]\.requiredTools\[0\]\.expect\.matches: is not a regular expression the gate can run in linear time/);
+  });
+});
