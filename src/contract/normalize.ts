@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { effectiveAnnotations } from './annotations.js';
 import { canonicalHash } from './canonical.js';
 import type { Contract, ContractTool, DiscoveryProblem, Discovery, JsonSchema, ServerIdentity } from './types.js';
@@ -41,7 +42,7 @@ export function contractBuilder(): { add(rawTools: unknown[]): void; finish(serv
       return;
     }
     seen.add(raw.name);
-    tools.push(normalizeTool(raw, problems));
+    tools.push(normalizeTool(boundedDepth(raw, problems), problems));
   };
   return {
     add: (rawTools) => rawTools.forEach(add),
@@ -55,6 +56,61 @@ export function contractBuilder(): { add(rawTools: unknown[]): void; finish(serv
       };
     },
   };
+}
+
+/**
+ * How deep a tool definition may nest before the gate stops walking it. Every later stage (hash,
+ * diff, audit, report) recurses, and a schema nested thousands of levels would overflow the stack:
+ * a candidate could then force "could not decide". A definition past the bound is measured and
+ * hashed without recursion, and kept as a stand-in carrying that digest: a protocol violation is
+ * reported, and a changed digest is a schema change for a person to look at (never silence).
+ */
+export const MAX_DEFINITION_DEPTH = 256;
+
+function boundedDepth(raw: Record<string, unknown>, problems: DiscoveryProblem[]): Record<string, unknown> {
+  const depth = depthOf(raw, MAX_DEFINITION_DEPTH + 1);
+  if (depth <= MAX_DEFINITION_DEPTH) return raw;
+  const name = raw.name as string;
+  problems.push({ tool: name, message: `tool "${name}" nests more than ${MAX_DEFINITION_DEPTH} levels deep; it is compared by its digest only.` });
+  const digest = iterativeDigest(raw);
+  // What is shallow is kept as it is (title, annotations), so only the deep part reads as changed.
+  const shallow = Object.fromEntries(Object.entries(raw).filter(([key, value]) => key !== 'inputSchema' && key !== 'outputSchema' && depthOf(value, 9) <= 8));
+  return { ...shallow, name, inputSchema: { type: 'object', $mcpGateTooDeep: digest } };
+}
+
+/** The nesting depth of a JSON value, up to `limit`, without recursion. */
+function depthOf(value: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest >= limit) return deepest;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/** Punctuation pushed on the digest's stack, told apart from the value's own strings by its class. */
+class Token {
+  constructor(readonly text: string) {}
+}
+
+/** A SHA-256 of a JSON value with sorted keys, without recursion (for values too deep to serialise). */
+function iterativeDigest(value: unknown): string {
+  const digest = createHash('sha256');
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const node = stack.pop();
+    if (node instanceof Token) digest.update(node.text);
+    else if (Array.isArray(node)) stack.push(new Token(']'), ...[...node].reverse().flatMap((v) => [v, new Token(',')]), new Token('['));
+    else if (node !== null && typeof node === 'object') {
+      const keys = Object.keys(node).sort().reverse();
+      stack.push(new Token('}'), ...keys.flatMap((k) => [(node as Record<string, unknown>)[k], new Token(`${JSON.stringify(k)}:`), new Token(',')]), new Token('{'));
+    } else digest.update(JSON.stringify(node) ?? 'null');
+  }
+  return `sha256:${digest.digest('hex')}`;
 }
 
 function normalizeTool(raw: Record<string, unknown>, problems: DiscoveryProblem[]): ContractTool {

@@ -88,6 +88,15 @@ describe('a hostile candidate cannot hang, crash or fool the gate', { timeout: T
     await expectNoLeftovers('ok', 'redos');
   });
 
+  it('nests a tool\'s schema 20,000 levels deep: a verdict, never exit 3, the tool compared by its digest', async () => {
+    const result = await run('deep-schema');
+    expect([1, 2], result.stderr).toContain(result.code);
+    const report = reportOf(result);
+    expect(report.candidate.discovery.errors.map((e) => e.message)).toContain('tool "alpha" nests more than 256 levels deep; it is compared by its digest only.');
+    expect(report.diff.changes.filter((c) => c.tool === 'alpha').map((c) => c.code)).toContain('schema-changed');
+    await expectNoLeftovers('ok', 'deep-schema');
+  });
+
   it('exits at once with a message on stderr: Rollback (candidate-unavailable), the message in the report', async () => {
     const result = await run('exit-at-once');
     expect(result.code).toBe(1);
