@@ -68,6 +68,8 @@ export interface Limits {
   maxPages: number;
   maxTools: number;
   maxMessageBytes: number;
+  /** All the bytes one side may send over the run (discovery and cases), over any transport. */
+  maxSideBytes: number;
   /** A tools/call result over this is dropped unread: the probe fails with result-too-large, the session goes on. */
   maxResultBytes: number;
   stderrTailBytes: number;
@@ -121,7 +123,7 @@ export interface GateConfig {
 export const DEFAULTS = {
   reports: { dir: 'reports' },
   timeouts: { startupMs: 15_000, requestMs: 30_000, runMs: 600_000, killGraceMs: 2_000 },
-  limits: { maxPages: 100, maxTools: 10_000, maxMessageBytes: 16 * 1024 * 1024, maxResultBytes: 4 * 1024 * 1024, stderrTailBytes: 8 * 1024 },
+  limits: { maxPages: 100, maxTools: 10_000, maxMessageBytes: 16 * 1024 * 1024, maxSideBytes: 64 * 1024 * 1024, maxResultBytes: 4 * 1024 * 1024, stderrTailBytes: 8 * 1024 },
   cases: { concurrency: 4 },
   bundle: { concurrency: 2 },
   audit: { maxResultBytes: 32 * 1024, resultGrowthPercent: 50, resultGrowthMinBytes: 1024, definitionCostGrowthPercent: 25, definitionCostGrowthMinTokens: 500 },

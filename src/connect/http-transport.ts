@@ -4,6 +4,7 @@ import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Exit, LaunchedServer } from './http-launch.js';
 import { StreamTail } from './stderr-tail.js';
+import { boundedFetch, byteBudget } from './byte-budget.js';
 
 /** How long a polite DELETE of the HTTP session may take at close before the gate moves on. */
 const TERMINATE_TIMEOUT_MS = 1_000;
@@ -20,7 +21,7 @@ export class RemoteTransport implements Transport {
 
   /** Never anything: over HTTP there is no stdout to pollute. Kept so sessions read alike. */
   readonly noise = { lines: 0, samples: [] as string[] };
-  readonly fault: string | null = null;
+  fault: string | null = null;
   protocolVersion: string | null = null;
 
   private readonly inner: StreamableHTTPClientTransport | SSEClientTransport;
@@ -35,9 +36,18 @@ export class RemoteTransport implements Transport {
     headers: Record<string, string>,
     readonly server: LaunchedServer | null,
     stderrTailBytes: number,
+    limits: { maxMessageBytes: number; maxSideBytes: number },
   ) {
     const requestInit: RequestInit = { headers };
-    this.inner = kind === 'http' ? new StreamableHTTPClientTransport(url, { requestInit }) : new SSEClientTransport(url, { requestInit });
+    // Every response body is counted (src/connect/byte-budget.ts); at a bound the session ends with the reason.
+    const fetch = boundedFetch(byteBudget(limits), (reason) => {
+      this.fault ??= reason;
+      this.onerror?.(new Error(reason));
+      void this.close();
+    });
+    this.inner = kind === 'http'
+      ? new StreamableHTTPClientTransport(url, { requestInit, fetch })
+      : new SSEClientTransport(url, { requestInit, fetch }); // the event stream is read through `fetch` too
     this.emptyTail = new StreamTail(stderrTailBytes);
     this.inner.onmessage = (message) => this.onmessage?.(message);
     this.inner.onerror = (error) => this.onerror?.(error);

@@ -70,6 +70,7 @@ export class Session {
       cwd: profile.cwd,
       env,
       maxMessageBytes: limits.maxMessageBytes,
+      maxSideBytes: limits.maxSideBytes,
       maxResultBytes: limits.maxResultBytes,
       stderrTailBytes: limits.stderrTailBytes,
       killGraceMs: timeouts.killGraceMs,
@@ -104,7 +105,7 @@ export class Session {
       const launch = { ...profile.launch, args: args.map((a) => a.value) };
       server = new LaunchedServer(launch, env, { stderrTailBytes: limits.stderrTailBytes, killGraceMs: timeouts.killGraceMs });
     }
-    const transport = new RemoteTransport(profile.transport, url, describeUrl(profile.url), headers, server, limits.stderrTailBytes);
+    const transport = new RemoteTransport(profile.transport, url, describeUrl(profile.url), headers, server, limits.stderrTailBytes, limits);
     const session = new Session(side, newClient(), transport, timeouts, redactor);
     track(session);
     if (server && profile.launch) {

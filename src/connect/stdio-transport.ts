@@ -68,6 +68,8 @@ export interface StdioLaunch {
    * becomes a "result too large" error for that call; otherwise it ends the session.
    */
   maxMessageBytes: number;
+  /** All the bytes the server may write to stdout over the run; past it the session ends. */
+  maxSideBytes: number;
   /** A tools/call result longer than this is dropped, and its call fails with RESULT_TOO_LARGE. */
   maxResultBytes: number;
   stderrTailBytes: number;
@@ -163,7 +165,18 @@ export class GroupStdioTransport implements Transport {
     this.onclose?.();
   }
 
+  private received = 0;
+
   private onStdout(chunk: Buffer): void {
+    if (this.fault) return;
+    this.received += chunk.length;
+    if (this.received > this.launch.maxSideBytes) {
+      this.fault = `the server sent more than limits.maxSideBytes (${this.launch.maxSideBytes} bytes) over the run`;
+      this.pending = [];
+      this.onerror?.(new Error(this.fault));
+      void this.close();
+      return;
+    }
     let start = 0;
     for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
       this.take(chunk.subarray(start, newline));

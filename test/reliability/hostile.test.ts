@@ -97,6 +97,35 @@ describe('a hostile candidate cannot hang, crash or fool the gate', { timeout: T
     await expectNoLeftovers('ok', 'deep-schema');
   });
 
+  it('pages under the message cap that add up past limits.maxSideBytes: the session ends there, Rollback', async () => {
+    const result = await run('many-tools', { env: { MCPGATE_LIMITS__MAX_SIDE_BYTES: '150000' } });
+    expect(result.code, result.stderr).toBe(1);
+    const report = reportOf(result);
+    expect(report.candidate.error?.message).toContain('the server sent more than limits.maxSideBytes (150000 bytes) over the run');
+    await expectNoLeftovers('ok', 'many-tools');
+  });
+
+  it('over streamable HTTP, answers tools/list with one endless data: line: cut off at limits.maxMessageBytes, Rollback, no process left', async () => {
+    const { freePort } = await import('../helpers/http.js');
+    const port = await freePort();
+    const tag = `--tag=http-flood-${process.pid}`;
+    const env = {
+      MCPGATE_PROFILES__FLOOD__TRANSPORT: 'http',
+      MCPGATE_PROFILES__FLOOD__URL: `http://127.0.0.1:${port}/mcp`,
+      MCPGATE_PROFILES__FLOOD__COMMAND: 'node',
+      MCPGATE_PROFILES__FLOOD__ARGS: `[http-flood-server.mjs, "${port}", "${tag}"]`,
+    };
+    started.push('ok');
+    const result = await gate(['run', '--baseline', 'ok', '--candidate', 'flood'], env);
+    expect(result.code, result.stderr).toBe(1);
+    const report = reportOf(result);
+    expect(report.candidate.error?.message).toContain('exceeded limits.maxMessageBytes (1048576 bytes)');
+    expect(report.decision.reasons.map((r) => r.code)).toContain('candidate-unavailable');
+    expect(result.ms).toBeLessThan(CLI_TIMEOUT_MS);
+    const { processesMatching } = await import('../helpers/processes.js');
+    expect(processesMatching(tag)).toEqual([]);
+  });
+
   it('exits at once with a message on stderr: Rollback (candidate-unavailable), the message in the report', async () => {
     const result = await run('exit-at-once');
     expect(result.code).toBe(1);
