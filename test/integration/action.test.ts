@@ -25,11 +25,18 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => setTimeout(() => {
+    let gone = false;
+    res.on('close', () => (gone = !res.writableEnded));
+    req.on('end', () => {
+      // Taken when the request arrives: a delayed answer to a client that gave up must not eat a later test's failures.
+      const fail = api.failNext.shift();
+      setTimeout(() => answer(fail), api.delayMs);
+    });
+    const answer = (fail: number | undefined) => {
+      if (gone) return; // the client timed out and went away
       api.calls.push(`${req.method} ${req.url?.split('?')[0]}`);
       const send = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
       if (req.headers.authorization !== 'Bearer test-token') return send(401, { message: 'Bad credentials' });
-      const fail = api.failNext.shift();
       if (fail === 429) return res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' }).end(JSON.stringify({ message: 'API rate limit exceeded' }));
       if (fail) return send(fail, { message: `failing with ${fail}` });
       // The workflow's GITHUB_TOKEN cannot read /user; it writes as github-actions[bot].
@@ -57,7 +64,7 @@ beforeAll(async () => {
         return send(200, { ...comment, html_url: `https://github.test/acme/tools/pull/7#issuecomment-${comment.id}` });
       }
       send(404, { message: 'Not Found' });
-    }, api.delayMs));
+    };
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
