@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { diffContracts } from '../../src/diff/index.js';
 import { CODES } from '../../src/findings/codes.js';
 import { normalForm } from '../../src/diff/schema-normal-form.js';
@@ -100,3 +101,18 @@ export function judge(before: Schema, after: Schema, label: string, tally: Tally
   if (differs && changes.length === 0) tally.silent.push(`invariant: ${describe()}`);
 }
 
+
+/**
+ * Prints the figures (the README quotes them) and holds them: no silent pass, "breaking" without a
+ * witness under 5% (a constraint another keyword already implies, or an input the search did not
+ * reach), every class applied, and at least 92% agreement.
+ */
+export function holdTally(label: string, tally: Tally, classesApplied: number): void {
+  const agreement = tally.agree / tally.pairs;
+  console.log(`${label}: ${tally.pairs} pairs over ${classesApplied} mutation classes; agreement ${(agreement * 100).toFixed(1)}%; silent passes ${tally.silent.length}; breaking without a witness ${tally.unwarranted.length}; required-argument-removed by design ${tally.byDesign}`);
+  if (process.env.ORACLE_DEBUG) console.log([...tally.silent, '----', ...tally.unwarranted].join('\n'));
+  expect(tally.silent.slice(0, 5)).toEqual([]);
+  expect(tally.unwarranted.length / tally.pairs).toBeLessThan(0.05);
+  expect(classesApplied).toBe(CLASSES.length);
+  expect(agreement).toBeGreaterThanOrEqual(0.92);
+}
