@@ -56,6 +56,12 @@ export function redactDeep<T>(value: T): T {
 }
 
 /**
+ * Every string redacted, token shapes included, whether or not a secret is registered: for a
+ * rendering that cuts text (a markdown cell), which must see whole tokens before it cuts them.
+ */
+export const redactAll = <T>(value: T): T => mapStrings(value, redact);
+
+/**
  * Token shapes alone, over text already serialised (a report file): one scan, where walking every
  * string of a large report would cost more. Every other way out passes through `redact`.
  */

@@ -14,7 +14,7 @@ import { emit } from '../commands/output.js';
 import { toStderr } from '../commands/dispatch.js';
 import { markdownBlock } from '../inert.js';
 import type { Report } from '../report/types.js';
-import { redact, redactDeep } from '../secrets.js';
+import { redact, redactAll } from '../secrets.js';
 import { renderBundleMarkdown } from '../bundle/render.js';
 import type { BundleSummary } from '../bundle/summary.js';
 import { annotations, command, type Locator, type Place } from './annotations.js';
@@ -82,7 +82,7 @@ async function main(env: NodeJS.ProcessEnv, interrupted: () => boolean): Promise
 
   const runUrl = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : undefined;
   // Redacted before rendering, so no secret is cut in half by a clipped cell and left in part.
-  const markdown = redact(renderMarkdown(redactDeep(report), { approveLabel: approveLabel || undefined, reportLink: runUrl }));
+  const markdown = redact(renderMarkdown(redactAll(report), { approveLabel: approveLabel || undefined, reportLink: runUrl }));
   const note = await comment(env, pr, markdown, shortBody(report.decision.verdict, report.decision.reasons.map((r) => r.code), runUrl));
   appendSummary(env, note ? `${markdown}\n> [!NOTE]\n> ${note}\n` : markdown);
   return exitCodeOf(outcome, failOn);
@@ -101,7 +101,7 @@ async function bundleResult(env: NodeJS.ProcessEnv, pr: ReturnType<typeof pullRe
     'breaking-count': '',
     'broken-cases': '',
   });
-  const markdown = redact(`${STICKY_MARKER}\n${renderBundleMarkdown(redactDeep(summary))}`);
+  const markdown = redact(`${STICKY_MARKER}\n${renderBundleMarkdown(redactAll(summary))}`);
   const runUrl = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : undefined;
   const note = await comment(env, pr, markdown, shortBody(summary.verdict ?? 'undecided', summary.decision.reasons.map((r) => r.code), runUrl));
   appendSummary(env, note ? `${markdown}\n> [!NOTE]\n> ${note}\n` : markdown);

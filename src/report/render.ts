@@ -1,5 +1,6 @@
 import type { Format } from '../commands/outcome.js';
 import { jsonInert } from '../inert.js';
+import { redactAll } from '../secrets.js';
 import { renderJunit } from './junit.js';
 import { renderHtml } from './html/page.js';
 import { renderMarkdown } from './markdown.js';
@@ -13,7 +14,7 @@ export function renderReport(report: Report, format: Format, options: { reportPa
     case 'json':
       return `${jsonInert(JSON.stringify(report, null, 2))}\n`;
     case 'markdown':
-      return renderMarkdown(report);
+      return renderMarkdown(redactAll(report)); // before cells are clipped, so no token is cut in half
     case 'junit':
       return renderJunit(report);
     case 'sarif':

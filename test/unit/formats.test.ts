@@ -114,3 +114,15 @@ describe('--format markdown within GitHub\'s comment limit', () => {
     expect(markdown).not.toContain('x'.repeat(400));
   });
 });
+
+describe('markdown sees whole tokens before it clips a cell', () => {
+  it('a token that straddles the 300-character cut leaves no fragment', async () => {
+    const { renderReport } = await import('../../src/report/render.js');
+    const leaky = structuredClone(rollback);
+    const token = `ghp_${'Q7'.repeat(18)}`;
+    leaky.diff.changes[0]!.message = `${'x'.repeat(290)} ${token} tail`;
+    const markdown = renderReport(leaky, 'markdown');
+    expect(markdown).not.toContain('ghp_Q7');
+    expect(markdown).toContain('\\*\\*\\*'); // *** in markdown text, escaped
+  });
+});
