@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * Every server the gate starts runs as the leader of its own process group, so ending the
@@ -6,6 +8,42 @@ import { spawn, type ChildProcess } from 'node:child_process';
  * an interrupted gate can still end them all.
  */
 const live = new Set<number>();
+
+/**
+ * A mark unique to this gate process, in the environment of every server it starts and so, unless
+ * a process clears its environment, of everything those start. A descendant that left the process
+ * group (`setsid`, a detached child, a double fork) still carries it, and on Linux is found by it
+ * under /proc when the gate ends, as CI systems find the processes of a build. Elsewhere only the
+ * process groups are ended.
+ */
+export const RUN_MARK = `MCPGATE_RUN=${randomUUID()}`;
+
+/** SIGKILL to every process (but this one) whose environment carries RUN_MARK. Linux only; elsewhere nothing. */
+export function killMarked(): number {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid);
+  } catch {
+    return 0;
+  }
+  let killed = 0;
+  for (const pid of pids) {
+    let environ: string;
+    try {
+      environ = readFileSync(`/proc/${pid}/environ`, 'latin1');
+    } catch {
+      continue; // gone, or not ours to read
+    }
+    if (!environ.split('\0').includes(RUN_MARK)) continue;
+    try {
+      process.kill(Number(pid), 'SIGKILL');
+      killed++;
+    } catch {
+      // already gone
+    }
+  }
+  return killed;
+}
 
 export interface SpawnedGroup {
   child: ChildProcess;
@@ -17,7 +55,7 @@ export interface SpawnedGroup {
 export function spawnGroup(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): SpawnedGroup {
   const child = spawn(command, args, {
     cwd: options.cwd,
-    env: options.env,
+    env: { ...options.env, [RUN_MARK.split('=')[0]!]: RUN_MARK.slice(RUN_MARK.indexOf('=') + 1) },
     detached: true,
     stdio: ['pipe', 'pipe', 'pipe'],
     windowsHide: true,
@@ -72,8 +110,10 @@ export async function endGroup(pid: number, graceMs: number, leaderExited?: Prom
 export function killAllGroupsNow(): void {
   for (const pid of live) signalGroup(pid, 'SIGKILL');
   live.clear();
+  killMarked();
 }
 
 export async function endAllGroups(graceMs: number): Promise<void> {
   await Promise.all([...live].map((pid) => endGroup(pid, graceMs)));
+  killMarked();
 }

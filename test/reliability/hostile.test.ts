@@ -97,6 +97,12 @@ describe('a hostile candidate cannot hang, crash or fool the gate', { timeout: T
     await expectNoLeftovers('ok', 'deep-schema');
   });
 
+  it('starts a grandchild that leaves the process group: found by the run\'s mark in its environment and killed when the gate ends', async () => {
+    const result = await run('escape');
+    expect(result.code, result.stderr).toBe(0);
+    await expectNoLeftovers('ok', 'escape');
+  });
+
   it('pages under the message cap that add up past limits.maxSideBytes: the session ends there, Rollback', async () => {
     const result = await run('many-tools', { env: { MCPGATE_LIMITS__MAX_SIDE_BYTES: '150000' } });
     expect(result.code, result.stderr).toBe(1);
