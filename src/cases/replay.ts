@@ -1,5 +1,6 @@
 import type { Contract, ContractTool } from '../contract/types.js';
 import { describe } from '../error-text.js';
+import { depthOf, MAX_DEFINITION_DEPTH } from '../contract/normalize.js';
 import type { Observation } from '../audit/result-checks.js';
 import { checkExpectations, type ObservedResult } from './expect.js';
 import { caseRoles } from './load.js';
@@ -114,6 +115,12 @@ async function probe(required: RequiredTool, tool: ContractTool, spec: Case, sid
       probe: { ...base, status: 'failed', reason, durationMs: response.durationMs, resultBytes: response.droppedBytes },
       failures: [{ code: 'result-too-large', tool: tool.name, message: `probe result too large: ${reason}` }],
     };
+  }
+  // Every later reading of a result recurses (size, expectations, the audit): one nested past the
+  // bound fails its probe with that reason instead of overflowing the stack (an undecided run).
+  if (depthOf(response.result, MAX_DEFINITION_DEPTH + 1) > MAX_DEFINITION_DEPTH) {
+    const reason = `the result nests more than ${MAX_DEFINITION_DEPTH} levels deep; it was not read`;
+    return { probe: { ...base, status: 'failed', reason, durationMs: response.durationMs }, failures: [{ code: 'probe-failed', tool: tool.name, message: `probe result unreadable: ${reason}` }] };
   }
   const observed = observe(response.result);
   const probeRecord: Probe = {

@@ -79,7 +79,7 @@ function boundedDepth(raw: Record<string, unknown>, problems: DiscoveryProblem[]
 }
 
 /** The nesting depth of a JSON value, up to `limit`, without recursion. */
-function depthOf(value: unknown, limit: number): number {
+export function depthOf(value: unknown, limit: number): number {
   let deepest = 0;
   const stack: [unknown, number][] = [[value, 1]];
   while (stack.length) {

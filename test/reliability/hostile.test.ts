@@ -132,6 +132,14 @@ describe('a hostile candidate cannot hang, crash or fool the gate', { timeout: T
     expect(processesMatching(tag)).toEqual([]);
   });
 
+  it('answers a call with structuredContent nested 20,000 levels: the probe fails with the reason, a verdict, never exit 3', async () => {
+    const result = await run('deep-result');
+    expect(result.code, result.stderr).toBe(1);
+    const report = reportOf(result);
+    expect(report.candidate.caseResults[0]!.failures.map((f) => f.message)).toEqual(['probe result unreadable: the result nests more than 256 levels deep; it was not read']);
+    await expectNoLeftovers('ok', 'deep-result');
+  });
+
   it('exits at once with a message on stderr: Rollback (candidate-unavailable), the message in the report', async () => {
     const result = await run('exit-at-once');
     expect(result.code).toBe(1);
