@@ -111,6 +111,13 @@ describe('a hostile candidate cannot hang, crash or fool the gate', { timeout: T
     await expectNoLeftovers('ok', 'many-tools');
   });
 
+  it('endless 8 MiB pages with the default limits: cut at the 64 MiB side budget, Rollback', async () => {
+    const result = await run('fat-pages', { env: { MCPGATE_LIMITS__MAX_MESSAGE_BYTES: '16777216', MCPGATE_LIMITS__MAX_TOOLS: '10000', MCPGATE_LIMITS__MAX_PAGES: '100' } });
+    expect(result.code, result.stderr).toBe(1);
+    expect(reportOf(result).candidate.error?.message).toContain('the server sent more than limits.maxSideBytes (67108864 bytes) over the run');
+    await expectNoLeftovers('ok', 'fat-pages');
+  });
+
   it('over streamable HTTP, answers tools/list with one endless data: line: cut off at limits.maxMessageBytes, Rollback, no process left', async () => {
     const { freePort } = await import('../helpers/http.js');
     const port = await freePort();
