@@ -23,6 +23,8 @@ import { roleBreakdown } from './roles/breakdown.js';
 import { roleDefinitions } from './roles/definitions.js';
 import { REPORT_SCHEMA_VERSION, type Report, type Timing } from './report/types.js';
 import { GATE_NAME, GATE_VERSION } from './version.js';
+import { startWatchdog } from './watchdog.js';
+import { RUN_MARK } from './connect/process-group.js';
 
 export interface RunOptions {
   /** Progress lines, for stderr. */
@@ -64,6 +66,19 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
   let rejectDeadline: (error: Error) => void = () => undefined;
   const deadline = new Promise<never>((_, reject) => (rejectDeadline = reject));
   deadline.catch(() => undefined);
+  // Should the main thread ever be too busy to keep runMs, a worker thread ends the run (src/watchdog.ts).
+  // A worker costs about 30 ms of CPU and 10 MB, so it starts only once a run has lasted 2 s: the
+  // runs that end sooner (most) pay nothing, and a run that is stuck from its first 2 s is not covered.
+  const WATCHDOG_SLACK_MS = 15_000;
+  let standDownWatchdog = (): void => undefined;
+  const watchdogStart = setTimeout(() => {
+    standDownWatchdog = startWatchdog(config.timeouts.runMs - 2_000 + config.timeouts.killGraceMs + WATCHDOG_SLACK_MS, RUN_MARK, `the gate did not answer ${WATCHDOG_SLACK_MS / 1000} s past timeouts.runMs (${config.timeouts.runMs} ms): its main thread is stuck; killing every server and the gate (exit 137)`);
+  }, 2_000);
+  watchdogStart.unref();
+  const standDown = () => {
+    clearTimeout(watchdogStart);
+    standDownWatchdog();
+  };
   const timer = setTimeout(() => {
     expired = true;
     expiredDuring = waitingOn(inFlight); // before the servers are ended and their calls fail
@@ -156,6 +171,7 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
     };
   } finally {
     clearTimeout(timer);
+    standDown();
     await Promise.all(sessions.map((s) => s.close()));
   }
 }

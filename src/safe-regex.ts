@@ -14,10 +14,27 @@ export interface SafeRegex {
 const FLAGS: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, s: RE2JS.DOTALL, m: RE2JS.MULTILINE };
 const compiled = new Map<string, SafeRegex | string>();
 
+/**
+ * A pattern with no unbounded repetition (`*`, `+`, `{n,}`) and no repeated group cannot backtrack
+ * more than linearly: `severity P[0-9]`. Such a one runs on the native engine, which costs nothing to
+ * start (RE2's first compile takes some milliseconds); any other runs on RE2.
+ */
+function boundedByShape(pattern: string): boolean {
+  const bare = pattern.replace(/\\./g, 'x').replace(/\[[^\]]*\]/g, 'x');
+  return !/[*+]|\{\d*,\d*\}|\)\{/.test(bare) && !/\\[1-9k]/.test(pattern);
+}
+
 /** The compiled pattern, or why RE2 cannot run it. Cached: schemas repeat their patterns. */
 export function safeRegex(pattern: string, flags = ''): SafeRegex | string {
   const key = `${flags}/${pattern}`;
   let found = compiled.get(key);
+  if (found === undefined && boundedByShape(pattern)) {
+    try {
+      found = new RegExp(pattern, flags.replace(/[^imsu]/g, ''));
+    } catch {
+      // not valid for the native engine: RE2 says why below
+    }
+  }
   if (found === undefined) {
     try {
       const re = RE2JS.compile(pattern, [...flags].reduce((n, f) => n | (FLAGS[f] ?? 0), 0));
@@ -37,8 +54,17 @@ export function safeRegex(pattern: string, flags = ''): SafeRegex | string {
  */
 export const ajvRegExp = Object.assign(
   (pattern: string, flags: string): SafeRegex => {
-    const re = safeRegex(pattern, flags);
-    return typeof re === 'string' ? { test: () => true } : re;
+    // Compiled on first use: ajv asks for every pattern when it compiles a schema, most are never tested.
+    let re: SafeRegex | null = null;
+    return {
+      test: (text: string) => {
+        if (!re) {
+          const compiled = safeRegex(pattern, flags);
+          re = typeof compiled === 'string' ? { test: () => true } : compiled;
+        }
+        return re.test(text);
+      },
+    };
   },
   { code: 'mcp-gate safe-regex (RE2)' },
 );

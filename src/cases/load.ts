@@ -46,7 +46,7 @@ export function loadDatasets(files: string[], cwd = process.cwd()): Dataset[] {
         // Matched on RE2, in linear time (src/safe-regex.ts): a pattern it cannot run is the dataset's problem.
         const re = safeRegex(pattern);
         if (typeof re === 'string') {
-          problems.push({ file: display, line: parsed.source.lineOf(['cases', i, 'requiredTools', j, 'expect', 'matches']), path: `cases[${i}].requiredTools[${j}].expect.matches`, message: `is not a regular expression the gate can run in linear time (RE2: no lookaround, no backreferences): ${re}` });
+          problems.push({ file: display, line: parsed.source.lineOf(['cases', i, 'requiredTools', j, 'expect', 'matches']), path: `cases[${i}].requiredTools[${j}].expect.matches`, message: `is not a regular expression the gate can run in linear time (with repetition, RE2 runs it: no lookaround, no backreferences): ${re}` });
         }
       });
     });
