@@ -26,11 +26,57 @@ export function spend(budget: ByteBudget, bytes: number, sinceBreak: number): st
 
 type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
-/** A fetch whose response bodies are held to `budget`. */
-export function boundedFetch(budget: ByteBudget, onExceeded: (reason: string) => void): Fetch {
+/** The JSON-RPC code of a tools/call answer dropped for its size (the stdio transport uses the same). */
+export const RESULT_TOO_LARGE = -32_050;
+
+/** The id of a single tools/call request in a POST body, or undefined. */
+function toolsCallId(init: RequestInit | undefined): string | number | undefined {
+  if (typeof init?.body !== 'string') return undefined;
+  try {
+    const message = JSON.parse(init.body) as { method?: unknown; id?: unknown };
+    return message.method === 'tools/call' && (typeof message.id === 'string' || typeof message.id === 'number') ? message.id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The answer to one tools/call, held to `maxResultBytes` as over stdio: read up to the bound, and
+ * past it the rest is cancelled unread and the call gets a RESULT_TOO_LARGE error in its place,
+ * so the probe fails with result-too-large and the session goes on.
+ */
+async function boundedResult(response: Response, id: string | number, maxResultBytes: number, budget: ByteBudget, onExceeded: (reason: string) => void): Promise<Response> {
+  const reader = response.body!.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    const reason = spend(budget, value.byteLength, 0);
+    if (reason) {
+      onExceeded(reason);
+      await reader.cancel().catch(() => undefined);
+      throw new Error(reason);
+    }
+    if (bytes > maxResultBytes) {
+      await reader.cancel().catch(() => undefined);
+      const message = `the result (more than ${maxResultBytes} bytes) exceeded limits.maxResultBytes (${maxResultBytes} bytes) and was dropped unread`;
+      const error = { jsonrpc: '2.0', id, error: { code: RESULT_TOO_LARGE, message, data: { resultBytes: bytes, limitBytes: maxResultBytes } } };
+      return new Response(JSON.stringify(error), { status: 200, headers: { 'content-type': 'application/json' } });
+    }
+    chunks.push(value);
+  }
+  return new Response(new Blob(chunks as BlobPart[]), { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+/** A fetch whose response bodies are held to `budget`, and each tools/call answer to `maxResultBytes`. */
+export function boundedFetch(budget: ByteBudget, onExceeded: (reason: string) => void, maxResultBytes = Infinity): Fetch {
   return async (url, init) => {
     const response = await fetch(url, init);
     if (!response.body) return response;
+    const callId = toolsCallId(init);
+    if (callId !== undefined && response.ok && Number.isFinite(maxResultBytes)) return boundedResult(response, callId, maxResultBytes, budget, onExceeded);
     let sinceBreak = 0;
     const counted = response.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {

@@ -36,7 +36,7 @@ export class RemoteTransport implements Transport {
     headers: Record<string, string>,
     readonly server: LaunchedServer | null,
     stderrTailBytes: number,
-    limits: { maxMessageBytes: number; maxSideBytes: number },
+    limits: { maxMessageBytes: number; maxSideBytes: number; maxResultBytes: number },
   ) {
     const requestInit: RequestInit = { headers };
     // Every response body is counted (src/connect/byte-budget.ts); at a bound the session ends with the reason.
@@ -44,7 +44,7 @@ export class RemoteTransport implements Transport {
       this.fault ??= reason;
       this.onerror?.(new Error(reason));
       void this.close();
-    });
+    }, limits.maxResultBytes);
     this.inner = kind === 'http'
       ? new StreamableHTTPClientTransport(url, { requestInit, fetch })
       : new SSEClientTransport(url, { requestInit, fetch }); // the event stream is read through `fetch` too

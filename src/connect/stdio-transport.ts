@@ -7,7 +7,9 @@ import { adopt } from './prelaunch.js';
 import { StreamTail } from './stderr-tail.js';
 
 /** The JSON-RPC error code the gate answers a tools/call with when it dropped the result for its size. */
-export const RESULT_TOO_LARGE = -32_050;
+import { RESULT_TOO_LARGE } from './byte-budget.js';
+
+export { RESULT_TOO_LARGE };
 
 /** How long a failed write waits for the server's exit status, to report that instead of EPIPE. */
 const EXIT_WAIT_MS = 1000;

@@ -118,6 +118,31 @@ describe('a hostile candidate cannot hang, crash or fool the gate', { timeout: T
     await expectNoLeftovers('ok', 'fat-pages');
   });
 
+  it('over streamable HTTP, answers a call with ~20 MB: dropped at limits.maxResultBytes (result-too-large), the session goes on', async () => {
+    const { freePort } = await import('../helpers/http.js');
+    const port = await freePort();
+    const tag = `--tag=http-huge-${process.pid}`;
+    const env = {
+      MCPGATE_PROFILES__FLOOD__TRANSPORT: 'http',
+      MCPGATE_PROFILES__FLOOD__URL: `http://127.0.0.1:${port}/mcp`,
+      MCPGATE_PROFILES__FLOOD__COMMAND: 'node',
+      MCPGATE_PROFILES__FLOOD__ARGS: `[http-flood-server.mjs, "${port}", huge-result, "${tag}"]`,
+      MCPGATE_CASES__CONCURRENCY: '1',
+      MCPGATE_LIMITS__MAX_MESSAGE_BYTES: '67108864',
+    };
+    started.push('ok');
+    const result = await gate(['run', '--baseline', 'ok', '--candidate', 'flood', '--dataset', join(ROOT, 'test/fixtures/servers/hostile-two-probes.cases.yaml')], env);
+    expect(result.code, result.stderr).toBe(1);
+    const report = reportOf(result);
+    const [alpha, beta] = report.candidate.caseResults;
+    expect(alpha!.failures).toEqual([expect.objectContaining({ code: 'result-too-large', tool: 'alpha' })]);
+    expect(alpha!.failures[0]!.message).toContain('exceeded limits.maxResultBytes (1048576 bytes)');
+    expect(beta!.status).toBe('passed'); // the same session answered the next call
+    expect(report.candidate.error).toBeNull();
+    const { processesMatching } = await import('../helpers/processes.js');
+    expect(processesMatching(tag)).toEqual([]);
+  });
+
   it('over streamable HTTP, answers tools/list with one endless data: line: cut off at limits.maxMessageBytes, Rollback, no process left', async () => {
     const { freePort } = await import('../helpers/http.js');
     const port = await freePort();
