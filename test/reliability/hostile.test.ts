@@ -23,6 +23,14 @@ async function gate(args: string[], env: Record<string, string> = {}): Promise<C
   return runCli([...args, '-c', CONFIG, '--format', 'json', '--quiet'], { timeoutMs: CLI_TIMEOUT_MS, env });
 }
 
+/** Environment overrides that add a `flood` profile: http-flood-server.mjs in `mode`, started on `port`. */
+const floodProfile = (port: number, mode: 'flood' | 'huge-result', tag: string): Record<string, string> => ({
+  MCPGATE_PROFILES__FLOOD__TRANSPORT: 'http',
+  MCPGATE_PROFILES__FLOOD__URL: `http://127.0.0.1:${port}/mcp`,
+  MCPGATE_PROFILES__FLOOD__COMMAND: 'node',
+  MCPGATE_PROFILES__FLOOD__ARGS: `[http-flood-server.mjs, "${port}", ${mode}, "${tag}"]`,
+});
+
 /** `mcp-gate run` with `candidate` (and the well-behaved `ok` baseline unless told otherwise). */
 function run(candidate: string, options: { baseline?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
   const baseline = options.baseline ?? 'ok';
@@ -122,14 +130,7 @@ describe('a hostile candidate cannot hang, crash or fool the gate', { timeout: T
     const { freePort } = await import('../helpers/http.js');
     const port = await freePort();
     const tag = `--tag=http-huge-${process.pid}`;
-    const env = {
-      MCPGATE_PROFILES__FLOOD__TRANSPORT: 'http',
-      MCPGATE_PROFILES__FLOOD__URL: `http://127.0.0.1:${port}/mcp`,
-      MCPGATE_PROFILES__FLOOD__COMMAND: 'node',
-      MCPGATE_PROFILES__FLOOD__ARGS: `[http-flood-server.mjs, "${port}", huge-result, "${tag}"]`,
-      MCPGATE_CASES__CONCURRENCY: '1',
-      MCPGATE_LIMITS__MAX_MESSAGE_BYTES: '67108864',
-    };
+    const env = { ...floodProfile(port, 'huge-result', tag), MCPGATE_CASES__CONCURRENCY: '1', MCPGATE_LIMITS__MAX_MESSAGE_BYTES: '67108864' };
     started.push('ok');
     const result = await gate(['run', '--baseline', 'ok', '--candidate', 'flood', '--dataset', join(ROOT, 'test/fixtures/servers/hostile-two-probes.cases.yaml')], env);
     expect(result.code, result.stderr).toBe(1);
@@ -147,12 +148,7 @@ describe('a hostile candidate cannot hang, crash or fool the gate', { timeout: T
     const { freePort } = await import('../helpers/http.js');
     const port = await freePort();
     const tag = `--tag=http-flood-${process.pid}`;
-    const env = {
-      MCPGATE_PROFILES__FLOOD__TRANSPORT: 'http',
-      MCPGATE_PROFILES__FLOOD__URL: `http://127.0.0.1:${port}/mcp`,
-      MCPGATE_PROFILES__FLOOD__COMMAND: 'node',
-      MCPGATE_PROFILES__FLOOD__ARGS: `[http-flood-server.mjs, "${port}", "${tag}"]`,
-    };
+    const env = floodProfile(port, 'flood', tag);
     started.push('ok');
     const result = await gate(['run', '--baseline', 'ok', '--candidate', 'flood'], env);
     expect(result.code, result.stderr).toBe(1);

@@ -1,0 +1,154 @@
+import type { Change } from '../findings/types.js';
+import type { JsonSchema } from '../contract/types.js';
+import { typeChange, unclassified, type WalkContext } from './schema-context.js';
+import { isAnnotation, typesOf, valueKey } from './schema-keywords.js';
+import { normalize, type Node } from './schema-normalize.js';
+
+/**
+ * `anyOf`/`oneOf`: a node read as a list of complete alternatives, compared alternative by
+ * alternative, with `oneOf`'s exclusivity. Split from schema-walk.ts, which passes its own node
+ * comparison in (`compareNormalized`) so the two modules do not import each other.
+ */
+const MAX_VARIANTS = 64;
+
+export const hasVariants = (n: JsonSchema) => Array.isArray(n.anyOf) || Array.isArray(n.oneOf);
+
+type CompareNodes = (b: Node, a: Node, path: string[], ctx: WalkContext) => Change[];
+
+interface Variant {
+  node: JsonSchema;
+  at: string[];
+}
+
+/**
+ * A node as a list of alternatives, each complete: `{type: object, anyOf: [A, B]}` is
+ * `[object ∧ A, object ∧ B]`, and a type list splits into one variant per type. Node-level keywords
+ * (default, annotations) are left out: compareLocal tells them once.
+ */
+function variantsOf(node: JsonSchema, root: JsonSchema, reached: Set<string>, depth = 0): Variant[] {
+  const { anyOf, oneOf, default: _default, ...rest } = node;
+  const base: JsonSchema = Object.fromEntries(Object.entries(rest).filter(([k]) => !isAnnotation(k)));
+  let variants: Variant[] = [{ node: base, at: [] }];
+  for (const [key, list] of [['anyOf', anyOf], ['oneOf', oneOf]] as const) {
+    if (!Array.isArray(list)) continue;
+    variants = variants.flatMap((v) => list.map((branch, i) => {
+      const merged = normalize({ allOf: [v.node, branch] }, root, reached).node;
+      return merged === false ? null : { node: merged, at: [...v.at, key, String(i)] };
+    }).filter((x): x is Variant => x !== null));
+    if (variants.length > MAX_VARIANTS) throw new RangeError(`more than ${MAX_VARIANTS} alternatives`);
+  }
+  const out: Variant[] = [];
+  for (const v of variants) {
+    if (hasVariants(v.node) && depth < 3) out.push(...variantsOf(v.node, root, reached, depth + 1).map((w) => ({ node: w.node, at: [...v.at, ...w.at] })));
+    else if (Array.isArray(v.node.type)) for (const t of v.node.type) out.push({ node: { ...v.node, type: t }, at: v.at });
+    else out.push(v);
+  }
+  if (out.length > MAX_VARIANTS) throw new RangeError(`more than ${MAX_VARIANTS} alternatives`);
+  return out;
+}
+
+/**
+ * `anyOf`/`oneOf`, on either side or both. On the input side every alternative the baseline
+ * accepted must still be accepted by some alternative of the candidate; on the output side every
+ * alternative the candidate may return must be one the baseline promised. Each alternative is
+ * compared with its closest counterpart, and that comparison's changes are what is reported; an
+ * alternative nobody needed is a widening (input) or a narrowing (output).
+ */
+export function compareVariants(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkContext, compareNormalized: CompareNodes): Change[] {
+  let before: Variant[], after: Variant[];
+  try {
+    before = variantsOf(b, ctx.rootBefore, ctx.reached.before);
+    after = variantsOf(a, ctx.rootAfter, ctx.reached.after);
+  } catch (error) {
+    return [unclassified(ctx, path, `The alternatives (anyOf/oneOf) could not be compared: ${(error as Error).message}.`)];
+  }
+  const [must, may] = ctx.side === 'input' ? [before, after] : [after, before];
+  const best = must.map((needed, i) => {
+    let found: { j: number; changes: Change[]; score: number[] } | null = null;
+    for (const [j, offered] of may.entries()) {
+      const [bv, av] = ctx.side === 'input' ? [needed, offered] : [offered, needed];
+      const changes = compareNormalized(bv.node, av.node, [...path, ...av.at], ctx);
+      const score = [changes.filter((c) => c.severity === 'breaking').length, changes.length, Math.abs(i - j)];
+      if (!found || lexLess(score, found.score)) found = { j, changes, score };
+      if (score[0] === 0 && score[1] === 0) break;
+    }
+    return found;
+  });
+  // An alternative that another one already matches cleanly is not "changed" into it: it is gone.
+  const used = new Set(best.filter((m) => m && m.score[0] === 0).map((m) => m!.j));
+  const out: Change[] = [];
+  for (const [i, match] of best.entries()) {
+    const needed = must[i]!;
+    if (!match || (match.score[0]! > 0 && used.has(match.j))) {
+      out.push(ctx.side === 'input' ? typeChange(ctx, true, [...path, ...needed.at], needed.node, null) : typeChange(ctx, false, [...path, ...needed.at], null, needed.node));
+      continue;
+    }
+    used.add(match.j);
+    out.push(...match.changes);
+  }
+  for (const [j, spare] of may.entries()) {
+    if (used.has(j)) continue;
+    const at = [...path, ...spare.at];
+    out.push(ctx.side === 'input' ? typeChange(ctx, false, at, null, spare.node) : typeChange(ctx, true, at, spare.node, null));
+  }
+  if (ctx.side === 'input') {
+    const grown = new Set(may.map((_, j) => j).filter((j) => !used.has(j) || best.some((m) => m?.j === j && m.changes.some(widens))));
+    const overlap = newOverlap(b, a, after, grown);
+    if (overlap) out.push(unclassified(ctx, [...path, 'oneOf'], overlap));
+  }
+  const seen = new Set<string>();
+  return out.filter((c) => !seen.has(c.fingerprint) && seen.add(c.fingerprint));
+}
+
+/** A change that lets an alternative accept more than it did. */
+const widens = (c: Change) => c.severity === 'safe' && c.code.startsWith('input-') && c.code !== 'input-property-removed' || c.code === 'argument-became-optional';
+
+/**
+ * `oneOf` refuses an instance that matches more than one alternative. So on the input side,
+ * alternatives that accept more (or are new), or a switch to `oneOf`, can refuse what was taken:
+ * this tells when two of the candidate's `oneOf` alternatives may now overlap. Alternatives of
+ * different types, with different `const` values on a name both require, or where one is closed
+ * and the other requires a name it does not declare, cannot.
+ */
+function newOverlap(b: JsonSchema, a: JsonSchema, after: Variant[], grown: Set<number>): string | null {
+  if (!Array.isArray(a.oneOf) || a.oneOf.length < 2) return null;
+  const wasOneOf = Array.isArray(b.oneOf) && b.oneOf.length >= 2;
+  const branch = (v: Variant) => v.at[v.at.indexOf('oneOf') + 1];
+  for (let j = 0; j < after.length; j++) {
+    for (let k = j + 1; k < after.length; k++) {
+      const [x, y] = [after[j]!, after[k]!];
+      if (branch(x) === undefined || branch(x) === branch(y) || !mayOverlap(x.node, y.node)) continue;
+      if (wasOneOf && !grown.has(j) && !grown.has(k)) continue;
+      return wasOneOf
+        ? `oneOf alternatives ${branch(x)} and ${branch(y)} may now both match one input (one of them accepts more or is new), and oneOf refuses an input that matches two.`
+        : `The alternatives became a oneOf, and alternatives ${branch(x)} and ${branch(y)} may both match one input, which oneOf refuses.`;
+    }
+  }
+  return null;
+}
+
+function mayOverlap(x: JsonSchema, y: JsonSchema): boolean {
+  const tx = typesOf(x) && [...typesOf(x)!];
+  const ty = typesOf(y) && [...typesOf(y)!];
+  const numeric = (t: string) => t === 'integer' || t === 'number';
+  if (tx && ty && !tx.some((t) => ty.includes(t) || (numeric(t) && ty.some(numeric)))) return false;
+  const required = (n: JsonSchema) => new Set(Array.isArray(n.required) ? n.required : []);
+  const props = (n: JsonSchema) => (n.properties && typeof n.properties === 'object' ? (n.properties as Record<string, unknown>) : {});
+  const [rx, ry] = [required(x), required(y)];
+  // A closed alternative refuses a name the other requires and it does not declare.
+  const refuses = (n: JsonSchema, names: Set<unknown>) => n.additionalProperties === false && !n.patternProperties && [...names].some((r) => typeof r === 'string' && !Object.hasOwn(props(n), r));
+  if (refuses(x, ry) || refuses(y, rx)) return false;
+  for (const [name, px] of Object.entries(props(x))) {
+    const py = props(y)[name];
+    if (!rx.has(name) || !ry.has(name) || !py || typeof px !== 'object' || typeof py !== 'object') continue;
+    const values = (p: object) => ('const' in p ? [(p as { const: unknown }).const] : Array.isArray((p as { enum?: unknown }).enum) ? (p as { enum: unknown[] }).enum : null);
+    const [vx, vy] = [values(px!), values(py)];
+    if (vx && vy && !vx.some((v) => vy.some((w) => valueKey(v) === valueKey(w)))) return false;
+  }
+  return true;
+}
+
+const lexLess = (x: number[], y: number[]) => {
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i]! < y[i]!;
+  return false;
+};
