@@ -1,10 +1,10 @@
 // The SDK floor: the floor client (bench/floor-client.mjs) plus what any gate built the way
-// mcp-gate must be built cannot avoid: the scenario's YAML datasets read with js-yaml, and every
+// mcp-gate must be built cannot avoid: the scenario's YAML datasets read with the yaml package, and every
 // request made through the SDK's Client (its initialize, its request bookkeeping, its zod check of
 // each message) over the floor's own stdio channel. Nothing else: no contract, diff, checks or
 // report. It gets the gate's own start-up shortcuts, so it is a floor, not a strawman: it runs
 // bundled from a V8 code cache (bench/run-bundle.mjs), and it starts both servers before the SDK
-// and js-yaml are initialised and the datasets read.
+// and the YAML reader are initialised and the datasets read.
 import { readFileSync } from 'node:fs';
 import { lineChannel, runPlan } from './floor-client.mjs';
 
@@ -33,9 +33,9 @@ export async function main([planFile]) {
   const plan = JSON.parse(readFileSync(planFile, 'utf8'));
   const transports = plan.servers.map(channelTransport);
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-  const { load } = await import('js-yaml');
+  const { parse } = await import('yaml');
   const z = await import('zod');
-  for (const file of plan.datasets) load(readFileSync(file, 'utf8'), { filename: file });
+  for (const file of plan.datasets) parse(readFileSync(file, 'utf8'), { uniqueKeys: true, maxAliasCount: 100 });
   const AnyResult = z.unknown();
   const sides = await runPlan(plan, (_server, index) => {
     // As in the gate (src/connect/session.ts): no SDK output checks, so no ajv instance per client.

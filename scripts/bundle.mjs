@@ -14,7 +14,8 @@
 // pipeline, the SDK, the HTTP transports, the reporters, the action) is still initialised only
 // when first imported.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { CLIENT_BUILD, CLIENT_BUNDLE } from '../dist/report/html/script.js';
 import { fileURLToPath } from 'node:url';
 import { BUNDLE_OPTIONS } from './bundle-options.mjs';
 
@@ -26,3 +27,8 @@ const options = { ...BUNDLE_OPTIONS, absWorkingDir: root, outdir, outExtension: 
 
 await build({ ...options, entryPoints: { cli: 'dist/cli.js' } });
 await build({ ...options, entryPoints: { 'mcp-gate': 'dist/entry.js' } });
+
+// The HTML report's page script (src/report/html/client), one browser script that the report embeds.
+const page = await build(CLIENT_BUILD);
+mkdirSync(`${root}dist/generated`, { recursive: true });
+writeFileSync(`${root}${CLIENT_BUNDLE}`, page.outputFiles[0].text);

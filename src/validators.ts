@@ -21,6 +21,8 @@ export interface ValidatorSpec {
 export const VALIDATORS = {
   config: { draft: '07', schema: 'gate.config.schema.json', options: { allErrors: true, strict: false } },
   dataset: { draft: '07', schema: 'dataset.schema.json', options: { allErrors: true, strict: false } },
+  // A saved report: its shape is what readers depend on; formats (date-time) are documentation.
+  report: { draft: '07', schema: 'report.schema.json', options: { allErrors: true, strict: false, validateFormats: false } },
   // Schemas from servers: a quick check that stops at the first error, then every error for the few that fail.
   'meta-draft-07': { draft: '07', schema: null, options: { allErrors: false, strict: false, validateFormats: false } },
   'meta-draft-07-all': { draft: '07', schema: null, options: { allErrors: true, strict: false, validateFormats: false } },

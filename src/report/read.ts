@@ -1,19 +1,12 @@
-import { Ajv } from 'ajv';
 import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { InputError } from '../config/problems.js';
-import { packageFile } from '../package-root.js';
+import { validator } from '../validators.js';
 import type { Report } from './types.js';
-
-let validate: ReturnType<Ajv['compile']> | null = null;
 
 /** Validates a value against schemas/report.schema.json; returns the problems as text. */
 export function reportProblems(value: unknown): string[] {
-  if (!validate) {
-    const schema = JSON.parse(readFileSync(packageFile('schemas/report.schema.json'), 'utf8')) as object;
-    // Formats (date-time) are documentation here; the shape is what readers depend on.
-    validate = new Ajv({ allErrors: true, strict: false, validateFormats: false }).compile(schema);
-  }
+  const validate = validator('report');
   if (validate(value)) return [];
   return (validate.errors ?? []).slice(0, 10).map((e) => `${e.instancePath || '/'}: ${e.message ?? e.keyword}`);
 }

@@ -1,29 +1,38 @@
-import { bytes, caseCell, renderCases } from './client/cases.js';
-import { cappedBody, el, riskBadges, section, severityBadge, shortJson } from './client/dom.js';
-import { renderFilters } from './client/filters.js';
-import { findingRow, findingTable, renderFindings } from './client/findings.js';
-import { percent, renderProfiles, renderSummary, renderVerdict } from './client/header.js';
-import { main } from './client/main.js';
-import { changesAt, jsonLines, schemaDiff } from './client/schema-diff.js';
-import { changeRow, changeTable, renderSurface, statusLabel, toolCell, toolDetails } from './client/surface.js';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { BuildOptions } from 'esbuild';
+import { packageFile } from '../../package-root.js';
 
-/**
- * The page's script: the client functions' own compiled source, in one closure, then main().
- * This keeps the browser code type-checked and linted with the rest, without a bundler; the
- * functions call each other by name and use nothing else from their modules at run time.
- */
-const CLIENT = [
-  el, cappedBody, section, severityBadge, riskBadges, shortJson,
-  jsonLines, changesAt, schemaDiff,
-  changeRow, changeTable, toolCell, statusLabel, toolDetails, renderSurface,
-  renderVerdict, percent, renderProfiles, renderSummary,
-  bytes, caseCell, renderCases, findingRow, findingTable, renderFindings,
-  renderFilters, main,
-];
+/** The page script's bundle, built from client/index.ts by `npm run build` (scripts/bundle.mjs). */
+export const CLIENT_BUNDLE = 'dist/generated/html-client.js';
+
+/** How the client modules become one page script: shared by the build and by runs from src/. */
+export const CLIENT_BUILD: BuildOptions & { write: false } = {
+  entryPoints: [packageFile('src/report/html/client/index.ts')],
+  bundle: true,
+  format: 'iife',
+  platform: 'browser',
+  target: 'es2020',
+  minifyWhitespace: true,
+  minifySyntax: true, // identifiers keep their names: an error in the browser names its function
+  write: false,
+  logLevel: 'silent',
+};
 
 let script: string | null = null;
 
+/**
+ * The page's script. From a build, the bundle the build wrote; from src/ (the tests, which run the
+ * TypeScript), the client modules bundled now with esbuild (a dev dependency), so an edit to them
+ * shows up without a rebuild.
+ */
 export function clientScript(): string {
-  script ??= `(() => {\n'use strict';\n${CLIENT.map((fn) => fn.toString()).join('\n')}\nmain();\n})();\n`;
+  script ??= import.meta.url.endsWith('.ts') ? bundleNow() : readFileSync(packageFile(CLIENT_BUNDLE), 'utf8');
   return script;
+}
+
+function bundleNow(): string {
+  // Through createRequire so that bundling the gate does not pull esbuild in.
+  const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
+  return esbuild.buildSync(CLIENT_BUILD).outputFiles[0]!.text;
 }

@@ -1,7 +1,5 @@
 /// <reference lib="dom" />
-// Browser code of the HTML report. Each exported function is copied into the page with
-// Function.prototype.toString (see ../script.ts), so it may call the other client functions by
-// name but must not use module-level values or imports at run time.
+// Browser code of the HTML report, bundled into the page's one script (client/index.ts, ../script.ts).
 //
 // Every string from the report reaches the page as a text node or an attribute value set with
 // setAttribute: never through innerHTML, so server-provided text cannot become markup.
