@@ -1,4 +1,5 @@
 import type { Contract, ContractTool } from '../contract/types.js';
+import { mapLimit } from '../concurrency.js';
 import { describe } from '../error-text.js';
 import { depthOf, MAX_DEFINITION_DEPTH } from '../contract/normalize.js';
 import type { Observation } from '../audit/result-checks.js';
@@ -156,16 +157,11 @@ export function caseTotals(results: CaseResult[]): CaseTotals {
   return { total, passed, failed, skipped: total - passed - failed, passRate: total ? passed / total : null };
 }
 
-/** Runs `work` over `items` with at most `limit` in flight; results keep the input order. */
-export async function mapLimit<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, worker));
-  return results;
+/** Cases on a side that could not be reached: skipped (never passed), with the reason. */
+export function unreachedCases(datasets: Dataset[]): Replay {
+  const results = datasets.flatMap((d) => d.cases.map((c): CaseResult => ({
+    id: c.id, role: d.role, roles: caseRoles(d, c), dataset: d.file, status: 'skipped', passed: false,
+    failures: [], probes: [],
+  })));
+  return { results, observations: [] };
 }

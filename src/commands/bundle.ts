@@ -3,7 +3,7 @@ import { bundleFormatError, renderBundle } from '../bundle/render.js';
 import { summarizeBundle, type BundleSummary, type ServerOutcome } from '../bundle/summary.js';
 import type { GateConfig } from '../config/types.js';
 import { describe } from '../error-text.js';
-import { mapLimit } from '../cases/replay.js';
+import { mapLimit } from '../concurrency.js';
 import { writeBundleSummary } from '../report/write.js';
 import { redactDeep } from '../secrets.js';
 import type { CommandIO, Format, Outcome } from './outcome.js';

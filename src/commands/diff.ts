@@ -4,7 +4,7 @@ import { defaultConfig, loadConfig } from '../config/load.js';
 import { InputError } from '../config/problems.js';
 import type { GateConfig, Profile } from '../config/types.js';
 import { renderReport } from '../report/render.js';
-import { runGate } from '../run.js';
+import { runGate } from '../pipeline.js';
 import type { CommandIO, Format, Outcome } from './outcome.js';
 
 const isFile = (path: string) => existsSync(path) && statSync(path).isFile();

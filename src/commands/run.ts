@@ -73,7 +73,7 @@ export async function gateOne(config: GateConfig, server: string | null, flags: 
   const policy = flags.policyBase ? policyDrift(flags.policyBase, [...(config.file ? [config.file] : []), ...config.datasets], io.cwd) : undefined;
   if (policy?.error) io.log(`${prefix}warning: the gate's policy was not checked for changes: ${policy.error}`);
   // The pipeline (and the SDK with it) loads here, while servers started early boot.
-  const { runGate } = await import('../run.js');
+  const { runGate } = await import('../pipeline.js');
   let gated: Report;
   try {
     // After a signal nothing more is said about the run: no decision from servers told to end.

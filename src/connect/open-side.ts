@@ -44,3 +44,15 @@ export async function openSide(side: Side, profile: Profile, config: GateConfig,
     throw new SideUnavailableError(side, 'tools/list', (error as Error).message, session.stderrTail);
   }
 }
+
+const emptyContract = (): Contract => ({
+  server: { name: null, version: null, protocolVersion: null, instructions: null },
+  tools: [],
+  hash: '',
+  discovery: { pages: 0, durationMs: 0, errors: [] },
+});
+
+/** The candidate when it could not be reached: no contract, no session, and why. */
+export function unavailableSide(profile: Profile, error: SideUnavailableError | null): OpenSide & { error: SideUnavailableError | null } {
+  return { side: 'candidate', profile, contract: emptyContract(), session: null, timing: { connectMs: 0, discoverMs: 0 }, error };
+}

@@ -1,5 +1,5 @@
 import { referencedVariables } from '../config/references.js';
-import type { RemoteProfile } from '../config/types.js';
+import type { Profile, RemoteProfile } from '../config/types.js';
 import { looksSecret, mapStrings, maskIn, orderSecrets, REDACTED, registerSecret } from '../secrets.js';
 
 /**
@@ -87,4 +87,16 @@ export function describeRemoteProfile(profile: RemoteProfile): string {
   if (headers.length) parts.push(`headers ${headers.join(', ')}`);
   if (profile.launch) parts.push(`started by ${[profile.launch.command, ...profile.launch.args].join(' ')}`);
   return parts.join(', ');
+}
+
+/** Any profile in one line for the progress log, with no secret in it. */
+export function describeProfile(profile: Profile): string {
+  if (profile.transport === 'snapshot') return `snapshot ${relativeToCwd(profile.path)}`;
+  return profile.transport === 'stdio' ? [profile.command, ...profile.args].join(' ') : describeRemoteProfile(profile);
+}
+
+/** A path below the working directory, relative to it; any other as it is. */
+export function relativeToCwd(file: string): string {
+  const cwd = process.cwd();
+  return file.startsWith(`${cwd}/`) ? file.slice(cwd.length + 1) : file;
 }

@@ -14,7 +14,7 @@ describe('a stuck main thread still ends the run', { timeout: 20_000 }, () => {
     const tag = `--tag=watchdog-${process.pid}`;
     const script = `
       import { spawn } from 'node:child_process';
-      import { startWatchdog } from ${JSON.stringify(join(ROOT, 'dist/watchdog.js'))};
+      import { startWatchdog } from ${JSON.stringify(join(ROOT, 'dist/connect/watchdog.js'))};
       import { RUN_MARK } from ${JSON.stringify(join(ROOT, 'dist/connect/process-group.js'))};
       const [key, value] = [RUN_MARK.slice(0, RUN_MARK.indexOf('=')), RUN_MARK.slice(RUN_MARK.indexOf('=') + 1)];
       spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '--', ${JSON.stringify(tag)}], { detached: true, stdio: 'ignore', env: { ...process.env, [key]: value } }).unref();

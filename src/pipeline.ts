@@ -1,0 +1,174 @@
+import { audit } from './audit/index.js';
+import { loadDatasets } from './cases/load.js';
+import { datasetNameProblems } from './cases/names.js';
+import { markRegressions } from './cases/regression.js';
+import { replayCases, unreachedCases, type Replay } from './cases/replay.js';
+import type { Dataset } from './cases/types.js';
+import { policyFindings, type PolicyDrift } from './config/policy-drift.js';
+import { InputError } from './config/problems.js';
+import type { GateConfig } from './config/types.js';
+import { BaselineUnavailableError, SideUnavailableError } from './connect/errors.js';
+import { openSide, unavailableSide, type OpenSide } from './connect/open-side.js';
+import { describeProfile, relativeToCwd } from './connect/redact.js';
+import { RunDeadline } from './connect/run-deadline.js';
+import { approveCovering, decide, type Decision } from './decide/decide.js';
+import { collectSignals } from './decide/signals.js';
+import { diffContracts } from './diff/index.js';
+import { summarize } from './diff/summary.js';
+import { discoveryFindings, unavailableFinding } from './findings/discovery.js';
+import type { Change } from './findings/types.js';
+import { buildSideReport } from './report/side.js';
+import { REPORT_SCHEMA_VERSION, type Report, type Timing } from './report/types.js';
+import { roleBreakdown, type RoleReport } from './roles/breakdown.js';
+import { roleDefinitions } from './roles/definitions.js';
+import { GATE_NAME, GATE_VERSION } from './version.js';
+
+export interface RunOptions {
+  /** Progress lines, for stderr. */
+  log?: (line: string) => void;
+  now?: () => Date;
+  /** The config's datasets, when the caller already loaded them (to check them before starting servers). */
+  datasets?: Dataset[];
+  /** This run was approved by a person through this PR label: Rollback or Hold becomes Promote. */
+  approvedByLabel?: string;
+  /**
+   * What the label's approval covers, from the run when it was given (the action reads it from its
+   * own PR comment); null or absent: the label was given now, so it covers this run's findings.
+   */
+  approvalCovers?: string[] | null;
+  /** The gate's own policy files compared with the change's base (see config/policy-drift.ts). */
+  policy?: PolicyDrift;
+}
+
+/**
+ * The whole gate, from config to a Report: connect and discover both sides in parallel, diff,
+ * replay the cases on both sides, audit, decide. Writing the report is the caller's step, so a
+ * report that cannot be written still has a verdict to print.
+ */
+export async function runGate(config: GateConfig, options: RunOptions = {}): Promise<Report> {
+  const log = options.log ?? (() => undefined);
+  const now = options.now ?? (() => new Date());
+  const datasets = options.datasets ?? loadDatasets(config.datasets);
+  const startedAt = now();
+  const clock = stageClock();
+  const deadline = new RunDeadline(config.timeouts);
+  try {
+    const { base, cand, candidateError } = await connect(config, deadline, log);
+    clock.stages.connect = Math.max(base.timing.connectMs, cand?.timing.connectMs ?? 0);
+    clock.stages.discover = Math.max(base.timing.discoverMs, cand?.timing.discoverMs ?? 0);
+    log(`discovered: baseline ${base.contract.tools.length} tools, candidate ${cand ? `${cand.contract.tools.length} tools` : 'unavailable'}`);
+    checkDatasetNames(datasets, base, cand, log);
+
+    const changes: Change[] = clock.time('diff', () => (cand ? diffContracts(base.contract, cand.contract) : []));
+    const [baseReplay, candReplay] = await clock.time('cases', () => replayBoth(datasets, base, cand, config, deadline, log));
+    const baseCases = baseReplay.results;
+    const candCases = markRegressions(baseCases, candReplay.results);
+    const audited = clock.time('audit', () => audit(
+      { side: 'baseline', contract: base.contract, observations: baseReplay.observations },
+      { side: 'candidate', contract: cand?.contract ?? null, observations: candReplay.observations },
+      config.audit,
+    ));
+
+    const today = startedAt.toISOString().slice(0, 10);
+    const definitions = roleDefinitions(datasets);
+    const { decision, roles } = clock.time('decide', () => {
+      const findings = [...discoveryFindings(base.contract, cand?.contract ?? null), ...policyFindings(options.policy), ...(candidateError ? [unavailableFinding(candidateError)] : [])];
+      const roles = roleBreakdown(definitions, { baseline: base.contract, candidate: cand?.contract ?? null }, { baseline: baseCases, candidate: candCases }, config.promotion, today);
+      const signals = collectSignals(changes, candCases, [...findings, ...audited.findings, ...roles.findings]);
+      const decided = decide(signals, config.promotion, today);
+      const decision = options.approvedByLabel ? approveCovering(decided, signals, options.approvedByLabel, options.approvalCovers ?? null) : decided;
+      return { decision, roles: roles.roles };
+    });
+    logDecision(decision, log);
+
+    return {
+      schemaVersion: REPORT_SCHEMA_VERSION,
+      generatedBy: { name: GATE_NAME, version: GATE_VERSION },
+      startedAt: startedAt.toISOString(),
+      finishedAt: now().toISOString(),
+      config: { file: config.file ? relativeToCwd(config.file) : null, datasets: datasets.map((d) => d.file), roles: definitions.map((r) => r.name) },
+      baseline: buildSideReport(base, baseCases),
+      candidate: buildSideReport(cand ?? unavailableSide(config.profiles[config.candidate]!, candidateError), candCases),
+      diff: { summary: summarize(changes), changes },
+      audit: audited,
+      roles: roles satisfies RoleReport[],
+      decision,
+      ...(options.policy && { policy: options.policy }),
+      timing: { totalMs: clock.total(), stages: clock.stages },
+    };
+  } finally {
+    await deadline.end();
+  }
+}
+
+interface Connected {
+  base: OpenSide;
+  /** Null when the candidate could not be reached: a finding, and a verdict. */
+  cand: OpenSide | null;
+  candidateError: SideUnavailableError | null;
+}
+
+/** Reaches both sides in parallel and reads their contracts. A baseline that cannot be read is exit 3. */
+async function connect(config: GateConfig, deadline: RunDeadline, log: (line: string) => void): Promise<Connected> {
+  const profiles = { baseline: config.profiles[config.baseline]!, candidate: config.profiles[config.candidate]! };
+  log(`connecting: baseline "${config.baseline}" (${describeProfile(profiles.baseline)}), candidate "${config.candidate}" (${describeProfile(profiles.candidate)})`);
+  const opened = await Promise.allSettled([openSide('baseline', profiles.baseline, config, deadline.adopt), openSide('candidate', profiles.candidate, config, deadline.adopt)]);
+  const baseline = deadline.blame(opened[0], 'baseline');
+  const candidate = deadline.blame(opened[1], 'candidate');
+  if (baseline.status === 'rejected') {
+    throw baseline.reason instanceof SideUnavailableError ? new BaselineUnavailableError(baseline.reason, config.baseline) : baseline.reason;
+  }
+  if (candidate.status === 'fulfilled') return { base: baseline.value, cand: candidate.value, candidateError: null };
+  if (!(candidate.reason instanceof SideUnavailableError)) throw candidate.reason;
+  return { base: baseline.value, cand: null, candidateError: candidate.reason };
+}
+
+/** A dataset that names a tool neither side has is a dataset problem (exit 3), before any case runs. */
+function checkDatasetNames(datasets: Dataset[], base: OpenSide, cand: OpenSide | null, log: (line: string) => void): void {
+  const names = datasetNameProblems(datasets, cand ? [base.contract, cand.contract] : [base.contract], cand !== null);
+  if (names.problems.length) throw new InputError(names.problems);
+  for (const note of names.notes) log(`note: ${note}`);
+}
+
+/** Every case on both sides; a side that is not there (or a run already past its deadline) skips them. */
+async function replayBoth(datasets: Dataset[], base: OpenSide, cand: OpenSide | null, config: GateConfig, deadline: RunDeadline, log: (line: string) => void): Promise<[Replay, Replay]> {
+  const caseCount = datasets.reduce((n, d) => n + d.cases.length, 0);
+  if (caseCount) log(`replaying ${caseCount} cases on both sides`);
+  // Past the deadline already (a side was blamed for it): every server is gone, so nothing is replayed.
+  if (deadline.expired) return [unreachedCases(datasets), unreachedCases(datasets)];
+  const replay = (side: OpenSide): Promise<Replay> => {
+    const session = side.session;
+    return replayCases(datasets, {
+      contract: side.contract,
+      caller: session ? { callTool: (name, args) => deadline.track(side.side, name, () => session.callTool(name, args)) } : null,
+      noCallerReason: `profile "${side.profile.name}" is a snapshot: no live server to call`,
+      allowSideEffects: side.profile.allowSideEffects,
+      concurrency: config.cases.concurrency,
+    });
+  };
+  return deadline.race(Promise.all([replay(base), cand ? replay(cand) : Promise.resolve(unreachedCases(datasets))]));
+}
+
+function logDecision(decision: Decision, log: (line: string) => void): void {
+  if (decision.staleApproval) log(`approval: ${decision.staleApproval.message}`);
+  log(`decision: ${decision.verdict}${decision.approval ? ` (approved by label "${decision.approval.label}"; the gate said ${decision.approval.verdictBefore})` : ''}`);
+}
+
+/** Each stage's wall time, in whole milliseconds, as the report's `timing` holds them. */
+function stageClock() {
+  const started = performance.now();
+  const stages: Timing['stages'] = { connect: 0, discover: 0, diff: 0, cases: 0, audit: 0, decide: 0, report: 0 };
+  return {
+    stages,
+    total: () => Math.round(performance.now() - started),
+    /** Runs one stage and records how long it took; a stage that returns a promise is timed until it settles. */
+    time<T>(stage: keyof Timing['stages'], work: () => T): T {
+      const mark = performance.now();
+      const record = () => (stages[stage] = Math.round(performance.now() - mark));
+      const result = work();
+      if (result instanceof Promise) return result.finally(record) as T;
+      record();
+      return result;
+    },
+  };
+}
