@@ -4,13 +4,13 @@ import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { BUNDLE_OPTIONS } from '../scripts/bundle-options.mjs';
+import { PACK_OPTIONS } from '../scripts/pack-options.mjs';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PRELOAD = fileURLToPath(new URL('./exit-stats.mjs', import.meta.url));
 const CLI = join(ROOT, 'bin/mcp-gate.js');
 const FLOOR = fileURLToPath(new URL('./floor.mjs', import.meta.url));
-const RUN_BUNDLE = fileURLToPath(new URL('./run-bundle.mjs', import.meta.url));
+const RUN_PACKED = fileURLToPath(new URL('./run-packed.mjs', import.meta.url));
 const SDK_FLOOR = join(ROOT, 'bench/.tmp/sdk-floor.cjs');
 
 export const median = (xs) => {
@@ -26,10 +26,10 @@ function cleanEnv() {
   return env;
 }
 
-/** Builds the SDK floor (bench/sdk-floor.mjs) into one CommonJS file, with the gate's own bundle options. */
+/** Builds the SDK floor (bench/sdk-floor.mjs) into one CommonJS file, with the gate's own packing options. */
 export async function buildSdkFloor(outfile = SDK_FLOOR) {
   rmSync(`${outfile}.v8cache`, { force: true });
-  await build({ ...BUNDLE_OPTIONS, absWorkingDir: ROOT, entryPoints: ['bench/sdk-floor.mjs'], outfile });
+  await build({ ...PACK_OPTIONS, absWorkingDir: ROOT, entryPoints: ['bench/sdk-floor.mjs'], outfile });
 }
 
 /** Runs `node --import exit-stats.mjs ...args` to the end; resolves with wall ms, peak RSS (MiB), CPU ms, exit code, stdout. */
@@ -85,8 +85,8 @@ export async function runGate(config, reportDir, scratch) {
 export const runFloor = (planFile, scratch) => floorRun([FLOOR, planFile], 'floor', planFile, scratch, {});
 
 /** The SDK floor on the same servers and cases; `recordCache` for its first run, which is not counted. */
-export const runSdkFloor = (planFile, scratch, { recordCache = false, bundle = SDK_FLOOR } = {}) =>
-  floorRun([RUN_BUNDLE, bundle, planFile], 'sdk-floor', planFile, scratch, recordCache ? { BENCH_RECORD_CACHE: '1' } : {});
+export const runSdkFloor = (planFile, scratch, { recordCache = false, packed = SDK_FLOOR } = {}) =>
+  floorRun([RUN_PACKED, packed, planFile], 'sdk-floor', planFile, scratch, recordCache ? { BENCH_RECORD_CACHE: '1' } : {});
 
 async function floorRun(args, name, planFile, scratch, env) {
   const run = await timeProcess(args, { statsFile: join(scratch, `${name}.stats.json`), env });

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The GitHub Action's launcher (action.yml runs it): runs the bundled gate (see bin/launch.js).
+// The GitHub Action's launcher (action.yml runs it): runs action/main.ts from the packed gate (see bin/launch.js).
 import { launch } from './launch.js';
 
-await launch((load) => load('mcp-gate.cjs').runAction());
+await launch((gate) => gate.runAction());

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The CLI's launcher: the front (arguments, --version, --help) loads the gate only for a command.
+// The CLI's launcher: runs src/cli.ts, packed (see bin/launch.js).
 import { launch } from './launch.js';
 
-await launch((load) => load('cli.cjs').runCli(process.argv.slice(2), () => load('mcp-gate.cjs')));
+await launch((gate) => gate.main(process.argv.slice(2)));

@@ -1,15 +1,15 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { CommandRequest, GateCommands } from './commands/dispatch.js';
-import { FAIL_ONS, FORMATS, type FailOn, type Format } from './commands/outcome.js';
-import { describe } from './error-text.js';
+import { exitCodeOf, FAIL_ONS, toStderr, toStdout, type CommandIO, type FailOn, type Outcome } from './commands/io.js';
+import { guardProcess } from './connect/process-guard.js';
+import { describe, failureText } from './error-text.js';
+import { FORMATS, type Format } from './report/render.js';
 import { GATE_VERSION } from './version.js';
 
 /**
- * The CLI's front: arguments, `--version`, `--help` and usage errors. It is its own small bundle
- * (dist/entry/cli.cjs), and it loads the gate (dist/entry/mcp-gate.cjs, src/commands/dispatch.ts)
- * only for a command, so `--version` and a mistyped flag do not pay for the SDK, ajv and the YAML
- * readers. Nothing here holds state: the gate's registries (secrets, server groups) live in the
- * gate bundle alone.
+ * The CLI: arguments, `--version`, `--help` and usage errors, then the command. This is an entry
+ * point, with action/main.ts: it ends the servers on a signal, it alone turns an error into exit 3,
+ * and it alone sets the exit code. Each command's modules load only when that command runs, so
+ * `--version` and a mistyped flag do not initialise the SDK, ajv or the YAML reader.
  */
 
 const USAGE = `Usage: mcp-gate <command> [options]
@@ -63,6 +63,30 @@ const OPTIONS = {
   version: { type: 'boolean', default: false },
 } satisfies ParseArgsConfig['options'];
 
+/** A command line, parsed and checked. */
+export interface CommandRequest {
+  command: 'run' | 'plan' | 'merge' | 'validate' | 'snapshot' | 'diff' | 'show' | 'history';
+  /** Positional arguments after the command, in the number the command takes. */
+  args: string[];
+  options: {
+    config: string;
+    baseline?: string;
+    candidate?: string;
+    dataset?: string[];
+    'report-dir'?: string;
+    format: Format;
+    failOn: FailOn;
+    profile?: string;
+    server?: string;
+    'approved-by-label'?: string;
+    'policy-base'?: string;
+    output?: string;
+    quiet: boolean;
+  };
+  /** Whether -c/--config was given, not defaulted: merge and history read a config only then. */
+  configGiven: boolean;
+}
+
 class UsageError extends Error {}
 
 const noPositionals = (command: string) => (n: number) => (n === 0 ? null : `${command} takes no positional arguments`);
@@ -110,11 +134,8 @@ function parse(argv: string[]): CommandRequest | number {
   return { command, args, options: { ...values, format, failOn }, configGiven };
 }
 
-/**
- * The CLI. bin/mcp-gate.js loads this bundle and calls it with the arguments and a way to load the
- * gate; loading either module starts nothing, so the build can record their code caches.
- */
-export function runCli(argv: string[], loadGate: () => GateCommands): void {
+/** Runs the CLI on its arguments (without node and the script) and sets the process's exit code. */
+export async function main(argv: string[]): Promise<void> {
   let request: CommandRequest | number;
   try {
     request = parse(argv);
@@ -128,16 +149,56 @@ export function runCli(argv: string[], loadGate: () => GateCommands): void {
     process.exitCode = request;
     return;
   }
-  let gate: GateCommands;
+  const interrupted = guardProcess();
   try {
-    gate = loadGate();
+    process.exitCode = exitCodeOf(await runCommand(request, processIO(request.options.quiet, interrupted)), request.options.failOn);
   } catch (error) {
-    process.stderr.write(`mcp-gate: could not load dist/entry/mcp-gate.cjs (run \`npm run build\`): ${describe(error)}\n`);
+    process.stderr.write(`${toStderr(failureText(error))}\n`);
     process.exitCode = 3;
-    return;
   }
-  // runCommand never rejects: it turns every error into its message and exit 3.
-  void gate.runCommand(request).then((code) => {
-    process.exitCode = code;
-  });
+}
+
+/** The GitHub Action's entry point (bin/mcp-gate-action.js), in the same bundle as the CLI. */
+export async function runAction(): Promise<void> {
+  (await import('./action/main.js')).runAction();
+}
+
+/**
+ * The process's streams for a command. Everything leaving the gate is redacted (src/secrets.ts)
+ * and can start no workflow command (src/inert.ts); stderr, which quotes servers' errors, is made
+ * inert line by line too.
+ */
+function processIO(quiet: boolean, interrupted: () => boolean): CommandIO {
+  return {
+    stdout: (text) => process.stdout.write(toStdout(text)),
+    log: quiet ? () => undefined : (line) => process.stderr.write(`${toStderr(line)}\n`),
+    error: (line) => process.stderr.write(`${toStderr(line)}\n`),
+    env: process.env,
+    cwd: process.cwd(),
+    colour: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && process.env.TERM !== 'dumb',
+    interrupted,
+  };
+}
+
+/** One file per command, imported when used. */
+async function runCommand({ command, args, options, configGiven }: CommandRequest, io: CommandIO): Promise<Outcome> {
+  const { config, format, output } = options;
+  switch (command) {
+    case 'run':
+      return (await import('./commands/run.js')).runCommand({ config, baseline: options.baseline, candidate: options.candidate, datasets: options.dataset, reportDir: options['report-dir'], format, approvedByLabel: options['approved-by-label'], policyBase: options['policy-base'], server: options.server }, io);
+    case 'plan':
+      return (await import('./commands/plan.js')).planCommand({ config }, io);
+    case 'merge':
+      return (await import('./commands/merge.js')).mergeCommand({ config, configGiven, reports: args, reportDir: options['report-dir'], format }, io);
+    case 'validate':
+      return (await import('./commands/validate.js')).validateCommand({ config }, io);
+    case 'snapshot':
+      return (await import('./commands/snapshot.js')).snapshotCommand({ config, profile: options.profile, output }, io);
+    case 'diff':
+      return (await import('./commands/diff.js')).diffCommand({ config, before: args[0]!, after: args[1]!, format }, io);
+    case 'show':
+      return (await import('./commands/show.js')).showCommand(args[0]!, format, io, output);
+    case 'history':
+      return (await import('./commands/history.js')).historyCommand({ dir: args[0], config, configGiven, format, output }, io);
+  }
 }

@@ -5,72 +5,72 @@ import { dirname } from 'node:path';
 import { Script } from 'node:vm';
 
 /**
- * Runs a bundle of mcp-gate (dist/entry/cli.cjs, the CLI's front, or dist/entry/mcp-gate.cjs, the
- * gate; each one CommonJS file) with the V8 code cache that `npm run build` recorded beside it.
- * Node 20 has no compile cache for ES modules, and compiling the gate's megabyte of JavaScript on
- * every run cost the gate about a third of its own CPU on the example (bench/README.md). The cache
- * is only a shortcut: when it is missing, was recorded by another Node or V8 flags, or belongs to
- * another build of the bundle, the bundle compiles as usual.
+ * Runs the packed CLI (dist/packed/mcp-gate.cjs, one CommonJS file made by scripts/pack.mjs) with
+ * the V8 code cache that `npm run build` recorded beside it. Node 20 has no compile cache for ES
+ * modules, and compiling the gate's megabyte of JavaScript on every run cost the gate about a
+ * quarter of its own CPU on the example (bench/README.md). The cache is only a shortcut: when it is
+ * missing, was recorded by another Node or V8 flags, or belongs to another build of the packed
+ * file, the file compiles as usual.
  *
- * Cache file: the SHA-256 of the bundle's source (32 bytes), then V8's cached data.
+ * Cache file: the SHA-256 of the packed file's source (32 bytes), then V8's cached data.
  */
 
 const DIGEST_BYTES = 32;
 
-export const cacheFileOf = (bundle: string): string => `${bundle}.v8cache`;
+export const cacheFileOf = (packed: string): string => `${packed}.v8cache`;
 
 /** Node's own CommonJS wrapper, written out, so the cache belongs to exactly this text. */
 const wrap = (source: string): string => `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
 
 const digestOf = (source: string): Buffer => createHash('sha256').update(source).digest();
 
-function compile(bundle: string, source: string, cached: Buffer | undefined): Script {
-  return new Script(wrap(source), { filename: bundle, cachedData: cached });
+function compile(packed: string, source: string, cached: Buffer | undefined): Script {
+  return new Script(wrap(source), { filename: packed, cachedData: cached });
 }
 
 /**
  * What became of the recorded cache: used; refused by V8 (another Node, other V8 flags); stale
- * (recorded for another build of the bundle); absent; or not read because this run records one.
+ * (recorded for another build of the packed file); absent; or not read because this run records one.
  */
 export type CacheUse = 'used' | 'refused' | 'stale' | 'absent' | 'recording';
 
-/** The bundle's recorded cache when it belongs to this source. */
-function cachedDataFor(bundle: string, source: string): { data?: Buffer; use: CacheUse } {
+/** The packed file's recorded cache when it belongs to this source. */
+function cachedDataFor(packed: string, source: string): { data?: Buffer; use: CacheUse } {
   let file: Buffer;
   try {
-    file = readFileSync(cacheFileOf(bundle));
+    file = readFileSync(cacheFileOf(packed));
   } catch {
     return { use: 'absent' };
   }
-  // V8 itself checks only the source's length: a rebuilt bundle of the same length would run stale code.
+  // V8 itself checks only the source's length: a rebuilt file of the same length would run stale code.
   if (file.length <= DIGEST_BYTES || !file.subarray(0, DIGEST_BYTES).equals(digestOf(source))) return { use: 'stale' };
   return { data: file.subarray(DIGEST_BYTES), use: 'used' };
 }
 
-function evaluate(bundle: string, script: Script): Record<string, unknown> {
+function evaluate(packed: string, script: Script): Record<string, unknown> {
   const module = { exports: {} as Record<string, unknown> };
   const factory = script.runInThisContext() as (...args: unknown[]) => void;
-  factory.call(module.exports, module.exports, createRequire(bundle), module, bundle, dirname(bundle));
+  factory.call(module.exports, module.exports, createRequire(packed), module, packed, dirname(packed));
   return module.exports;
 }
 
 /**
- * Loads a CommonJS bundle as `require` would, through its code cache when it has a usable one.
+ * Loads a packed CommonJS file as `require` would, through its code cache when it has a usable one.
  * `recordCache` is for the build (scripts/record-code-cache.mjs): compile afresh and, when the
  * process exits, write what V8 compiled by then. After a whole run that is every function on the
  * gate's path, not only the outline V8 compiles up front, which saves about half as much again.
  */
-export function loadBundle(bundle: string, options: { recordCache?: boolean } = {}): { exports: Record<string, unknown>; cache: CacheUse } {
-  const source = readFileSync(bundle, 'utf8');
-  const cached: { data?: Buffer; use: CacheUse } = options.recordCache ? { use: 'recording' } : cachedDataFor(bundle, source);
-  const script = compile(bundle, source, cached.data);
-  if (options.recordCache) process.once('exit', () => writeCache(bundle, source, script));
+export function loadPacked(packed: string, options: { recordCache?: boolean } = {}): { exports: Record<string, unknown>; cache: CacheUse } {
+  const source = readFileSync(packed, 'utf8');
+  const cached: { data?: Buffer; use: CacheUse } = options.recordCache ? { use: 'recording' } : cachedDataFor(packed, source);
+  const script = compile(packed, source, cached.data);
+  if (options.recordCache) process.once('exit', () => writeCache(packed, source, script));
   const cache = cached.data && script.cachedDataRejected ? 'refused' : cached.use;
-  return { exports: evaluate(bundle, script), cache };
+  return { exports: evaluate(packed, script), cache };
 }
 
-function writeCache(bundle: string, source: string, script: Script): void {
-  const file = cacheFileOf(bundle);
+function writeCache(packed: string, source: string, script: Script): void {
+  const file = cacheFileOf(packed);
   // Per process: two builds at once (tests and the bench) must not write into one temporary file.
   const temp = `${file}.${process.pid}.tmp`;
   try {

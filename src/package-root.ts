@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * The package's own folder: the nearest one above this module that holds a package.json. Found by
- * looking, because this module runs from src/ (tests), dist/ (tsc) and dist/entry/ (the bundled CLI).
+ * looking, because this module runs from src/ (tests), dist/ (tsc) and dist/packed/ (the packed CLI).
  */
 function findRoot(from: string): string {
   for (let dir = from; ; dir = dirname(dir)) {

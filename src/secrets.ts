@@ -9,7 +9,7 @@ import { referencedVariables } from './config/references.js';
  * carries them into a CI log or a saved report.
  *
  * This is process-wide state on purpose: an error thrown from deep inside a run is printed by
- * commands/dispatch.ts, which knows nothing of the config, and must still be redacted.
+ * src/cli.ts, which knows nothing of the config, and must still be redacted.
  */
 export const REDACTED = '***';
 

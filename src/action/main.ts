@@ -1,17 +1,15 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { exitCodeOf, FAIL_ONS, type CommandIO, type FailOn } from '../commands/outcome.js';
+import { emit, exitCodeOf, FAIL_ONS, toStderr, type CommandIO, type FailOn } from '../commands/io.js';
 import { runCommand } from '../commands/run.js';
 import { loadConfig } from '../config/load.js';
 import { readSource } from '../config/source.js';
 import { describe, failureText } from '../error-text.js';
 import { InputError } from '../config/problems.js';
-import { guardProcess } from '../process-guard.js';
+import { guardProcess } from '../connect/process-guard.js';
 import { renderMarkdown, STICKY_MARKER, VERDICT_ICON } from '../report/markdown.js';
 import { renderReport } from '../report/render.js';
-import { emit } from '../commands/output.js';
-import { toStderr } from '../commands/dispatch.js';
 import { markdownBlock } from '../inert.js';
 import type { Report } from '../report/types.js';
 import { redact, redactAll } from '../secrets.js';
@@ -25,7 +23,7 @@ import { appendSummary, CommentsApi, GitHubApiError, input, pullRequestOf, setOu
  * The GitHub Action's entry point (action.yml runs it with the runner's Node). It gates the
  * profiles named by its inputs, then: outputs, job summary, annotations, and the sticky PR
  * comment, falling back to the summary when the token cannot comment (a pull request from a fork).
- * Like commands/dispatch.ts, it is an entry point: it alone sets the exit code.
+ * Like src/cli.ts, it is an entry point: it alone sets the exit code.
  */
 async function main(env: NodeJS.ProcessEnv, interrupted: () => boolean): Promise<number> {
   const cwd = process.cwd();

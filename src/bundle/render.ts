@@ -1,4 +1,4 @@
-import type { Format } from '../commands/outcome.js';
+import type { Format } from '../report/render.js';
 import { inert, markdownCode } from '../inert.js';
 import { approvalRecord } from '../report/approval-record.js';
 import { cell, VERDICT_ICON } from '../report/markdown.js';

@@ -5,7 +5,8 @@ import { InputError } from '../config/problems.js';
 import type { GateConfig, Profile } from '../config/types.js';
 import { renderReport } from '../report/render.js';
 import { runGate } from '../pipeline.js';
-import type { CommandIO, Format, Outcome } from './outcome.js';
+import type { Format } from '../report/render.js';
+import type { CommandIO, Outcome } from './io.js';
 
 const isFile = (path: string) => existsSync(path) && statSync(path).isFile();
 

@@ -5,8 +5,8 @@ import { InputError, formatProblem } from '../config/problems.js';
 import { historyRuns, type History, type SavedReport, type UnreadableReport } from '../report/history/runs.js';
 import { HISTORY_FORMATS, renderHistory, type HistoryFormat } from '../report/history/render.js';
 import { readReport } from '../report/read.js';
-import { emit } from './output.js';
-import type { CommandIO, Format, Outcome } from './outcome.js';
+import type { Format } from '../report/render.js';
+import { emit, type CommandIO, type Outcome } from './io.js';
 import { isBundleSummaryName } from '../report/write.js';
 
 export interface HistoryFlags {

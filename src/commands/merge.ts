@@ -8,8 +8,8 @@ import type { Policy } from '../decide/decide.js';
 import { describe } from '../error-text.js';
 import { readReport } from '../report/read.js';
 import { writeBundleSummary } from '../report/write.js';
-import { assertBundleFormat, printBundle } from './bundle.js';
-import type { CommandIO, Format, Outcome } from './outcome.js';
+import type { Format } from '../report/render.js';
+import { assertBundleFormat, printBundle, type CommandIO, type Outcome } from './io.js';
 
 export interface MergeFlags {
   config: string;

@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import { loadConfig } from '../config/load.js';
 import { InputError } from '../config/problems.js';
-import type { CommandIO, Outcome } from './outcome.js';
+import type { CommandIO, Outcome } from './io.js';
 
 /**
  * `mcp-gate plan`: the bundle's servers as a GitHub Actions matrix, `{"include":[{"server":"a"},...]}`,

@@ -1,13 +1,16 @@
 import { relative } from 'node:path';
 import { loadConfig } from '../config/load.js';
 import { policyDrift } from '../config/policy-drift.js';
-import { writeReport } from '../report/write.js';
 import { loadDatasets } from '../cases/load.js';
 import type { Dataset } from '../cases/types.js';
 import { endUnadopted, launchSpecOf, prelaunch } from '../connect/prelaunch.js';
 import { describe } from '../error-text.js';
 import { redactDeep } from '../secrets.js';
-import type { CommandIO, Format, Outcome } from './outcome.js';
+import { summarizeBundle, type ServerOutcome } from '../bundle/summary.js';
+import { mapLimit } from '../concurrency.js';
+import { writeBundleSummary, writeReport } from '../report/write.js';
+import type { Format } from '../report/render.js';
+import { assertBundleFormat, printBundle, type CommandIO, type Outcome } from './io.js';
 import { InputError } from '../config/problems.js';
 import type { GateConfig, ServerGate } from '../config/types.js';
 import type { Report } from '../report/types.js';
@@ -37,7 +40,7 @@ export async function runCommand(flags: RunFlags, io: CommandIO): Promise<Outcom
     datasets: flags.datasets,
     reportDir: flags.reportDir,
   }, io.cwd);
-  if (config.bundle && flags.server === undefined) return (await import('./bundle.js')).bundleCommand(config, flags, io);
+  if (config.bundle && flags.server === undefined) return bundleCommand(config, flags, io);
   const server = flags.server === undefined ? null : serverOf(config, flags.server, flags.config);
   const datasets = await startEarly(server?.config ?? config, io.env);
   const gated = await gateOne(server?.config ?? config, server?.name ?? null, flags, io, datasets);
@@ -94,6 +97,42 @@ export async function gateOne(config: GateConfig, server: string | null, flags: 
     io.error(`${prefix}could not write the report to ${relative(io.cwd, config.reports.dir) || '.'}: ${describe(error)}. Set reports.dir (or --report-dir) to a writable directory.`);
   }
   return { report, reportPath };
+}
+
+/**
+ * `mcp-gate run` on a config with `servers`: every server gated (bundle.concurrency at a time),
+ * one report each, then the bundle summary written and printed. A server that cannot be decided
+ * (its baseline unreachable, a bad dataset) is listed as undecided; the others still run.
+ */
+async function bundleCommand(config: GateConfig, flags: RunFlags, io: CommandIO): Promise<Outcome> {
+  const bundle = config.bundle!;
+  assertBundleFormat(flags.format);
+  const startedAt = new Date().toISOString();
+  io.log(`mcp-gate: bundle of ${bundle.servers.length} servers, ${bundle.concurrency} at a time`);
+  const outcomes = await mapLimit(bundle.servers, bundle.concurrency, async (server): Promise<ServerOutcome & { written: boolean }> => {
+    try {
+      const gated = await gateOne(server.config, server.name, flags, io);
+      if (!gated) return { name: server.name, report: null, error: 'interrupted', baseline: server.config.baseline, candidate: server.config.candidate, written: false };
+      io.log(`mcp-gate: [${server.name}] ${gated.report.decision.verdict}${gated.reportPath ? `, report ${gated.reportPath}` : ''}`);
+      return { name: server.name, report: gated.report, reportPath: gated.reportPath, written: gated.reportPath !== null };
+    } catch (error) {
+      io.error(`mcp-gate: [${server.name}] undecided: ${describe(error)}`);
+      return { name: server.name, report: null, error: describe(error), baseline: server.config.baseline, candidate: server.config.candidate, written: false };
+    }
+  });
+  if (io.interrupted()) return { kind: 'undecided' };
+  const summary = redactDeep(summarizeBundle(outcomes, config.promotion, {
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    config: config.file ? relative(io.cwd, config.file) : null,
+  }));
+  let summaryPath: string | null = null;
+  try {
+    summaryPath = relative(io.cwd, writeBundleSummary(config.reports.dir, summary));
+  } catch (error) {
+    io.error(`mcp-gate: could not write the bundle summary to ${relative(io.cwd, config.reports.dir) || '.'}: ${describe(error)}. Set reports.dir (or --report-dir) to a writable directory.`);
+  }
+  return printBundle(summary, summaryPath, outcomes.every((o) => o.report === null || o.written) && summaryPath !== null, flags.format, io);
 }
 
 function serverOf(config: GateConfig, name: string, file: string): ServerGate {

@@ -1,7 +1,7 @@
 import { readReport } from '../report/read.js';
 import { renderReport } from '../report/render.js';
-import { emit } from './output.js';
-import type { CommandIO, Format, Outcome } from './outcome.js';
+import type { Format } from '../report/render.js';
+import { emit, type CommandIO, type Outcome } from './io.js';
 
 /** `mcp-gate show REPORT [--format F] [-o FILE]`: renders a saved report from the file alone; no server is started. */
 export function showCommand(file: string, format: Format, io: CommandIO, output?: string): Outcome {

@@ -5,7 +5,7 @@ import { InputError } from '../config/problems.js';
 import { openSide } from '../connect/open-side.js';
 import { toSnapshot } from '../contract/snapshot.js';
 import { redactDeep } from '../secrets.js';
-import type { CommandIO, Outcome } from './outcome.js';
+import type { CommandIO, Outcome } from './io.js';
 
 /** `mcp-gate snapshot --profile NAME [-o FILE]`: one profile's contract, deterministic, as JSON. */
 export async function snapshotCommand(flags: { config: string; profile?: string; output?: string }, io: CommandIO): Promise<Outcome> {

@@ -4,7 +4,7 @@ import { loadDatasets } from '../cases/load.js';
 import { loadConfig } from '../config/load.js';
 import { formatProblem, InputError, type Problem } from '../config/problems.js';
 import type { Profile } from '../config/types.js';
-import type { CommandIO, Outcome } from './outcome.js';
+import type { CommandIO, Outcome } from './io.js';
 
 /** `mcp-gate validate`: the config and every dataset, checked without starting a server. */
 export function validateCommand(flags: { config: string }, io: CommandIO): Outcome {

@@ -1,4 +1,3 @@
-import type { Format } from '../commands/outcome.js';
 import { jsonInert } from '../inert.js';
 import { redactAll } from '../secrets.js';
 import { renderJunit } from './junit.js';
@@ -7,6 +6,10 @@ import { renderMarkdown } from './markdown.js';
 import { renderSarif } from './sarif.js';
 import { colours, plain, renderText } from './text.js';
 import type { Report } from './types.js';
+
+/** The formats a report renders to (`--format`). */
+export type Format = 'text' | 'json' | 'markdown' | 'junit' | 'sarif' | 'html';
+export const FORMATS: readonly Format[] = ['text', 'json', 'markdown', 'junit', 'sarif', 'html'];
 
 /** One report, one format: the single place that picks a reporter. */
 export function renderReport(report: Report, format: Format, options: { reportPath?: string | null; colour?: boolean } = {}): string {

@@ -3,8 +3,8 @@ import { createRequire } from 'node:module';
 import type { BuildOptions } from 'esbuild';
 import { packageFile } from '../../package-root.js';
 
-/** The page script's bundle, built from client/index.ts by `npm run build` (scripts/bundle.mjs). */
-export const CLIENT_BUNDLE = 'dist/generated/html-client.js';
+/** The page script, built from client/index.ts by `npm run build` (scripts/pack.mjs). */
+export const CLIENT_SCRIPT = 'dist/generated/html-client.js';
 
 /** How the client modules become one page script: shared by the build and by runs from src/. */
 export const CLIENT_BUILD: BuildOptions & { write: false } = {
@@ -27,7 +27,7 @@ let script: string | null = null;
  * shows up without a rebuild.
  */
 export function clientScript(): string {
-  script ??= import.meta.url.endsWith('.ts') ? bundleNow() : readFileSync(packageFile(CLIENT_BUNDLE), 'utf8');
+  script ??= import.meta.url.endsWith('.ts') ? bundleNow() : readFileSync(packageFile(CLIENT_SCRIPT), 'utf8');
   return script;
 }
 

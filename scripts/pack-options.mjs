@@ -1,7 +1,7 @@
-// How mcp-gate is bundled (esbuild): one CommonJS file per entry, which src/launch.ts runs as a
-// vm.Script with a V8 code cache. Used by scripts/bundle.mjs for the CLI, and by the bench for its
-// SDK floor (bench/measure.mjs), so that it is loaded exactly as the gate is.
-export const BUNDLE_OPTIONS = {
+// How mcp-gate is packed into one file (esbuild): one CommonJS file per entry, which src/launch.ts
+// runs as a vm.Script with a V8 code cache. Used by scripts/pack.mjs for the CLI, and by the bench
+// for its SDK floor (bench/measure.mjs), so that it is loaded exactly as the gate is.
+export const PACK_OPTIONS = {
   bundle: true,
   format: 'cjs',
   platform: 'node',
@@ -11,11 +11,11 @@ export const BUNDLE_OPTIONS = {
   minifyWhitespace: true,
   minifySyntax: true,
   sourcemap: 'linked',
-  // The launcher runs a bundle as a vm.Script, where import() has no loader once the code comes
+  // The launcher runs a packed file as a vm.Script, where import() has no loader once the code comes
   // from the cache (Node 20): the one a dependency makes (node:crypto) becomes require().
   supported: { 'dynamic-import': false },
-  // The sources find package files from their own URL (src/package-root.ts); in a CommonJS bundle
-  // that is the bundle's file.
+  // The sources find package files from their own URL (src/package-root.ts); in a packed CommonJS
+  // file that is the packed file.
   define: { 'import.meta.url': '__mcpGateBundleUrl' },
   // "use strict" first: the sources were ES modules, always strict, and esbuild's own directive
   // would come after the banner, where it does nothing.

@@ -1,10 +1,10 @@
-import { endAllGroups, killAllGroupsNow } from './connect/process-group.js';
+import { endAllGroups, killAllGroupsNow } from './process-group.js';
 
 /** The conventional exit code of each signal the gate handles: 128 + its number. */
 const EXIT_CODES: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 
 /**
- * For an entry point (commands/dispatch.ts, action/main.ts): on SIGINT, SIGTERM or SIGHUP, end
+ * For an entry point (src/cli.ts, action/main.ts): on SIGINT, SIGTERM or SIGHUP, end
  * every server group the gate started and leave with the conventional code (130, 143, 129). A
  * second signal while that is under way kills every group at once (SIGKILL) and leaves. On any
  * exit, what is left is killed. Returns whether a signal came, so a command can refuse to decide

@@ -1,0 +1,82 @@
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { bundleFormatError, renderBundle } from '../bundle/render.js';
+import type { BundleSummary } from '../bundle/summary.js';
+import type { Verdict } from '../decide/decide.js';
+import { inertLines, noWorkflowCommands } from '../inert.js';
+import type { Format } from '../report/render.js';
+import type { Report } from '../report/types.js';
+import { redact } from '../secrets.js';
+
+/** What the gate writes to stdout (rendered reports, whose server text each renderer made inert) and to stderr. */
+export const toStdout = (text: string): string => noWorkflowCommands(redact(text));
+export const toStderr = (text: string): string => noWorkflowCommands(inertLines(redact(text)));
+
+/** What a command ended with. Only the entry points (src/cli.ts, action/main.ts) turn this into an exit code. */
+export type Outcome =
+  | { kind: 'verdict'; verdict: Verdict; reportWritten: boolean; report?: Report; reportPath?: string | null }
+  | { kind: 'ok' }
+  | { kind: 'undecided' };
+
+export interface CommandIO {
+  stdout: (text: string) => void;
+  /** Progress and logs; silenced by --quiet. */
+  log: (line: string) => void;
+  /** Errors; never silenced. */
+  error: (line: string) => void;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  colour: boolean;
+  /** True once the gate got SIGINT/SIGTERM: the servers are being ended, so nothing is decided. */
+  interrupted: () => boolean;
+}
+
+export type FailOn = 'rollback' | 'hold' | 'never';
+export const FAIL_ONS: readonly FailOn[] = ['rollback', 'hold', 'never'];
+
+/** Verdict -> exit code, under --fail-on. */
+function verdictExitCode(verdict: Verdict, failOn: FailOn): number {
+  if (verdict === 'Rollback') return failOn === 'never' ? 0 : 1;
+  if (verdict === 'Hold') return failOn === 'hold' ? 2 : 0;
+  return 0;
+}
+
+/** The exit code of an outcome. Only the entry points (src/cli.ts, action/main.ts) set it on the process. */
+export function exitCodeOf(outcome: Outcome, failOn: FailOn): number {
+  if (outcome.kind === 'ok') return 0;
+  if (outcome.kind === 'undecided') return 3;
+  const code = verdictExitCode(outcome.verdict, failOn);
+  // A passing verdict without its saved report is not a success: nothing is left to audit.
+  return code === 0 && !outcome.reportWritten ? 3 : code;
+}
+
+/**
+ * Sends a rendered page to stdout, or with `-o FILE` writes it atomically (temp file, then rename),
+ * creating the folder, so a workflow step can upload the file right after.
+ */
+export function emit(text: string, output: string | undefined, io: CommandIO): void {
+  if (!output || output === '-') {
+    io.stdout(text);
+    return;
+  }
+  const target = resolve(io.cwd, output);
+  mkdirSync(dirname(target), { recursive: true });
+  const temp = `${target}.${process.pid}.tmp`;
+  writeFileSync(temp, text);
+  renameSync(temp, target);
+  io.log(`mcp-gate: wrote ${relative(io.cwd, target) || target}`);
+}
+
+/** Prints a summary and turns it into an outcome: shared by `run` and `merge`. */
+export function printBundle(summary: BundleSummary, summaryPath: string | null, written: boolean, format: Format, io: CommandIO): Outcome {
+  io.stdout(renderBundle(summary, format, { summaryPath, colour: io.colour }));
+  if (summaryPath) io.log(`mcp-gate: bundle summary written to ${summaryPath}`);
+  if (!summary.verdict) return { kind: 'undecided' };
+  return { kind: 'verdict', verdict: summary.verdict, reportWritten: written };
+}
+
+/** Checked before any server starts, so a wrong --format costs nothing. */
+export function assertBundleFormat(format: Format): void {
+  const error = bundleFormatError(format);
+  if (error) throw error;
+}
