@@ -1,7 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { exitCodeOf, FAIL_ONS, toStderr, toStdout, type CommandIO, type FailOn, type Outcome } from './commands/io.js';
+import { exitCodeOf, FAIL_ONS, failureText, toStderr, toStdout, type CommandIO, type FailOn, type Outcome } from './commands/io.js';
 import { guardProcess } from './connect/process-guard.js';
-import { describe, failureText } from './error-text.js';
+import { describe } from './error-text.js';
 import { FORMATS, type Format } from './report/render.js';
 import { GATE_VERSION } from './version.js';
 

@@ -1,4 +1,4 @@
-import { referencedVariables } from './config/references.js';
+import { referencedVariables } from './references.js';
 
 /**
  * Redaction of secrets the config hands to servers. A value is a secret when it is drawn from the

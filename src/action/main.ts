@@ -1,11 +1,11 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { emit, exitCodeOf, FAIL_ONS, toStderr, type CommandIO, type FailOn } from '../commands/io.js';
+import { emit, exitCodeOf, FAIL_ONS, failureText, toStderr, type CommandIO, type FailOn } from '../commands/io.js';
 import { runCommand } from '../commands/run.js';
 import { loadConfig } from '../config/load.js';
 import { readSource } from '../config/source.js';
-import { describe, failureText } from '../error-text.js';
+import { describe } from '../error-text.js';
 import { InputError } from '../config/problems.js';
 import { guardProcess } from '../connect/process-guard.js';
 import { renderMarkdown, STICKY_MARKER, VERDICT_ICON } from '../report/markdown.js';

@@ -1,6 +1,8 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { bundleFormatError, renderBundle } from '../bundle/render.js';
+import { formatProblem, InputError } from '../config/problems.js';
+import { BaselineUnavailableError, RunTimeoutError, SideUnavailableError } from '../connect/errors.js';
 import type { BundleSummary } from '../bundle/summary.js';
 import type { Verdict } from '../decide/decide.js';
 import { inertLines, noWorkflowCommands } from '../inert.js';
@@ -79,4 +81,13 @@ export function printBundle(summary: BundleSummary, summaryPath: string | null, 
 export function assertBundleFormat(format: Format): void {
   const error = bundleFormatError(format);
   if (error) throw error;
+}
+
+/** What an entry point prints for an error that stopped the gate before a verdict (exit 3). */
+export function failureText(error: unknown): string {
+  if (error instanceof InputError) return `mcp-gate: invalid input:\n${error.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}`;
+  if (error instanceof BaselineUnavailableError || error instanceof SideUnavailableError || error instanceof RunTimeoutError) {
+    return `mcp-gate: cannot decide: ${error.message}`;
+  }
+  return `mcp-gate: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
 }

@@ -2,7 +2,7 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { loadConfig } from '../config/load.js';
 import { InputError } from '../config/problems.js';
-import { openSide } from '../connect/open-side.js';
+import { openSide } from '../contract/open-side.js';
 import { toSnapshot } from '../contract/snapshot.js';
 import { redactDeep } from '../secrets.js';
 import type { CommandIO, Outcome } from './io.js';

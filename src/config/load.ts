@@ -6,7 +6,7 @@ import { explainProfileProblem, normaliseProfile, profileProblems } from './prof
 import { readSource } from './source.js';
 import { DEFAULTS, type Exception, type GateConfig, type Profile } from './types.js';
 import { validateAgainst } from './validate.js';
-import { expandReferences, referencedVariables } from './references.js';
+import { expandReferences, referencedVariables } from '../references.js';
 import { isSecretEntry, registerSecret } from '../secrets.js';
 
 /** Flags that override the file and the environment. */

@@ -1,4 +1,4 @@
-import { referencedVariables } from './references.js';
+import { referencedVariables } from '../references.js';
 import { dotted, type Problem } from './problems.js';
 import { DEFAULTS, type Profile } from './types.js';
 

@@ -1,4 +1,4 @@
-import { expandReferences } from '../config/references.js';
+import { expandReferences } from '../references.js';
 
 /**
  * The environment a server sees is explicit: a small safe set from the gate's own environment,

@@ -32,3 +32,13 @@ export class RunTimeoutError extends Error {
     this.name = 'RunTimeoutError';
   }
 }
+
+/**
+ * fetch() fails with a bare "fetch failed"; the cause says why (ECONNREFUSED, ENOTFOUND, a TLS
+ * error). Null when the error is not a network failure (an HTTP status, a protocol error).
+ */
+export function networkFailure(error: unknown): string | null {
+  if (!(error instanceof TypeError) || !/fetch failed/i.test(error.message)) return null;
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ? `${cause.code}${cause.message && !cause.message.includes(cause.code) ? ` (${cause.message})` : ''}` : (cause?.message ?? error.message);
+}

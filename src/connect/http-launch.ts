@@ -1,7 +1,7 @@
 import type { ServerLaunch } from '../config/types.js';
 import { describe } from '../error-text.js';
 import { endGroup, spawnGroup, type SpawnedGroup } from './process-group.js';
-import { networkFailure } from './remote-profile.js';
+import { networkFailure } from './errors.js';
 import { StreamTail } from './stderr-tail.js';
 
 export type Exit = { code: number | null; signal: NodeJS.Signals | null };

@@ -1,4 +1,4 @@
-import { referencedVariables } from '../config/references.js';
+import { referencedVariables } from '../references.js';
 import type { Profile, RemoteProfile } from '../config/types.js';
 import { looksSecret, mapStrings, maskIn, orderSecrets, REDACTED, registerSecret } from '../secrets.js';
 

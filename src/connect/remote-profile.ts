@@ -1,5 +1,5 @@
 import { InputError } from '../config/problems.js';
-import { expandReferences } from '../config/references.js';
+import { expandReferences } from '../references.js';
 import type { RemoteProfile } from '../config/types.js';
 import type { NotReady } from './http-launch.js';
 import { Redactor, describeUrl, profileSecrets } from './redact.js';
@@ -32,14 +32,4 @@ export function notReadyMessage(profile: RemoteProfile, command: string, notRead
   }
   const last = notReady.lastError ? ` (last attempt: ${notReady.lastError})` : '';
   return `profile "${profile.name}": ${url} did not answer within readyTimeoutMs (${profile.readyTimeoutMs} ms) after starting ${command}${last}; raise profiles.${profile.name}.readyTimeoutMs or check that the server listens on that address`;
-}
-
-/**
- * fetch() fails with a bare "fetch failed"; the cause says why (ECONNREFUSED, ENOTFOUND, a TLS
- * error). Null when the error is not a network failure (an HTTP status, a protocol error).
- */
-export function networkFailure(error: unknown): string | null {
-  if (!(error instanceof TypeError) || !/fetch failed/i.test(error.message)) return null;
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ? `${cause.code}${cause.message && !cause.message.includes(cause.code) ? ` (${cause.message})` : ''}` : (cause?.message ?? error.message);
 }

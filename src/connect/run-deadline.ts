@@ -1,7 +1,6 @@
 import type { Timeouts } from '../config/types.js';
 import type { Side } from '../findings/types.js';
 import { RunTimeoutError, SideUnavailableError } from './errors.js';
-import type { OpenSide } from './open-side.js';
 import { RUN_MARK } from './process-group.js';
 import type { Session } from './session.js';
 import { startWatchdog } from './watchdog.js';
@@ -65,7 +64,7 @@ export class RunDeadline {
   }
 
   /** A side that failed because the deadline ended its server is blamed on the deadline, not on the server. */
-  blame(outcome: PromiseSettledResult<OpenSide>, side: Side): PromiseSettledResult<OpenSide> {
+  blame<T>(outcome: PromiseSettledResult<T>, side: Side): PromiseSettledResult<T> {
     if (!this.passed || outcome.status !== 'rejected' || !(outcome.reason instanceof SideUnavailableError)) return outcome;
     const reason = `the run exceeded timeouts.runMs (${this.timeouts.runMs} ms) during ${outcome.reason.phase}`;
     return { status: 'rejected', reason: new SideUnavailableError(side, 'run', reason, outcome.reason.stderrTail) };

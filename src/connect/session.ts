@@ -4,18 +4,25 @@ import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/t
 import * as z from 'zod';
 import type { Limits, RemoteProfile, StdioProfile, Timeouts } from '../config/types.js';
 import type { Side } from '../findings/types.js';
-import type { ServerIdentity } from '../contract/types.js';
-import { expandReferences } from '../config/references.js';
+import { expandReferences } from '../references.js';
 import { serverEnvironment } from './environment.js';
-import { SideUnavailableError, type Phase } from './errors.js';
+import { networkFailure, SideUnavailableError, type Phase } from './errors.js';
 import { LaunchedServer } from './http-launch.js';
 import { RemoteTransport } from './http-transport.js';
 import { initializeHint } from './protocol-versions.js';
 import { Redactor, describeUrl } from './redact.js';
-import { networkFailure, notReadyMessage, resolveRemote } from './remote-profile.js';
+import { notReadyMessage, resolveRemote } from './remote-profile.js';
 import { GroupStdioTransport, RESULT_TOO_LARGE } from './stdio-transport.js';
 import { GATE_NAME, GATE_VERSION } from '../version.js';
 import { describe } from '../error-text.js';
+
+/** What a server says about itself in its `initialize` result. */
+export interface ServerIdentity {
+  name: string | null;
+  version: string | null;
+  protocolVersion: string | null;
+  instructions: string | null;
+}
 
 /** Results are parsed leniently: the gate judges them itself, and must see unknown fields. */
 const AnyResult = z.unknown();

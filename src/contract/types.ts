@@ -1,3 +1,4 @@
+import type { ServerIdentity } from '../connect/session.js';
 import type { EffectiveAnnotations, Hint } from './annotations.js';
 
 export type JsonSchema = Record<string, unknown>;
@@ -20,12 +21,8 @@ export interface ContractTool {
   hash: string;
 }
 
-export interface ServerIdentity {
-  name: string | null;
-  version: string | null;
-  protocolVersion: string | null;
-  instructions: string | null;
-}
+
+export type { ServerIdentity };
 
 export interface DiscoveryProblem {
   tool: string | null;

@@ -1,7 +1,7 @@
 import { caseTotals } from '../cases/replay.js';
 import type { CaseResult } from '../cases/types.js';
 import type { SideUnavailableError } from '../connect/errors.js';
-import type { OpenSide } from '../connect/open-side.js';
+import type { OpenSide } from '../contract/open-side.js';
 import type { SideReport } from './types.js';
 
 /** One side of the report. A side that could not be reached says so; it is never "0 tools, fine". */

@@ -1,11 +1,11 @@
 import { relative } from 'node:path';
 import type { GateConfig, Profile } from '../config/types.js';
-import { discover } from '../contract/discover.js';
-import { readSnapshot } from '../contract/snapshot.js';
-import type { Contract } from '../contract/types.js';
+import { discover } from './discover.js';
+import { readSnapshot } from './snapshot.js';
+import type { Contract } from './types.js';
 import type { Side } from '../findings/types.js';
-import { SideUnavailableError } from './errors.js';
-import { Session } from './session.js';
+import { SideUnavailableError } from '../connect/errors.js';
+import { Session } from '../connect/session.js';
 
 /** One side of the comparison once reached: its contract, and a live session unless it is a snapshot. */
 export interface OpenSide {

@@ -1,6 +1,6 @@
 import type { SideUnavailableError } from '../connect/errors.js';
-import type { Contract } from '../contract/types.js';
-import type { Finding } from './types.js';
+import type { Finding } from '../findings/types.js';
+import type { Contract } from './types.js';
 
 /**
  * Discovery problems as `protocol-violation` findings on each side. A candidate problem that the

@@ -1,0 +1,95 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.js';
+
+/**
+ * Imports run one way, in the order of the pipeline (docs/architecture.md): a module may import
+ * from its own layer or an earlier one, never a later one, and no chain of imports comes back to
+ * where it started. Folders of one layer (diff, cases, audit) may use each other, without cycles.
+ */
+const LAYERS: string[][] = [
+  // Shared by all: plain data (finding codes), text safety, redaction, small helpers.
+  ['findings', 'version', 'package-root', 'error-text', 'inert', 'secrets', 'references', 'safe-regex', 'validators', 'concurrency'],
+  ['config'],
+  ['connect'],
+  ['contract'],
+  ['diff', 'cases', 'audit'],
+  ['decide', 'roles'],
+  ['report', 'bundle'],
+  ['pipeline'],
+  ['commands', 'action'],
+  ['cli', 'launch'],
+];
+
+const SRC = join(ROOT, 'src');
+
+function sources(dir = SRC): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? sources(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** The folder (or top-level file) a module belongs to: its unit of layering. */
+const unitOf = (file: string): string => relative(SRC, file).split('/')[0]!.replace(/\.ts$/, '');
+const layerOf = (file: string): number => LAYERS.findIndex((layer) => layer.includes(unitOf(file)));
+
+/** Every relative import of a module, static, type-only and dynamic alike, as a source path. */
+function importsOf(file: string): string[] {
+  const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
+  return importedFiles.filter((i) => i.fileName.startsWith('.')).map((i) => resolve(dirname(file), i.fileName).replace(/\.js$/, '.ts'));
+}
+
+type Graph = Map<string, string[]>;
+const graph: Graph = new Map(sources().map((file) => [file, importsOf(file)]));
+const rel = (file: string): string => relative(SRC, file);
+
+const upwardImports = (g: Graph): string[] =>
+  [...g].flatMap(([file, targets]) => targets.filter((t) => layerOf(t) > layerOf(file)).map((t) => `${rel(file)} -> ${rel(t)}`));
+
+function cyclesIn(g: Graph): string[] {
+  const cycles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (file: string): void => {
+    state.set(file, 'open');
+    path.push(file);
+    for (const target of g.get(file) ?? []) {
+      if (state.get(target) === 'open') cycles.push([...path.slice(path.indexOf(target)), target].map(rel).join(' -> '));
+      else if (!state.has(target)) visit(target);
+    }
+    path.pop();
+    state.set(file, 'done');
+  };
+  for (const file of g.keys()) if (!state.has(file)) visit(file);
+  return cycles;
+}
+
+describe('the import layers of src/', () => {
+  it('places every module in a layer', () => {
+    expect([...graph.keys()].filter((file) => layerOf(file) < 0).map(rel)).toEqual([]);
+  });
+
+  it('never imports from a later stage', () => {
+    expect(upwardImports(graph)).toEqual([]);
+  });
+
+  it('has no import cycle', () => {
+    expect(cyclesIn(graph)).toEqual([]);
+  });
+
+  it('sees an upward import and a cycle when there is one', () => {
+    const at = (path: string) => join(SRC, path);
+    const bad: Graph = new Map([
+      [at('report/render.ts'), [at('commands/run.ts')]],
+      [at('diff/a.ts'), [at('diff/b.ts')]],
+      [at('diff/b.ts'), [at('diff/a.ts')]],
+    ]);
+    expect(upwardImports(bad)).toEqual(['report/render.ts -> commands/run.ts']);
+    expect(cyclesIn(bad)).toEqual(['diff/a.ts -> diff/b.ts -> diff/a.ts']);
+    // Dynamic imports count: the CLI loads each command with import().
+    expect(importsOf(at('cli.ts')).map(rel)).toContain('commands/run.ts');
+  });
+});
