@@ -28,7 +28,7 @@ export function audit(baseline: AuditSide, candidate: AuditSide, settings: Audit
     if (!s.contract) return { findings: [] as Finding[], cost: null };
     const byName = new Map(s.contract.tools.map((t) => [t.name, t]));
     const contract = auditContract(s.contract, s.side, memo);
-    const results = s.observations.flatMap((o) => auditResult(o, byName.get(o.tool), s.side, settings.maxResultBytes));
+    const results = s.observations.flatMap((o) => auditResult(o, byName.get(o.tool), s.side, settings.resultBudgetBytes));
     return { findings: [...contract.findings, ...results], cost: contract.cost };
   };
   const b = run(baseline);

@@ -10,8 +10,8 @@ export interface Observation {
   args: Record<string, unknown>;
   result: unknown;
   resultBytes: number;
-  /** A case's own budget (`expect.maxResultBytes`), over the config's. */
-  maxResultBytes?: number;
+  /** A case's own budget (`expect.resultBudgetBytes`), over the config's. */
+  resultBudgetBytes?: number;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -44,7 +44,7 @@ export function auditResult(o: Observation, tool: ContractTool | undefined, side
   const findings: Finding[] = [];
   const add = (code: Code, message: string, severity: Finding['severity'] = 'dangerous') =>
     findings.push({ code, severity, side, tool: o.tool, caseId: o.caseId, message: `${o.caseId} ${o.tool}: ${message}` });
-  const limit = o.maxResultBytes ?? budget;
+  const limit = o.resultBudgetBytes ?? budget;
   const overBudget = () => {
     if (o.resultBytes > limit) add('result-too-large', `result is ${o.resultBytes} bytes, over the budget of ${limit}.`, 'breaking');
   };

@@ -53,8 +53,8 @@ export function checkExpectations(spec: RequiredTool, observed: ObservedResult):
       failures.push(fail('structured', `structuredContent differs: ${shown.join('; ')}${mismatches.length > 3 ? ` (+${mismatches.length - 3} more)` : ''}`));
     }
   }
-  if (expect.maxResultBytes !== undefined && observed.resultBytes > expect.maxResultBytes) {
-    failures.push(fail('maxResultBytes', `result is ${observed.resultBytes} bytes, over expect.maxResultBytes ${expect.maxResultBytes}`));
+  if (expect.resultBudgetBytes !== undefined && observed.resultBytes > expect.resultBudgetBytes) {
+    failures.push(fail('resultBudgetBytes', `result is ${observed.resultBytes} bytes, over expect.resultBudgetBytes ${expect.resultBudgetBytes}`));
   }
   return failures;
 }

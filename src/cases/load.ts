@@ -10,6 +10,7 @@ type RawRole = string | { name: string; allowedTools?: string[]; maxDestructiveT
 /** Loads and validates every dataset, collecting every problem in every file before failing. */
 export function loadDatasets(files: string[], cwd = process.cwd()): Dataset[] {
   const problems: Problem[] = [];
+  const notes: Problem[] = [];
   const datasets: Dataset[] = [];
   const ids = new Map<string, string>();
   const surfaces = new Map<string, { file: string; key: string }>();
@@ -41,6 +42,15 @@ export function loadDatasets(files: string[], cwd = process.cwd()): Dataset[] {
       if (earlier) problems.push({ file: display, line: parsed.source.lineOf(['cases', i, 'id']), path: `cases[${i}].id`, message: `duplicate case id "${c.id}" (also in ${earlier}); ids must be unique across datasets` });
       ids.set(c.id, display);
       c.requiredTools.forEach((tool, j) => {
+        const expect = tool.expect as (typeof tool.expect & { maxResultBytes?: number }) | undefined;
+        if (expect?.maxResultBytes !== undefined) {
+          const where = ['cases', i, 'requiredTools', j, 'expect', 'maxResultBytes'] as const;
+          const at = { file: display, line: parsed.source.lineOf([...where]), path: `cases[${i}].requiredTools[${j}].expect.maxResultBytes` };
+          if (expect.resultBudgetBytes !== undefined) problems.push({ ...at, message: 'is the old name of resultBudgetBytes, which is set too; keep only resultBudgetBytes' });
+          else notes.push({ ...at, message: 'is deprecated and still read; rename it resultBudgetBytes' });
+          expect.resultBudgetBytes ??= expect.maxResultBytes;
+          delete expect.maxResultBytes;
+        }
         const pattern = tool.expect?.matches;
         if (pattern === undefined) return;
         // Matched on RE2, in linear time (src/safe-regex.ts): a pattern it cannot run is the dataset's problem.
@@ -50,7 +60,7 @@ export function loadDatasets(files: string[], cwd = process.cwd()): Dataset[] {
         }
       });
     });
-    datasets.push({ file: display, role, ...(surface ? { surface } : {}), cases: dataset.cases, lineOf: parsed.source.lineOf });
+    datasets.push({ file: display, role, ...(surface ? { surface } : {}), cases: dataset.cases, lineOf: parsed.source.lineOf, notes: notes.splice(0) });
   }
   if (problems.length) throw new InputError(problems);
   return datasets;

@@ -66,7 +66,7 @@ async function replayCase(dataset: Dataset, spec: Case, tools: Map<string, Contr
     probes.push(outcome.probe);
     failures.push(...outcome.failures);
     if (outcome.result !== undefined || outcome.probe.resultBytes !== null) {
-      observations.push({ caseId: spec.id, tool: tool.name, args: required.probeArguments, result: outcome.result, resultBytes: outcome.probe.resultBytes ?? 0, maxResultBytes: required.expect?.maxResultBytes });
+      observations.push({ caseId: spec.id, tool: tool.name, args: required.probeArguments, result: outcome.result, resultBytes: outcome.probe.resultBytes ?? 0, resultBudgetBytes: required.expect?.resultBudgetBytes });
     }
   }
   const status = failures.length ? 'failed' : probes.some((p) => p.status === 'skipped') ? 'skipped' : 'passed';

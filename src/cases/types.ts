@@ -1,10 +1,12 @@
+import type { Problem } from '../config/problems.js';
 /** A dataset as written in datasets/*.cases.yaml (field names of the original design). */
 export interface Expectation {
   isError?: boolean;
   contains?: string[];
   matches?: string;
   structured?: Record<string, unknown>;
-  maxResultBytes?: number;
+  /** What the result may cost the model, in bytes (formerly `maxResultBytes`, still read). */
+  resultBudgetBytes?: number;
 }
 
 export interface RequiredTool {
@@ -45,6 +47,8 @@ export interface Dataset {
   cases: Case[];
   /** The line of a path inside the file, for messages; absent for datasets built in code. */
   lineOf?: (path: (string | number)[]) => number | null;
+  /** What is worth fixing in the file but does not stop a run (a deprecated key). */
+  notes?: Problem[];
 }
 
 export type FailureCode =
@@ -63,7 +67,7 @@ export interface CaseFailure {
   message: string;
   /**
    * What exactly failed: the expectation for `expectation-failed` (`isError`, `contains:<text>`,
-   * `matches`, `structured`, `maxResultBytes`), the argument for `required-argument-missing`. With
+   * `matches`, `structured`, `resultBudgetBytes`), the argument for `required-argument-missing`. With
    * the code and the tool, it is what "the same failure on both sides" means.
    */
   check?: string;

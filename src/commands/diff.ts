@@ -1,12 +1,12 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { defaultConfig, loadConfig } from '../config/load.js';
+import { defaultConfig } from '../config/load.js';
 import { InputError } from '../config/problems.js';
 import type { GateConfig, Profile } from '../config/types.js';
 import { renderReport } from '../report/render.js';
 import { runGate } from '../pipeline.js';
 import type { Format } from '../report/render.js';
-import type { CommandIO, Outcome } from './io.js';
+import { readConfig, type CommandIO, type Outcome } from './io.js';
 
 const isFile = (path: string) => existsSync(path) && statSync(path).isFile();
 
@@ -16,7 +16,7 @@ const isFile = (path: string) => existsSync(path) && statSync(path).isFile();
  */
 export async function diffCommand(flags: { config: string; before: string; after: string; format: Format }, io: CommandIO): Promise<Outcome> {
   const needsConfig = !isFile(resolve(io.cwd, flags.before)) || !isFile(resolve(io.cwd, flags.after));
-  const loaded: GateConfig | null = needsConfig ? loadConfig(flags.config, io.env, {}, io.cwd) : null;
+  const loaded: GateConfig | null = needsConfig ? readConfig(flags.config, io) : null;
   const side = (arg: string, key: 'before' | 'after'): Profile => {
     const path = resolve(io.cwd, arg);
     if (isFile(path)) return { name: arg, transport: 'snapshot', path, allowSideEffects: false };

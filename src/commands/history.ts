@@ -1,12 +1,11 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { loadConfig } from '../config/load.js';
 import { InputError, formatProblem } from '../config/problems.js';
 import { historyRuns, type History, type SavedReport, type UnreadableReport } from '../report/history/runs.js';
 import { HISTORY_FORMATS, renderHistory, type HistoryFormat } from '../report/history/render.js';
 import { readReport } from '../report/read.js';
 import type { Format } from '../report/render.js';
-import { emit, type CommandIO, type Outcome } from './io.js';
+import { readConfig, emit, type CommandIO, type Outcome } from './io.js';
 import { isBundleSummaryName } from '../report/write.js';
 
 export interface HistoryFlags {
@@ -21,7 +20,7 @@ export interface HistoryFlags {
 /** DIR, else `reports.dir` of the config, else MCPGATE_REPORTS__DIR or `reports` when there is no config file. */
 function reportsDir(flags: HistoryFlags, io: CommandIO): string {
   if (flags.dir) return resolve(io.cwd, flags.dir);
-  if (flags.configGiven || existsSync(resolve(io.cwd, flags.config))) return loadConfig(flags.config, io.env, {}, io.cwd).reports.dir;
+  if (flags.configGiven || existsSync(resolve(io.cwd, flags.config))) return readConfig(flags.config, io).reports.dir;
   return resolve(io.cwd, io.env.MCPGATE_REPORTS__DIR || 'reports');
 }
 

@@ -1,7 +1,9 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { bundleFormatError, renderBundle } from '../bundle/render.js';
+import { loadConfig, type ConfigFlags } from '../config/load.js';
 import { formatProblem, InputError } from '../config/problems.js';
+import type { GateConfig } from '../config/types.js';
 import { BaselineUnavailableError, RunTimeoutError, SideUnavailableError } from '../connect/errors.js';
 import type { BundleSummary } from '../bundle/summary.js';
 import type { Verdict } from '../decide/decide.js';
@@ -90,4 +92,11 @@ export function failureText(error: unknown): string {
     return `mcp-gate: cannot decide: ${error.message}`;
   }
   return `mcp-gate: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+}
+
+/** Loads the config for a command, and says on stderr what is worth fixing but does not stop it (a deprecated key). */
+export function readConfig(file: string, io: CommandIO, flags: ConfigFlags = {}): GateConfig {
+  const config = loadConfig(file, io.env, flags, io.cwd);
+  for (const note of config.notes) io.log(`mcp-gate: note: ${formatProblem(note)}`);
+  return config;
 }

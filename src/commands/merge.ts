@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { summarizeBundle, type ServerOutcome } from '../bundle/summary.js';
-import { loadConfig } from '../config/load.js';
 import { InputError, type Problem } from '../config/problems.js';
 import { DEFAULTS, type GateConfig } from '../config/types.js';
 import type { Policy } from '../decide/decide.js';
@@ -9,7 +8,7 @@ import { describe } from '../error-text.js';
 import { readReport } from '../report/read.js';
 import { writeBundleSummary } from '../report/write.js';
 import type { Format } from '../report/render.js';
-import { assertBundleFormat, printBundle, type CommandIO, type Outcome } from './io.js';
+import { readConfig, assertBundleFormat, printBundle, type CommandIO, type Outcome } from './io.js';
 
 export interface MergeFlags {
   config: string;
@@ -30,7 +29,7 @@ const DEFAULT_POLICY: Policy = { rules: {}, maxNewDestructiveTools: DEFAULTS.pro
 export function mergeCommand(flags: MergeFlags, io: CommandIO): Outcome {
   assertBundleFormat(flags.format);
   if (!flags.reports.length) throw new InputError([{ file: 'merge', line: null, path: '', message: 'needs the per-server reports: mcp-gate merge reports/*.json' }]);
-  const config: GateConfig | null = flags.configGiven || existsSync(resolve(io.cwd, flags.config)) ? loadConfig(flags.config, io.env, {}, io.cwd) : null;
+  const config: GateConfig | null = flags.configGiven || existsSync(resolve(io.cwd, flags.config)) ? readConfig(flags.config, io) : null;
   const problems: Problem[] = [];
   const outcomes: ServerOutcome[] = [];
   for (const file of flags.reports) {

@@ -1,5 +1,4 @@
 import { relative } from 'node:path';
-import { loadConfig } from '../config/load.js';
 import { policyDrift } from '../config/policy-drift.js';
 import { loadDatasets } from '../cases/load.js';
 import type { Dataset } from '../cases/types.js';
@@ -10,8 +9,8 @@ import { summarizeBundle, type ServerOutcome } from '../bundle/summary.js';
 import { mapLimit } from '../concurrency.js';
 import { writeBundleSummary, writeReport } from '../report/write.js';
 import type { Format } from '../report/render.js';
-import { assertBundleFormat, printBundle, type CommandIO, type Outcome } from './io.js';
-import { InputError } from '../config/problems.js';
+import { readConfig, assertBundleFormat, printBundle, type CommandIO, type Outcome } from './io.js';
+import { formatProblem, InputError } from '../config/problems.js';
 import type { GateConfig, ServerGate } from '../config/types.js';
 import type { Report } from '../report/types.js';
 
@@ -34,15 +33,16 @@ export interface RunFlags {
 
 /** `mcp-gate run`: the whole gate, then the report is written and the chosen format printed. */
 export async function runCommand(flags: RunFlags, io: CommandIO): Promise<Outcome> {
-  const config = loadConfig(flags.config, io.env, {
+  const config = readConfig(flags.config, io, {
     baseline: flags.baseline,
     candidate: flags.candidate,
     datasets: flags.datasets,
     reportDir: flags.reportDir,
-  }, io.cwd);
+  });
   if (config.bundle && flags.server === undefined) return bundleCommand(config, flags, io);
   const server = flags.server === undefined ? null : serverOf(config, flags.server, flags.config);
   const datasets = await startEarly(server?.config ?? config, io.env);
+  for (const note of datasets.flatMap((d) => d.notes ?? [])) io.log(`mcp-gate: note: ${formatProblem(note)}`);
   const gated = await gateOne(server?.config ?? config, server?.name ?? null, flags, io, datasets);
   if (!gated) return { kind: 'undecided' };
   const { report, reportPath } = gated;

@@ -1,15 +1,14 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
-import { loadConfig } from '../config/load.js';
 import { InputError } from '../config/problems.js';
 import { openSide } from '../contract/open-side.js';
 import { toSnapshot } from '../contract/snapshot.js';
 import { redactDeep } from '../secrets.js';
-import type { CommandIO, Outcome } from './io.js';
+import { readConfig, type CommandIO, type Outcome } from './io.js';
 
 /** `mcp-gate snapshot --profile NAME [-o FILE]`: one profile's contract, deterministic, as JSON. */
 export async function snapshotCommand(flags: { config: string; profile?: string; output?: string }, io: CommandIO): Promise<Outcome> {
-  const config = loadConfig(flags.config, io.env, {}, io.cwd);
+  const config = readConfig(flags.config, io);
   const name = flags.profile;
   const profile = name ? config.profiles[name] : undefined;
   if (!name || !profile) {

@@ -1,14 +1,13 @@
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { loadDatasets } from '../cases/load.js';
-import { loadConfig } from '../config/load.js';
 import { formatProblem, InputError, type Problem } from '../config/problems.js';
 import type { Profile } from '../config/types.js';
-import type { CommandIO, Outcome } from './io.js';
+import { readConfig, type CommandIO, type Outcome } from './io.js';
 
 /** `mcp-gate validate`: the config and every dataset, checked without starting a server. */
 export function validateCommand(flags: { config: string }, io: CommandIO): Outcome {
-  const config = loadConfig(flags.config, io.env, {}, io.cwd);
+  const config = readConfig(flags.config, io);
   const problems: Problem[] = [];
   // Every profile once: the top-level ones, then those a bundle's server declares for itself.
   const scoped: { at: string; profile: Profile }[] = Object.values(config.profiles).map((profile) => ({ at: `profiles.${profile.name}`, profile }));
@@ -39,6 +38,7 @@ export function validateCommand(flags: { config: string }, io: CommandIO): Outco
   }
   if (problems.length) throw new InputError(problems);
   datasets = [...new Map(datasets.map((d) => [d.file, d])).values()];
+  for (const note of datasets.flatMap((d) => d.notes ?? [])) io.log(`mcp-gate: note: ${formatProblem(note)}`);
   const cases = datasets.reduce((n, d) => n + d.cases.length, 0);
   const pairs = config.bundle ? `${config.bundle.servers.length} servers (${config.bundle.servers.map((s) => s.name).join(', ')})` : `${Object.keys(config.profiles).length} profiles (baseline "${config.baseline}", candidate "${config.candidate}")`;
   io.stdout(`${relative(io.cwd, config.file ?? flags.config)}: valid. ${pairs}, ${datasets.length} datasets, ${cases} cases.\n`);

@@ -4,6 +4,7 @@ import { applyOverride, envOverrides, type Override } from './env.js';
 import { InputError, dotted, type Problem } from './problems.js';
 import { explainProfileProblem, normaliseProfile, profileProblems } from './profiles.js';
 import { readSource } from './source.js';
+import { RENAMED_KEYS, type RawConfig, type RawProfile, type RawPromotion, type RawServer } from './definition.js';
 import { DEFAULTS, type Exception, type GateConfig, type Profile } from './types.js';
 import { validateAgainst } from './validate.js';
 import { expandReferences, referencedVariables } from '../references.js';
@@ -17,28 +18,8 @@ export interface ConfigFlags {
   reportDir?: string;
 }
 
-interface RawServer {
-  profiles?: Record<string, Record<string, unknown>>;
-  baseline: string;
-  candidate: string;
-  datasets?: string[];
-  promotion?: Partial<GateConfig['promotion']>;
-}
-
-type RawConfig = Record<string, unknown> & {
-  profiles: Record<string, Record<string, unknown>>;
-  baseline: string;
-  candidate: string;
-  datasets?: string[];
-  reports?: { dir?: string };
-  timeouts?: Partial<GateConfig['timeouts']>;
-  limits?: Partial<GateConfig['limits']>;
-  cases?: { concurrency?: number };
-  audit?: Partial<GateConfig['audit']>;
-  promotion?: Partial<GateConfig['promotion']>;
-  servers?: Record<string, RawServer>;
-  bundle?: { concurrency?: number };
-};
+/** One baseline/candidate pair, as read once the file is valid: the whole file, or one server of a bundle. */
+type PairConfig = Omit<RawConfig, 'version' | 'profiles' | 'baseline' | 'candidate'> & { profiles: Record<string, RawProfile>; baseline: string; candidate: string };
 
 /**
  * The config pipeline: parse (keeping lines), apply env overrides, apply flags, validate against
@@ -67,25 +48,53 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv, flags: ConfigFl
   registerProfileSecrets(raw.profiles, env); // before validation: even a message about a bad file is redacted
   for (const server of Object.values(isRecord(raw.servers) ? raw.servers : {})) registerProfileSecrets(isRecord(server) ? server.profiles : null, env);
 
-  const profiles = (raw.profiles ?? {}) as Record<string, Record<string, unknown>>;
-  const problems = validateAgainst('gate.config.schema.json', { ...source, value: raw })
-    .map((p) => blame(explainProfileProblem(p, profiles), overrides));
-  if (problems.length) throw new InputError(problems);
+  const profiles = (isRecord(raw.profiles) ? raw.profiles : {}) as Record<string, Record<string, unknown>>;
+  // Schema errors and cross-field errors (a baseline naming no profile) are reported together;
+  // the cross-field rules look only at values of the right type, so a wrong type is said once.
+  const schema = validateAgainst('gate.config.schema.json', { ...source, value: raw }).map((p) => explainProfileProblem(p, profiles));
   const config = raw as RawConfig;
-  problems.push(...(config.servers ? bundleProblems(config, source.lineOf, display) : semanticProblems(config, source.lineOf, display)).map((p) => blame(p, overrides)));
-  if (problems.length) throw new InputError(problems);
+  const rules = config.servers !== undefined ? bundleProblems(config, source.lineOf, display) : semanticProblems(config, source.lineOf, display);
+  const problems = [...schema, ...rules, ...renamedKeyProblems(raw, source.lineOf, display)].map((p) => blame(p, overrides));
+  if (problems.length) throw new InputError(problems.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity)));
+  const notes = applyRenamedKeys(raw, source.lineOf, display).map((p) => blame(p, overrides));
   const origin = { env, lineOf: source.lineOf, display };
-  if (!config.servers) return normalise(config, absolute, {}, origin);
+  if (!config.servers) return { ...normalise(config as PairConfig, absolute, {}, origin), notes };
   const servers = Object.entries(config.servers).map(([name, server]) => ({ name, config: normalise(serverConfig(config, server), absolute, {}, origin) }));
-  return { ...normalise({ ...config, profiles: config.profiles ?? {}, baseline: '', candidate: '' }, absolute, {}, origin), bundle: { concurrency: config.bundle?.concurrency ?? DEFAULTS.bundle.concurrency, servers } };
+  const shared = normalise({ ...config, profiles: config.profiles ?? {}, baseline: '', candidate: '' }, absolute, {}, origin);
+  return { ...shared, notes, bundle: { concurrency: config.bundle?.concurrency ?? DEFAULTS.bundle.concurrency, servers } };
+}
+
+/** A deprecated key beside the key that replaced it: which one is meant cannot be guessed. */
+function renamedKeyProblems(raw: Record<string, unknown>, lineOf: LineOf, file: string): Problem[] {
+  return RENAMED_KEYS.flatMap(({ path, now }) => {
+    const parent = valueAt(raw, path.slice(0, -1));
+    if (!isRecord(parent) || parent[path.at(-1)!] === undefined || parent[now] === undefined) return [];
+    return [{ file, line: lineOf(path), path: dotted(path), message: `is the old name of ${now}, which is set too; keep only ${now}` }];
+  });
+}
+
+/** Reads a deprecated key as the key that replaced it, and says so (a note, not a problem). */
+function applyRenamedKeys(raw: Record<string, unknown>, lineOf: LineOf, file: string): Problem[] {
+  return RENAMED_KEYS.flatMap(({ path, now }) => {
+    const parent = valueAt(raw, path.slice(0, -1));
+    const old = path.at(-1)!;
+    if (!isRecord(parent) || parent[old] === undefined) return [];
+    parent[now] = parent[old];
+    delete parent[old];
+    return [{ file, line: lineOf(path), path: dotted(path), message: `is deprecated and still read; rename it ${now}` }];
+  });
+}
+
+function valueAt(root: unknown, path: string[]): unknown {
+  return path.reduce<unknown>((value, key) => (isRecord(value) ? value[key] : undefined), root);
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** One server of a bundle as a single-pair config: its profiles over the shared ones, its promotion over the shared one. */
-function serverConfig(config: RawConfig, server: RawServer): RawConfig {
-  const shared = config.promotion ?? {};
-  const own = server.promotion ?? {};
+function serverConfig(config: RawConfig, server: RawServer): PairConfig {
+  const shared: RawPromotion = config.promotion ?? {};
+  const own: RawPromotion = server.promotion ?? {};
   const { servers: _servers, bundle: _bundle, ...rest } = config;
   return {
     ...rest,
@@ -103,8 +112,9 @@ function bundleProblems(config: RawConfig, lineOf: LineOf, file: string): Proble
   for (const side of ['baseline', 'candidate'] as const) {
     if (config[side] !== undefined) problems.push({ file, line: lineOf([side]), path: side, message: `does not apply beside servers: set ${side} under each server (servers.<name>.${side}), or remove servers to gate one pair` });
   }
-  problems.push(...partProblems(config.profiles ?? {}, config.promotion, lineOf, file));
-  for (const [name, server] of Object.entries(config.servers ?? {})) {
+  problems.push(...partProblems(config.profiles, config.promotion, lineOf, file));
+  for (const [name, server] of Object.entries(isRecord(config.servers) ? config.servers : {})) {
+    if (!isRecord(server)) continue;
     const scoped: LineOf = (path) => lineOf(['servers', name, ...path]);
     const prefixed = (p: Problem): Problem => ({ ...p, path: `servers.${name}.${p.path}` });
     problems.push(...pairProblems(serverConfig(config, server), scoped, file).map(prefixed));
@@ -159,31 +169,41 @@ function semanticProblems(config: RawConfig, lineOf: LineOf, file: string): Prob
 }
 
 /** The baseline and candidate name defined profiles, and the candidate is live. */
-function pairProblems(config: RawConfig, lineOf: LineOf, file: string): Problem[] {
+function pairProblems(config: { profiles?: unknown; baseline?: unknown; candidate?: unknown }, lineOf: LineOf, file: string): Problem[] {
+  if (!isRecord(config.profiles)) return []; // missing or of the wrong type: the schema says so
+  const profiles = config.profiles;
   const problems: Problem[] = [];
-  const names = Object.keys(config.profiles);
+  const names = Object.keys(profiles);
   for (const side of ['baseline', 'candidate'] as const) {
-    if (!names.includes(config[side])) {
-      problems.push({ file, line: lineOf([side]), path: side, message: `names profile "${config[side]}", which is not defined; defined profiles: ${names.join(', ')}` });
+    const name = config[side];
+    if (typeof name === 'string' && !Object.hasOwn(profiles, name)) {
+      problems.push({ file, line: lineOf([side]), path: side, message: `names profile "${name}", which is not defined; defined profiles: ${names.join(', ')}` });
     }
   }
-  if (config.profiles[config.candidate]?.transport === 'snapshot') {
+  const candidate = typeof config.candidate === 'string' && Object.hasOwn(profiles, config.candidate) ? profiles[config.candidate] : undefined;
+  if (isRecord(candidate) && candidate.transport === 'snapshot') {
     problems.push({ file, line: lineOf(['candidate']), path: 'candidate', message: 'the candidate must be a live server; a snapshot profile can only stand in for the baseline' });
   }
   return problems;
 }
 
 /** Profiles and promotion, wherever they are written (top level, or under a server of a bundle). */
-function partProblems(profiles: Record<string, Record<string, unknown>>, promotion: RawConfig['promotion'], lineOf: LineOf, file: string): Problem[] {
+function partProblems(profiles: unknown, promotion: unknown, lineOf: LineOf, file: string): Problem[] {
   const problems: Problem[] = [];
-  for (const [name, profile] of Object.entries(profiles)) problems.push(...profileProblems(name, profile, lineOf, file));
-  for (const code of Object.keys(promotion?.rules ?? {})) {
+  for (const [name, profile] of Object.entries(isRecord(profiles) ? profiles : {})) {
+    if (isRecord(profile)) problems.push(...profileProblems(name, profile, lineOf, file));
+  }
+  if (!isRecord(promotion)) return problems;
+  for (const code of Object.keys(isRecord(promotion.rules) ? promotion.rules : {})) {
     if (!isCode(code)) problems.push({ file, line: lineOf(['promotion', 'rules', code]), path: `promotion.rules.${code}`, message: `unknown finding code; known codes: ${CODE_ORDER.join(', ')}` });
   }
-  (promotion?.exceptions ?? []).forEach((e, i) => {
+  (Array.isArray(promotion.exceptions) ? promotion.exceptions : []).forEach((e: unknown, i) => {
+    if (!isRecord(e)) return;
     const where = ['promotion', 'exceptions', i];
-    if (!isCode(e.code)) problems.push({ file, line: lineOf([...where, 'code']), path: dotted([...where, 'code']), message: `unknown finding code "${e.code}"` });
-    if (Number.isNaN(Date.parse(`${e.expires}T00:00:00Z`))) problems.push({ file, line: lineOf([...where, 'expires']), path: dotted([...where, 'expires']), message: `"${e.expires}" is not a real date (YYYY-MM-DD)` });
+    if (typeof e.code === 'string' && !isCode(e.code)) problems.push({ file, line: lineOf([...where, 'code']), path: dotted([...where, 'code']), message: `unknown finding code "${e.code}"` });
+    if (typeof e.expires === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(e.expires) && Number.isNaN(Date.parse(`${e.expires}T00:00:00Z`))) {
+      problems.push({ file, line: lineOf([...where, 'expires']), path: dotted([...where, 'expires']), message: `"${e.expires}" is not a real date (YYYY-MM-DD)` });
+    }
   });
   return problems;
 }
@@ -195,7 +215,7 @@ interface Origin {
   display: string;
 }
 
-function normalise(config: RawConfig, file: string, given: Record<string, Profile> = {}, origin: Origin = { env: {}, lineOf: () => null, display: file }): GateConfig {
+function normalise(config: PairConfig, file: string, given: Record<string, Profile> = {}, origin: Origin = { env: {}, lineOf: () => null, display: file }): GateConfig {
   const base = dirname(file);
   const at = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
   const profiles: Record<string, Profile> = { ...given };
@@ -204,6 +224,7 @@ function normalise(config: RawConfig, file: string, given: Record<string, Profil
   }
   return {
     file,
+    notes: [],
     bundle: null,
     profiles,
     baseline: config.baseline,

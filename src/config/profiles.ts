@@ -57,7 +57,8 @@ export function profileProblems(name: string, raw: RawProfile, lineOf: LineOf, f
       if (raw[key] !== undefined) problem(key, `only applies when the profile starts its own server; add \`command\` (and \`args\`) to start it, or remove \`${key}\``);
     }
   }
-  if (REMOTE.includes(transport) && typeof raw.url === 'string') {
+  // A url that is not http(s) at all is the schema's problem (explainProfileProblem words it).
+  if (REMOTE.includes(transport) && typeof raw.url === 'string' && /^https?:\/\//.test(raw.url)) {
     const reason = urlProblem(raw.url);
     if (reason) problem('url', reason);
   }

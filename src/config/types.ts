@@ -1,5 +1,9 @@
+import type * as z from 'zod';
 import type { Action } from '../findings/codes.js';
+import type { auditSchema, limitsSchema, timeoutsSchema } from './definition.js';
 import type { Problem } from './problems.js';
+
+export { DEFAULTS } from './definition.js';
 
 /** The config after loading, env overrides, flags, defaults and path resolution. */
 export interface StdioProfile {
@@ -57,36 +61,10 @@ export interface Exception {
   expires: string;
 }
 
-export interface Timeouts {
-  startupMs: number;
-  requestMs: number;
-  runMs: number;
-  killGraceMs: number;
-}
-
-export interface Limits {
-  maxPages: number;
-  maxTools: number;
-  maxMessageBytes: number;
-  /** All the bytes one side may send over the run (discovery and cases), over any transport. */
-  maxSideBytes: number;
-  /** A tools/call result over this is dropped unread: the probe fails with result-too-large, the session goes on. */
-  maxResultBytes: number;
-  stderrTailBytes: number;
-}
-
-export interface AuditSettings {
-  /** Byte budget for one tool result (UTF-8 bytes of the whole result). */
-  maxResultBytes: number;
-  /** result-size-regression fires when a probe's result grows by more than this percentage... */
-  resultGrowthPercent: number;
-  /** ...and by more than this many bytes, so tiny results do not trip it. */
-  resultGrowthMinBytes: number;
-  /** tool-definition-cost-regression fires when the total definition cost grows by more than this percentage... */
-  definitionCostGrowthPercent: number;
-  /** ...and by more than this many estimated tokens. */
-  definitionCostGrowthMinTokens: number;
-}
+/** Settings once defaulted: their keys, bounds, defaults and descriptions are in config/definition.ts. */
+export type Timeouts = z.output<typeof timeoutsSchema>;
+export type Limits = z.output<typeof limitsSchema>;
+export type AuditSettings = Omit<z.output<typeof auditSchema>, 'maxResultBytes'>;
 
 /** One server of a bundle: its name, and the config that gates its baseline/candidate pair. */
 export interface ServerGate {
@@ -97,6 +75,8 @@ export interface ServerGate {
 export interface GateConfig {
   /** Absolute path of the config file, or null when none was read. */
   file: string | null;
+  /** What is worth saying about the file but does not stop a run, such as a deprecated key. */
+  notes: Problem[];
   /**
    * Set when the file declares `servers`: every server's own pair. The top-level baseline and
    * candidate are then empty, and the pair fields of this config are not used for a run.
@@ -119,14 +99,3 @@ export interface GateConfig {
     exceptions: Exception[];
   };
 }
-
-export const DEFAULTS = {
-  reports: { dir: 'reports' },
-  timeouts: { startupMs: 15_000, requestMs: 30_000, runMs: 600_000, killGraceMs: 2_000 },
-  limits: { maxPages: 100, maxTools: 10_000, maxMessageBytes: 16 * 1024 * 1024, maxSideBytes: 64 * 1024 * 1024, maxResultBytes: 4 * 1024 * 1024, stderrTailBytes: 8 * 1024 },
-  cases: { concurrency: 4 },
-  bundle: { concurrency: 2 },
-  audit: { maxResultBytes: 32 * 1024, resultGrowthPercent: 50, resultGrowthMinBytes: 1024, definitionCostGrowthPercent: 25, definitionCostGrowthMinTokens: 500 },
-  promotion: { maxNewDestructiveTools: 0, maxBrokenCases: 0 },
-  readyTimeoutMs: 15_000,
-} as const;

@@ -18,17 +18,38 @@ describe('bad input stops the gate with exit 3 and names the file, line and fiel
     expect(existsSync(join(dir, 'reports'))).toBe(false);
   });
 
-  it('unknown keys first, then cross-field rules such as a missing profile', async () => {
+  it('every problem at once: schema errors and cross-field rules together, in file order', async () => {
     const dir = scratchProject();
-    edit(dir, 'gate.config.yaml', (t) => t.replace('reports:\n  dir: reports', 'reports:\n  dir: reports\n  keep: 5').replace('baseline: baseline', 'baseline: prod'));
+    edit(dir, 'gate.config.yaml', (t) =>
+      t.replace('reports:\n  dir: reports', 'reports:\n  dir: reports\n  keep: 5').replace('candidate: candidate', 'candidate: missing').replace(/args: \[[^\]]*\]/, 'args: "not-a-list"'));
     const result = await runCli(['validate'], { cwd: dir });
     expect(result.code).toBe(3);
-    expect(result.stderr).toMatch(/gate\.config\.yaml:\d+: reports\.keep: unknown key/);
-    // Cross-field rules run once the file has the right shape.
-    edit(dir, 'gate.config.yaml', (t) => t.replace('  keep: 5\n', ''));
-    const second = await runCli(['validate'], { cwd: dir });
-    expect(second.code).toBe(3);
-    expect(second.stderr).toMatch(/gate\.config\.yaml:\d+: baseline: names profile "prod", which is not defined/);
+    const lines = result.stderr.split('\n').filter((l) => l.startsWith('  gate.config.yaml:'));
+    expect(lines.map((l) => /: ([\w.]+): /.exec(l)?.[1])).toEqual(expect.arrayContaining(['profiles.baseline.args', 'candidate', 'reports.keep']));
+    expect(result.stderr).toMatch(/gate\.config\.yaml:\d+: profiles\.baseline\.args: must be array, found string "not-a-list"/);
+    expect(result.stderr).toMatch(/gate\.config\.yaml:\d+: candidate: names profile "missing", which is not defined/);
+    const at = lines.map((l) => Number(/yaml:(\d+):/.exec(l)![1]));
+    expect(at).toEqual([...at].sort((a, b) => a - b));
+  });
+
+  it('a deprecated key is still read, with a note that names its line; beside its new name it is a problem', async () => {
+    const dir = scratchProject();
+    edit(dir, 'gate.config.yaml', (t) => `${t.trimEnd()}\naudit:\n  maxResultBytes: 100\n`);
+    // The first case's budget under its old name; the second probe's removed, so the config's budget applies to it.
+    edit(dir, 'datasets/support-ops.cases.yaml', (t) => t.replace('resultBudgetBytes: 4096', 'maxResultBytes: 1').replace('          resultBudgetBytes: 4096\n', ''));
+    const ok = await runCli(['validate'], { cwd: dir });
+    expect(ok.code).toBe(0);
+    expect(ok.stderr).toMatch(/note: gate\.config\.yaml:\d+: audit\.maxResultBytes: is deprecated and still read; rename it resultBudgetBytes/);
+    expect(ok.stderr).toMatch(/note: datasets\/support-ops\.cases\.yaml:17: cases\[0\]\.requiredTools\[0\]\.expect\.maxResultBytes: is deprecated/);
+    // Both are read as their new names: the case's budget of 1 byte fails it, the config's 100 bytes flags the other probe.
+    const run = await runCli(['run', '--format', 'json'], { cwd: dir });
+    const report = JSON.parse(run.stdout) as { baseline: { caseResults: { failures: { message: string }[] }[] }; audit: { findings: { code: string; tool?: string }[] } };
+    expect(report.baseline.caseResults[0]!.failures.map((f) => f.message)).toContainEqual(expect.stringContaining('over expect.resultBudgetBytes 1'));
+    expect(report.audit.findings.filter((f) => f.code === 'result-too-large').map((f) => f.tool)).toContain('Incident.Declare');
+    edit(dir, 'gate.config.yaml', (t) => t.replace('  maxResultBytes: 100', '  maxResultBytes: 100\n  resultBudgetBytes: 200'));
+    const both = await runCli(['validate'], { cwd: dir });
+    expect(both.code).toBe(3);
+    expect(both.stderr).toMatch(/audit\.maxResultBytes: is the old name of resultBudgetBytes, which is set too/);
   });
 
   it('a YAML syntax error gives its line', async () => {

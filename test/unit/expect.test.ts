@@ -12,7 +12,7 @@ describe('structured expectations are subset checks', () => {
 
   it('each expectation produces its own failure', () => {
     const failures = checkExpectations(
-      { toolName: 'T', expectedOutputContains: 'severity P1', expect: { matches: 'INC-\\d+', structured: { severity: 'P1' }, maxResultBytes: 10 } },
+      { toolName: 'T', expectedOutputContains: 'severity P1', expect: { matches: 'INC-\\d+', structured: { severity: 'P1' }, resultBudgetBytes: 10 } },
       { isError: false, text: 'declared with severity P3', structured: { severity: 'P3' }, resultBytes: 200 },
     );
     expect(failures.map((f) => f.code)).toEqual(['expectation-failed', 'expectation-failed', 'expectation-failed', 'expectation-failed']);

@@ -1,0 +1,229 @@
+import * as z from 'zod';
+
+/**
+ * The one definition of the config file. Everything else comes from it:
+ * - schemas/gate.config.schema.json, which editors read through the `$schema` line and the gate
+ *   validates against (`configJsonSchema()`, written by `npm run schemas`; a test fails when the
+ *   committed file differs);
+ * - the types of the file as written (`RawConfig`) and of its settings once defaulted (`Timeouts`,
+ *   `Limits`, ...), in config/types.ts;
+ * - the defaults (`DEFAULTS`), which the schema's `default` keywords and descriptions show.
+ * Cross-field rules the schema cannot say (a baseline that names a defined profile, keys that do
+ * not apply to a profile's transport) live in config/load.ts and config/profiles.ts.
+ */
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+/** A human figure for a default: 16 MiB rather than 16777216. */
+function shown(value: number, unit: 'bytes' | 'number'): string {
+  if (unit === 'bytes' && value >= MiB && value % MiB === 0) return `${value / MiB} MiB`;
+  if (unit === 'bytes' && value >= KiB && value % KiB === 0) return `${value / KiB} KiB`;
+  return String(value);
+}
+
+/** A setting with a default: the default is declared once, and the description says it. */
+function setting(schema: z.ZodNumber, value: number, description: string, unit: 'bytes' | 'number' = 'number') {
+  return schema.default(value).describe(`${description} Default ${shown(value, unit)}.`);
+}
+
+const int = () => z.number().int();
+const codePattern = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+const readyTimeout = setting(int().min(1), 15_000, 'http/sse with `command`: how long the started server gets until `url` answers any HTTP response.');
+
+const profile = z
+  .strictObject({
+    transport: z
+      .enum(['stdio', 'snapshot', 'http', 'sse'])
+      .describe('How to reach the server: stdio (default) starts `command` and speaks over its stdin/stdout; http is streamable HTTP at `url`; sse is the legacy HTTP+SSE transport at `url`; snapshot reads a contract file instead of a server.')
+      .optional(),
+    command: z.string().min(1).describe('stdio: the executable to start. http/sse: optional; when set, the gate starts this server itself (in its own process group), waits until `url` answers, gates it and ends it.').optional(),
+    args: z.array(z.string()).describe('Arguments of `command`.').optional(),
+    cwd: z.string().describe("Working directory of `command`, relative to this file. Default: this file's directory.").optional(),
+    env: z.record(z.string(), z.string()).describe("Variables the started server gets beside a safe default set (PATH, HOME, ...). ${VAR} reads the gate's environment.").optional(),
+    url: z
+      .string()
+      .regex(/^https?:\/\//)
+      .describe("http/sse: the server's endpoint, e.g. http://127.0.0.1:8808/mcp (streamable HTTP) or http://127.0.0.1:8808/sse (legacy SSE). ${VAR} reads the gate's environment.")
+      .optional(),
+    headers: z
+      .record(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/), z.string().regex(/^[^\r\n]*$/))
+      .describe('http/sse: headers sent with every request, e.g. { Authorization: "Bearer ${TOKEN}" }. ${VAR} reads the gate\'s environment; an unset variable stops the run. Values never appear in reports, logs or errors.')
+      .optional(),
+    readyTimeoutMs: readyTimeout.optional(),
+    allowSideEffects: z.boolean().describe('Allow probe calls of tools that are not read-only. Default false.').optional(),
+    path: z.string().min(1).describe('snapshot: a contract snapshot file, relative to this file.').optional(),
+  })
+  .meta({
+    id: 'profile',
+    // Which keys each transport needs. Keys that do not apply to a transport are reported by config/profiles.ts, with why.
+    allOf: [
+      { if: { properties: { transport: { const: 'snapshot' } }, required: ['transport'] }, then: { required: ['path'] } },
+      { if: { properties: { transport: { enum: ['http', 'sse'] } }, required: ['transport'] }, then: { required: ['url'] } },
+      { if: { properties: { transport: { const: 'stdio' } } }, then: { required: ['command'] } },
+    ],
+  });
+
+const exception = z.strictObject({
+  code: z.string().regex(codePattern),
+  tool: z.string().optional(),
+  fingerprint: z.string().optional(),
+  reason: z.string().min(1),
+  expires: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .describe('YYYY-MM-DD; the exception stops applying after this day (UTC).'),
+});
+
+const promotion = z.strictObject({
+  rules: z
+    .record(z.string().regex(codePattern), z.enum(['rollback', 'hold', 'ignore']))
+    .describe('Finding code -> action, merged over the default policy.')
+    .optional(),
+  maxNewDestructiveTools: setting(int().min(0), 0, 'New destructive tools tolerated before tool-added-destructive fires.').optional(),
+  maxBrokenCases: setting(int().min(0), 0, 'Broken candidate cases tolerated before case-broken fires.').optional(),
+  exceptions: z.array(exception).describe('Approved findings that do not count, until they expire.').optional(),
+});
+
+export const timeoutsSchema = z.strictObject({
+  startupMs: setting(int().min(1), 15_000, 'Spawn plus initialize, per side.'),
+  requestMs: setting(int().min(1), 30_000, 'Every request (tools/list page, tools/call).'),
+  runMs: setting(int().min(1), 600_000, 'The whole run.'),
+  killGraceMs: setting(int().min(0), 2_000, "Between SIGTERM and SIGKILL when ending a server's process group."),
+});
+
+export const limitsSchema = z.strictObject({
+  maxPages: setting(int().min(1), 100, 'tools/list pages read per side.'),
+  maxTools: setting(int().min(1), 10_000, 'Tools read per side.'),
+  maxMessageBytes: setting(
+    int().min(1024),
+    16 * MiB,
+    'Largest single JSON-RPC message read into memory (the longest line, or an HTTP body without a line break). A larger tools/call answer over stdio fails that call; any other larger message ends the session.',
+    'bytes',
+  ),
+  maxSideBytes: setting(
+    int().min(1024),
+    64 * MiB,
+    "All the bytes one side may send over the run (discovery and cases together), over any transport. Past it the side's session ends: a candidate becomes candidate-unavailable, a baseline stops the run.",
+    'bytes',
+  ),
+  maxResultBytes: setting(
+    int().min(1024),
+    4 * MiB,
+    'Largest tools/call result read. A larger one is dropped unread: the probe fails with result-too-large and the session goes on, over stdio and HTTP alike. (What a result may cost the model is audit.resultBudgetBytes.)',
+    'bytes',
+  ),
+  stderrTailBytes: setting(int().min(0), 8 * KiB, "How much of each server's stderr is kept for the report.", 'bytes'),
+});
+
+export const auditSchema = z
+  .strictObject({
+    resultBudgetBytes: setting(int().min(1), 32 * KiB, 'What one tool result may cost the model, in UTF-8 bytes; over it is result-too-large. A case can set its own, expect.resultBudgetBytes.', 'bytes'),
+    maxResultBytes: int().min(1).describe('Deprecated: the old name of resultBudgetBytes, still read.').optional(),
+    resultGrowthPercent: setting(z.number().min(0), 50, 'result-size-regression fires when the same probe returns this much more on the candidate (and more than resultGrowthMinBytes).'),
+    definitionCostGrowthPercent: setting(
+      z.number().min(0),
+      25,
+      "tool-definition-cost-regression fires when the candidate's total tool definition cost grows by more than this (and more than definitionCostGrowthMinTokens).",
+    ),
+    resultGrowthMinBytes: setting(int().min(0), 1024, 'The least growth in bytes that counts as a result-size-regression.'),
+    definitionCostGrowthMinTokens: setting(int().min(0), 500, 'The least growth in estimated tokens that counts.'),
+  })
+  .describe('What the model-seat audit tolerates.');
+
+const casesSchema = z.strictObject({
+  concurrency: setting(int().min(1).max(64), 4, 'Cases replayed at once on each side. Results keep dataset order.'),
+});
+
+const bundleSchema = z.strictObject({
+  concurrency: setting(int().min(1).max(16), 2, 'Servers gated at once.'),
+});
+
+const reportsSchema = z.strictObject({
+  dir: z.string().min(1).default('reports').describe('Where run reports are written, relative to this file. Default: reports.'),
+});
+
+const server = z
+  .strictObject({
+    profiles: z.record(z.string(), profile).describe("Profiles of this server only, beside the top-level ones; a name defined in both means this server's.").optional(),
+    baseline: z.string().min(1).describe("Profile of this server's release in production."),
+    candidate: z.string().min(1).describe("Profile of this server's release to promote."),
+    datasets: z.array(z.string().min(1)).describe("This server's frozen role cases, relative to this file. Default: the top-level datasets.").optional(),
+    promotion: promotion.describe('Merged over the top-level promotion: rules key by key, exceptions added, numbers replaced.').optional(),
+  })
+  .meta({ id: 'server' });
+
+export const configSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    version: z.literal(1).describe('Config format version. Always 1.'),
+    profiles: z.record(z.string(), profile).meta({ minProperties: 1 }).describe('Named ways to reach a server. `baseline` and `candidate` name two of them.').optional(),
+    baseline: z.string().min(1).describe('Profile of the release in production.').optional(),
+    candidate: z.string().min(1).describe('Profile of the release to promote.').optional(),
+    datasets: z.array(z.string().min(1)).describe('Files of frozen role cases (YAML or JSON), relative to this file.').optional(),
+    servers: z
+      .record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/), server)
+      .meta({ minProperties: 1 })
+      .describe(
+        'A bundle: several servers gated in one run, each with its own baseline and candidate. `mcp-gate run` gates them all (bundle.concurrency at a time), writes one report per server and a bundle summary; the bundle verdict is the worst of its servers. With servers, leave out the top-level baseline and candidate.',
+      )
+      .optional(),
+    bundle: bundleSchema.optional(),
+    reports: reportsSchema.optional(),
+    timeouts: timeoutsSchema.optional(),
+    limits: limitsSchema.optional(),
+    cases: casesSchema.optional(),
+    audit: auditSchema.optional(),
+    promotion: promotion.optional(),
+  })
+  .meta({
+    title: 'mcp-gate configuration',
+    description: 'Which MCP server profiles to compare, which role cases to replay, and how to decide Promote / Hold / Rollback.',
+    // A config gates one pair (profiles, baseline, candidate) unless it declares servers.
+    allOf: [{ if: { not: { required: ['servers'] } }, then: { required: ['profiles', 'baseline', 'candidate'] } }],
+  });
+
+/** The config file as written (before env overrides are checked, defaults applied and paths resolved). */
+export type RawConfig = z.input<typeof configSchema>;
+export type RawProfile = z.input<typeof profile>;
+export type RawServer = z.input<typeof server>;
+export type RawPromotion = z.input<typeof promotion>;
+
+/** Every default, from the definition above. */
+export const DEFAULTS = {
+  reports: reportsSchema.parse({}),
+  timeouts: timeoutsSchema.parse({}),
+  limits: limitsSchema.parse({}),
+  cases: casesSchema.parse({}),
+  bundle: bundleSchema.parse({}),
+  audit: auditSchema.parse({}),
+  promotion: { maxNewDestructiveTools: promotion.shape.maxNewDestructiveTools.parse(undefined)!, maxBrokenCases: promotion.shape.maxBrokenCases.parse(undefined)! },
+  readyTimeoutMs: readyTimeout.parse(undefined),
+} as const;
+
+/** Deprecated keys still read, and what replaced them: a config that uses one gets a note. */
+export const RENAMED_KEYS: { path: string[]; now: string }[] = [{ path: ['audit', 'maxResultBytes'], now: 'resultBudgetBytes' }];
+
+/** schemas/gate.config.schema.json, as this definition says it (draft-07, for ajv and editors). */
+export function configJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(configSchema, { target: 'draft-7', io: 'input', unrepresentable: 'throw' });
+  return { $schema: schema.$schema, $id: 'https://mcp-gate.dev/schemas/gate.config.schema.json', ...(tidy(schema) as Record<string, unknown>) };
+}
+
+/** What zod adds that says nothing here: "a safe integer" bounds, and `type: string` on a record's keys. */
+function tidy(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(tidy);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if ((key === 'maximum' && value === Number.MAX_SAFE_INTEGER) || (key === 'minimum' && value === Number.MIN_SAFE_INTEGER)) continue;
+    if (key === 'propertyNames') {
+      const { type: _string, ...rest } = value as Record<string, unknown>;
+      if (Object.keys(rest).length) out[key] = rest;
+      continue;
+    }
+    out[key] = tidy(value);
+  }
+  return out;
+}
