@@ -13,7 +13,7 @@ function findRoot(from: string): string {
   }
 }
 
-export const PACKAGE_ROOT = findRoot(dirname(fileURLToPath(import.meta.url)));
+const PACKAGE_ROOT = findRoot(dirname(fileURLToPath(import.meta.url)));
 
 /** A file of the package, such as `schemas/report.schema.json`. */
 export const packageFile = (path: string): string => join(PACKAGE_ROOT, path);

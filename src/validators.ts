@@ -17,6 +17,7 @@ export interface ValidatorSpec {
  * Every JSON Schema validator on the gate's path. `npm run build` compiles each one to code in
  * dist/generated (scripts/compile-schemas.mjs, ajv's standalone output), so a run neither loads
  * ajv's compiler nor compiles a schema; both cost more than a server's whole tools/list.
+ * @public scripts/compile-schemas.mjs reads it from dist/.
  */
 export const VALIDATORS = {
   config: { draft: '07', schema: 'gate.config.schema.json', options: { allErrors: true, strict: false } },

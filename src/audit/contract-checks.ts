@@ -3,7 +3,7 @@ import type { Finding, Side } from '../findings/types.js';
 import type { Code } from '../findings/codes.js';
 import { schemaProblems } from './schema-check.js';
 
-export const COST_METHOD = 'utf8 bytes of name, description and inputSchema / 4';
+const COST_METHOD = 'utf8 bytes of name, description and inputSchema / 4';
 
 export interface DefinitionCost {
   method: string;
@@ -24,7 +24,7 @@ const toolTokens = (t: ContractTool) => tokensOf([t.name, t.description, t.input
 const contractOnly = (t: ContractTool) => (t.outputSchema || t.annotations || t.title || Object.keys(t.extra).length ? tokensOf([t.outputSchema, t.annotations, t.title, t.extra]) : 0);
 
 /** What one tool alone yields: its findings (before a side is set) and its estimated cost. */
-export interface ToolAudit {
+interface ToolAudit {
   findings: Omit<Finding, 'side'>[];
   tokens: number;
   contractOnlyTokens: number;

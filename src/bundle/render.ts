@@ -21,7 +21,7 @@ export function bundleFormatError(format: Format): Error | null {
 
 const verdictOf = (s: { verdict: string | null }) => s.verdict ?? 'undecided';
 
-export function renderBundleText(summary: BundleSummary, style: TextStyle = plain, summaryPath: string | null = null): string {
+function renderBundleText(summary: BundleSummary, style: TextStyle = plain, summaryPath: string | null = null): string {
   const paint = (v: string) => (v === 'Promote' ? style.green(v) : v === 'Hold' ? style.yellow(v) : style.red(v));
   const lines = [style.bold(`mcp-gate bundle: ${summary.servers.length} servers`)];
   const rows = [['server', 'baseline -> candidate', 'verdict', 'report']];

@@ -3,10 +3,10 @@ import type { Report } from '../report/types.js';
 import { GATE_NAME, GATE_VERSION } from '../version.js';
 import { collisions, collisionSignals, type Collision } from './collisions.js';
 
-export const BUNDLE_SCHEMA_VERSION = 1;
+const BUNDLE_SCHEMA_VERSION = 1;
 
 /** One server of a bundle: what its own gate decided, or why it could not decide. */
-export interface ServerSummary {
+interface ServerSummary {
   name: string;
   status: 'decided' | 'undecided';
   verdict: Verdict | null;

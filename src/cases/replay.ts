@@ -7,7 +7,7 @@ import { checkExpectations, type ObservedResult } from './expect.js';
 import { caseRoles } from './load.js';
 import type { Case, CaseFailure, CaseResult, CaseTotals, Dataset, Probe, RequiredTool } from './types.js';
 
-export interface ToolCall {
+interface ToolCall {
   result: unknown;
   durationMs: number;
   droppedBytes?: number;
@@ -15,7 +15,7 @@ export interface ToolCall {
 }
 
 /** What replay needs from a live side: a way to call a tool. A snapshot side has none. */
-export interface ToolCaller {
+interface ToolCaller {
   /** `droppedBytes` is set when the result was over the gate's byte cap and was never read. */
   callTool(name: string, args: Record<string, unknown>): Promise<ToolCall>;
 }
@@ -135,7 +135,7 @@ async function probe(required: RequiredTool, tool: ContractTool, spec: Case, sid
   return { probe: probeRecord, failures: checkExpectations(required, observed), result: response.result };
 }
 
-export function observe(result: unknown): ObservedResult {
+function observe(result: unknown): ObservedResult {
   const record = (result ?? {}) as Record<string, unknown>;
   const content = Array.isArray(record.content) ? record.content : [];
   const text = content

@@ -1,6 +1,6 @@
 import type { Problem } from '../config/problems.js';
 /** A dataset as written in datasets/*.cases.yaml (field names of the original design). */
-export interface Expectation {
+interface Expectation {
   isError?: boolean;
   contains?: string[];
   matches?: string;
@@ -51,7 +51,7 @@ export interface Dataset {
   notes?: Problem[];
 }
 
-export type FailureCode =
+type FailureCode =
   | 'required-tool-missing'
   | 'required-argument-missing'
   | 'read-only-hint-mismatch'

@@ -154,7 +154,7 @@ const server = z
   })
   .meta({ id: 'server' });
 
-export const configSchema = z
+const configSchema = z
   .strictObject({
     $schema: z.string().optional(),
     version: z.literal(1).describe('Config format version. Always 1.'),

@@ -17,7 +17,7 @@ export interface StdioProfile {
   allowSideEffects: boolean;
 }
 
-export interface SnapshotProfile {
+interface SnapshotProfile {
   name: string;
   transport: 'snapshot';
   /** Absolute. */

@@ -17,7 +17,7 @@ export interface ByteBudget {
 export const byteBudget = (limits: { maxMessageBytes: number; maxSideBytes: number }): ByteBudget => ({ ...limits, received: 0, exceeded: null });
 
 /** Counts a chunk; returns why the budget is now exceeded, or null. `sinceBreak` is the bytes since the last line break. */
-export function spend(budget: ByteBudget, bytes: number, sinceBreak: number): string | null {
+function spend(budget: ByteBudget, bytes: number, sinceBreak: number): string | null {
   budget.received += bytes;
   if (budget.received > budget.maxSideBytes) budget.exceeded ??= `the server sent more than limits.maxSideBytes (${budget.maxSideBytes} bytes) over the run`;
   else if (sinceBreak > budget.maxMessageBytes) budget.exceeded ??= `a message from the server exceeded limits.maxMessageBytes (${budget.maxMessageBytes} bytes)`;

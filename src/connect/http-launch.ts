@@ -59,7 +59,7 @@ export class LaunchedServer {
  * count). A refused or reset connection means not yet. OPTIONS asks for nothing: a GET could open
  * an event stream or create a session.
  */
-export async function waitForUrl(url: URL, timeoutMs: number, gaveUp: Promise<NotReady>): Promise<NotReady | null> {
+async function waitForUrl(url: URL, timeoutMs: number, gaveUp: Promise<NotReady>): Promise<NotReady | null> {
   const deadline = Date.now() + timeoutMs;
   let lastError: string | null = null;
   const state: { stopped: NotReady | null } = { stopped: null };

@@ -19,7 +19,7 @@ const live = new Set<number>();
 export const RUN_MARK = `MCPGATE_RUN=${randomUUID()}`;
 
 /** SIGKILL to every process (but this one) whose environment carries RUN_MARK. Linux only; elsewhere nothing. */
-export function killMarked(): number {
+function killMarked(): number {
   let pids: string[];
   try {
     pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid);

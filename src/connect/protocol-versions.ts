@@ -5,7 +5,7 @@ import { describe } from '../error-text.js';
  * The protocol revisions the gate's MCP client (the SDK's Client) can negotiate. All of them start
  * with `initialize`; the 2026 revision of the spec drops that handshake, and this SDK cannot speak it.
  */
-export const GATE_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
+const GATE_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
 
 const README_SECTION = 'README "Protocol versions"';
 

@@ -7,7 +7,7 @@ import { looksSecret, mapStrings, maskIn, orderSecrets, REDACTED, registerSecret
  * and must never print them: not in logs, error messages, stderr tails, case failures or reports.
  * A Redactor knows those values and scrubs them out of any text that came back from the server.
  */
-export const MASK = REDACTED;
+const MASK = REDACTED;
 
 /** `Bearer abc`, `Basic abc`: the scheme is not secret, the rest is. */
 const AUTH_SCHEME = /^([A-Za-z][A-Za-z0-9-]*)\s+(\S.*)$/;
@@ -81,7 +81,7 @@ export function describeUrl(template: string): string {
 }
 
 /** A remote profile in one line for the progress log: transport, url, header names, the command it starts. */
-export function describeRemoteProfile(profile: RemoteProfile): string {
+function describeRemoteProfile(profile: RemoteProfile): string {
   const parts = [`${profile.transport} ${describeUrl(profile.url)}`];
   const headers = Object.entries(profile.headers).map(([name, value]) => describeHeader(name, value));
   if (headers.length) parts.push(`headers ${headers.join(', ')}`);

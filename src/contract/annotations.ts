@@ -6,7 +6,7 @@ export const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'open
 export type Hint = (typeof HINTS)[number];
 export type EffectiveAnnotations = Record<Hint, boolean>;
 
-export const SPEC_DEFAULTS: EffectiveAnnotations = {
+const SPEC_DEFAULTS: EffectiveAnnotations = {
   readOnlyHint: false,
   destructiveHint: true,
   idempotentHint: false,

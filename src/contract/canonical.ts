@@ -18,6 +18,6 @@ export function sortKeys(value: unknown): unknown {
   return value;
 }
 
-export const sha256 = (text: string): string => hash('sha256', text, 'hex');
+const sha256 = (text: string): string => hash('sha256', text, 'hex');
 
 export const canonicalHash = (value: unknown): string => `sha256:${sha256(canonicalJson(value))}`;

@@ -149,7 +149,7 @@ function schemaField(raw: Record<string, unknown>, field: 'inputSchema' | 'outpu
   return null;
 }
 
-export function requiredOf(schema: JsonSchema | null): string[] {
+function requiredOf(schema: JsonSchema | null): string[] {
   const required = schema?.required;
   return Array.isArray(required) ? [...new Set(required.filter((r): r is string => typeof r === 'string'))].sort() : [];
 }

@@ -5,10 +5,10 @@ import { sortKeys } from './canonical.js';
 import { buildContract } from './normalize.js';
 import type { Contract, ContractTool } from './types.js';
 
-export const SNAPSHOT_KIND = 'mcp-gate/contract';
+const SNAPSHOT_KIND = 'mcp-gate/contract';
 
 /** The raw tool object, rebuilt from the normalised one (unknown fields included). */
-export const rawTool = (t: ContractTool): Record<string, unknown> => ({
+const rawTool = (t: ContractTool): Record<string, unknown> => ({
   ...t.extra,
   name: t.name,
   ...(t.title !== null && t.title !== (t.annotations?.title ?? null) ? { title: t.title } : {}),

@@ -24,14 +24,14 @@ export interface Decision {
   staleApproval?: StaleApproval;
 }
 
-export interface StaleApproval {
+interface StaleApproval {
   label: string;
   /** How many of this run's signals the approval does not cover (new since it was given). */
   uncovered: number;
   message: string;
 }
 
-export interface Approval {
+interface Approval {
   by: 'label';
   label: string;
   /** What the gate decided before the approval. */
@@ -75,7 +75,7 @@ export function decide(signals: Signal[], policy: Policy, today: string): Decisi
  * A person's approval for this one run, e.g. a PR label: Rollback or Hold becomes Promote. The
  * reasons are kept, so the report still lists what was approved. A Promote needs no approval.
  */
-export function approve(decision: Decision, label: string, covers?: string[]): Decision {
+function approve(decision: Decision, label: string, covers?: string[]): Decision {
   if (decision.verdict === 'Promote') return decision;
   return { ...decision, verdict: 'Promote', approval: { by: 'label', label, verdictBefore: decision.verdict, ...(covers && { covers }) } };
 }
@@ -115,7 +115,7 @@ function subsumeForbiddenExposure(reasons: Reason[]): void {
 const LEADING: Code[] = ['required-argument-removed', 'required-argument-added', 'input-type-changed', 'tool-added-destructive', 'case-broken'];
 const reasonRank = (code: Code) => (LEADING.includes(code) ? LEADING.indexOf(code) - LEADING.length : codeRank(code));
 
-export function reasonMessage(code: Code, count: number, tools: string[]): string {
+function reasonMessage(code: Code, count: number, tools: string[]): string {
   const meta = CODES[code];
   if (meta.subject === 'input' && ['required-argument-removed', 'required-argument-added', 'input-type-changed', 'input-enum-narrowed', 'input-constraint-tightened', 'input-closed'].includes(code)) {
     return 'Candidate broke required MCP input schemas on baseline tools.';

@@ -10,7 +10,7 @@ export function change(code: Code, severity: Severity, tool: string | null, path
   return { ...base, message, fingerprint: fingerprintOf(base) };
 }
 
-export const fingerprintOf = (c: Pick<Change, 'code' | 'tool' | 'path' | 'before' | 'after'>): string =>
+const fingerprintOf = (c: Pick<Change, 'code' | 'tool' | 'path' | 'before' | 'after'>): string =>
   canonicalHash([c.code, c.tool, c.path, c.before ?? null, c.after ?? null]).slice('sha256:'.length, 'sha256:'.length + 16);
 
 /** RFC 6901 escaping for one pointer segment. */

@@ -25,7 +25,7 @@ export function diffContracts(before: Contract, after: Contract): Change[] {
   return sortChanges(changes);
 }
 
-export function sortChanges(changes: Change[]): Change[] {
+function sortChanges(changes: Change[]): Change[] {
   const key = (c: Change) => c.tool ?? '';
   return changes.sort((x, y) =>
     key(x) < key(y) ? -1 : key(x) > key(y) ? 1

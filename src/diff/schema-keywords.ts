@@ -10,7 +10,7 @@ import type { JsonSchema } from '../contract/types.js';
 export const TEXT_KEYWORDS = new Set(['description', 'title', 'examples', '$comment']);
 
 /** Keywords that never change which instances validate. */
-export const ANNOTATION_KEYWORDS = new Set([
+const ANNOTATION_KEYWORDS = new Set([
   '$schema', '$id', '$anchor', '$dynamicAnchor', '$vocabulary', '$defs', 'definitions',
   'deprecated', 'readOnly', 'writeOnly', 'contentEncoding', 'contentMediaType', 'contentSchema', 'example', 'discriminator',
 ]);

@@ -79,7 +79,7 @@ function lookup(root: JsonSchema, ref: string): unknown {
 }
 
 /** Whether a schema asserts anything beyond text and annotations. */
-export const hasAssertions = (schema: JsonSchema): boolean =>
+const hasAssertions = (schema: JsonSchema): boolean =>
   Object.keys(schema).some((k) => !TEXT_KEYWORDS.has(k) && !isAnnotation(k) && k !== 'default');
 
 /** Older spellings of the same assertions, rewritten to 2020-12. */
@@ -214,7 +214,7 @@ export function matches(pattern: string, name: string): boolean {
  * (bounds, types, enums, required, properties) are merged; two different patterns, conditionals
  * and the like stay side by side in a residual `allOf`, compared as a set of conjuncts.
  */
-export function conjoin(a: Node, b: Node): Node {
+function conjoin(a: Node, b: Node): Node {
   if (a === false || b === false) return false;
   const out: JsonSchema = { ...a };
   const residual: JsonSchema = {};

@@ -9,7 +9,7 @@ import { compareObjects } from './schema-objects.js';
 import { compareVariants, hasVariants } from './schema-variants.js';
 
 /** Deeper than this, a difference is a `schema-changed` finding rather than a walk. */
-export const MAX_DEPTH = 64;
+const MAX_DEPTH = 64;
 
 /**
  * Direction-aware comparison of two schema nodes. On the input side, accepting less breaks callers;

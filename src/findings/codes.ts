@@ -4,7 +4,7 @@
  */
 export type Action = 'rollback' | 'hold' | 'ignore';
 export type Severity = 'breaking' | 'dangerous' | 'safe';
-export type Subject = 'tools' | 'input' | 'output' | 'annotations' | 'text' | 'cases' | 'discovery' | 'audit' | 'roles' | 'bundle' | 'policy';
+type Subject = 'tools' | 'input' | 'output' | 'annotations' | 'text' | 'cases' | 'discovery' | 'audit' | 'roles' | 'bundle' | 'policy';
 
 export interface CodeMeta {
   subject: Subject;

@@ -7,7 +7,7 @@ import type { Report, SideReport } from './types.js';
 /** The hidden line that marks the gate's PR comment, so a later run updates it instead of adding one. */
 export const STICKY_MARKER = '<!-- mcp-gate:report -->';
 /** GitHub refuses comments over 65,536 characters; this leaves room for the parts that are always shown. */
-export const MARKDOWN_BUDGET = 60_000;
+const MARKDOWN_BUDGET = 60_000;
 
 export const VERDICT_ICON = { Promote: '✅', Hold: '⚠️', Rollback: '⛔' } as const;
 /** The longest server text a cell shows (a tool name can be 70 KB); the report keeps it whole. */

@@ -26,7 +26,7 @@ export interface RoleReport {
   reasons: Reason[];
 }
 
-export const hasRole = (result: CaseResult, role: string): boolean => (result.roles ?? [result.role]).includes(role);
+const hasRole = (result: CaseResult, role: string): boolean => (result.roles ?? [result.role]).includes(role);
 
 /** The per-role breakdown and every role finding of the run (to be judged with the run's other findings). */
 export function roleBreakdown(

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 /** Debian's Chromium; `.ci/run` installs it. Playwright downloads no browser of its own here. */
-export const CHROMIUM = process.env.MCPGATE_CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.MCPGATE_CHROMIUM ?? '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);
 export const NO_CHROMIUM = `skipped: no Chromium at ${CHROMIUM} (install Debian's chromium package, as .ci/run does, or set MCPGATE_CHROMIUM)`;
 
 /** Flags that keep the browser from reaching out on its own (updates, sync, field trials). */
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];

@@ -21,7 +21,7 @@ export async function freePort(): Promise<number> {
 export const EXAMPLE_SERVER = join(ROOT, 'examples/support-ops/dist/server.js');
 
 /** A profile that starts the example server on `port` and reaches it over streamable HTTP or SSE. */
-export function exampleHttpProfile(name: string, release: string, kind: 'http' | 'sse', port: number, tag: string, extra = ''): string {
+function exampleHttpProfile(name: string, release: string, kind: 'http' | 'sse', port: number, tag: string, extra = ''): string {
   const path = kind === 'http' ? 'mcp' : 'sse';
   return [
     `  ${name}:`,

@@ -9,7 +9,7 @@ import addFormats from 'ajv-formats';
 type Schema = Record<string, unknown>;
 const isObject = (v: unknown): v is Schema => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-export const EXTRA = 'zz_extra';
+const EXTRA = 'zz_extra';
 const STRINGS = ['', 'a', 'abc', 'ABC', 'a1', '123', 'a-b', 'x y', 'user@example.com', 'https://example.com/x', '2024-01-02', '2024-01-02T03:04:05Z', '550e8400-e29b-41d4-a716-446655440000', 'localhost', 'x-a', 'user_id', 'a@b.co', 'http://a.io'];
 const NUMBERS = [0, 1, -1, 2, 2.5, 3, 5, 10, 100, 1e6, -1e6];
 
@@ -41,7 +41,7 @@ function fits(node: unknown, root: Schema, value: unknown): boolean {
 }
 
 /** Values drawn from every keyword of both schemas: boundaries, enum members, lengths. */
-export function pool(...schemas: unknown[]): unknown[] {
+function pool(...schemas: unknown[]): unknown[] {
   const values: unknown[] = [];
   const visit = (node: unknown, depth: number) => {
     if (depth > 12) return;
@@ -67,7 +67,7 @@ const LIMIT = 60;
 const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : typeof v);
 
 /** Candidate instances of a schema: a search space, not a set of valid values (ajv decides). */
-export function samples(node: unknown, root: Schema, values: unknown[], depth = 0, refs: string[] = []): unknown[] {
+function samples(node: unknown, root: Schema, values: unknown[], depth = 0, refs: string[] = []): unknown[] {
   if (depth > 8) return [null];
   if (node === false) return [];
   if (!isObject(node)) return values.slice(0, 20);

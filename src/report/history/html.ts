@@ -33,7 +33,7 @@ const SERIES = [
 ] as const;
 
 /** Three small panels sharing the time axis: tool count, breaking changes, broken cases. Each has its own scale. */
-export function historyChart(runs: HistoryRun[]): string {
+function historyChart(runs: HistoryRun[]): string {
   const width = 720;
   const panel = 64;
   const gap = 14;

@@ -21,14 +21,14 @@ const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'u
  * The policy allows exactly the page's own style and script (by hash) and nothing from anywhere:
  * a second line of defence if server text ever became markup, and proof the page loads nothing.
  */
-export const contentSecurityPolicy = (style: string, script: string): string =>
+const contentSecurityPolicy = (style: string, script: string): string =>
   `default-src 'none'; style-src ${sha256(style)}; script-src ${sha256(script)}; img-src data:; base-uri 'none'; form-action 'none'`;
 
 /**
  * The view as embedded: an unchanged tool is the same on both sides, so its row carries it once
  * (candidate null); the page's main() puts it back. This halves the page for large surfaces.
  */
-export const packView = (view: ReportView): ReportView => ({
+const packView = (view: ReportView): ReportView => ({
   ...view,
   rows: view.rows.map((row) => (row.status === 'unchanged' ? { ...row, candidate: null } : row)),
 });
@@ -38,7 +38,7 @@ export function renderHtml(report: Report): string {
   return htmlPage(reportView(report));
 }
 
-export function htmlPage(view: ReportView): string {
+function htmlPage(view: ReportView): string {
   const script = clientScript();
   const title = `${view.decision.verdict}: ${view.sides.baseline.profile} → ${view.sides.candidate.profile} · mcp-gate`;
   return `<!doctype html>

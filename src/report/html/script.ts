@@ -3,10 +3,16 @@ import { createRequire } from 'node:module';
 import type { BuildOptions } from 'esbuild';
 import { packageFile } from '../../package-root.js';
 
-/** The page script, built from client/index.ts by `npm run build` (scripts/pack.mjs). */
+/**
+ * The page script, built from client/index.ts by `npm run build` (scripts/pack.mjs).
+ * @public scripts/pack.mjs reads it from dist/.
+ */
 export const CLIENT_SCRIPT = 'dist/generated/html-client.js';
 
-/** How the client modules become one page script: shared by the build and by runs from src/. */
+/**
+ * How the client modules become one page script: shared by the build and by runs from src/.
+ * @public scripts/pack.mjs reads it from dist/.
+ */
 export const CLIENT_BUILD: BuildOptions & { write: false } = {
   entryPoints: [packageFile('src/report/html/client/index.ts')],
   bundle: true,

@@ -5,7 +5,7 @@ import type { Change, Finding } from '../../findings/types.js';
 import type { Report, SideReport } from '../types.js';
 
 /** How a tool differs between the two sides, as the surface view marks it. */
-export type ToolStatus = 'added' | 'removed' | 'renamed' | 'changed' | 'unchanged' | 'not-compared';
+type ToolStatus = 'added' | 'removed' | 'renamed' | 'changed' | 'unchanged' | 'not-compared';
 
 /** What the page shows of a tool: the raw annotations, hash and unmodelled fields stay in the JSON report. */
 export type ViewTool = Pick<ContractTool, 'name' | 'title' | 'description' | 'inputSchema' | 'outputSchema' | 'effectiveAnnotations' | 'defaultedHints'>;
@@ -33,7 +33,7 @@ export interface ToolRow {
   severity: Severity | null;
 }
 
-export interface CaseRow {
+interface CaseRow {
   id: string;
   role: string | null;
   baseline: CaseResult | null;
@@ -65,7 +65,7 @@ export interface ReportView {
 
 const RANK: Record<Severity, number> = { breaking: 0, dangerous: 1, safe: 2 };
 
-export const worstSeverity = (changes: { severity: Severity }[]): Severity | null =>
+const worstSeverity = (changes: { severity: Severity }[]): Severity | null =>
   changes.reduce<Severity | null>((worst, c) => (worst === null || RANK[c.severity] < RANK[worst] ? c.severity : worst), null);
 
 /** Aligns the two tool lists by name; a rename joins the old and the new name in one row. */
@@ -96,7 +96,7 @@ export function toolRows(report: Report): ToolRow[] {
 }
 
 /** Case results joined by id, in the order the baseline ran them (then any the candidate alone has). */
-export function caseRows(report: Report): CaseRow[] {
+function caseRows(report: Report): CaseRow[] {
   const rows = new Map<string, CaseRow>();
   for (const side of ['baseline', 'candidate'] as const) {
     for (const result of report[side].caseResults) {

@@ -3,12 +3,12 @@ import type { CaseResult } from '../../../cases/types.js';
 import type { ReportView } from '../view.js';
 import { el, section } from './dom.js';
 
-export function bytes(n: number | null): string {
+function bytes(n: number | null): string {
   return n === null ? '' : n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KiB`;
 }
 
 /** One side of one case: the outcome, every failure reason, and each probe with its result size. */
-export function caseCell(result: CaseResult | null, side: string): HTMLElement {
+function caseCell(result: CaseResult | null, side: string): HTMLElement {
   if (!result) return el('td', { 'data-side': side, class: 'absent' }, '—');
   return el('td', { 'data-side': side, 'data-status': result.status },
     el('span', { class: `outcome outcome-${result.status}` }, result.status === 'passed' ? 'pass' : result.status === 'failed' ? 'fail' : 'skipped'),

@@ -3,7 +3,7 @@ import type { Finding } from '../../../findings/types.js';
 import type { ReportView } from '../view.js';
 import { cappedBody, el, section, severityBadge } from './dom.js';
 
-export function findingRow(f: Finding): HTMLElement {
+function findingRow(f: Finding): HTMLElement {
   const kind = f.side === 'baseline' ? 'baseline' : f.regression ? 'regression' : 'shared';
   const label = kind === 'regression' ? 'new on candidate' : kind === 'shared' ? 'shared' : 'baseline';
   return el('tr', { class: `finding finding-${kind}`, 'data-severity': f.severity, 'data-code': f.code },
@@ -14,7 +14,7 @@ export function findingRow(f: Finding): HTMLElement {
     el('td', null, f.message));
 }
 
-export function findingTable(findings: Finding[]): HTMLElement {
+function findingTable(findings: Finding[]): HTMLElement {
   return el('table', { class: 'findings' },
     el('thead', null, el('tr', null, el('th', null, ''), el('th', null, 'severity'), el('th', null, 'code'), el('th', null, 'tool'), el('th', null, 'message'))),
     cappedBody(findings, findingRow, 100, 5));

@@ -19,7 +19,7 @@ export function renderVerdict(view: ReportView): HTMLElement {
       : null);
 }
 
-export function percent(rate: number | null): string {
+function percent(rate: number | null): string {
   return rate === null ? 'n/a' : `${Math.round(rate * 100)}%`;
 }
 

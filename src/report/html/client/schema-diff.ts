@@ -35,7 +35,7 @@ export function jsonLines(value: unknown, pointer: string, depth: number, key: s
 }
 
 /** The changes whose path covers a pointer: the path itself or anything under it. */
-export function changesAt(pointer: string, changes: Change[]): Change[] {
+function changesAt(pointer: string, changes: Change[]): Change[] {
   return changes.filter((c) => c.path !== '' && (pointer === c.path || pointer.startsWith(`${c.path}/`)));
 }
 

@@ -17,7 +17,7 @@ export interface SurfaceItem {
  * One change. The list of all changes names the tool; a tool's own list shows the values before
  * and after instead.
  */
-export function changeRow(change: Change, all: boolean): HTMLElement {
+function changeRow(change: Change, all: boolean): HTMLElement {
   return el('tr', { class: 'change', 'data-severity': change.severity, 'data-code': change.code },
     el('td', null, severityBadge(change.severity)),
     el('td', null, el('code', null, change.code)),
@@ -33,17 +33,17 @@ export function changeTable(changes: Change[], all: boolean): HTMLElement {
     cappedBody(changes, (c) => changeRow(c, all), 200, 5));
 }
 
-export function toolCell(tool: ViewTool | null, side: 'baseline' | 'candidate'): HTMLElement {
+function toolCell(tool: ViewTool | null, side: 'baseline' | 'candidate'): HTMLElement {
   if (!tool) return el('div', { class: `cell cell-${side} absent` }, '—');
   return el('div', { class: `cell cell-${side}`, 'data-tool': tool.name }, el('span', { class: 'tool-name' }, tool.name), ' ', riskBadges(tool));
 }
 
-export function statusLabel(status: ToolRow['status']): string {
+function statusLabel(status: ToolRow['status']): string {
   return { added: '+ added', removed: '− removed', renamed: '→ renamed', changed: '~ changed', unchanged: '', 'not-compared': '? not compared' }[status];
 }
 
 /** The details of one tool, built when the row is first opened: 1,000 closed rows stay cheap. */
-export function toolDetails(row: ToolRow): HTMLElement {
+function toolDetails(row: ToolRow): HTMLElement {
   const b = row.baseline;
   const c = row.candidate;
   const text = (label: string, get: (t: ViewTool) => string | null) => {
