@@ -21,7 +21,11 @@ const RUNS = process.env.BENCH_RUNS ? Number(process.env.BENCH_RUNS) : null;
 const IN_PROCESS_RUNS = RUNS ?? 7;
 const progress = (line) => process.stderr.write(`bench: ${line}\n`);
 
-const time = (fn) => { const t = performance.now(); fn(); return performance.now() - t; };
+const time = (fn) => {
+  const t = performance.now();
+  fn();
+  return performance.now() - t;
+};
 const measure = (fn) => median(Array.from({ length: IN_PROCESS_RUNS }, () => time(fn)));
 const server = { name: 'synthetic', version: '1', protocolVersion: '2025-11-25', instructions: null };
 const contract = (tools) => buildContract(server, tools, { pages: 1, durationMs: 0, errors: [] });
@@ -35,20 +39,40 @@ const sideContracts = (count) => {
 function inProcess(count) {
   const { after, a, b } = sideContracts(count);
   let changes = 0;
-  const diffMs = measure(() => { changes = diffContracts(a, b).length; });
+  const diffMs = measure(() => {
+    changes = diffContracts(a, b).length;
+  });
   const normaliseMs = measure(() => contract(after));
   // The audit of one contract, and the gate's audit stage: both sides' contracts (no live results here).
-  const auditOneMs = measure(() => audit({ side: 'baseline', contract: a, observations: [] }, { side: 'candidate', contract: null, observations: [] }, DEFAULTS.audit));
-  const auditMs = measure(() => audit({ side: 'baseline', contract: a, observations: [] }, { side: 'candidate', contract: b, observations: [] }, DEFAULTS.audit));
-  return { tools: count, diffMs: round(diffMs), normaliseMs: round(normaliseMs), auditOneMs: round(auditOneMs), auditMs: round(auditMs), changes };
+  const auditOneMs = measure(() =>
+    audit({ side: 'baseline', contract: a, observations: [] }, { side: 'candidate', contract: null, observations: [] }, DEFAULTS.audit),
+  );
+  const auditMs = measure(() =>
+    audit({ side: 'baseline', contract: a, observations: [] }, { side: 'candidate', contract: b, observations: [] }, DEFAULTS.audit),
+  );
+  return {
+    tools: count,
+    diffMs: round(diffMs),
+    normaliseMs: round(normaliseMs),
+    auditOneMs: round(auditOneMs),
+    auditMs: round(auditMs),
+    changes,
+  };
 }
 
 function coldStart() {
-  const run = (args) => median(Array.from({ length: IN_PROCESS_RUNS }, () => time(() => spawnSync(process.execPath, args, { stdio: 'ignore' }))));
+  const run = (args) =>
+    median(Array.from({ length: IN_PROCESS_RUNS }, () => time(() => spawnSync(process.execPath, args, { stdio: 'ignore' }))));
   const node = run(['-e', '0']);
   const version = run(['bin/mcp-gate.js', '--version']);
   const validate = run(['bin/mcp-gate.js', 'validate', '--quiet']);
-  return { nodeMs: round(node), versionMs: round(version), validateMs: round(validate), versionRatio: round(version / node), validateRatio: round(validate / node) };
+  return {
+    nodeMs: round(node),
+    versionMs: round(version),
+    validateMs: round(validate),
+    versionRatio: round(version / node),
+    validateRatio: round(validate / node),
+  };
 }
 
 let sdkFloorCacheRecorded = false;
@@ -78,16 +102,29 @@ async function scenario(s) {
   const sameWork = work(gates) === work(floors) && work(sdkFloors) === work(floors);
   if (!sameWork) progress(`${s.id}: the runs did different work: gate ${work(gates)}, floor ${work(floors)}, SDK floor ${work(sdkFloors)}`);
   const result = {
-    id: s.id, label: s.label, runs, goal: s.goal ?? null,
-    gateMs: round(gateMs, 0), floorMs: round(floorMs, 0), ratio: round(gateMs / floorMs),
-    sdkFloorMs: round(sdkFloorMs, 0), sdkFloorRatio: round(sdkFloorMs / floorMs),
+    id: s.id,
+    label: s.label,
+    runs,
+    goal: s.goal ?? null,
+    gateMs: round(gateMs, 0),
+    floorMs: round(floorMs, 0),
+    ratio: round(gateMs / floorMs),
+    sdkFloorMs: round(sdkFloorMs, 0),
+    sdkFloorRatio: round(sdkFloorMs / floorMs),
     sdkFloorCpuMs: round(median(sdkFloors.map((f) => f.cpuMs)), 0),
-    gateRssMiB: round(median(gates.map((g) => g.rssMiB)), 0), floorRssMiB: round(median(floors.map((f) => f.rssMiB)), 0),
-    gateCpuMs: round(median(gates.map((g) => g.cpuMs)), 0), floorCpuMs: round(median(floors.map((f) => f.cpuMs)), 0),
-    inGateMs: round(median(gates.map((g) => g.totalMs)), 0), stages,
-    verdict: gates[0].verdict, work: gates[0].work, sameWork,
+    gateRssMiB: round(median(gates.map((g) => g.rssMiB)), 0),
+    floorRssMiB: round(median(floors.map((f) => f.rssMiB)), 0),
+    gateCpuMs: round(median(gates.map((g) => g.cpuMs)), 0),
+    floorCpuMs: round(median(floors.map((f) => f.cpuMs)), 0),
+    inGateMs: round(median(gates.map((g) => g.totalMs)), 0),
+    stages,
+    verdict: gates[0].verdict,
+    work: gates[0].work,
+    sameWork,
   };
-  progress(`${s.id}: gate ${result.gateMs} ms, floor ${result.floorMs} ms, ratio ${result.ratio}, SDK floor ${result.sdkFloorMs} ms (${result.sdkFloorRatio}x), CPU gate ${result.gateCpuMs} ms, floor ${result.floorCpuMs} ms, SDK floor ${result.sdkFloorCpuMs} ms, gate peak RSS ${result.gateRssMiB} MiB, stages ${JSON.stringify(stages)}`);
+  progress(
+    `${s.id}: gate ${result.gateMs} ms, floor ${result.floorMs} ms, ratio ${result.ratio}, SDK floor ${result.sdkFloorMs} ms (${result.sdkFloorRatio}x), CPU gate ${result.gateCpuMs} ms, floor ${result.floorCpuMs} ms, SDK floor ${result.sdkFloorCpuMs} ms, gate peak RSS ${result.gateRssMiB} MiB, stages ${JSON.stringify(stages)}`,
+  );
   return result;
 }
 
@@ -109,7 +146,10 @@ const results = {
   inProcess: { t1000, t5000, diffScaling: round(t5000.diffMs / t1000.diffMs) },
   coldStart: coldStart(),
 };
-const overhead = (id) => { const s = scenarios.find((x) => x.id === id); return s.gateMs - s.floorMs; };
+const overhead = (id) => {
+  const s = scenarios.find((x) => x.id === id);
+  return s.gateMs - s.floorMs;
+};
 results.scaling = round(overhead('t5000') / overhead('t1000'));
 results.goals = goalRows(results);
 writeFileSync(new URL('./results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);

@@ -4,7 +4,11 @@ import { spawn } from 'node:child_process';
 
 /** Newline-delimited JSON-RPC over a child's stdio: every line that parses goes to `onMessage`. */
 export function lineChannel(server, onMessage) {
-  const child = spawn(server.command, server.args, { cwd: server.cwd, env: { ...process.env, ...server.env }, stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn(server.command, server.args, {
+    cwd: server.cwd,
+    env: { ...process.env, ...server.env },
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
   let buffered = '';
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (chunk) => {
@@ -14,7 +18,11 @@ export function lineChannel(server, onMessage) {
       const line = buffered.slice(0, newline);
       buffered = buffered.slice(newline + 1);
       let message;
-      try { message = JSON.parse(line); } catch { continue; }
+      try {
+        message = JSON.parse(line);
+      } catch {
+        continue;
+      }
       onMessage(message);
     }
   });
@@ -44,11 +52,12 @@ export function rawSession(server, protocolVersion) {
     waiting.delete(message.id);
     settle?.(message);
   });
-  const request = (method, params) => new Promise((resolve, reject) => {
-    const id = nextId++;
-    waiting.set(id, (message) => (message.error ? reject(new Error(`${method}: ${message.error.message}`)) : resolve(message.result)));
-    channel.send({ jsonrpc: '2.0', id, method, params });
-  });
+  const request = (method, params) =>
+    new Promise((resolve, reject) => {
+      const id = nextId++;
+      waiting.set(id, (message) => (message.error ? reject(new Error(`${method}: ${message.error.message}`)) : resolve(message.result)));
+      channel.send({ jsonrpc: '2.0', id, method, params });
+    });
   return {
     open: async () => {
       await request('initialize', { protocolVersion, capabilities: {}, clientInfo: { name: 'floor', version: '0' } });
@@ -103,4 +112,5 @@ async function side(plan, server, session) {
 }
 
 /** Both servers in parallel, each through a session from `openSession(server, index)`; per side, the work done. */
-export const runPlan = (plan, openSession) => Promise.all(plan.servers.map((server, index) => side(plan, server, openSession(server, index))));
+export const runPlan = (plan, openSession) =>
+  Promise.all(plan.servers.map((server, index) => side(plan, server, openSession(server, index))));

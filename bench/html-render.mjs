@@ -19,12 +19,23 @@ const TOOLS = Number(process.env.BENCH_TOOLS ?? 1000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const GOAL_MS = 2000;
 const CHROMIUM = process.env.MCPGATE_CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const round = (x) => Math.round(x * 10) / 10;
 
 if (!existsSync(CHROMIUM)) {
-  console.error(`bench/html-render.mjs: no Chromium at ${CHROMIUM}; install Debian's chromium package (as .ci/run does) or set MCPGATE_CHROMIUM.`);
+  console.error(
+    `bench/html-render.mjs: no Chromium at ${CHROMIUM}; install Debian's chromium package (as .ci/run does) or set MCPGATE_CHROMIUM.`,
+  );
   process.exit(1);
 }
 
@@ -52,9 +63,16 @@ const shown = cli(['show', join(work, 'report.json'), '--format', 'html', '-o', 
 if (shown.status !== 0) throw new Error(`mcp-gate show failed: ${shown.stderr}`);
 
 const profile = mkdtempSync(join(os.tmpdir(), 'mcp-gate-chromium-'));
-const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 900 } });
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: CHROMIUM,
+  headless: true,
+  args: ARGS,
+  viewport: { width: 1280, height: 900 },
+});
 const requests = [];
-await context.route('**/*', (route) => (route.request().url() === `file://${page}` ? route.continue() : (requests.push(route.request().url()), route.abort())));
+await context.route('**/*', (route) =>
+  route.request().url() === `file://${page}` ? route.continue() : (requests.push(route.request().url()), route.abort()),
+);
 const renders = [];
 const searches = [];
 let rows = 0;
@@ -64,16 +82,23 @@ try {
     await tab.goto(`file://${page}`, { waitUntil: 'load' });
     await tab.waitForSelector('html[data-rendered="true"]', { timeout: 30_000 });
     // Navigation start -> the first frame painted after the page was built.
-    renders.push(await tab.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(performance.now()))))));
+    renders.push(
+      await tab.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(performance.now()))))),
+    );
     rows = await tab.locator('details.tool').count();
     // One keystroke in the tool search, to the next painted frame.
-    searches.push(await tab.evaluate(() => new Promise((done) => {
-      const input = document.getElementById('search');
-      const start = performance.now();
-      input.value = 'action7';
-      input.dispatchEvent(new Event('input'));
-      requestAnimationFrame(() => requestAnimationFrame(() => done(performance.now() - start)));
-    })));
+    searches.push(
+      await tab.evaluate(
+        () =>
+          new Promise((done) => {
+            const input = document.getElementById('search');
+            const start = performance.now();
+            input.value = 'action7';
+            input.dispatchEvent(new Event('input'));
+            requestAnimationFrame(() => requestAnimationFrame(() => done(performance.now() - start)));
+          }),
+      ),
+    );
     await tab.close();
   }
 } finally {
@@ -87,12 +112,21 @@ const results = {
   machine: `${os.cpus()[0]?.model ?? 'unknown cpu'} x${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
   chromium: context.browser()?.version() ?? spawnSync(CHROMIUM, ['--version'], { encoding: 'utf8' }).stdout.trim(),
   runs: RUNS,
-  report: { baselineTools: report.baseline.toolCount, candidateTools: report.candidate.toolCount, toolRows: rows, changes: report.diff.changes.length, htmlBytes: statSync(page).size, jsonBytes: readFileSync(join(work, 'report.json')).length },
+  report: {
+    baselineTools: report.baseline.toolCount,
+    candidateTools: report.candidate.toolCount,
+    toolRows: rows,
+    changes: report.diff.changes.length,
+    htmlBytes: statSync(page).size,
+    jsonBytes: readFileSync(join(work, 'report.json')).length,
+  },
   timeToRenderedMs: { median: round(median(renders)), all: renders.map(round), goal: GOAL_MS },
   searchKeystrokeMs: { median: round(median(searches)), all: searches.map(round) },
 };
 rmSync(work, { recursive: true, force: true });
 writeFileSync(new URL('./html-results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 const verdict = results.timeToRenderedMs.median < GOAL_MS ? 'within' : 'OVER';
-console.log(`HTML report, ${rows} tool rows (${results.report.changes} changes, ${Math.round(results.report.htmlBytes / 1024)} KiB): time to rendered ${results.timeToRenderedMs.median} ms (median of ${RUNS}, ${verdict} the ${GOAL_MS} ms goal); search keystroke ${results.searchKeystrokeMs.median} ms.`);
+console.log(
+  `HTML report, ${rows} tool rows (${results.report.changes} changes, ${Math.round(results.report.htmlBytes / 1024)} KiB): time to rendered ${results.timeToRenderedMs.median} ms (median of ${RUNS}, ${verdict} the ${GOAL_MS} ms goal); search keystroke ${results.searchKeystrokeMs.median} ms.`,
+);
 process.exitCode = verdict === 'within' ? 0 : 1;

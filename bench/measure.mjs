@@ -37,7 +37,11 @@ export function timeProcess(args, { cwd = ROOT, statsFile, env = {} }) {
   return new Promise((resolve, reject) => {
     rmSync(statsFile, { force: true });
     const started = performance.now();
-    const child = spawn(process.execPath, ['--import', PRELOAD, ...args], { cwd, env: { ...cleanEnv(), ...env, BENCH_EXIT_STATS_FILE: statsFile }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', PRELOAD, ...args], {
+      cwd,
+      env: { ...cleanEnv(), ...env, BENCH_EXIT_STATS_FILE: statsFile },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));

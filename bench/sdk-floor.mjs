@@ -39,7 +39,17 @@ export async function main([planFile]) {
   const AnyResult = z.unknown();
   const sides = await runPlan(plan, (_server, index) => {
     // As in the gate (src/connect/session.ts): no SDK output checks, so no ajv instance per client.
-    const client = new Client({ name: 'sdk-floor', version: '0' }, { capabilities: {}, jsonSchemaValidator: { getValidator() { throw new Error('unused'); } } });
+    const client = new Client(
+      { name: 'sdk-floor', version: '0' },
+      {
+        capabilities: {},
+        jsonSchemaValidator: {
+          getValidator() {
+            throw new Error('unused');
+          },
+        },
+      },
+    );
     return {
       open: () => client.connect(transports[index]),
       request: (method, params) => client.request({ method, params }, AnyResult),

@@ -12,11 +12,17 @@ const meaning = { 0: 'Promote', 1: 'Rollback', 2: 'Hold', 3: 'could not decide' 
 
 let ok = true;
 for (const s of scenarios) {
-  console.log(`\n=== ${s.title}\n$ ${Object.entries(s.env).map(([k, v]) => `${k}=${v} `).join('')}npx mcp-gate run\n`);
+  console.log(
+    `\n=== ${s.title}\n$ ${Object.entries(s.env)
+      .map(([k, v]) => `${k}=${v} `)
+      .join('')}npx mcp-gate run\n`,
+  );
   const run = spawnSync(process.execPath, ['bin/mcp-gate.js', 'run', '--quiet'], { stdio: 'inherit', env: { ...process.env, ...s.env } });
   const code = run.status ?? 3;
   const as = code === s.expect ? 'as expected' : `EXPECTED ${s.expect}`;
-  console.log(`--> exit code ${code} (${meaning[code] ?? 'unknown'}), ${as}. In CI a non-zero code fails the job: that is the gate working.`);
+  console.log(
+    `--> exit code ${code} (${meaning[code] ?? 'unknown'}), ${as}. In CI a non-zero code fails the job: that is the gate working.`,
+  );
   ok &&= code === s.expect;
 }
 process.exitCode = ok ? 0 : 1;

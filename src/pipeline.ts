@@ -56,27 +56,43 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
     const { base, cand, candidateError } = await connect(config, deadline, log);
     clock.stages.connect = Math.max(base.timing.connectMs, cand?.timing.connectMs ?? 0);
     clock.stages.discover = Math.max(base.timing.discoverMs, cand?.timing.discoverMs ?? 0);
-    log(`discovered: baseline ${base.contract.tools.length} tools, candidate ${cand ? `${cand.contract.tools.length} tools` : 'unavailable'}`);
+    log(
+      `discovered: baseline ${base.contract.tools.length} tools, candidate ${cand ? `${cand.contract.tools.length} tools` : 'unavailable'}`,
+    );
     checkDatasetNames(datasets, base, cand, log);
 
     const changes: Change[] = clock.time('diff', () => (cand ? diffContracts(base.contract, cand.contract) : []));
     const [baseReplay, candReplay] = await clock.time('cases', () => replayBoth(datasets, base, cand, config, deadline, log));
     const baseCases = baseReplay.results;
     const candCases = markRegressions(baseCases, candReplay.results);
-    const audited = clock.time('audit', () => audit(
-      { side: 'baseline', contract: base.contract, observations: baseReplay.observations },
-      { side: 'candidate', contract: cand?.contract ?? null, observations: candReplay.observations },
-      config.audit,
-    ));
+    const audited = clock.time('audit', () =>
+      audit(
+        { side: 'baseline', contract: base.contract, observations: baseReplay.observations },
+        { side: 'candidate', contract: cand?.contract ?? null, observations: candReplay.observations },
+        config.audit,
+      ),
+    );
 
     const today = startedAt.toISOString().slice(0, 10);
     const definitions = roleDefinitions(datasets);
     const { decision, roles } = clock.time('decide', () => {
-      const findings = [...discoveryFindings(base.contract, cand?.contract ?? null), ...policyFindings(options.policy), ...(candidateError ? [unavailableFinding(candidateError)] : [])];
-      const roles = roleBreakdown(definitions, { baseline: base.contract, candidate: cand?.contract ?? null }, { baseline: baseCases, candidate: candCases }, config.promotion, today);
+      const findings = [
+        ...discoveryFindings(base.contract, cand?.contract ?? null),
+        ...policyFindings(options.policy),
+        ...(candidateError ? [unavailableFinding(candidateError)] : []),
+      ];
+      const roles = roleBreakdown(
+        definitions,
+        { baseline: base.contract, candidate: cand?.contract ?? null },
+        { baseline: baseCases, candidate: candCases },
+        config.promotion,
+        today,
+      );
       const signals = collectSignals(changes, candCases, [...findings, ...audited.findings, ...roles.findings]);
       const decided = decide(signals, config.promotion, today);
-      const decision = options.approvedByLabel ? approveCovering(decided, signals, options.approvedByLabel, options.approvalCovers ?? null) : decided;
+      const decision = options.approvedByLabel
+        ? approveCovering(decided, signals, options.approvedByLabel, options.approvalCovers ?? null)
+        : decided;
       return { decision, roles: roles.roles };
     });
     logDecision(decision, log);
@@ -86,7 +102,11 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
       generatedBy: { name: GATE_NAME, version: GATE_VERSION },
       startedAt: startedAt.toISOString(),
       finishedAt: now().toISOString(),
-      config: { file: config.file ? relativeToCwd(config.file) : null, datasets: datasets.map((d) => d.file), roles: definitions.map((r) => r.name) },
+      config: {
+        file: config.file ? relativeToCwd(config.file) : null,
+        datasets: datasets.map((d) => d.file),
+        roles: definitions.map((r) => r.name),
+      },
       baseline: buildSideReport(base, baseCases),
       candidate: buildSideReport(cand ?? unavailableSide(config.profiles[config.candidate]!, candidateError), candCases),
       diff: { summary: summarize(changes), changes },
@@ -111,12 +131,19 @@ interface Connected {
 /** Reaches both sides in parallel and reads their contracts. A baseline that cannot be read is exit 3. */
 async function connect(config: GateConfig, deadline: RunDeadline, log: (line: string) => void): Promise<Connected> {
   const profiles = { baseline: config.profiles[config.baseline]!, candidate: config.profiles[config.candidate]! };
-  log(`connecting: baseline "${config.baseline}" (${describeProfile(profiles.baseline)}), candidate "${config.candidate}" (${describeProfile(profiles.candidate)})`);
-  const opened = await Promise.allSettled([openSide('baseline', profiles.baseline, config, deadline.adopt), openSide('candidate', profiles.candidate, config, deadline.adopt)]);
+  log(
+    `connecting: baseline "${config.baseline}" (${describeProfile(profiles.baseline)}), candidate "${config.candidate}" (${describeProfile(profiles.candidate)})`,
+  );
+  const opened = await Promise.allSettled([
+    openSide('baseline', profiles.baseline, config, deadline.adopt),
+    openSide('candidate', profiles.candidate, config, deadline.adopt),
+  ]);
   const baseline = deadline.blame(opened[0], 'baseline');
   const candidate = deadline.blame(opened[1], 'candidate');
   if (baseline.status === 'rejected') {
-    throw baseline.reason instanceof SideUnavailableError ? new BaselineUnavailableError(baseline.reason, config.baseline) : baseline.reason;
+    throw baseline.reason instanceof SideUnavailableError
+      ? new BaselineUnavailableError(baseline.reason, config.baseline)
+      : baseline.reason;
   }
   if (candidate.status === 'fulfilled') return { base: baseline.value, cand: candidate.value, candidateError: null };
   if (!(candidate.reason instanceof SideUnavailableError)) throw candidate.reason;
@@ -131,7 +158,14 @@ function checkDatasetNames(datasets: Dataset[], base: OpenSide, cand: OpenSide |
 }
 
 /** Every case on both sides; a side that is not there (or a run already past its deadline) skips them. */
-async function replayBoth(datasets: Dataset[], base: OpenSide, cand: OpenSide | null, config: GateConfig, deadline: RunDeadline, log: (line: string) => void): Promise<[Replay, Replay]> {
+async function replayBoth(
+  datasets: Dataset[],
+  base: OpenSide,
+  cand: OpenSide | null,
+  config: GateConfig,
+  deadline: RunDeadline,
+  log: (line: string) => void,
+): Promise<[Replay, Replay]> {
   const caseCount = datasets.reduce((n, d) => n + d.cases.length, 0);
   if (caseCount) log(`replaying ${caseCount} cases on both sides`);
   // Past the deadline already (a side was blamed for it): every server is gone, so nothing is replayed.
@@ -151,7 +185,9 @@ async function replayBoth(datasets: Dataset[], base: OpenSide, cand: OpenSide | 
 
 function logDecision(decision: Decision, log: (line: string) => void): void {
   if (decision.staleApproval) log(`approval: ${decision.staleApproval.message}`);
-  log(`decision: ${decision.verdict}${decision.approval ? ` (approved by label "${decision.approval.label}"; the gate said ${decision.approval.verdictBefore})` : ''}`);
+  log(
+    `decision: ${decision.verdict}${decision.approval ? ` (approved by label "${decision.approval.label}"; the gate said ${decision.approval.verdictBefore})` : ''}`,
+  );
 }
 
 /** Each stage's wall time, in whole milliseconds, as the report's `timing` holds them. */

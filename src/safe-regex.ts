@@ -37,7 +37,10 @@ export function safeRegex(pattern: string, flags = ''): SafeRegex | string {
   }
   if (found === undefined) {
     try {
-      const re = RE2JS.compile(pattern, [...flags].reduce((n, f) => n | (FLAGS[f] ?? 0), 0));
+      const re = RE2JS.compile(
+        pattern,
+        [...flags].reduce((n, f) => n | (FLAGS[f] ?? 0), 0),
+      );
       found = { test: (text: string) => re.matcher(text).find() };
     } catch (error) {
       found = (error as Error).message.replace(/^error parsing regexp: /, '');

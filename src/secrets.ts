@@ -46,7 +46,8 @@ export const isSecretEntry = (key: string, template: string): boolean => looksSe
  * tokens, and secret keys in the `sk-` form. A candidate that reads the runner's environment and
  * echoes a token it was never given is caught here.
  */
-const TOKEN_SHAPES = /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|xox[abposr]-[A-Za-z0-9-]{10,}|(?:AKIA|ASIA)[0-9A-Z]{16}|npm_[A-Za-z0-9]{30,}|glpat-[A-Za-z0-9_-]{20,}|sk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,})/g;
+const TOKEN_SHAPES =
+  /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|xox[abposr]-[A-Za-z0-9-]{10,}|(?:AKIA|ASIA)[0-9A-Z]{16}|npm_[A-Za-z0-9]{30,}|glpat-[A-Za-z0-9_-]{20,}|sk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,})/g;
 
 export const redact = (text: string): string => maskIn(text, ordered).replace(TOKEN_SHAPES, REDACTED);
 

@@ -4,7 +4,16 @@ import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
 /** What the build reads: a change to any of these makes dist/ stale. */
-const INPUTS = ['src', 'scripts', 'schemas', 'examples/support-ops/src', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
+const INPUTS = [
+  'src',
+  'scripts',
+  'schemas',
+  'examples/support-ops/src',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+];
 const STAMP = join(ROOT, 'dist/.build-complete');
 
 function newestIn(path: string): number {

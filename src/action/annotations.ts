@@ -41,7 +41,12 @@ export function annotations(report: Report, locate: Locator, max = MAX_ANNOTATIO
   const none = () => null;
   for (const x of report.diff.changes) {
     const tool = x.tool;
-    all.push({ level: LEVEL[x.severity], title: `mcp-gate ${x.code}`, message: x.message, place: tool ? () => locate.toolLine(tool) : none });
+    all.push({
+      level: LEVEL[x.severity],
+      title: `mcp-gate ${x.code}`,
+      message: x.message,
+      place: tool ? () => locate.toolLine(tool) : none,
+    });
   }
   for (const r of report.candidate.caseResults) {
     if (r.status !== 'failed') continue;
@@ -56,16 +61,34 @@ export function annotations(report: Report, locate: Locator, max = MAX_ANNOTATIO
   for (const f of report.audit.findings) {
     if (f.side !== 'candidate' || !f.regression) continue;
     const tool = f.tool;
-    all.push({ level: f.severity === 'safe' ? 'notice' : 'warning', title: `mcp-gate ${f.code}`, message: f.message, place: tool ? () => locate.toolLine(tool) : none });
+    all.push({
+      level: f.severity === 'safe' ? 'notice' : 'warning',
+      title: `mcp-gate ${f.code}`,
+      message: f.message,
+      place: tool ? () => locate.toolLine(tool) : none,
+    });
   }
-  const sorted = all.map((a, i) => [a, i] as const).sort(([a, i], [b, j]) => RANK[a.level] - RANK[b.level] || i - j).map(([a]) => a);
+  const sorted = all
+    .map((a, i) => [a, i] as const)
+    .sort(([a, i], [b, j]) => RANK[a.level] - RANK[b.level] || i - j)
+    .map(([a]) => a);
   const lines = sorted.slice(0, max).map((a) => command({ ...a, place: a.place() }));
-  if (sorted.length > max) lines.push(command({ level: 'notice', title: 'mcp-gate', message: `${sorted.length - max} more annotations left out; the report lists every change.`, place: null }));
+  if (sorted.length > max)
+    lines.push(
+      command({
+        level: 'notice',
+        title: 'mcp-gate',
+        message: `${sorted.length - max} more annotations left out; the report lists every change.`,
+        place: null,
+      }),
+    );
   return lines;
 }
 
 /** One workflow command (`::error title=...::message`), escaped; `place` when the file and line are known. */
 export function command(a: Annotation): string {
-  const props = [a.place && `file=${property(a.place.file)}`, a.place?.line && `line=${a.place.line}`, `title=${property(inert(a.title))}`].filter(Boolean).join(',');
+  const props = [a.place && `file=${property(a.place.file)}`, a.place?.line && `line=${a.place.line}`, `title=${property(inert(a.title))}`]
+    .filter(Boolean)
+    .join(',');
   return `::${a.level} ${props}::${data(inertLines(a.message))}`;
 }

@@ -22,7 +22,12 @@ interface LabelEvent {
   pull_request?: { number: number; labels?: { name: string }[] };
 }
 
-export async function approvalState(env: NodeJS.ProcessEnv, label: string, api: CommentsApi | null, markers: string[]): Promise<ApprovalState | null> {
+export async function approvalState(
+  env: NodeJS.ProcessEnv,
+  label: string,
+  api: CommentsApi | null,
+  markers: string[],
+): Promise<ApprovalState | null> {
   const event = env.GITHUB_EVENT_PATH ? (JSON.parse(readFileSync(env.GITHUB_EVENT_PATH, 'utf8')) as LabelEvent) : {};
   const pr = event.pull_request;
   if (!pr) return null;
@@ -34,7 +39,9 @@ export async function approvalState(env: NodeJS.ProcessEnv, label: string, api: 
     return { labels, covers, source: 'api' };
   } catch (error) {
     // The API is down or rate limited: the payload's labels, and no record, so a label covers only a run it was just given for.
-    process.stderr.write(`mcp-gate: could not read the labels from the API (${error instanceof Error ? error.message : String(error)}); using the event's\n`);
+    process.stderr.write(
+      `mcp-gate: could not read the labels from the API (${error instanceof Error ? error.message : String(error)}); using the event's\n`,
+    );
     return { labels: (pr.labels ?? []).map((l) => l.name), covers: givenNow ? null : [], source: 'event' };
   }
 }

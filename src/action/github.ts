@@ -23,7 +23,12 @@ export function pullRequestOf(env: NodeJS.ProcessEnv): PullRequest | null {
   const path = env.GITHUB_EVENT_PATH;
   if (!path) return null;
   const event = JSON.parse(readFileSync(path, 'utf8')) as {
-    pull_request?: { number: number; labels?: { name: string }[]; head?: { repo?: { full_name?: string } | null }; base?: { sha?: string; repo?: { full_name?: string } } };
+    pull_request?: {
+      number: number;
+      labels?: { name: string }[];
+      head?: { repo?: { full_name?: string } | null };
+      base?: { sha?: string; repo?: { full_name?: string } };
+    };
   };
   const pr = event.pull_request;
   if (!pr) return null;
@@ -38,7 +43,12 @@ export function pullRequestOf(env: NodeJS.ProcessEnv): PullRequest | null {
 /** `name=value` lines for `$GITHUB_OUTPUT` (values are single-line here). */
 export function setOutputs(env: NodeJS.ProcessEnv, outputs: Record<string, string | number>): void {
   if (!env.GITHUB_OUTPUT) return;
-  appendFileSync(env.GITHUB_OUTPUT, Object.entries(outputs).map(([k, v]) => `${k}=${String(v).replace(/\r?\n/g, ' ')}\n`).join(''));
+  appendFileSync(
+    env.GITHUB_OUTPUT,
+    Object.entries(outputs)
+      .map(([k, v]) => `${k}=${String(v).replace(/\r?\n/g, ' ')}\n`)
+      .join(''),
+  );
 }
 
 export function appendSummary(env: NodeJS.ProcessEnv, markdown: string): boolean {
@@ -48,7 +58,11 @@ export function appendSummary(env: NodeJS.ProcessEnv, markdown: string): boolean
 }
 
 export class GitHubApiError extends Error {
-  constructor(readonly status: number, message: string, readonly rateLimited = false) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly rateLimited = false,
+  ) {
     super(message);
     this.name = 'GitHubApiError';
   }
@@ -71,7 +85,12 @@ export class CommentsApi {
   static fromEnv(env: NodeJS.ProcessEnv, token: string): CommentsApi | null {
     if (!env.GITHUB_REPOSITORY || !token) return null;
     const timeout = Number(env.MCPGATE_GITHUB_TIMEOUT_MS);
-    return new CommentsApi(env.GITHUB_API_URL ?? 'https://api.github.com', env.GITHUB_REPOSITORY, token, Number.isFinite(timeout) && timeout > 0 ? timeout : undefined);
+    return new CommentsApi(
+      env.GITHUB_API_URL ?? 'https://api.github.com',
+      env.GITHUB_REPOSITORY,
+      token,
+      Number.isFinite(timeout) && timeout > 0 ? timeout : undefined,
+    );
   }
 
   /**
@@ -125,7 +144,8 @@ export class CommentsApi {
   private async findComment(issue: number, markers: string[], author: string): Promise<{ id: number; body?: string } | null> {
     let path: string | null = `/repos/${this.repository}/issues/${issue}/comments?per_page=100`;
     for (let page = 0; path && page < 50; page++) {
-      const { data, next }: { data: { id: number; body?: string; user?: { login?: string } | null }[]; next: string | null } = await this.request('GET', path);
+      const { data, next }: { data: { id: number; body?: string; user?: { login?: string } | null }[]; next: string | null } =
+        await this.request('GET', path);
       const mine = data.find((c) => c.user?.login === author && markers.some((m) => c.body?.startsWith(m)));
       if (mine) return mine;
       path = next;
@@ -155,10 +175,16 @@ export class CommentsApi {
       if (response.ok) return { data: (await response.json()) as T, next: this.nextPage(response.headers.get('link')) };
       const detail = await response.text().catch(() => '');
       // GitHub says "rate limit" with 429, or with 403 and no requests left (the primary limit).
-      const rateLimited = response.status === 429 || (response.status === 403 && (response.headers.get('x-ratelimit-remaining') === '0' || /rate limit/i.test(detail)));
+      const rateLimited =
+        response.status === 429 ||
+        (response.status === 403 && (response.headers.get('x-ratelimit-remaining') === '0' || /rate limit/i.test(detail)));
       const retryable = rateLimited || response.status >= 500;
       if (!retryable || attempt >= ATTEMPTS) {
-        throw new GitHubApiError(response.status, `${method} ${path}: HTTP ${response.status}${rateLimited ? ' (rate limited)' : ''} ${detail.slice(0, 200)}`, rateLimited);
+        throw new GitHubApiError(
+          response.status,
+          `${method} ${path}: HTTP ${response.status}${rateLimited ? ' (rate limited)' : ''} ${detail.slice(0, 200)}`,
+          rateLimited,
+        );
       }
       const after = Number(response.headers.get('retry-after'));
       await sleep(Number.isFinite(after) && after > 0 ? Math.min(after, 10) * 1000 : 500 * 2 ** (attempt - 1));
@@ -167,7 +193,10 @@ export class CommentsApi {
 
   /** The `rel="next"` URL of a Link header, when it is on this API (a page link elsewhere is not followed). */
   private nextPage(link: string | null): string | null {
-    const next = link?.split(',').map((part) => /<([^>]+)>\s*;\s*rel="next"/.exec(part)?.[1]).find(Boolean);
+    const next = link
+      ?.split(',')
+      .map((part) => /<([^>]+)>\s*;\s*rel="next"/.exec(part)?.[1])
+      .find(Boolean);
     return next?.startsWith(this.base) ? next.slice(this.base.length) : null;
   }
 }

@@ -28,16 +28,27 @@ import { appendSummary, CommentsApi, GitHubApiError, input, pullRequestOf, setOu
 async function main(env: NodeJS.ProcessEnv, interrupted: () => boolean): Promise<number> {
   const cwd = process.cwd();
   const failOn = input(env, 'fail-on', 'hold') as FailOn;
-  if (!FAIL_ONS.includes(failOn)) throw new InputError([{ file: 'action inputs', line: null, path: 'fail-on', message: `must be rollback, hold or never, not ${JSON.stringify(failOn)}` }]);
+  if (!FAIL_ONS.includes(failOn))
+    throw new InputError([
+      { file: 'action inputs', line: null, path: 'fail-on', message: `must be rollback, hold or never, not ${JSON.stringify(failOn)}` },
+    ]);
   const commentInput = input(env, 'comment', 'true');
-  if (commentInput !== 'true' && commentInput !== 'false') throw new InputError([{ file: 'action inputs', line: null, path: 'comment', message: `must be true or false, not ${JSON.stringify(commentInput)}` }]);
+  if (commentInput !== 'true' && commentInput !== 'false')
+    throw new InputError([
+      { file: 'action inputs', line: null, path: 'comment', message: `must be true or false, not ${JSON.stringify(commentInput)}` },
+    ]);
   const approveLabel = input(env, 'approve-label');
   const pr = pullRequestOf(env);
   const approval = approveLabel ? await approvalOf(env, approveLabel) : null;
   const approvedByLabel = approveLabel && approval?.labels.includes(approveLabel) ? approveLabel : undefined;
   if (approvedByLabel) {
-    const covers = approval!.covers === null ? 'the findings of this run (the label was just given)' : `the ${approval!.covers.length} findings present when it was given`;
-    process.stderr.write(`mcp-gate: the pull request carries the "${approvedByLabel}" label (read from ${approval!.source === 'api' ? 'the API' : 'the event'}): it approves ${covers}\n`);
+    const covers =
+      approval!.covers === null
+        ? 'the findings of this run (the label was just given)'
+        : `the ${approval!.covers.length} findings present when it was given`;
+    process.stderr.write(
+      `mcp-gate: the pull request carries the "${approvedByLabel}" label (read from ${approval!.source === 'api' ? 'the API' : 'the event'}): it approves ${covers}\n`,
+    );
   }
 
   let printed = '';
@@ -51,18 +62,22 @@ async function main(env: NodeJS.ProcessEnv, interrupted: () => boolean): Promise
     interrupted,
   };
   const config = input(env, 'config', 'gate.config.yaml');
-  const outcome = await runCommand({
-    config,
-    baseline: input(env, 'baseline') || undefined,
-    candidate: input(env, 'candidate') || undefined,
-    reportDir: input(env, 'report-dir') || undefined,
-    format: 'json',
-    approvedByLabel,
-    approvalCovers: approval?.covers ?? null,
-    // On a pull request, the gate's own config and datasets are compared with the PR's base.
-    policyBase: pr?.baseSha ?? undefined,
-  }, io);
-  if (outcome.kind === 'verdict' && !outcome.report) return bundleResult(env, pr, JSON.parse(printed) as BundleSummary, exitCodeOf(outcome, failOn));
+  const outcome = await runCommand(
+    {
+      config,
+      baseline: input(env, 'baseline') || undefined,
+      candidate: input(env, 'candidate') || undefined,
+      reportDir: input(env, 'report-dir') || undefined,
+      format: 'json',
+      approvedByLabel,
+      approvalCovers: approval?.covers ?? null,
+      // On a pull request, the gate's own config and datasets are compared with the PR's base.
+      policyBase: pr?.baseSha ?? undefined,
+    },
+    io,
+  );
+  if (outcome.kind === 'verdict' && !outcome.report)
+    return bundleResult(env, pr, JSON.parse(printed) as BundleSummary, exitCodeOf(outcome, failOn));
   if (outcome.kind !== 'verdict' || !outcome.report) return exitCodeOf(outcome, failOn);
   const report = outcome.report;
 
@@ -78,10 +93,22 @@ async function main(env: NodeJS.ProcessEnv, interrupted: () => boolean): Promise
   });
   for (const line of annotations(report, locator(report, config, env, cwd))) process.stdout.write(`${redact(line)}\n`);
 
-  const runUrl = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : undefined;
+  const runUrl =
+    env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
+      ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`
+      : undefined;
   // Redacted before rendering, so no secret is cut in half by a clipped cell and left in part.
   const markdown = redact(renderMarkdown(redactAll(report), { approveLabel: approveLabel || undefined, reportLink: runUrl }));
-  const note = await comment(env, pr, markdown, shortBody(report.decision.verdict, report.decision.reasons.map((r) => r.code), runUrl));
+  const note = await comment(
+    env,
+    pr,
+    markdown,
+    shortBody(
+      report.decision.verdict,
+      report.decision.reasons.map((r) => r.code),
+      runUrl,
+    ),
+  );
   appendSummary(env, note ? `${markdown}\n> [!NOTE]\n> ${note}\n` : markdown);
   return exitCodeOf(outcome, failOn);
 }
@@ -91,7 +118,12 @@ async function main(env: NodeJS.ProcessEnv, interrupted: () => boolean): Promise
  * reasons and report) in the job summary and the sticky comment. Per-change annotations stay with
  * each server's own report.
  */
-async function bundleResult(env: NodeJS.ProcessEnv, pr: ReturnType<typeof pullRequestOf>, summary: BundleSummary, code: number): Promise<number> {
+async function bundleResult(
+  env: NodeJS.ProcessEnv,
+  pr: ReturnType<typeof pullRequestOf>,
+  summary: BundleSummary,
+  code: number,
+): Promise<number> {
   setOutputs(env, {
     verdict: summary.verdict ?? 'error',
     'report-path': '',
@@ -100,8 +132,20 @@ async function bundleResult(env: NodeJS.ProcessEnv, pr: ReturnType<typeof pullRe
     'broken-cases': '',
   });
   const markdown = redact(`${STICKY_MARKER}\n${renderBundleMarkdown(redactAll(summary))}`);
-  const runUrl = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : undefined;
-  const note = await comment(env, pr, markdown, shortBody(summary.verdict ?? 'undecided', summary.decision.reasons.map((r) => r.code), runUrl));
+  const runUrl =
+    env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
+      ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`
+      : undefined;
+  const note = await comment(
+    env,
+    pr,
+    markdown,
+    shortBody(
+      summary.verdict ?? 'undecided',
+      summary.decision.reasons.map((r) => r.code),
+      runUrl,
+    ),
+  );
   appendSummary(env, note ? `${markdown}\n> [!NOTE]\n> ${note}\n` : markdown);
   return code;
 }
@@ -116,7 +160,8 @@ export function commentKey(env: NodeJS.ProcessEnv): string {
 
 const markerOf = (key: string) => `<!-- mcp-gate:report key=${key} -->`;
 /** The markers this gate's comment may carry: its key's, and (with no explicit key) the plain one of earlier versions. */
-const markersOf = (env: NodeJS.ProcessEnv): string[] => (input(env, 'comment-key') ? [markerOf(commentKey(env))] : [markerOf(commentKey(env)), STICKY_MARKER]);
+const markersOf = (env: NodeJS.ProcessEnv): string[] =>
+  input(env, 'comment-key') ? [markerOf(commentKey(env))] : [markerOf(commentKey(env)), STICKY_MARKER];
 
 /**
  * The approve label's state: from the approval step's file (two steps: the gate holds no token), or
@@ -133,7 +178,12 @@ async function approvalOf(env: NodeJS.ProcessEnv, label: string): Promise<Approv
 async function approvalStep(env: NodeJS.ProcessEnv): Promise<number> {
   const label = input(env, 'approve-label');
   if (!label) return 0;
-  const state = await approvalState(env, label, CommentsApi.fromEnv(env, input(env, 'github-token') || env.GITHUB_TOKEN || ''), markersOf(env));
+  const state = await approvalState(
+    env,
+    label,
+    CommentsApi.fromEnv(env, input(env, 'github-token') || env.GITHUB_TOKEN || ''),
+    markersOf(env),
+  );
   if (!state) return 0;
   const file = join(mkdtempSync(join(env.RUNNER_TEMP || tmpdir(), 'mcp-gate-approval-')), 'state.json');
   writeFileSync(file, JSON.stringify(state));
@@ -144,7 +194,11 @@ async function approvalStep(env: NodeJS.ProcessEnv): Promise<number> {
 /** What replaces the comment when GitHub refuses the full body: the verdict, never a stale one. */
 function shortBody(verdict: string, codes: string[], runUrl: string | undefined): string {
   const icon = (VERDICT_ICON as Record<string, string>)[verdict] ?? '⛔';
-  return [`## ${icon} mcp-gate: **${verdict}**${codes.length ? ` — ${codes.map((c) => `\`${c}\``).join(', ')}` : ''}`, '', `The full report did not fit in a comment. It is in the job summary${runUrl ? ` of [this run](${runUrl})` : ''}.`].join('\n');
+  return [
+    `## ${icon} mcp-gate: **${verdict}**${codes.length ? ` — ${codes.map((c) => `\`${c}\``).join(', ')}` : ''}`,
+    '',
+    `The full report did not fit in a comment. It is in the job summary${runUrl ? ` of [this run](${runUrl})` : ''}.`,
+  ].join('\n');
 }
 
 /**
@@ -152,7 +206,12 @@ function shortBody(verdict: string, codes: string[], runUrl: string | undefined)
  * (422: too long or invalid), the comment is replaced by a short one with the current verdict, so a
  * stale verdict is never left standing. Returns a note for the summary when it could not comment.
  */
-async function comment(env: NodeJS.ProcessEnv, pr: ReturnType<typeof pullRequestOf>, markdown: string, short: string): Promise<string | null> {
+async function comment(
+  env: NodeJS.ProcessEnv,
+  pr: ReturnType<typeof pullRequestOf>,
+  markdown: string,
+  short: string,
+): Promise<string | null> {
   if (input(env, 'comment', 'true') === 'false' || !pr) return null;
   // Two steps (action.yml): the gate, which starts the candidate, holds no token and leaves the
   // comment in a file; the comment step, which starts nothing, posts it with the token.
@@ -187,7 +246,9 @@ async function comment(env: NodeJS.ProcessEnv, pr: ReturnType<typeof pullRequest
       : status === 403 || status === 404
         ? `the token cannot comment on this pull request (HTTP ${status}${pr.fromFork ? ', a pull request from a fork gets a read-only token' : ''})`
         : `the comment failed: ${describe(error)}`;
-    process.stdout.write(`${command({ level: 'warning', title: 'mcp-gate', message: redact(`No PR comment: ${why}. The report is in the job summary.`), place: null })}\n`);
+    process.stdout.write(
+      `${command({ level: 'warning', title: 'mcp-gate', message: redact(`No PR comment: ${why}. The report is in the job summary.`), place: null })}\n`,
+    );
     return `No PR comment: ${why}. The report is in this job summary instead.`;
   }
 }
@@ -201,7 +262,8 @@ function locator(report: Report, configFile: string, env: NodeJS.ProcessEnv, cwd
   if (report.baseline.transport === 'snapshot') {
     try {
       const profile = loadConfig(configFile, env, { baseline: input(env, 'baseline') || undefined }, cwd).profiles[report.baseline.profile];
-      if (profile?.transport === 'snapshot' && existsSync(profile.path)) snapshot = { file: profile.path, lines: readFileSync(profile.path, 'utf8').split('\n') };
+      if (profile?.transport === 'snapshot' && existsSync(profile.path))
+        snapshot = { file: profile.path, lines: readFileSync(profile.path, 'utf8').split('\n') };
     } catch {
       // the run already read this config; without it, annotations simply carry no snapshot lines
     }

@@ -42,10 +42,20 @@ export function audit(baseline: AuditSide, candidate: AuditSide, settings: Audit
   if (b.cost && c.cost && b.cost.totalTokens > 0) {
     const grown = ((c.cost.totalTokens - b.cost.totalTokens) / b.cost.totalTokens) * 100;
     if (grown > settings.definitionCostGrowthPercent && c.cost.totalTokens - b.cost.totalTokens > settings.definitionCostGrowthMinTokens) {
-      growth.push({ code: 'tool-definition-cost-regression', severity: 'dangerous', side: 'candidate', tool: null, regression: true, message: `Tool definitions grew ${Math.round(grown)}%, from about ${b.cost.totalTokens} to ${c.cost.totalTokens} tokens (limit ${settings.definitionCostGrowthPercent}%).` });
+      growth.push({
+        code: 'tool-definition-cost-regression',
+        severity: 'dangerous',
+        side: 'candidate',
+        tool: null,
+        regression: true,
+        message: `Tool definitions grew ${Math.round(grown)}%, from about ${b.cost.totalTokens} to ${c.cost.totalTokens} tokens (limit ${settings.definitionCostGrowthPercent}%).`,
+      });
     }
   }
-  return { findings: [...b.findings.map((f) => ({ ...f, regression: false })), ...candidateFindings, ...growth], cost: { baseline: b.cost, candidate: c.cost } };
+  return {
+    findings: [...b.findings.map((f) => ({ ...f, regression: false })), ...candidateFindings, ...growth],
+    cost: { baseline: b.cost, candidate: c.cost },
+  };
 }
 
 function* sizeRegressions(baseline: Observation[], candidate: Observation[], settings: AuditSettings): Generator<Finding> {
@@ -54,6 +64,14 @@ function* sizeRegressions(baseline: Observation[], candidate: Observation[], set
   for (const o of candidate) {
     const was = before.get(`${o.caseId}|${o.tool}`);
     if (!was || o.resultBytes <= was * (1 + percent / 100) || o.resultBytes - was <= settings.resultGrowthMinBytes) continue;
-    yield { code: 'result-size-regression', severity: 'dangerous', side: 'candidate', tool: o.tool, caseId: o.caseId, regression: true, message: `${o.caseId} ${o.tool}: result grew from ${was} to ${o.resultBytes} bytes (+${Math.round((o.resultBytes / was - 1) * 100)}%, limit ${percent}%).` };
+    yield {
+      code: 'result-size-regression',
+      severity: 'dangerous',
+      side: 'candidate',
+      tool: o.tool,
+      caseId: o.caseId,
+      regression: true,
+      message: `${o.caseId} ${o.tool}: result grew from ${was} to ${o.resultBytes} bytes (+${Math.round((o.resultBytes / was - 1) * 100)}%, limit ${percent}%).`,
+    };
   }
 }

@@ -25,7 +25,8 @@ const isArray: Check = (value) => Array.isArray(value);
 const isNumber: Check = (value) => typeof value === 'number';
 const isCount: Check = (value) => typeof value === 'number' && !(value % 1) && !Number.isNaN(value) && !(value < 0);
 const isAnchor: Check = (value) => typeof value === 'string' && ANCHOR.test(value);
-const isUniqueStrings: Check = (value) => Array.isArray(value) && value.every((s) => typeof s === 'string') && new Set(value).size === value.length;
+const isUniqueStrings: Check = (value) =>
+  Array.isArray(value) && value.every((s) => typeof s === 'string') && new Set(value).size === value.length;
 const isSimpleType = (value: unknown) => typeof value === 'string' && SIMPLE_TYPES.has(value);
 
 export const isSchema2020 = (value: unknown): boolean => typeof value === 'boolean' || (isObject(value) && keywordsValid(value));
@@ -64,7 +65,8 @@ export const KEYWORD_CHECKS: Readonly<Record<string, Check>> = {
   unevaluatedItems: isSchema2020,
   unevaluatedProperties: isSchema2020,
   // validation
-  type: (value) => isSimpleType(value) || (Array.isArray(value) && value.length > 0 && value.every(isSimpleType) && new Set(value).size === value.length),
+  type: (value) =>
+    isSimpleType(value) || (Array.isArray(value) && value.length > 0 && value.every(isSimpleType) && new Set(value).size === value.length),
   const: () => true,
   enum: isArray,
   multipleOf: (value) => typeof value === 'number' && value > 0, // NaN fails ajv's exclusiveMinimum

@@ -59,14 +59,19 @@ export function auditResult(o: Observation, tool: ContractTool | undefined, side
   const isError = result.isError === true;
 
   if (tool?.outputSchema && !isError) {
-    if (structured === undefined) add('structured-content-invalid', 'declares an outputSchema but returned no structuredContent.', 'breaking');
+    if (structured === undefined)
+      add('structured-content-invalid', 'declares an outputSchema but returned no structuredContent.', 'breaking');
     else {
       const errors = validationErrors(tool.outputSchema, structured);
       if (errors.length) add('structured-content-invalid', `structuredContent fails the outputSchema: ${errors.join('; ')}.`, 'breaking');
     }
   }
   if (structured !== undefined && !carriedInText(structured, blocks)) {
-    add('structured-content-without-text', 'structuredContent has no text block carrying the same JSON; clients without structured output see less.', 'safe');
+    add(
+      'structured-content-without-text',
+      'structuredContent has no text block carrying the same JSON; clients without structured output see less.',
+      'safe',
+    );
   }
   if (!isError) {
     const why = errorShape(structured, blocks);
@@ -80,7 +85,8 @@ export function auditResult(o: Observation, tool: ContractTool | undefined, side
   for (const { text, json } of blocks) {
     if (json === undefined || !/\n\s+["{[\d]/.test(text)) continue;
     const wasted = Buffer.byteLength(text, 'utf8') - Buffer.byteLength(JSON.stringify(json), 'utf8');
-    if (wasted > 0) add('result-pretty-json', `a text block holds indented JSON: ${wasted} bytes of whitespace over the compact form.`, 'safe');
+    if (wasted > 0)
+      add('result-pretty-json', `a text block holds indented JSON: ${wasted} bytes of whitespace over the compact form.`, 'safe');
   }
   return findings;
 }

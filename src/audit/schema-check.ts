@@ -19,7 +19,13 @@ const isDraft07 = (schema: JsonSchema) => typeof schema.$schema === 'string' && 
  * Output schemas are compiled without ajv checking them against the meta-schema first: that check
  * would compile the meta-schema itself, at each run, and `schemaProblems` has already made it.
  */
-const OUTPUT_OPTIONS: Options = { allErrors: true, strict: false, validateFormats: false, validateSchema: false, code: { regExp: ajvRegExp } };
+const OUTPUT_OPTIONS: Options = {
+  allErrors: true,
+  strict: false,
+  validateFormats: false,
+  validateSchema: false,
+  code: { regExp: ajvRegExp },
+};
 
 function ajvFor(schema: JsonSchema): Ajv {
   if (isDraft07(schema)) return (draft07 ??= new Ajv(OUTPUT_OPTIONS));

@@ -29,9 +29,20 @@ export function collisions(servers: ServerTools[]): Collision[] {
   const before = owners('baseline');
   return [...owners('candidate')]
     .filter(([, names]) => names.length > 1)
-    .map(([tool, names]) => ({ tool, servers: [...names].sort(), regression: names.filter((n) => before.get(tool)?.includes(n)).length < 2 }))
+    .map(([tool, names]) => ({
+      tool,
+      servers: [...names].sort(),
+      regression: names.filter((n) => before.get(tool)?.includes(n)).length < 2,
+    }))
     .sort((a, b) => (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
 }
 
 export const collisionSignals = (found: Collision[]): Signal[] =>
-  found.filter((c) => c.regression).map((c) => ({ code: 'cross-server-name-collision', tool: c.tool, fingerprint: null, message: `${c.tool} is exposed by ${c.servers.join(', ')}` }));
+  found
+    .filter((c) => c.regression)
+    .map((c) => ({
+      code: 'cross-server-name-collision',
+      tool: c.tool,
+      fingerprint: null,
+      message: `${c.tool} is exposed by ${c.servers.join(', ')}`,
+    }));

@@ -6,7 +6,11 @@ import { colours, plain, type TextStyle } from '../report/text.js';
 import type { BundleSummary } from './summary.js';
 
 /** A bundle summary in one format. Reports of single servers render through report/render.ts. */
-export function renderBundle(summary: BundleSummary, format: Format, options: { summaryPath?: string | null; colour?: boolean } = {}): string {
+export function renderBundle(
+  summary: BundleSummary,
+  format: Format,
+  options: { summaryPath?: string | null; colour?: boolean } = {},
+): string {
   if (format === 'json') return `${JSON.stringify(summary, null, 2)}\n`;
   if (format === 'markdown') return renderBundleMarkdown(summary);
   if (format === 'text') return renderBundleText(summary, options.colour ? colours : plain, options.summaryPath ?? null);
@@ -16,7 +20,9 @@ export function renderBundle(summary: BundleSummary, format: Format, options: { 
 /** A bundle has no JUnit or SARIF form of its own: those render one server's report. */
 export function bundleFormatError(format: Format): Error | null {
   if (format === 'text' || format === 'json' || format === 'markdown') return null;
-  return new Error(`--format ${format} renders one server's report; a bundle prints text, json or markdown. Render a server's report with \`mcp-gate show REPORT --format ${format}\`.`);
+  return new Error(
+    `--format ${format} renders one server's report; a bundle prints text, json or markdown. Render a server's report with \`mcp-gate show REPORT --format ${format}\`.`,
+  );
 }
 
 const verdictOf = (s: { verdict: string | null }) => s.verdict ?? 'undecided';
@@ -25,9 +31,14 @@ function renderBundleText(summary: BundleSummary, style: TextStyle = plain, summ
   const paint = (v: string) => (v === 'Promote' ? style.green(v) : v === 'Hold' ? style.yellow(v) : style.red(v));
   const lines = [style.bold(`mcp-gate bundle: ${summary.servers.length} servers`)];
   const rows = [['server', 'baseline -> candidate', 'verdict', 'report']];
-  for (const s of summary.servers) rows.push([s.name, s.baseline && s.candidate ? `${s.baseline} -> ${s.candidate}` : '-', verdictOf(s), s.report ?? '-']);
+  for (const s of summary.servers)
+    rows.push([s.name, s.baseline && s.candidate ? `${s.baseline} -> ${s.candidate}` : '-', verdictOf(s), s.report ?? '-']);
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  rows.forEach((row, n) => lines.push(`  ${row.map((cell, i) => (n && i === 2 ? paint(cell).padEnd(widths[i]! + paint(cell).length - cell.length) : cell.padEnd(widths[i]!))).join('   ')}`.trimEnd()));
+  rows.forEach((row, n) =>
+    lines.push(
+      `  ${row.map((cell, i) => (n && i === 2 ? paint(cell).padEnd(widths[i]! + paint(cell).length - cell.length) : cell.padEnd(widths[i]!))).join('   ')}`.trimEnd(),
+    ),
+  );
   lines.push('');
   for (const s of summary.servers) {
     if (s.error) lines.push(`  ${s.name}: ${style.red('undecided')}: ${inert(s.error)}`);
@@ -38,11 +49,16 @@ function renderBundleText(summary: BundleSummary, style: TextStyle = plain, summ
     lines.push('', style.bold('Across servers'));
     for (const c of summary.collisions.filter((x) => x.regression)) lines.push(`  ${inert(c.tool)}: exposed by ${c.servers.join(', ')}`);
     const old = summary.collisions.filter((x) => !x.regression);
-    if (old.length) lines.push(style.dim(`  ${old.length} names the baselines already shared (reported, not judged): ${old.map((c) => inert(c.tool)).join(', ')}`));
+    if (old.length)
+      lines.push(
+        style.dim(`  ${old.length} names the baselines already shared (reported, not judged): ${old.map((c) => inert(c.tool)).join(', ')}`),
+      );
   }
   lines.push('');
   const verdict = summary.verdict ? paint(style.bold(summary.verdict)) : style.red(style.bold('undecided'));
-  lines.push(`${style.bold('Bundle decision:')} ${verdict}${summary.verdict && !summary.servers.every((s) => s.status === 'decided') ? ' (a server is undecided, but another is already Rollback)' : ''}`);
+  lines.push(
+    `${style.bold('Bundle decision:')} ${verdict}${summary.verdict && !summary.servers.every((s) => s.status === 'decided') ? ' (a server is undecided, but another is already Rollback)' : ''}`,
+  );
   for (const r of summary.decision.reasons) lines.push(`  - [${r.action}] ${r.code}: ${inert(r.message)}`);
   for (const s of summary.servers) if (s.verdict && s.verdict !== 'Promote') lines.push(`  - ${s.name}: ${s.verdict}`);
   for (const s of summary.servers) if (s.status === 'undecided') lines.push(`  - ${s.name}: undecided`);
@@ -62,12 +78,19 @@ export function renderBundleMarkdown(summary: BundleSummary): string {
   out.push('| server | baseline → candidate | verdict | reasons |', '|---|---|---|---|');
   for (const s of summary.servers) {
     const why = s.error ? cell(s.error) : s.reasons.map((r) => `\`${r.code}\``).join(', ') || '-';
-    const approval = s.approval ? ` (approved by label ${markdownCode(s.approval.label)}; the gate said **${s.approval.verdictBefore}**)` : '';
-    out.push(`| ${cell(s.name)} | ${s.baseline && s.candidate ? `${cell(s.baseline)} → ${cell(s.candidate)}` : '-'} | ${ICON[verdictOf(s)]} ${verdictOf(s)}${approval} | ${why} |`);
+    const approval = s.approval
+      ? ` (approved by label ${markdownCode(s.approval.label)}; the gate said **${s.approval.verdictBefore}**)`
+      : '';
+    out.push(
+      `| ${cell(s.name)} | ${s.baseline && s.candidate ? `${cell(s.baseline)} → ${cell(s.candidate)}` : '-'} | ${ICON[verdictOf(s)]} ${verdictOf(s)}${approval} | ${why} |`,
+    );
   }
   if (summary.collisions.length) {
     out.push('', '### Across servers', '');
-    for (const c of summary.collisions) out.push(`- ${markdownCode(c.tool)} is exposed by ${c.servers.map(cell).join(', ')}${c.regression ? '' : ' (the baselines too: reported, not judged)'}`);
+    for (const c of summary.collisions)
+      out.push(
+        `- ${markdownCode(c.tool)} is exposed by ${c.servers.map(cell).join(', ')}${c.regression ? '' : ' (the baselines too: reported, not judged)'}`,
+      );
   }
   for (const r of summary.decision.reasons) out.push('', `- **${r.action}** \`${r.code}\` (${r.count}): ${cell(r.message)}`);
   return `${out.join('\n')}\n`;

@@ -54,9 +54,19 @@ const worst = (verdicts: Verdict[]): Verdict => verdicts.reduce<Verdict>((a, v) 
  * through. An undecided server leaves the bundle undecided (exit 3), unless another server is
  * already Rollback: no outcome of the missing one could make the bundle better than that.
  */
-export function summarizeBundle(outcomes: ServerOutcome[], policy: Policy, meta: { startedAt: string; finishedAt: string; config: string | null }): BundleSummary {
+export function summarizeBundle(
+  outcomes: ServerOutcome[],
+  policy: Policy,
+  meta: { startedAt: string; finishedAt: string; config: string | null },
+): BundleSummary {
   const servers = [...outcomes].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map(serverSummary);
-  const found = collisions(outcomes.flatMap((o) => (o.report ? [{ name: o.name, baseline: o.report.baseline.tools.map((t) => t.name), candidate: o.report.candidate.tools.map((t) => t.name) }] : [])));
+  const found = collisions(
+    outcomes.flatMap((o) =>
+      o.report
+        ? [{ name: o.name, baseline: o.report.baseline.tools.map((t) => t.name), candidate: o.report.candidate.tools.map((t) => t.name) }]
+        : [],
+    ),
+  );
   const own = decide(collisionSignals(found), policy, meta.startedAt.slice(0, 10));
   const verdict = worst([own.verdict, ...servers.flatMap((s) => (s.verdict ? [s.verdict] : []))]);
   const decided = servers.every((s) => s.status === 'decided') || verdict === 'Rollback';
@@ -77,11 +87,27 @@ export function summarizeBundle(outcomes: ServerOutcome[], policy: Policy, meta:
 
 function serverSummary(outcome: ServerOutcome): ServerSummary {
   if (!outcome.report) {
-    return { name: outcome.name, status: 'undecided', verdict: null, baseline: outcome.baseline, candidate: outcome.candidate, reasons: [], error: outcome.error, report: null };
+    return {
+      name: outcome.name,
+      status: 'undecided',
+      verdict: null,
+      baseline: outcome.baseline,
+      candidate: outcome.candidate,
+      reasons: [],
+      error: outcome.error,
+      report: null,
+    };
   }
   const { decision, baseline, candidate } = outcome.report;
   return {
-    name: outcome.name, status: 'decided', verdict: decision.verdict, baseline: baseline.profile, candidate: candidate.profile, reasons: decision.reasons, error: null, report: outcome.reportPath,
+    name: outcome.name,
+    status: 'decided',
+    verdict: decision.verdict,
+    baseline: baseline.profile,
+    candidate: candidate.profile,
+    reasons: decision.reasons,
+    error: null,
+    report: outcome.reportPath,
     ...(decision.approval && { approval: decision.approval }),
     ...(decision.staleApproval && { staleApproval: decision.staleApproval }),
   };

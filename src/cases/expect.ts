@@ -9,8 +9,7 @@ export interface ObservedResult {
   resultBytes: number;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * Where `actual` fails to contain `expected`: json-diff-ts gives the structural delta, and our rule
@@ -20,7 +19,11 @@ export function subsetMismatches(expected: unknown, actual: unknown): { path: st
   if (!isObject(actual)) return [{ path: '$', expected, actual }];
   return atomizeChangeset(diff(expected as Record<string, unknown>, actual))
     .filter((c) => c.type !== 'ADD' || /\[\d+\]/.test(c.path))
-    .map((c) => ({ path: c.path, expected: c.type === 'ADD' ? undefined : c.type === 'REMOVE' ? c.value : c.oldValue, actual: c.type === 'REMOVE' ? undefined : c.value }));
+    .map((c) => ({
+      path: c.path,
+      expected: c.type === 'ADD' ? undefined : c.type === 'REMOVE' ? c.value : c.oldValue,
+      actual: c.type === 'REMOVE' ? undefined : c.value,
+    }));
 }
 
 const clip = (text: string, max = 160) => (text.length > max ? `${text.slice(0, max)}…` : text);
@@ -33,13 +36,18 @@ export function checkExpectations(spec: RequiredTool, observed: ObservedResult):
   const failures: CaseFailure[] = [];
   const wantError = expect.isError ?? false;
   if (observed.isError !== wantError) {
-    failures.push(wantError
-      ? fail('isError', `expected isError true, but the call succeeded`)
-      : { code: 'probe-failed', tool, message: `probe returned isError: ${clip(observed.text) || '(no text)'}` });
+    failures.push(
+      wantError
+        ? fail('isError', `expected isError true, but the call succeeded`)
+        : { code: 'probe-failed', tool, message: `probe returned isError: ${clip(observed.text) || '(no text)'}` },
+    );
   }
   const needles = [...(spec.expectedOutputContains !== undefined ? [spec.expectedOutputContains] : []), ...(expect.contains ?? [])];
   for (const needle of needles) {
-    if (!observed.text.includes(needle)) failures.push(fail(`contains:${needle}`, `expected output to contain ${JSON.stringify(needle)}; got ${JSON.stringify(clip(observed.text))}`));
+    if (!observed.text.includes(needle))
+      failures.push(
+        fail(`contains:${needle}`, `expected output to contain ${JSON.stringify(needle)}; got ${JSON.stringify(clip(observed.text))}`),
+      );
   }
   const matcher = expect.matches === undefined ? null : safeRegex(expect.matches);
   // The dataset loader refused a pattern RE2 cannot run, so `matcher` is a SafeRegex here.
@@ -49,12 +57,21 @@ export function checkExpectations(spec: RequiredTool, observed: ObservedResult):
   if (expect.structured !== undefined) {
     const mismatches = subsetMismatches(expect.structured, observed.structured);
     if (mismatches.length) {
-      const shown = mismatches.slice(0, 3).map((m) => `${m.path}: expected ${JSON.stringify(m.expected)}, got ${JSON.stringify(m.actual) ?? 'nothing'}`);
-      failures.push(fail('structured', `structuredContent differs: ${shown.join('; ')}${mismatches.length > 3 ? ` (+${mismatches.length - 3} more)` : ''}`));
+      const shown = mismatches
+        .slice(0, 3)
+        .map((m) => `${m.path}: expected ${JSON.stringify(m.expected)}, got ${JSON.stringify(m.actual) ?? 'nothing'}`);
+      failures.push(
+        fail(
+          'structured',
+          `structuredContent differs: ${shown.join('; ')}${mismatches.length > 3 ? ` (+${mismatches.length - 3} more)` : ''}`,
+        ),
+      );
     }
   }
   if (expect.resultBudgetBytes !== undefined && observed.resultBytes > expect.resultBudgetBytes) {
-    failures.push(fail('resultBudgetBytes', `result is ${observed.resultBytes} bytes, over expect.resultBudgetBytes ${expect.resultBudgetBytes}`));
+    failures.push(
+      fail('resultBudgetBytes', `result is ${observed.resultBytes} bytes, over expect.resultBudgetBytes ${expect.resultBudgetBytes}`),
+    );
   }
   return failures;
 }

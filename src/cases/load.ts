@@ -33,20 +33,37 @@ export function loadDatasets(files: string[], cwd = process.cwd()): Dataset[] {
       // One role, one allowlist: two files that scope the same role differently would make its verdict depend on file order.
       const key = JSON.stringify(surface);
       const earlier = surfaces.get(role);
-      if (earlier && earlier.key !== key) problems.push({ file: display, line: parsed.source.lineOf(['role']), path: 'role', message: `role "${role}" is also scoped in ${earlier.file} with other allowedTools or maxDestructiveTools; scope a role in one dataset and use the string form \`role: ${role}\` elsewhere` });
+      if (earlier && earlier.key !== key)
+        problems.push({
+          file: display,
+          line: parsed.source.lineOf(['role']),
+          path: 'role',
+          message: `role "${role}" is also scoped in ${earlier.file} with other allowedTools or maxDestructiveTools; scope a role in one dataset and use the string form \`role: ${role}\` elsewhere`,
+        });
       else surfaces.set(role, { file: display, key });
     }
     dataset.cases.forEach((c, i) => {
       const earlier = ids.get(c.id);
       // Lines are looked up only for a problem.
-      if (earlier) problems.push({ file: display, line: parsed.source.lineOf(['cases', i, 'id']), path: `cases[${i}].id`, message: `duplicate case id "${c.id}" (also in ${earlier}); ids must be unique across datasets` });
+      if (earlier)
+        problems.push({
+          file: display,
+          line: parsed.source.lineOf(['cases', i, 'id']),
+          path: `cases[${i}].id`,
+          message: `duplicate case id "${c.id}" (also in ${earlier}); ids must be unique across datasets`,
+        });
       ids.set(c.id, display);
       c.requiredTools.forEach((tool, j) => {
         const expect = tool.expect as (typeof tool.expect & { maxResultBytes?: number }) | undefined;
         if (expect?.maxResultBytes !== undefined) {
           const where = ['cases', i, 'requiredTools', j, 'expect', 'maxResultBytes'] as const;
-          const at = { file: display, line: parsed.source.lineOf([...where]), path: `cases[${i}].requiredTools[${j}].expect.maxResultBytes` };
-          if (expect.resultBudgetBytes !== undefined) problems.push({ ...at, message: 'is the old name of resultBudgetBytes, which is set too; keep only resultBudgetBytes' });
+          const at = {
+            file: display,
+            line: parsed.source.lineOf([...where]),
+            path: `cases[${i}].requiredTools[${j}].expect.maxResultBytes`,
+          };
+          if (expect.resultBudgetBytes !== undefined)
+            problems.push({ ...at, message: 'is the old name of resultBudgetBytes, which is set too; keep only resultBudgetBytes' });
           else notes.push({ ...at, message: 'is deprecated and still read; rename it resultBudgetBytes' });
           expect.resultBudgetBytes ??= expect.maxResultBytes;
           delete expect.maxResultBytes;
@@ -56,11 +73,23 @@ export function loadDatasets(files: string[], cwd = process.cwd()): Dataset[] {
         // Matched on RE2, in linear time (src/safe-regex.ts): a pattern it cannot run is the dataset's problem.
         const re = safeRegex(pattern);
         if (typeof re === 'string') {
-          problems.push({ file: display, line: parsed.source.lineOf(['cases', i, 'requiredTools', j, 'expect', 'matches']), path: `cases[${i}].requiredTools[${j}].expect.matches`, message: `is not a regular expression the gate can run in linear time (with repetition, RE2 runs it: no lookaround, no backreferences): ${re}` });
+          problems.push({
+            file: display,
+            line: parsed.source.lineOf(['cases', i, 'requiredTools', j, 'expect', 'matches']),
+            path: `cases[${i}].requiredTools[${j}].expect.matches`,
+            message: `is not a regular expression the gate can run in linear time (with repetition, RE2 runs it: no lookaround, no backreferences): ${re}`,
+          });
         }
       });
     });
-    datasets.push({ file: display, role, ...(surface ? { surface } : {}), cases: dataset.cases, lineOf: parsed.source.lineOf, notes: notes.splice(0) });
+    datasets.push({
+      file: display,
+      role,
+      ...(surface ? { surface } : {}),
+      cases: dataset.cases,
+      lineOf: parsed.source.lineOf,
+      notes: notes.splice(0),
+    });
   }
   if (problems.length) throw new InputError(problems);
   return datasets;

@@ -19,7 +19,11 @@ import type { Dataset } from './types.js';
  *   finding, not a typo). Tools no side has, and schemas that list no properties, say nothing
  *   about names, so they are skipped.
  */
-export function datasetNameProblems(datasets: Dataset[], contracts: Contract[], bothSides: boolean): { problems: Problem[]; notes: string[] } {
+export function datasetNameProblems(
+  datasets: Dataset[],
+  contracts: Contract[],
+  bothSides: boolean,
+): { problems: Problem[]; notes: string[] } {
   const problems: Problem[] = [];
   const notes: string[] = [];
   const sides = contracts.map((c) => new Map(c.tools.map((t) => [t.name, t])));
@@ -36,7 +40,11 @@ export function datasetNameProblems(datasets: Dataset[], contracts: Contract[], 
         const where = ['cases', i, 'requiredTools', j];
         if (bothSides && !anywhere(required.toolName)) {
           const hint = closestTool(required.toolName);
-          problem(dataset, [...where, 'toolName'], `names tool "${required.toolName}", which neither side exposes${hint ? ` (did you mean "${hint}"?)` : `; the sides expose: ${listed(exposed)}`}`);
+          problem(
+            dataset,
+            [...where, 'toolName'],
+            `names tool "${required.toolName}", which neither side exposes${hint ? ` (did you mean "${hint}"?)` : `; the sides expose: ${listed(exposed)}`}`,
+          );
           return;
         }
         const known = knownArguments(required.toolName, sides);
@@ -44,7 +52,11 @@ export function datasetNameProblems(datasets: Dataset[], contracts: Contract[], 
         const check = (name: string, path: (string | number)[]) => {
           if (known.has(name)) return;
           const hint = closest(name, [...known]);
-          problem(dataset, path, `names argument "${name}", which ${required.toolName} does not have on either side; expected one of: ${[...known].sort().join(', ')}${hint ? ` (did you mean "${hint}"?)` : ''}`);
+          problem(
+            dataset,
+            path,
+            `names argument "${name}", which ${required.toolName} does not have on either side; expected one of: ${[...known].sort().join(', ')}${hint ? ` (did you mean "${hint}"?)` : ''}`,
+          );
         };
         (required.requiredArguments ?? []).forEach((name, k) => check(name, [...where, 'requiredArguments', k]));
         for (const name of Object.keys(required.probeArguments ?? {})) check(name, [...where, 'probeArguments', name]);
@@ -52,15 +64,24 @@ export function datasetNameProblems(datasets: Dataset[], contracts: Contract[], 
       (spec.forbiddenTools ?? []).forEach((name, k) => {
         if (anywhere(name)) return;
         const hint = closestTool(name);
-        if (hint) problem(dataset, ['cases', i, 'forbiddenTools', k], `forbids tool "${name}", which neither side exposes, so the guard would never fire (did you mean "${hint}"?)`);
-        else notes.push(`${dataset.file}: case ${spec.id} forbids ${name}, which neither side exposes yet; the guard fires if a release adds it`);
+        if (hint)
+          problem(
+            dataset,
+            ['cases', i, 'forbiddenTools', k],
+            `forbids tool "${name}", which neither side exposes, so the guard would never fire (did you mean "${hint}"?)`,
+          );
+        else
+          notes.push(
+            `${dataset.file}: case ${spec.id} forbids ${name}, which neither side exposes yet; the guard fires if a release adds it`,
+          );
       });
     });
   }
   return { problems, notes: [...new Set(notes)] };
 }
 
-const listed = (names: string[]) => (names.length > 12 ? `${names.slice(0, 12).join(', ')} and ${names.length - 12} more` : names.join(', ') || 'no tools');
+const listed = (names: string[]) =>
+  names.length > 12 ? `${names.slice(0, 12).join(', ')} and ${names.length - 12} more` : names.join(', ') || 'no tools';
 
 /** Argument names of a tool across the sides that have it, or null when names cannot be judged. */
 function knownArguments(tool: string, sides: Map<string, ContractTool>[]): Set<string> | null {

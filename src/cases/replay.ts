@@ -43,7 +43,12 @@ export async function replayCases(datasets: Dataset[], side: ReplaySide): Promis
   return { results: done.map((d) => d.result), observations: done.flatMap((d) => d.observations) };
 }
 
-async function replayCase(dataset: Dataset, spec: Case, tools: Map<string, ContractTool>, side: ReplaySide): Promise<{ result: CaseResult; observations: Observation[] }> {
+async function replayCase(
+  dataset: Dataset,
+  spec: Case,
+  tools: Map<string, ContractTool>,
+  side: ReplaySide,
+): Promise<{ result: CaseResult; observations: Observation[] }> {
   const failures: CaseFailure[] = [];
   const probes: Probe[] = [];
   const observations: Observation[] = [];
@@ -51,14 +56,20 @@ async function replayCase(dataset: Dataset, spec: Case, tools: Map<string, Contr
   // Contract checks first, then forbidden tools, then live probes: the cheapest facts lead.
   for (const required of spec.requiredTools) {
     const tool = tools.get(required.toolName);
-    if (!tool) failures.push({ code: 'required-tool-missing', tool: required.toolName, message: `required tool ${required.toolName} is not exposed` });
+    if (!tool)
+      failures.push({
+        code: 'required-tool-missing',
+        tool: required.toolName,
+        message: `required tool ${required.toolName} is not exposed`,
+      });
     else {
       failures.push(...structuralFailures(required, tool));
       present.push([required, tool]);
     }
   }
   for (const forbidden of spec.forbiddenTools ?? []) {
-    if (tools.has(forbidden)) failures.push({ code: 'forbidden-tool-exposed', tool: forbidden, message: `forbidden tool ${forbidden} is exposed` });
+    if (tools.has(forbidden))
+      failures.push({ code: 'forbidden-tool-exposed', tool: forbidden, message: `forbidden tool ${forbidden} is exposed` });
   }
   for (const [required, tool] of present) {
     if (required.probeArguments === undefined) continue;
@@ -66,11 +77,30 @@ async function replayCase(dataset: Dataset, spec: Case, tools: Map<string, Contr
     probes.push(outcome.probe);
     failures.push(...outcome.failures);
     if (outcome.result !== undefined || outcome.probe.resultBytes !== null) {
-      observations.push({ caseId: spec.id, tool: tool.name, args: required.probeArguments, result: outcome.result, resultBytes: outcome.probe.resultBytes ?? 0, resultBudgetBytes: required.expect?.resultBudgetBytes });
+      observations.push({
+        caseId: spec.id,
+        tool: tool.name,
+        args: required.probeArguments,
+        result: outcome.result,
+        resultBytes: outcome.probe.resultBytes ?? 0,
+        resultBudgetBytes: required.expect?.resultBudgetBytes,
+      });
     }
   }
   const status = failures.length ? 'failed' : probes.some((p) => p.status === 'skipped') ? 'skipped' : 'passed';
-  return { result: { id: spec.id, role: dataset.role, roles: caseRoles(dataset, spec), dataset: dataset.file, status, passed: status === 'passed', failures, probes }, observations };
+  return {
+    result: {
+      id: spec.id,
+      role: dataset.role,
+      roles: caseRoles(dataset, spec),
+      dataset: dataset.file,
+      status,
+      passed: status === 'passed',
+      failures,
+      probes,
+    },
+    observations,
+  };
 }
 
 function structuralFailures(required: RequiredTool, tool: ContractTool): CaseFailure[] {
@@ -78,7 +108,12 @@ function structuralFailures(required: RequiredTool, tool: ContractTool): CaseFai
   for (const argument of required.requiredArguments ?? []) {
     if (!tool.requiredArguments.includes(argument)) {
       const present = Object.hasOwn((tool.inputSchema?.properties ?? {}) as object, argument);
-      failures.push({ code: 'required-argument-missing', tool: tool.name, message: `required argument ${argument} is ${present ? 'no longer required' : 'missing'} in ${tool.name}`, check: argument });
+      failures.push({
+        code: 'required-argument-missing',
+        tool: tool.name,
+        message: `required argument ${argument} is ${present ? 'no longer required' : 'missing'} in ${tool.name}`,
+        check: argument,
+      });
     }
   }
   const hints = [
@@ -89,14 +124,31 @@ function structuralFailures(required: RequiredTool, tool: ContractTool): CaseFai
     const actual = tool.effectiveAnnotations[hint];
     if (wanted !== undefined && actual !== wanted) {
       const source = tool.defaultedHints.includes(hint) ? ' (absent, so the spec default)' : '';
-      failures.push({ code, tool: tool.name, message: `${tool.name} effective ${hint} is ${actual}${source}; the case requires ${wanted}` });
+      failures.push({
+        code,
+        tool: tool.name,
+        message: `${tool.name} effective ${hint} is ${actual}${source}; the case requires ${wanted}`,
+      });
     }
   }
   return failures;
 }
 
-async function probe(required: RequiredTool, tool: ContractTool, spec: Case, side: ReplaySide): Promise<{ probe: Probe; failures: CaseFailure[]; result?: unknown }> {
-  const base: Probe = { tool: tool.name, status: 'skipped', reason: null, isError: null, durationMs: null, resultBytes: null, textBytes: null };
+async function probe(
+  required: RequiredTool,
+  tool: ContractTool,
+  spec: Case,
+  side: ReplaySide,
+): Promise<{ probe: Probe; failures: CaseFailure[]; result?: unknown }> {
+  const base: Probe = {
+    tool: tool.name,
+    status: 'skipped',
+    reason: null,
+    isError: null,
+    durationMs: null,
+    resultBytes: null,
+    textBytes: null,
+  };
   if (!side.caller) return { probe: { ...base, reason: side.noCallerReason ?? 'no live server on this side' }, failures: [] };
   const consent = side.allowSideEffects || spec.sideEffects === 'allowed';
   if (!tool.effectiveAnnotations.readOnlyHint && !consent) {
@@ -108,7 +160,10 @@ async function probe(required: RequiredTool, tool: ContractTool, spec: Case, sid
     response = await side.caller.callTool(tool.name, required.probeArguments ?? {});
   } catch (error) {
     const message = describe(error);
-    return { probe: { ...base, status: 'failed', reason: message }, failures: [{ code: 'probe-failed', tool: tool.name, message: `probe call failed: ${message}` }] };
+    return {
+      probe: { ...base, status: 'failed', reason: message },
+      failures: [{ code: 'probe-failed', tool: tool.name, message: `probe call failed: ${message}` }],
+    };
   }
   if (response.droppedBytes !== undefined) {
     const reason = response.droppedReason ?? `the result (${response.droppedBytes} bytes) was over the byte cap and was dropped`;
@@ -121,7 +176,10 @@ async function probe(required: RequiredTool, tool: ContractTool, spec: Case, sid
   // bound fails its probe with that reason instead of overflowing the stack (an undecided run).
   if (depthOf(response.result, MAX_DEFINITION_DEPTH + 1) > MAX_DEFINITION_DEPTH) {
     const reason = `the result nests more than ${MAX_DEFINITION_DEPTH} levels deep; it was not read`;
-    return { probe: { ...base, status: 'failed', reason, durationMs: response.durationMs }, failures: [{ code: 'probe-failed', tool: tool.name, message: `probe result unreadable: ${reason}` }] };
+    return {
+      probe: { ...base, status: 'failed', reason, durationMs: response.durationMs },
+      failures: [{ code: 'probe-failed', tool: tool.name, message: `probe result unreadable: ${reason}` }],
+    };
   }
   const observed = observe(response.result);
   const probeRecord: Probe = {
@@ -139,7 +197,10 @@ function observe(result: unknown): ObservedResult {
   const record = (result ?? {}) as Record<string, unknown>;
   const content = Array.isArray(record.content) ? record.content : [];
   const text = content
-    .filter((block): block is { type: 'text'; text: string } => (block as { type?: unknown })?.type === 'text' && typeof (block as { text?: unknown }).text === 'string')
+    .filter(
+      (block): block is { type: 'text'; text: string } =>
+        (block as { type?: unknown })?.type === 'text' && typeof (block as { text?: unknown }).text === 'string',
+    )
     .map((block) => block.text)
     .join('\n');
   return {
@@ -159,9 +220,17 @@ export function caseTotals(results: CaseResult[]): CaseTotals {
 
 /** Cases on a side that could not be reached: skipped (never passed), with the reason. */
 export function unreachedCases(datasets: Dataset[]): Replay {
-  const results = datasets.flatMap((d) => d.cases.map((c): CaseResult => ({
-    id: c.id, role: d.role, roles: caseRoles(d, c), dataset: d.file, status: 'skipped', passed: false,
-    failures: [], probes: [],
-  })));
+  const results = datasets.flatMap((d) =>
+    d.cases.map((c): CaseResult => ({
+      id: c.id,
+      role: d.role,
+      roles: caseRoles(d, c),
+      dataset: d.file,
+      status: 'skipped',
+      passed: false,
+      failures: [],
+      probes: [],
+    })),
+  );
   return { results, observations: [] };
 }

@@ -40,18 +40,29 @@ function pageLink(jsonPath: string, from: string): string | null {
 export function historyCommand(flags: HistoryFlags, io: CommandIO): Outcome {
   const format = flags.format as HistoryFormat;
   if (!HISTORY_FORMATS.includes(format)) {
-    throw new InputError([{ file: 'command line', line: null, path: '--format', message: `history renders ${HISTORY_FORMATS.join(', ')}, not ${flags.format}` }]);
+    throw new InputError([
+      { file: 'command line', line: null, path: '--format', message: `history renders ${HISTORY_FORMATS.join(', ')}, not ${flags.format}` },
+    ]);
   }
   const dir = reportsDir(flags, io);
   const shown = relative(io.cwd, dir) || '.';
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw new InputError([{ file: shown, line: null, path: '', message: 'no such directory; pass the folder that holds the saved reports (reports.dir of the config)' }]);
+    throw new InputError([
+      {
+        file: shown,
+        line: null,
+        path: '',
+        message: 'no such directory; pass the folder that holds the saved reports (reports.dir of the config)',
+      },
+    ]);
   }
   // Links in the HTML page are relative to where it is written: -o FILE, or DIR itself for stdout.
   const linkBase = flags.output && flags.output !== '-' ? dirname(resolve(io.cwd, flags.output)) : dir;
   const saved: SavedReport[] = [];
   const unreadable: UnreadableReport[] = [];
-  for (const name of readdirSync(dir).filter((n) => n.endsWith('.json') && !isBundleSummaryName(n)).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((n) => n.endsWith('.json') && !isBundleSummaryName(n))
+    .sort()) {
     const path = join(dir, name);
     const file = relative(io.cwd, path);
     try {
@@ -65,7 +76,9 @@ export function historyCommand(flags: HistoryFlags, io: CommandIO): Outcome {
   const history: History = { dir: shown, runs: historyRuns(saved), unreadable };
   emit(renderHistory(history, format), flags.output, io);
   if (unreadable.length) {
-    io.error(`mcp-gate: ${unreadable.length} file${unreadable.length === 1 ? ' is' : 's are'} not readable reports (listed above); exit code 3. Move other JSON files out of ${shown}.`);
+    io.error(
+      `mcp-gate: ${unreadable.length} file${unreadable.length === 1 ? ' is' : 's are'} not readable reports (listed above); exit code 3. Move other JSON files out of ${shown}.`,
+    );
     return { kind: 'undecided' };
   }
   return { kind: 'ok' };

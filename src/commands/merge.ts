@@ -19,7 +19,12 @@ export interface MergeFlags {
   format: Format;
 }
 
-const DEFAULT_POLICY: Policy = { rules: {}, maxNewDestructiveTools: DEFAULTS.promotion.maxNewDestructiveTools, maxBrokenCases: DEFAULTS.promotion.maxBrokenCases, exceptions: [] };
+const DEFAULT_POLICY: Policy = {
+  rules: {},
+  maxNewDestructiveTools: DEFAULTS.promotion.maxNewDestructiveTools,
+  maxBrokenCases: DEFAULTS.promotion.maxBrokenCases,
+  exceptions: [],
+};
 
 /**
  * `mcp-gate merge REPORT...`: per-server reports (from `run --server NAME` jobs) combined into the
@@ -28,7 +33,8 @@ const DEFAULT_POLICY: Policy = { rules: {}, maxNewDestructiveTools: DEFAULTS.pro
  */
 export function mergeCommand(flags: MergeFlags, io: CommandIO): Outcome {
   assertBundleFormat(flags.format);
-  if (!flags.reports.length) throw new InputError([{ file: 'merge', line: null, path: '', message: 'needs the per-server reports: mcp-gate merge reports/*.json' }]);
+  if (!flags.reports.length)
+    throw new InputError([{ file: 'merge', line: null, path: '', message: 'needs the per-server reports: mcp-gate merge reports/*.json' }]);
   const config: GateConfig | null = flags.configGiven || existsSync(resolve(io.cwd, flags.config)) ? readConfig(flags.config, io) : null;
   const problems: Problem[] = [];
   const outcomes: ServerOutcome[] = [];
@@ -36,20 +42,33 @@ export function mergeCommand(flags: MergeFlags, io: CommandIO): Outcome {
     const report = readReport(file, io.cwd);
     const display = relative(io.cwd, resolve(io.cwd, file)) || file;
     const problem = (message: string) => problems.push({ file: display, line: null, path: 'server', message });
-    if (!report.server) problem('is not set: this report did not gate a server of a bundle. Write per-server reports with `mcp-gate run --server NAME`.');
+    if (!report.server)
+      problem('is not set: this report did not gate a server of a bundle. Write per-server reports with `mcp-gate run --server NAME`.');
     else if (outcomes.some((o) => o.name === report.server)) problem(`"${report.server}" is given twice; pass one report per server`);
-    else if (config?.bundle && !config.bundle.servers.some((s) => s.name === report.server)) problem(`"${report.server}" is not a server of ${relative(io.cwd, config.file!)}; its servers: ${config.bundle.servers.map((s) => s.name).join(', ')}`);
+    else if (config?.bundle && !config.bundle.servers.some((s) => s.name === report.server))
+      problem(
+        `"${report.server}" is not a server of ${relative(io.cwd, config.file!)}; its servers: ${config.bundle.servers.map((s) => s.name).join(', ')}`,
+      );
     else outcomes.push({ name: report.server, report, reportPath: display });
   }
   if (problems.length) throw new InputError(problems);
   for (const server of config?.bundle?.servers ?? []) {
     if (outcomes.some((o) => o.name === server.name)) continue;
-    outcomes.push({ name: server.name, report: null, error: 'no report was given for this server (its run may have stopped with exit 3)', baseline: server.config.baseline, candidate: server.config.candidate });
+    outcomes.push({
+      name: server.name,
+      report: null,
+      error: 'no report was given for this server (its run may have stopped with exit 3)',
+      baseline: server.config.baseline,
+      candidate: server.config.candidate,
+    });
   }
   const reports = outcomes.flatMap((o) => (o.report ? [o.report] : []));
   const summary = summarizeBundle(outcomes, config?.promotion ?? DEFAULT_POLICY, {
     startedAt: reports.map((r) => r.startedAt).sort()[0]!,
-    finishedAt: reports.map((r) => r.finishedAt).sort().at(-1)!,
+    finishedAt: reports
+      .map((r) => r.finishedAt)
+      .sort()
+      .at(-1)!,
     config: config?.file ? relative(io.cwd, config.file) : null,
   });
   const dir = flags.reportDir ? resolve(io.cwd, flags.reportDir) : config?.reports.dir;
@@ -58,7 +77,9 @@ export function mergeCommand(flags: MergeFlags, io: CommandIO): Outcome {
     try {
       summaryPath = relative(io.cwd, writeBundleSummary(dir, summary));
     } catch (error) {
-      io.error(`mcp-gate: could not write the bundle summary to ${relative(io.cwd, dir) || '.'}: ${describe(error)}. Set --report-dir to a writable directory.`);
+      io.error(
+        `mcp-gate: could not write the bundle summary to ${relative(io.cwd, dir) || '.'}: ${describe(error)}. Set --report-dir to a writable directory.`,
+      );
     }
   }
   return printBundle(summary, summaryPath, !dir || summaryPath !== null, flags.format, io);

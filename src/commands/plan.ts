@@ -9,7 +9,15 @@ import { readConfig, type CommandIO, type Outcome } from './io.js';
 export function planCommand(flags: { config: string }, io: CommandIO): Outcome {
   const config = readConfig(flags.config, io);
   if (!config.bundle) {
-    throw new InputError([{ file: relative(io.cwd, config.file ?? flags.config) || flags.config, line: null, path: 'servers', message: 'is not set: plan prints the servers of a bundle. Declare them under `servers: { <name>: { baseline, candidate, datasets } }`, or run this config with `mcp-gate run`.' }]);
+    throw new InputError([
+      {
+        file: relative(io.cwd, config.file ?? flags.config) || flags.config,
+        line: null,
+        path: 'servers',
+        message:
+          'is not set: plan prints the servers of a bundle. Declare them under `servers: { <name>: { baseline, candidate, datasets } }`, or run this config with `mcp-gate run`.',
+      },
+    ]);
   }
   io.stdout(`${JSON.stringify({ include: config.bundle.servers.map((s) => ({ server: s.name })) })}\n`);
   return { kind: 'ok' };

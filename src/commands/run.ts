@@ -71,16 +71,30 @@ async function startEarly(config: GateConfig, env: NodeJS.ProcessEnv): Promise<D
 }
 
 /** One baseline/candidate pair, gated and its report written; null when the gate was interrupted. */
-export async function gateOne(config: GateConfig, server: string | null, flags: Pick<RunFlags, 'approvedByLabel' | 'approvalCovers' | 'policyBase'>, io: CommandIO, datasets?: Dataset[]): Promise<{ report: Report; reportPath: string | null } | null> {
+export async function gateOne(
+  config: GateConfig,
+  server: string | null,
+  flags: Pick<RunFlags, 'approvedByLabel' | 'approvalCovers' | 'policyBase'>,
+  io: CommandIO,
+  datasets?: Dataset[],
+): Promise<{ report: Report; reportPath: string | null } | null> {
   const prefix = server === null ? 'mcp-gate: ' : `mcp-gate: [${server}] `;
-  const policy = flags.policyBase ? policyDrift(flags.policyBase, [...(config.file ? [config.file] : []), ...config.datasets], io.cwd) : undefined;
+  const policy = flags.policyBase
+    ? policyDrift(flags.policyBase, [...(config.file ? [config.file] : []), ...config.datasets], io.cwd)
+    : undefined;
   if (policy?.error) io.log(`${prefix}warning: the gate's policy was not checked for changes: ${policy.error}`);
   // The pipeline (and the SDK with it) loads here, while servers started early boot.
   const { runGate } = await import('../pipeline.js');
   let gated: Report;
   try {
     // After a signal nothing more is said about the run: no decision from servers told to end.
-    gated = await runGate(config, { log: (line) => (io.interrupted() ? undefined : io.log(`${prefix}${line}`)), approvedByLabel: flags.approvedByLabel, approvalCovers: flags.approvalCovers, datasets, policy });
+    gated = await runGate(config, {
+      log: (line) => (io.interrupted() ? undefined : io.log(`${prefix}${line}`)),
+      approvedByLabel: flags.approvedByLabel,
+      approvalCovers: flags.approvalCovers,
+      datasets,
+      policy,
+    });
   } finally {
     await endUnadopted(config.timeouts.killGraceMs);
   }
@@ -94,7 +108,9 @@ export async function gateOne(config: GateConfig, server: string | null, flags: 
     reportPath = relative(io.cwd, writeReport(config.reports.dir, report));
     report.timing.stages.report = Math.round(performance.now() - started);
   } catch (error) {
-    io.error(`${prefix}could not write the report to ${relative(io.cwd, config.reports.dir) || '.'}: ${describe(error)}. Set reports.dir (or --report-dir) to a writable directory.`);
+    io.error(
+      `${prefix}could not write the report to ${relative(io.cwd, config.reports.dir) || '.'}: ${describe(error)}. Set reports.dir (or --report-dir) to a writable directory.`,
+    );
   }
   return { report, reportPath };
 }
@@ -112,25 +128,44 @@ async function bundleCommand(config: GateConfig, flags: RunFlags, io: CommandIO)
   const outcomes = await mapLimit(bundle.servers, bundle.concurrency, async (server): Promise<ServerOutcome & { written: boolean }> => {
     try {
       const gated = await gateOne(server.config, server.name, flags, io);
-      if (!gated) return { name: server.name, report: null, error: 'interrupted', baseline: server.config.baseline, candidate: server.config.candidate, written: false };
+      if (!gated)
+        return {
+          name: server.name,
+          report: null,
+          error: 'interrupted',
+          baseline: server.config.baseline,
+          candidate: server.config.candidate,
+          written: false,
+        };
       io.log(`mcp-gate: [${server.name}] ${gated.report.decision.verdict}${gated.reportPath ? `, report ${gated.reportPath}` : ''}`);
       return { name: server.name, report: gated.report, reportPath: gated.reportPath, written: gated.reportPath !== null };
     } catch (error) {
       io.error(`mcp-gate: [${server.name}] undecided: ${describe(error)}`);
-      return { name: server.name, report: null, error: describe(error), baseline: server.config.baseline, candidate: server.config.candidate, written: false };
+      return {
+        name: server.name,
+        report: null,
+        error: describe(error),
+        baseline: server.config.baseline,
+        candidate: server.config.candidate,
+        written: false,
+      };
     }
   });
   if (io.interrupted()) return { kind: 'undecided' };
-  const summary = redactDeep(summarizeBundle(outcomes, config.promotion, {
-    startedAt,
-    finishedAt: new Date().toISOString(),
-    config: config.file ? relative(io.cwd, config.file) : null,
-  }));
+  const summary = redactDeep(
+    summarizeBundle(outcomes, config.promotion, {
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      config: config.file ? relative(io.cwd, config.file) : null,
+    }),
+  );
   let summaryPath: string | null = null;
   try {
     summaryPath = relative(io.cwd, writeBundleSummary(config.reports.dir, summary));
   } catch (error) {
-    io.error(`mcp-gate: could not write the bundle summary to ${relative(io.cwd, config.reports.dir) || '.'}: ${describe(error)}. Set reports.dir (or --report-dir) to a writable directory.`);
+    io.error(
+      `mcp-gate: could not write the bundle summary to ${relative(io.cwd, config.reports.dir) || '.'}: ${describe(error)}. Set reports.dir (or --report-dir) to a writable directory.`,
+    );
   }
   return printBundle(summary, summaryPath, outcomes.every((o) => o.report === null || o.written) && summaryPath !== null, flags.format, io);
 }
@@ -139,7 +174,9 @@ function serverOf(config: GateConfig, name: string, file: string): ServerGate {
   const names = config.bundle?.servers.map((s) => s.name) ?? [];
   const found = config.bundle?.servers.find((s) => s.name === name);
   if (found) return found;
-  const message = config.bundle ? `has no server "${name}"; its servers: ${names.join(', ')}` : `declares no servers, so --server ${name} has nothing to pick; --server gates one server of a bundle (see \`servers\` in the config)`;
+  const message = config.bundle
+    ? `has no server "${name}"; its servers: ${names.join(', ')}`
+    : `declares no servers, so --server ${name} has nothing to pick; --server gates one server of a bundle (see \`servers\` in the config)`;
   throw new InputError([{ file: relative(process.cwd(), config.file ?? file) || file, line: null, path: 'servers', message }]);
 }
 

@@ -12,7 +12,14 @@ export async function snapshotCommand(flags: { config: string; profile?: string;
   const name = flags.profile;
   const profile = name ? config.profiles[name] : undefined;
   if (!name || !profile) {
-    throw new InputError([{ file: 'command line', line: null, path: '--profile', message: `${name ? `"${name}" is not a profile` : 'is required'}; profiles: ${Object.keys(config.profiles).join(', ')}` }]);
+    throw new InputError([
+      {
+        file: 'command line',
+        line: null,
+        path: '--profile',
+        message: `${name ? `"${name}" is not a profile` : 'is required'}; profiles: ${Object.keys(config.profiles).join(', ')}`,
+      },
+    ]);
   }
   io.log(`mcp-gate: reading the contract of profile "${name}"`);
   const side = await openSide('candidate', profile, config, () => undefined);

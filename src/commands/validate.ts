@@ -10,7 +10,10 @@ export function validateCommand(flags: { config: string }, io: CommandIO): Outco
   const config = readConfig(flags.config, io);
   const problems: Problem[] = [];
   // Every profile once: the top-level ones, then those a bundle's server declares for itself.
-  const scoped: { at: string; profile: Profile }[] = Object.values(config.profiles).map((profile) => ({ at: `profiles.${profile.name}`, profile }));
+  const scoped: { at: string; profile: Profile }[] = Object.values(config.profiles).map((profile) => ({
+    at: `profiles.${profile.name}`,
+    profile,
+  }));
   for (const server of config.bundle?.servers ?? []) {
     for (const profile of Object.values(server.config.profiles)) {
       if (config.profiles[profile.name] !== profile) scoped.push({ at: `servers.${server.name}.profiles.${profile.name}`, profile });
@@ -18,7 +21,12 @@ export function validateCommand(flags: { config: string }, io: CommandIO): Outco
   }
   for (const { at, profile } of scoped) {
     if (profile.transport === 'snapshot' && !existsSync(profile.path)) {
-      problems.push({ file: relative(io.cwd, config.file ?? flags.config), line: null, path: `${at}.path`, message: `snapshot file ${relative(io.cwd, profile.path)} does not exist; write it with \`mcp-gate snapshot --profile <live profile> -o ${relative(io.cwd, profile.path)}\`` });
+      problems.push({
+        file: relative(io.cwd, config.file ?? flags.config),
+        line: null,
+        path: `${at}.path`,
+        message: `snapshot file ${relative(io.cwd, profile.path)} does not exist; write it with \`mcp-gate snapshot --profile <live profile> -o ${relative(io.cwd, profile.path)}\``,
+      });
     }
   }
   // Not a problem of the file: the variable may well be set where the gate runs (a CI secret).
@@ -33,14 +41,18 @@ export function validateCommand(flags: { config: string }, io: CommandIO): Outco
       datasets.push(...loadDatasets(pair.datasets, io.cwd));
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
-      problems.push(...error.problems.filter((p) => !problems.some((q) => q.file === p.file && q.path === p.path && q.message === p.message)));
+      problems.push(
+        ...error.problems.filter((p) => !problems.some((q) => q.file === p.file && q.path === p.path && q.message === p.message)),
+      );
     }
   }
   if (problems.length) throw new InputError(problems);
   datasets = [...new Map(datasets.map((d) => [d.file, d])).values()];
   for (const note of datasets.flatMap((d) => d.notes ?? [])) io.log(`mcp-gate: note: ${formatProblem(note)}`);
   const cases = datasets.reduce((n, d) => n + d.cases.length, 0);
-  const pairs = config.bundle ? `${config.bundle.servers.length} servers (${config.bundle.servers.map((s) => s.name).join(', ')})` : `${Object.keys(config.profiles).length} profiles (baseline "${config.baseline}", candidate "${config.candidate}")`;
+  const pairs = config.bundle
+    ? `${config.bundle.servers.length} servers (${config.bundle.servers.map((s) => s.name).join(', ')})`
+    : `${Object.keys(config.profiles).length} profiles (baseline "${config.baseline}", candidate "${config.candidate}")`;
   io.stdout(`${relative(io.cwd, config.file ?? flags.config)}: valid. ${pairs}, ${datasets.length} datasets, ${cases} cases.\n`);
   return { kind: 'ok' };
 }

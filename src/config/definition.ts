@@ -30,26 +30,45 @@ function setting(schema: z.ZodNumber, value: number, description: string, unit: 
 const int = () => z.number().int();
 const codePattern = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
-const readyTimeout = setting(int().min(1), 15_000, 'http/sse with `command`: how long the started server gets until `url` answers any HTTP response.');
+const readyTimeout = setting(
+  int().min(1),
+  15_000,
+  'http/sse with `command`: how long the started server gets until `url` answers any HTTP response.',
+);
 
 const profile = z
   .strictObject({
     transport: z
       .enum(['stdio', 'snapshot', 'http', 'sse'])
-      .describe('How to reach the server: stdio (default) starts `command` and speaks over its stdin/stdout; http is streamable HTTP at `url`; sse is the legacy HTTP+SSE transport at `url`; snapshot reads a contract file instead of a server.')
+      .describe(
+        'How to reach the server: stdio (default) starts `command` and speaks over its stdin/stdout; http is streamable HTTP at `url`; sse is the legacy HTTP+SSE transport at `url`; snapshot reads a contract file instead of a server.',
+      )
       .optional(),
-    command: z.string().min(1).describe('stdio: the executable to start. http/sse: optional; when set, the gate starts this server itself (in its own process group), waits until `url` answers, gates it and ends it.').optional(),
+    command: z
+      .string()
+      .min(1)
+      .describe(
+        'stdio: the executable to start. http/sse: optional; when set, the gate starts this server itself (in its own process group), waits until `url` answers, gates it and ends it.',
+      )
+      .optional(),
     args: z.array(z.string()).describe('Arguments of `command`.').optional(),
     cwd: z.string().describe("Working directory of `command`, relative to this file. Default: this file's directory.").optional(),
-    env: z.record(z.string(), z.string()).describe("Variables the started server gets beside a safe default set (PATH, HOME, ...). ${VAR} reads the gate's environment.").optional(),
+    env: z
+      .record(z.string(), z.string())
+      .describe("Variables the started server gets beside a safe default set (PATH, HOME, ...). ${VAR} reads the gate's environment.")
+      .optional(),
     url: z
       .string()
       .regex(/^https?:\/\//)
-      .describe("http/sse: the server's endpoint, e.g. http://127.0.0.1:8808/mcp (streamable HTTP) or http://127.0.0.1:8808/sse (legacy SSE). ${VAR} reads the gate's environment.")
+      .describe(
+        "http/sse: the server's endpoint, e.g. http://127.0.0.1:8808/mcp (streamable HTTP) or http://127.0.0.1:8808/sse (legacy SSE). ${VAR} reads the gate's environment.",
+      )
       .optional(),
     headers: z
       .record(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/), z.string().regex(/^[^\r\n]*$/))
-      .describe('http/sse: headers sent with every request, e.g. { Authorization: "Bearer ${TOKEN}" }. ${VAR} reads the gate\'s environment; an unset variable stops the run. Values never appear in reports, logs or errors.')
+      .describe(
+        'http/sse: headers sent with every request, e.g. { Authorization: "Bearer ${TOKEN}" }. ${VAR} reads the gate\'s environment; an unset variable stops the run. Values never appear in reports, logs or errors.',
+      )
       .optional(),
     readyTimeoutMs: readyTimeout.optional(),
     allowSideEffects: z.boolean().describe('Allow probe calls of tools that are not read-only. Default false.').optional(),
@@ -119,9 +138,18 @@ export const limitsSchema = z.strictObject({
 
 export const auditSchema = z
   .strictObject({
-    resultBudgetBytes: setting(int().min(1), 32 * KiB, 'What one tool result may cost the model, in UTF-8 bytes; over it is result-too-large. A case can set its own, expect.resultBudgetBytes.', 'bytes'),
+    resultBudgetBytes: setting(
+      int().min(1),
+      32 * KiB,
+      'What one tool result may cost the model, in UTF-8 bytes; over it is result-too-large. A case can set its own, expect.resultBudgetBytes.',
+      'bytes',
+    ),
     maxResultBytes: int().min(1).describe('Deprecated: the old name of resultBudgetBytes, still read.').optional(),
-    resultGrowthPercent: setting(z.number().min(0), 50, 'result-size-regression fires when the same probe returns this much more on the candidate (and more than resultGrowthMinBytes).'),
+    resultGrowthPercent: setting(
+      z.number().min(0),
+      50,
+      'result-size-regression fires when the same probe returns this much more on the candidate (and more than resultGrowthMinBytes).',
+    ),
     definitionCostGrowthPercent: setting(
       z.number().min(0),
       25,
@@ -146,10 +174,16 @@ const reportsSchema = z.strictObject({
 
 const server = z
   .strictObject({
-    profiles: z.record(z.string(), profile).describe("Profiles of this server only, beside the top-level ones; a name defined in both means this server's.").optional(),
+    profiles: z
+      .record(z.string(), profile)
+      .describe("Profiles of this server only, beside the top-level ones; a name defined in both means this server's.")
+      .optional(),
     baseline: z.string().min(1).describe("Profile of this server's release in production."),
     candidate: z.string().min(1).describe("Profile of this server's release to promote."),
-    datasets: z.array(z.string().min(1)).describe("This server's frozen role cases, relative to this file. Default: the top-level datasets.").optional(),
+    datasets: z
+      .array(z.string().min(1))
+      .describe("This server's frozen role cases, relative to this file. Default: the top-level datasets.")
+      .optional(),
     promotion: promotion.describe('Merged over the top-level promotion: rules key by key, exceptions added, numbers replaced.').optional(),
   })
   .meta({ id: 'server' });
@@ -158,7 +192,11 @@ const configSchema = z
   .strictObject({
     $schema: z.string().optional(),
     version: z.literal(1).describe('Config format version. Always 1.'),
-    profiles: z.record(z.string(), profile).meta({ minProperties: 1 }).describe('Named ways to reach a server. `baseline` and `candidate` name two of them.').optional(),
+    profiles: z
+      .record(z.string(), profile)
+      .meta({ minProperties: 1 })
+      .describe('Named ways to reach a server. `baseline` and `candidate` name two of them.')
+      .optional(),
     baseline: z.string().min(1).describe('Profile of the release in production.').optional(),
     candidate: z.string().min(1).describe('Profile of the release to promote.').optional(),
     datasets: z.array(z.string().min(1)).describe('Files of frozen role cases (YAML or JSON), relative to this file.').optional(),
@@ -198,7 +236,10 @@ export const DEFAULTS = {
   cases: casesSchema.parse({}),
   bundle: bundleSchema.parse({}),
   audit: auditSchema.parse({}),
-  promotion: { maxNewDestructiveTools: promotion.shape.maxNewDestructiveTools.parse(undefined)!, maxBrokenCases: promotion.shape.maxBrokenCases.parse(undefined)! },
+  promotion: {
+    maxNewDestructiveTools: promotion.shape.maxNewDestructiveTools.parse(undefined)!,
+    maxBrokenCases: promotion.shape.maxBrokenCases.parse(undefined)!,
+  },
   readyTimeoutMs: readyTimeout.parse(undefined),
 } as const;
 
@@ -208,7 +249,11 @@ export const RENAMED_KEYS: { path: string[]; now: string }[] = [{ path: ['audit'
 /** schemas/gate.config.schema.json, as this definition says it (draft-07, for ajv and editors). */
 export function configJsonSchema(): Record<string, unknown> {
   const schema = z.toJSONSchema(configSchema, { target: 'draft-7', io: 'input', unrepresentable: 'throw' });
-  return { $schema: schema.$schema, $id: 'https://mcp-gate.dev/schemas/gate.config.schema.json', ...(tidy(schema) as Record<string, unknown>) };
+  return {
+    $schema: schema.$schema,
+    $id: 'https://mcp-gate.dev/schemas/gate.config.schema.json',
+    ...(tidy(schema) as Record<string, unknown>),
+  };
 }
 
 /** What zod adds that says nothing here: "a safe integer" bounds, and `type: string` on a record's keys. */

@@ -5,7 +5,19 @@
  */
 import { parseSource } from './source.js';
 
-const TOP_LEVEL = new Set(['profiles', 'baseline', 'candidate', 'datasets', 'reports', 'timeouts', 'limits', 'cases', 'audit', 'promotion', 'bundle']);
+const TOP_LEVEL = new Set([
+  'profiles',
+  'baseline',
+  'candidate',
+  'datasets',
+  'reports',
+  'timeouts',
+  'limits',
+  'cases',
+  'audit',
+  'promotion',
+  'bundle',
+]);
 const PREFIX = 'MCPGATE_';
 
 const camel = (segment: string) => segment.toLowerCase().replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());

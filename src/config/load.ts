@@ -19,7 +19,11 @@ export interface ConfigFlags {
 }
 
 /** One baseline/candidate pair, as read once the file is valid: the whole file, or one server of a bundle. */
-type PairConfig = Omit<RawConfig, 'version' | 'profiles' | 'baseline' | 'candidate'> & { profiles: Record<string, RawProfile>; baseline: string; candidate: string };
+type PairConfig = Omit<RawConfig, 'version' | 'profiles' | 'baseline' | 'candidate'> & {
+  profiles: Record<string, RawProfile>;
+  baseline: string;
+  candidate: string;
+};
 
 /**
  * The config pipeline: parse (keeping lines), apply env overrides, apply flags, validate against
@@ -33,33 +37,48 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv, flags: ConfigFl
   if (!parsed.ok) throw new InputError(parsed.problems);
   const source = parsed.source;
   if (source.value === null || typeof source.value !== 'object' || Array.isArray(source.value)) {
-    throw new InputError([{ file: display, line: 1, path: '', message: 'must be a YAML mapping with version, profiles, baseline and candidate' }]);
+    throw new InputError([
+      { file: display, line: 1, path: '', message: 'must be a YAML mapping with version, profiles, baseline and candidate' },
+    ]);
   }
   const raw = structuredClone(source.value) as Record<string, unknown>;
   const overrides = envOverrides(env, raw);
   for (const o of overrides) applyOverride(raw, o.path, o.value);
   if (raw.servers !== undefined && (flags.baseline || flags.candidate || flags.datasets?.length)) {
-    throw new InputError([{ file: display, line: source.lineOf(['servers']), path: 'servers', message: '--baseline, --candidate and --dataset apply to a config with one baseline/candidate pair; this one declares servers. Gate one of them with --server NAME, or set its pair under servers.' }]);
+    throw new InputError([
+      {
+        file: display,
+        line: source.lineOf(['servers']),
+        path: 'servers',
+        message:
+          '--baseline, --candidate and --dataset apply to a config with one baseline/candidate pair; this one declares servers. Gate one of them with --server NAME, or set its pair under servers.',
+      },
+    ]);
   }
   if (flags.baseline) raw.baseline = flags.baseline;
   if (flags.candidate) raw.candidate = flags.candidate;
   if (flags.datasets?.length) raw.datasets = flags.datasets.map((d) => resolve(cwd, d));
   if (flags.reportDir) raw.reports = { ...(raw.reports as object), dir: resolve(cwd, flags.reportDir) };
   registerProfileSecrets(raw.profiles, env); // before validation: even a message about a bad file is redacted
-  for (const server of Object.values(isRecord(raw.servers) ? raw.servers : {})) registerProfileSecrets(isRecord(server) ? server.profiles : null, env);
+  for (const server of Object.values(isRecord(raw.servers) ? raw.servers : {}))
+    registerProfileSecrets(isRecord(server) ? server.profiles : null, env);
 
   const profiles = (isRecord(raw.profiles) ? raw.profiles : {}) as Record<string, Record<string, unknown>>;
   // Schema errors and cross-field errors (a baseline naming no profile) are reported together;
   // the cross-field rules look only at values of the right type, so a wrong type is said once.
   const schema = validateAgainst('gate.config.schema.json', { ...source, value: raw }).map((p) => explainProfileProblem(p, profiles));
   const config = raw as RawConfig;
-  const rules = config.servers !== undefined ? bundleProblems(config, source.lineOf, display) : semanticProblems(config, source.lineOf, display);
+  const rules =
+    config.servers !== undefined ? bundleProblems(config, source.lineOf, display) : semanticProblems(config, source.lineOf, display);
   const problems = [...schema, ...rules, ...renamedKeyProblems(raw, source.lineOf, display)].map((p) => blame(p, overrides));
   if (problems.length) throw new InputError(problems.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity)));
   const notes = applyRenamedKeys(raw, source.lineOf, display).map((p) => blame(p, overrides));
   const origin = { env, lineOf: source.lineOf, display };
   if (!config.servers) return { ...normalise(config as PairConfig, absolute, {}, origin), notes };
-  const servers = Object.entries(config.servers).map(([name, server]) => ({ name, config: normalise(serverConfig(config, server), absolute, {}, origin) }));
+  const servers = Object.entries(config.servers).map(([name, server]) => ({
+    name,
+    config: normalise(serverConfig(config, server), absolute, {}, origin),
+  }));
   const shared = normalise({ ...config, profiles: config.profiles ?? {}, baseline: '', candidate: '' }, absolute, {}, origin);
   return { ...shared, notes, bundle: { concurrency: config.bundle?.concurrency ?? DEFAULTS.bundle.concurrency, servers } };
 }
@@ -102,7 +121,12 @@ function serverConfig(config: RawConfig, server: RawServer): PairConfig {
     baseline: server.baseline,
     candidate: server.candidate,
     datasets: server.datasets ?? config.datasets,
-    promotion: { ...shared, ...own, rules: { ...shared.rules, ...own.rules }, exceptions: [...(shared.exceptions ?? []), ...(own.exceptions ?? [])] },
+    promotion: {
+      ...shared,
+      ...own,
+      rules: { ...shared.rules, ...own.rules },
+      exceptions: [...(shared.exceptions ?? []), ...(own.exceptions ?? [])],
+    },
   };
 }
 
@@ -110,7 +134,13 @@ function serverConfig(config: RawConfig, server: RawServer): PairConfig {
 function bundleProblems(config: RawConfig, lineOf: LineOf, file: string): Problem[] {
   const problems: Problem[] = [];
   for (const side of ['baseline', 'candidate'] as const) {
-    if (config[side] !== undefined) problems.push({ file, line: lineOf([side]), path: side, message: `does not apply beside servers: set ${side} under each server (servers.<name>.${side}), or remove servers to gate one pair` });
+    if (config[side] !== undefined)
+      problems.push({
+        file,
+        line: lineOf([side]),
+        path: side,
+        message: `does not apply beside servers: set ${side} under each server (servers.<name>.${side}), or remove servers to gate one pair`,
+      });
   }
   problems.push(...partProblems(config.profiles, config.promotion, lineOf, file));
   for (const [name, server] of Object.entries(isRecord(config.servers) ? config.servers : {})) {
@@ -177,12 +207,23 @@ function pairProblems(config: { profiles?: unknown; baseline?: unknown; candidat
   for (const side of ['baseline', 'candidate'] as const) {
     const name = config[side];
     if (typeof name === 'string' && !Object.hasOwn(profiles, name)) {
-      problems.push({ file, line: lineOf([side]), path: side, message: `names profile "${name}", which is not defined; defined profiles: ${names.join(', ')}` });
+      problems.push({
+        file,
+        line: lineOf([side]),
+        path: side,
+        message: `names profile "${name}", which is not defined; defined profiles: ${names.join(', ')}`,
+      });
     }
   }
-  const candidate = typeof config.candidate === 'string' && Object.hasOwn(profiles, config.candidate) ? profiles[config.candidate] : undefined;
+  const candidate =
+    typeof config.candidate === 'string' && Object.hasOwn(profiles, config.candidate) ? profiles[config.candidate] : undefined;
   if (isRecord(candidate) && candidate.transport === 'snapshot') {
-    problems.push({ file, line: lineOf(['candidate']), path: 'candidate', message: 'the candidate must be a live server; a snapshot profile can only stand in for the baseline' });
+    problems.push({
+      file,
+      line: lineOf(['candidate']),
+      path: 'candidate',
+      message: 'the candidate must be a live server; a snapshot profile can only stand in for the baseline',
+    });
   }
   return problems;
 }
@@ -195,14 +236,31 @@ function partProblems(profiles: unknown, promotion: unknown, lineOf: LineOf, fil
   }
   if (!isRecord(promotion)) return problems;
   for (const code of Object.keys(isRecord(promotion.rules) ? promotion.rules : {})) {
-    if (!isCode(code)) problems.push({ file, line: lineOf(['promotion', 'rules', code]), path: `promotion.rules.${code}`, message: `unknown finding code; known codes: ${CODE_ORDER.join(', ')}` });
+    if (!isCode(code))
+      problems.push({
+        file,
+        line: lineOf(['promotion', 'rules', code]),
+        path: `promotion.rules.${code}`,
+        message: `unknown finding code; known codes: ${CODE_ORDER.join(', ')}`,
+      });
   }
   (Array.isArray(promotion.exceptions) ? promotion.exceptions : []).forEach((e: unknown, i) => {
     if (!isRecord(e)) return;
     const where = ['promotion', 'exceptions', i];
-    if (typeof e.code === 'string' && !isCode(e.code)) problems.push({ file, line: lineOf([...where, 'code']), path: dotted([...where, 'code']), message: `unknown finding code "${e.code}"` });
+    if (typeof e.code === 'string' && !isCode(e.code))
+      problems.push({
+        file,
+        line: lineOf([...where, 'code']),
+        path: dotted([...where, 'code']),
+        message: `unknown finding code "${e.code}"`,
+      });
     if (typeof e.expires === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(e.expires) && Number.isNaN(Date.parse(`${e.expires}T00:00:00Z`))) {
-      problems.push({ file, line: lineOf([...where, 'expires']), path: dotted([...where, 'expires']), message: `"${e.expires}" is not a real date (YYYY-MM-DD)` });
+      problems.push({
+        file,
+        line: lineOf([...where, 'expires']),
+        path: dotted([...where, 'expires']),
+        message: `"${e.expires}" is not a real date (YYYY-MM-DD)`,
+      });
     }
   });
   return problems;
@@ -215,7 +273,12 @@ interface Origin {
   display: string;
 }
 
-function normalise(config: PairConfig, file: string, given: Record<string, Profile> = {}, origin: Origin = { env: {}, lineOf: () => null, display: file }): GateConfig {
+function normalise(
+  config: PairConfig,
+  file: string,
+  given: Record<string, Profile> = {},
+  origin: Origin = { env: {}, lineOf: () => null, display: file },
+): GateConfig {
   const base = dirname(file);
   const at = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
   const profiles: Record<string, Profile> = { ...given };

@@ -18,7 +18,8 @@ export interface PolicyDrift {
   error?: string;
 }
 
-const git = (args: string[], cwd: string): string => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+const git = (args: string[], cwd: string): string =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
 
 /** Policy files (as given, relative to `cwd` or absolute) compared with the same paths at `base`. */
 export function policyDrift(base: string, files: string[], cwd: string): PolicyDrift {
@@ -35,9 +36,14 @@ export function policyDrift(base: string, files: string[], cwd: string): PolicyD
     // actions/checkout of a pull request gives the merge commit; with fetch-depth 2 its first parent is the base.
     try {
       commit = git(['rev-parse', 'HEAD^1'], top).trim();
-      if (git(['rev-list', '--parents', '-n', '1', 'HEAD'], top).trim().split(' ').length < 3) throw new Error('HEAD is not a merge commit');
+      if (git(['rev-list', '--parents', '-n', '1', 'HEAD'], top).trim().split(' ').length < 3)
+        throw new Error('HEAD is not a merge commit');
     } catch {
-      return { base, files: [], error: `the base commit ${base} is not in this clone, so the policy files cannot be compared with it; check out with fetch-depth: 0 (or 2, for the merge commit of a pull request)` };
+      return {
+        base,
+        files: [],
+        error: `the base commit ${base} is not in this clone, so the policy files cannot be compared with it; check out with fetch-depth: 0 (or 2, for the merge commit of a pull request)`,
+      };
     }
   }
   const changed: PolicyDrift['files'] = [];
@@ -60,12 +66,14 @@ export function policyDrift(base: string, files: string[], cwd: string): PolicyD
 export function policyFindings(drift: PolicyDrift | undefined): Finding[] {
   if (!drift?.files.length) return [];
   const files = drift.files.map((f) => `${f.file} (${f.change})`).join(', ');
-  return [{
-    code: 'gate-policy-changed',
-    severity: 'dangerous',
-    side: 'candidate',
-    tool: null,
-    regression: true,
-    message: `This change edits the gate's own policy against ${drift.base.slice(0, 12)}: ${files}. A person who owns the policy must review it (protect these files with CODEOWNERS).`,
-  }];
+  return [
+    {
+      code: 'gate-policy-changed',
+      severity: 'dangerous',
+      side: 'candidate',
+      tool: null,
+      regression: true,
+      message: `This change edits the gate's own policy against ${drift.base.slice(0, 12)}: ${files}. A person who owns the policy must review it (protect these files with CODEOWNERS).`,
+    },
+  ];
 }

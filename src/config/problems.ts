@@ -7,8 +7,7 @@ export interface Problem {
   message: string;
 }
 
-export const formatProblem = (p: Problem): string =>
-  `${p.file}${p.line ? `:${p.line}` : ''}: ${p.path ? `${p.path}: ` : ''}${p.message}`;
+export const formatProblem = (p: Problem): string => `${p.file}${p.line ? `:${p.line}` : ''}: ${p.path ? `${p.path}: ` : ''}${p.message}`;
 
 /** Bad input that stops the gate before it decides anything (exit 3). Carries every problem at once. */
 export class InputError extends Error {

@@ -29,13 +29,19 @@ const NEEDS: Record<string, string> = {
 /** Schema messages on a profile's transport-specific keys, told with why and what to write. */
 export function explainProfileProblem(problem: Problem, profiles: Record<string, RawProfile>): Problem {
   if (/^profiles\.[^.]+\.url$/.test(problem.path) && problem.message.startsWith('must match')) {
-    return { ...problem, message: `must be an http:// or https:// URL, e.g. http://127.0.0.1:8808/mcp${problem.message.slice(problem.message.indexOf(', found'))}` };
+    return {
+      ...problem,
+      message: `must be an http:// or https:// URL, e.g. http://127.0.0.1:8808/mcp${problem.message.slice(problem.message.indexOf(', found'))}`,
+    };
   }
   const match = /^profiles\.([A-Za-z_$][\w$-]*)\.(url|command|path)$/.exec(problem.path);
   const raw = match ? profiles[match[1]!] : undefined;
   if (!match || raw === null || typeof raw !== 'object' || problem.message !== 'is required but missing') return problem;
   const transport = transportOf(raw);
-  return { ...problem, message: `is required but missing: ${transport === 'http' || transport === 'sse' ? 'an' : 'a'} ${transport} profile ${NEEDS[match[2]!]}` };
+  return {
+    ...problem,
+    message: `is required but missing: ${transport === 'http' || transport === 'sse' ? 'an' : 'a'} ${transport} profile ${NEEDS[match[2]!]}`,
+  };
 }
 
 /**
@@ -49,12 +55,19 @@ export function profileProblems(name: string, raw: RawProfile, lineOf: LineOf, f
   const problem = (key: string, message: string) => problems.push({ file, line: lineOf(at(key)), path: dotted(at(key)), message });
   for (const [key, rule] of Object.entries(ONLY_FOR)) {
     if (raw[key] !== undefined && !rule.transports.includes(transport)) {
-      problem(key, `applies only to ${rule.label}; this profile is ${transport === 'stdio' && raw.transport === undefined ? 'stdio (the default transport)' : transport}`);
+      problem(
+        key,
+        `applies only to ${rule.label}; this profile is ${transport === 'stdio' && raw.transport === undefined ? 'stdio (the default transport)' : transport}`,
+      );
     }
   }
   if (REMOTE.includes(transport) && raw.command === undefined) {
     for (const key of ['args', 'cwd', 'env', 'readyTimeoutMs']) {
-      if (raw[key] !== undefined) problem(key, `only applies when the profile starts its own server; add \`command\` (and \`args\`) to start it, or remove \`${key}\``);
+      if (raw[key] !== undefined)
+        problem(
+          key,
+          `only applies when the profile starts its own server; add \`command\` (and \`args\`) to start it, or remove \`${key}\``,
+        );
     }
   }
   // A url that is not http(s) at all is the schema's problem (explainProfileProblem words it).
@@ -99,7 +112,14 @@ function unresolvedReferences(name: string, raw: RawProfile, env: NodeJS.Process
 }
 
 /** One raw profile (already valid against the schema) as the typed profile the pipeline uses. */
-export function normaliseProfile(name: string, raw: RawProfile, at: (path: string) => string, env: NodeJS.ProcessEnv, lineOf: LineOf, file: string): Profile {
+export function normaliseProfile(
+  name: string,
+  raw: RawProfile,
+  at: (path: string) => string,
+  env: NodeJS.ProcessEnv,
+  lineOf: LineOf,
+  file: string,
+): Profile {
   const transport = transportOf(raw);
   const launch = () => ({
     command: raw.command as string,

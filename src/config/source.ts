@@ -27,7 +27,8 @@ export function readSource(file: string, displayName: string, options: ReadOptio
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'file not found' : code === 'EISDIR' ? 'is a directory, expected a file' : String((error as Error).message);
+    const why =
+      code === 'ENOENT' ? 'file not found' : code === 'EISDIR' ? 'is a directory, expected a file' : String((error as Error).message);
     return { ok: false, problems: [{ file: displayName, line: null, path: '', message: why }] };
   }
   return parseSource(text, displayName, options);
@@ -68,14 +69,34 @@ export function parseSource(text: string, displayName: string, options: ReadOpti
   }
   const loop = selfContainingAlias(doc);
   if (loop !== null) {
-    return { ok: false, problems: [{ file: displayName, line: lines.linePos(loop).line, path: '', message: 'an alias refers to the anchor it sits in; aliases must not make a value contain itself' }] };
+    return {
+      ok: false,
+      problems: [
+        {
+          file: displayName,
+          line: lines.linePos(loop).line,
+          path: '',
+          message: 'an alias refers to the anchor it sits in; aliases must not make a value contain itself',
+        },
+      ],
+    };
   }
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (error) {
     // The only thing toJS refuses after a clean parse is an alias bomb.
-    return { ok: false, problems: [{ file: displayName, line: null, path: '', message: `${(error as Error).message}; write the repeated parts out, or use fewer aliases` }] };
+    return {
+      ok: false,
+      problems: [
+        {
+          file: displayName,
+          line: null,
+          path: '',
+          message: `${(error as Error).message}; write the repeated parts out, or use fewer aliases`,
+        },
+      ],
+    };
   }
   return { ok: true, source: { file: displayName, value, lineOf: (path) => lineIn(located, path) } };
 }

@@ -14,9 +14,11 @@ export function validateAgainst(schemaName: string, source: SourceFile): Problem
     const segments = pathSegments(error);
     // A header value may be a literal secret: never echo it.
     const secret = segments.includes('headers');
-    const found = !secret && ['type', 'enum', 'const', 'pattern', 'minimum', 'maximum', 'minLength', 'minItems', 'minProperties'].includes(error.keyword)
-      ? `, found ${describeValue(valueAt(source.value, segments))}`
-      : '';
+    const found =
+      !secret &&
+      ['type', 'enum', 'const', 'pattern', 'minimum', 'maximum', 'minLength', 'minItems', 'minProperties'].includes(error.keyword)
+        ? `, found ${describeValue(valueAt(source.value, segments))}`
+        : '';
     const problem = { file: source.file, line: source.lineOf(segments), path: dotted(segments), message: explain(error) + found };
     const key = `${problem.path}|${problem.message}`;
     if (!seen.has(key)) problems.push(problem);

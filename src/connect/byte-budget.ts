@@ -14,13 +14,19 @@ export interface ByteBudget {
   exceeded: string | null;
 }
 
-export const byteBudget = (limits: { maxMessageBytes: number; maxSideBytes: number }): ByteBudget => ({ ...limits, received: 0, exceeded: null });
+export const byteBudget = (limits: { maxMessageBytes: number; maxSideBytes: number }): ByteBudget => ({
+  ...limits,
+  received: 0,
+  exceeded: null,
+});
 
 /** Counts a chunk; returns why the budget is now exceeded, or null. `sinceBreak` is the bytes since the last line break. */
 function spend(budget: ByteBudget, bytes: number, sinceBreak: number): string | null {
   budget.received += bytes;
-  if (budget.received > budget.maxSideBytes) budget.exceeded ??= `the server sent more than limits.maxSideBytes (${budget.maxSideBytes} bytes) over the run`;
-  else if (sinceBreak > budget.maxMessageBytes) budget.exceeded ??= `a message from the server exceeded limits.maxMessageBytes (${budget.maxMessageBytes} bytes)`;
+  if (budget.received > budget.maxSideBytes)
+    budget.exceeded ??= `the server sent more than limits.maxSideBytes (${budget.maxSideBytes} bytes) over the run`;
+  else if (sinceBreak > budget.maxMessageBytes)
+    budget.exceeded ??= `a message from the server exceeded limits.maxMessageBytes (${budget.maxMessageBytes} bytes)`;
   return budget.exceeded;
 }
 
@@ -45,7 +51,13 @@ function toolsCallId(init: RequestInit | undefined): string | number | undefined
  * past it the rest is cancelled unread and the call gets a RESULT_TOO_LARGE error in its place,
  * so the probe fails with result-too-large and the session goes on.
  */
-async function boundedResult(response: Response, id: string | number, maxResultBytes: number, budget: ByteBudget, onExceeded: (reason: string) => void): Promise<Response> {
+async function boundedResult(
+  response: Response,
+  id: string | number,
+  maxResultBytes: number,
+  budget: ByteBudget,
+  onExceeded: (reason: string) => void,
+): Promise<Response> {
   const reader = response.body!.getReader();
   const chunks: Uint8Array[] = [];
   let bytes = 0;
@@ -62,12 +74,20 @@ async function boundedResult(response: Response, id: string | number, maxResultB
     if (bytes > maxResultBytes) {
       await reader.cancel().catch(() => undefined);
       const message = `the result (more than ${maxResultBytes} bytes) exceeded limits.maxResultBytes (${maxResultBytes} bytes) and was dropped unread`;
-      const error = { jsonrpc: '2.0', id, error: { code: RESULT_TOO_LARGE, message, data: { resultBytes: bytes, limitBytes: maxResultBytes } } };
+      const error = {
+        jsonrpc: '2.0',
+        id,
+        error: { code: RESULT_TOO_LARGE, message, data: { resultBytes: bytes, limitBytes: maxResultBytes } },
+      };
       return new Response(JSON.stringify(error), { status: 200, headers: { 'content-type': 'application/json' } });
     }
     chunks.push(value);
   }
-  return new Response(new Blob(chunks as BlobPart[]), { status: response.status, statusText: response.statusText, headers: response.headers });
+  return new Response(new Blob(chunks as BlobPart[]), {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }
 
 /** A fetch whose response bodies are held to `budget`, and each tools/call answer to `maxResultBytes`. */
@@ -76,21 +96,24 @@ export function boundedFetch(budget: ByteBudget, onExceeded: (reason: string) =>
     const response = await fetch(url, init);
     if (!response.body) return response;
     const callId = toolsCallId(init);
-    if (callId !== undefined && response.ok && Number.isFinite(maxResultBytes)) return boundedResult(response, callId, maxResultBytes, budget, onExceeded);
+    if (callId !== undefined && response.ok && Number.isFinite(maxResultBytes))
+      return boundedResult(response, callId, maxResultBytes, budget, onExceeded);
     let sinceBreak = 0;
-    const counted = response.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        const lastBreak = chunk.lastIndexOf(10);
-        sinceBreak = lastBreak === -1 ? sinceBreak + chunk.byteLength : chunk.byteLength - lastBreak - 1;
-        const reason = spend(budget, chunk.byteLength, sinceBreak);
-        if (reason) {
-          onExceeded(reason);
-          controller.error(new Error(reason));
-          return;
-        }
-        controller.enqueue(chunk);
-      },
-    }));
+    const counted = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          const lastBreak = chunk.lastIndexOf(10);
+          sinceBreak = lastBreak === -1 ? sinceBreak + chunk.byteLength : chunk.byteLength - lastBreak - 1;
+          const reason = spend(budget, chunk.byteLength, sinceBreak);
+          if (reason) {
+            onExceeded(reason);
+            controller.error(new Error(reason));
+            return;
+          }
+          controller.enqueue(chunk);
+        },
+      }),
+    );
     return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 }

@@ -7,7 +7,10 @@ import { expandReferences } from '../references.js';
  */
 const SAFE_KEYS = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'TERM', 'LANG', 'LC_ALL', 'TMPDIR', 'TZ', 'SYSTEMROOT', 'WINDIR'];
 
-export function serverEnvironment(profileEnv: Record<string, string>, source: NodeJS.ProcessEnv): { env: NodeJS.ProcessEnv; missing: string[] } {
+export function serverEnvironment(
+  profileEnv: Record<string, string>,
+  source: NodeJS.ProcessEnv,
+): { env: NodeJS.ProcessEnv; missing: string[] } {
   const env: NodeJS.ProcessEnv = {};
   for (const key of SAFE_KEYS) if (source[key] !== undefined) env[key] = source[key];
   const missing: string[] = [];

@@ -17,13 +17,17 @@ export class SideUnavailableError extends Error {
 
 /** The live baseline could not be read: the gate cannot decide (exit 3). */
 export class BaselineUnavailableError extends Error {
-  constructor(readonly failure: SideUnavailableError, profile: string) {
-    const tail = failure.stderrTail.trim() ? `\nserver stderr (tail):\n${failure.stderrTail.trimEnd().split('\n').slice(-10).join('\n')}` : '';
+  constructor(
+    readonly failure: SideUnavailableError,
+    profile: string,
+  ) {
+    const tail = failure.stderrTail.trim()
+      ? `\nserver stderr (tail):\n${failure.stderrTail.trimEnd().split('\n').slice(-10).join('\n')}`
+      : '';
     super(`baseline profile "${profile}" is unavailable (${failure.phase}): ${failure.message}${tail}`);
     this.name = 'BaselineUnavailableError';
   }
 }
-
 
 /** The whole run passed `timeouts.runMs` after both sides were read (during the cases): exit 3. */
 export class RunTimeoutError extends Error {
@@ -40,5 +44,7 @@ export class RunTimeoutError extends Error {
 export function networkFailure(error: unknown): string | null {
   if (!(error instanceof TypeError) || !/fetch failed/i.test(error.message)) return null;
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ? `${cause.code}${cause.message && !cause.message.includes(cause.code) ? ` (${cause.message})` : ''}` : (cause?.message ?? error.message);
+  return cause?.code
+    ? `${cause.code}${cause.message && !cause.message.includes(cause.code) ? ` (${cause.message})` : ''}`
+    : (cause?.message ?? error.message);
 }

@@ -67,7 +67,10 @@ async function waitForUrl(url: URL, timeoutMs: number, gaveUp: Promise<NotReady>
   while (Date.now() < deadline) {
     if (state.stopped) return state.stopped;
     try {
-      const response = await fetch(url, { method: 'OPTIONS', signal: AbortSignal.timeout(Math.min(ATTEMPT_TIMEOUT_MS, Math.max(1, deadline - Date.now()))) });
+      const response = await fetch(url, {
+        method: 'OPTIONS',
+        signal: AbortSignal.timeout(Math.min(ATTEMPT_TIMEOUT_MS, Math.max(1, deadline - Date.now()))),
+      });
       await response.body?.cancel().catch(() => undefined);
       return null;
     } catch (error) {

@@ -40,14 +40,19 @@ export class RemoteTransport implements Transport {
   ) {
     const requestInit: RequestInit = { headers };
     // Every response body is counted (src/connect/byte-budget.ts); at a bound the session ends with the reason.
-    const fetch = boundedFetch(byteBudget(limits), (reason) => {
-      this.fault ??= reason;
-      this.onerror?.(new Error(reason));
-      void this.close();
-    }, limits.maxResultBytes);
-    this.inner = kind === 'http'
-      ? new StreamableHTTPClientTransport(url, { requestInit, fetch })
-      : new SSEClientTransport(url, { requestInit, fetch }); // the event stream is read through `fetch` too
+    const fetch = boundedFetch(
+      byteBudget(limits),
+      (reason) => {
+        this.fault ??= reason;
+        this.onerror?.(new Error(reason));
+        void this.close();
+      },
+      limits.maxResultBytes,
+    );
+    this.inner =
+      kind === 'http'
+        ? new StreamableHTTPClientTransport(url, { requestInit, fetch })
+        : new SSEClientTransport(url, { requestInit, fetch }); // the event stream is read through `fetch` too
     this.emptyTail = new StreamTail(stderrTailBytes);
     this.inner.onmessage = (message) => this.onmessage?.(message);
     this.inner.onerror = (error) => this.onerror?.(error);

@@ -19,7 +19,9 @@ export function initializeHint(error: unknown): string | null {
   const unsupported = /protocol version is not supported: (.+)$/.exec(message);
   if (unsupported) {
     const version = unsupported[1]!.trim();
-    const newer = /^(DRAFT-)?20(2[6-9]|[3-9]\d)/.test(version) ? ' A server that speaks only the 2026 revision of the spec cannot be gated yet.' : '';
+    const newer = /^(DRAFT-)?20(2[6-9]|[3-9]\d)/.test(version)
+      ? ' A server that speaks only the 2026 revision of the spec cannot be gated yet.'
+      : '';
     return `the server answered initialize with protocol version "${version}", which the gate's MCP client does not speak (it speaks ${GATE_PROTOCOL_VERSIONS.join(', ')}).${newer} See ${README_SECTION}.`;
   }
   if (error instanceof McpError && error.code === ErrorCode.MethodNotFound) {

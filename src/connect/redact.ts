@@ -41,7 +41,10 @@ export class Redactor {
 /** The credentials a remote profile sends, once expanded from `env`: what a Redactor must scrub. */
 export function profileSecrets(profile: RemoteProfile, expandedHeaders: Record<string, string>, env: NodeJS.ProcessEnv): string[] {
   const secrets: string[] = [];
-  const fromEnv = (template: string) => referencedVariables(template).map((v) => env[v]).filter((v): v is string => v !== undefined);
+  const fromEnv = (template: string) =>
+    referencedVariables(template)
+      .map((v) => env[v])
+      .filter((v): v is string => v !== undefined);
   secrets.push(...fromEnv(profile.url));
   for (const [name, template] of Object.entries(profile.headers)) {
     const referenced = fromEnv(template);
@@ -72,10 +75,16 @@ export function describeUrl(template: string): string {
   const [, scheme, authority, path, query = '', fragment = ''] = match;
   const host = authority!.replace(/^([^:@]*):[^@]*@/, `$1:${MASK}@`);
   const params = query
-    ? `?${query.slice(1).split('&').map((pair) => {
-      const at = pair.indexOf('=');
-      return at > 0 && looksSecret(pair.slice(0, at)) && !/^\$\{[^}]+\}$/.test(pair.slice(at + 1)) ? `${pair.slice(0, at)}=${MASK}` : pair;
-    }).join('&')}`
+    ? `?${query
+        .slice(1)
+        .split('&')
+        .map((pair) => {
+          const at = pair.indexOf('=');
+          return at > 0 && looksSecret(pair.slice(0, at)) && !/^\$\{[^}]+\}$/.test(pair.slice(at + 1))
+            ? `${pair.slice(0, at)}=${MASK}`
+            : pair;
+        })
+        .join('&')}`
     : '';
   return `${scheme}${host}${path}${params}${fragment}`;
 }

@@ -9,7 +9,10 @@ import { Redactor, describeUrl, profileSecrets } from './redact.js';
  * values out of everything printed. An unset variable is a config problem (exit 3), whichever side
  * it is on: it says nothing about the server.
  */
-export function resolveRemote(profile: RemoteProfile, env: NodeJS.ProcessEnv): { url: URL; headers: Record<string, string>; redactor: Redactor } {
+export function resolveRemote(
+  profile: RemoteProfile,
+  env: NodeJS.ProcessEnv,
+): { url: URL; headers: Record<string, string>; redactor: Redactor } {
   if (profile.unresolved.length) throw new InputError(profile.unresolved);
   const headers = Object.fromEntries(Object.entries(profile.headers).map(([name, value]) => [name, expandReferences(value, env).value]));
   const redactor = new Redactor(profileSecrets(profile, headers, env));
@@ -18,7 +21,14 @@ export function resolveRemote(profile: RemoteProfile, env: NodeJS.ProcessEnv): {
   try {
     url = new URL(expanded);
   } catch {
-    throw new InputError([{ file: 'environment', line: null, path: `profiles.${profile.name}.url`, message: `${describeUrl(profile.url)} is not a valid URL once its variables are expanded` }]);
+    throw new InputError([
+      {
+        file: 'environment',
+        line: null,
+        path: `profiles.${profile.name}.url`,
+        message: `${describeUrl(profile.url)} is not a valid URL once its variables are expanded`,
+      },
+    ]);
   }
   return { url, headers, redactor };
 }

@@ -37,7 +37,11 @@ export class RunDeadline {
     // Should the main thread ever be too busy to keep runMs, a worker thread ends the run (src/watchdog.ts).
     this.watchdogStart = setTimeout(() => {
       const after = timeouts.runMs - WATCHDOG_AFTER_MS + timeouts.killGraceMs + WATCHDOG_SLACK_MS;
-      this.standDownWatchdog = startWatchdog(after, RUN_MARK, `the gate did not answer ${WATCHDOG_SLACK_MS / 1000} s past timeouts.runMs (${timeouts.runMs} ms): its main thread is stuck; killing every server and the gate (exit 137)`);
+      this.standDownWatchdog = startWatchdog(
+        after,
+        RUN_MARK,
+        `the gate did not answer ${WATCHDOG_SLACK_MS / 1000} s past timeouts.runMs (${timeouts.runMs} ms): its main thread is stuck; killing every server and the gate (exit 137)`,
+      );
     }, WATCHDOG_AFTER_MS);
     this.watchdogStart.unref();
   }
@@ -91,7 +95,10 @@ export class RunDeadline {
 
   private waitingOn(): string {
     const sides = (['baseline', 'candidate'] as const).flatMap((side) => {
-      const calls = [...this.inFlight[side]].filter(([, n]) => n > 0).map(([tool, n]) => (n > 1 ? `${tool} ×${n}` : tool)).sort();
+      const calls = [...this.inFlight[side]]
+        .filter(([, n]) => n > 0)
+        .map(([tool, n]) => (n > 1 ? `${tool} ×${n}` : tool))
+        .sort();
       return calls.length ? [`${side} (tools/call ${calls.join(', ')})`] : [];
     });
     return sides.length ? `the case replay, waiting on the ${sides.join(' and the ')}` : 'the case replay';

@@ -49,7 +49,8 @@ const SDK_OUTPUT_CHECKS_UNUSED: jsonSchemaValidator = {
   },
 };
 
-const newClient = () => new Client({ name: GATE_NAME, version: GATE_VERSION }, { capabilities: {}, jsonSchemaValidator: SDK_OUTPUT_CHECKS_UNUSED });
+const newClient = () =>
+  new Client({ name: GATE_NAME, version: GATE_VERSION }, { capabilities: {}, jsonSchemaValidator: SDK_OUTPUT_CHECKS_UNUSED });
 
 /** A live MCP session with one server profile. The only stateful piece of the pipeline. */
 export class Session {
@@ -62,11 +63,25 @@ export class Session {
     private readonly redactor: Redactor,
   ) {}
 
-  static async open(side: Side, profile: StdioProfile | RemoteProfile, timeouts: Timeouts, limits: Limits, track: (session: Session) => void = () => undefined): Promise<Session> {
-    return profile.transport === 'stdio' ? Session.openStdio(side, profile, timeouts, limits, track) : Session.openRemote(side, profile, timeouts, limits, track);
+  static async open(
+    side: Side,
+    profile: StdioProfile | RemoteProfile,
+    timeouts: Timeouts,
+    limits: Limits,
+    track: (session: Session) => void = () => undefined,
+  ): Promise<Session> {
+    return profile.transport === 'stdio'
+      ? Session.openStdio(side, profile, timeouts, limits, track)
+      : Session.openRemote(side, profile, timeouts, limits, track);
   }
 
-  private static async openStdio(side: Side, profile: StdioProfile, timeouts: Timeouts, limits: Limits, track: (session: Session) => void): Promise<Session> {
+  private static async openStdio(
+    side: Side,
+    profile: StdioProfile,
+    timeouts: Timeouts,
+    limits: Limits,
+    track: (session: Session) => void,
+  ): Promise<Session> {
     const { env, missing } = serverEnvironment(profile.env, process.env);
     if (missing.length) {
       throw new SideUnavailableError(side, 'spawn', `profile "${profile.name}": env refers to unset variables: ${missing.join(', ')}`);
@@ -98,7 +113,13 @@ export class Session {
    * Streamable HTTP or legacy SSE. When the profile starts its server, the server is spawned in its
    * own process group and the url polled until it answers, before `initialize`.
    */
-  private static async openRemote(side: Side, profile: RemoteProfile, timeouts: Timeouts, limits: Limits, track: (session: Session) => void): Promise<Session> {
+  private static async openRemote(
+    side: Side,
+    profile: RemoteProfile,
+    timeouts: Timeouts,
+    limits: Limits,
+    track: (session: Session) => void,
+  ): Promise<Session> {
     const { url, headers, redactor } = resolveRemote(profile, process.env);
     let server: LaunchedServer | null = null;
     if (profile.launch) {
@@ -107,12 +128,24 @@ export class Session {
       const args = profile.launch.args.map((arg) => expandReferences(arg, process.env));
       missing.push(...args.flatMap((a) => a.missing));
       if (missing.length) {
-        throw new SideUnavailableError(side, 'spawn', `profile "${profile.name}": env or args refer to unset variables: ${[...new Set(missing)].join(', ')}`);
+        throw new SideUnavailableError(
+          side,
+          'spawn',
+          `profile "${profile.name}": env or args refer to unset variables: ${[...new Set(missing)].join(', ')}`,
+        );
       }
       const launch = { ...profile.launch, args: args.map((a) => a.value) };
       server = new LaunchedServer(launch, env, { stderrTailBytes: limits.stderrTailBytes, killGraceMs: timeouts.killGraceMs });
     }
-    const transport = new RemoteTransport(profile.transport, url, describeUrl(profile.url), headers, server, limits.stderrTailBytes, limits);
+    const transport = new RemoteTransport(
+      profile.transport,
+      url,
+      describeUrl(profile.url),
+      headers,
+      server,
+      limits.stderrTailBytes,
+      limits,
+    );
     const session = new Session(side, newClient(), transport, timeouts, redactor);
     track(session);
     if (server && profile.launch) {
@@ -121,12 +154,21 @@ export class Session {
         await server.start();
       } catch (error) {
         await transport.close();
-        throw new SideUnavailableError(side, 'spawn', redactor.scrub(`profile "${profile.name}": could not start ${command}: ${describe(error)}`));
+        throw new SideUnavailableError(
+          side,
+          'spawn',
+          redactor.scrub(`profile "${profile.name}": could not start ${command}: ${describe(error)}`),
+        );
       }
       const notReady = await server.waitUntilAnswering(url, profile.readyTimeoutMs);
       if (notReady) {
         await transport.close();
-        throw new SideUnavailableError(side, 'ready', redactor.scrub(notReadyMessage(profile, command, notReady)), redactor.scrub(server.stderr.text()));
+        throw new SideUnavailableError(
+          side,
+          'ready',
+          redactor.scrub(notReadyMessage(profile, command, notReady)),
+          redactor.scrub(server.stderr.text()),
+        );
       }
     }
     await session.initialize();
@@ -178,7 +220,9 @@ export class Session {
   async callTool(name: string, args: Record<string, unknown>): Promise<ToolCallResult> {
     const started = performance.now();
     try {
-      const result = await this.client.request({ method: 'tools/call', params: { name, arguments: args } } as never, AnyResult, { timeout: this.timeouts.requestMs });
+      const result = await this.client.request({ method: 'tools/call', params: { name, arguments: args } } as never, AnyResult, {
+        timeout: this.timeouts.requestMs,
+      });
       return { result: this.redactor.scrubDeep(result), durationMs: Math.round(performance.now() - started) };
     } catch (error) {
       const dropped = droppedResult(error);
@@ -196,7 +240,8 @@ export class Session {
     const hint = phase === 'initialize' ? initializeHint(error) : null;
     const unreachable = this.transport instanceof RemoteTransport ? networkFailure(error) : null;
     if (hint) message = hint;
-    else if (unreachable && this.transport instanceof RemoteTransport) message = `could not reach ${this.transport.endpoint}: ${unreachable}`;
+    else if (unreachable && this.transport instanceof RemoteTransport)
+      message = `could not reach ${this.transport.endpoint}: ${unreachable}`;
     else if (/timed out|timeout/i.test(message)) {
       const limit = phase === 'initialize' ? `timeouts.startupMs` : `timeouts.requestMs`;
       message = `${phase} timed out (${limit})`;
@@ -211,9 +256,10 @@ export class Session {
   }
 }
 
-
 function droppedResult(error: unknown): { droppedBytes: number; droppedReason: string } | null {
   if (!(error instanceof McpError) || error.code !== RESULT_TOO_LARGE) return null;
   const data = error.data as { resultBytes?: unknown } | undefined;
-  return typeof data?.resultBytes === 'number' ? { droppedBytes: data.resultBytes, droppedReason: error.message.replace(/^MCP error -?\d+: /, '') } : null;
+  return typeof data?.resultBytes === 'number'
+    ? { droppedBytes: data.resultBytes, droppedReason: error.message.replace(/^MCP error -?\d+: /, '') }
+    : null;
 }

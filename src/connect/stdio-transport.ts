@@ -50,12 +50,23 @@ export function parseMessage(line: string): JSONRPCMessage | null {
   if (!isObject(value) || value.jsonrpc !== '2.0') return null;
   let valid: boolean;
   if ('method' in value) {
-    valid = typeof value.method === 'string' && (value.params === undefined || isObject(value.params)) && metaOk(value.params) && ('id' in value ? isId(value.id) && onlyKeys(value, ['jsonrpc', 'id', 'method', 'params']) : onlyKeys(value, ['jsonrpc', 'method', 'params']));
+    valid =
+      typeof value.method === 'string' &&
+      (value.params === undefined || isObject(value.params)) &&
+      metaOk(value.params) &&
+      ('id' in value
+        ? isId(value.id) && onlyKeys(value, ['jsonrpc', 'id', 'method', 'params'])
+        : onlyKeys(value, ['jsonrpc', 'method', 'params']));
   } else if ('result' in value) {
     valid = isId(value.id) && isObject(value.result) && metaOk(value.result) && onlyKeys(value, ['jsonrpc', 'id', 'result']);
   } else {
     const error = value.error;
-    valid = (value.id === undefined || isId(value.id)) && isObject(error) && Number.isSafeInteger(error.code) && typeof error.message === 'string' && onlyKeys(value, ['jsonrpc', 'id', 'error']);
+    valid =
+      (value.id === undefined || isId(value.id)) &&
+      isObject(error) &&
+      Number.isSafeInteger(error.code) &&
+      typeof error.message === 'string' &&
+      onlyKeys(value, ['jsonrpc', 'id', 'error']);
   }
   return valid ? (value as JSONRPCMessage) : null;
 }

@@ -38,5 +38,4 @@ export function effectiveAnnotations(raw: unknown): { effective: EffectiveAnnota
 }
 
 /** A tool that can change the world in a way that cannot be undone: not read-only, and destructive. */
-export const isDestructive = (effective: EffectiveAnnotations): boolean =>
-  !effective.readOnlyHint && effective.destructiveHint;
+export const isDestructive = (effective: EffectiveAnnotations): boolean => !effective.readOnlyHint && effective.destructiveHint;

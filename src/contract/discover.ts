@@ -4,8 +4,7 @@ import { SideUnavailableError } from '../connect/errors.js';
 import { contractBuilder } from './normalize.js';
 import type { Contract, DiscoveryProblem } from './types.js';
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * Reads every `tools/list` page. The SDK's listTools() neither follows cursors nor tolerates real
@@ -32,14 +31,20 @@ export async function discover(session: Session, limits: Limits): Promise<Contra
     const room = limits.maxTools - listed;
     if (result.tools.length > room) {
       contract.add(result.tools.slice(0, room));
-      problems.push({ tool: null, message: `the server lists more than limits.maxTools (${limits.maxTools}) tools; the rest were not read.` });
+      problems.push({
+        tool: null,
+        message: `the server lists more than limits.maxTools (${limits.maxTools}) tools; the rest were not read.`,
+      });
       break;
     }
     listed += result.tools.length;
     const next = nextCursor(result.nextCursor, pages, cursors, problems);
     if (next !== null) {
       if (pages >= limits.maxPages) {
-        problems.push({ tool: null, message: `tools/list still had more pages after limits.maxPages (${limits.maxPages}); the rest were not read.` });
+        problems.push({
+          tool: null,
+          message: `tools/list still had more pages after limits.maxPages (${limits.maxPages}); the rest were not read.`,
+        });
       } else {
         cursors.add(next);
         // Ask for the next page first, then normalise this one while the server prepares it.
@@ -51,7 +56,10 @@ export async function discover(session: Session, limits: Limits): Promise<Contra
 
   const noise = session.stdoutNoise;
   if (noise.lines > 0) {
-    problems.push({ tool: null, message: `the server wrote ${noise.lines} non-JSON-RPC line(s) to stdout, e.g. ${JSON.stringify(noise.samples[0])}` });
+    problems.push({
+      tool: null,
+      message: `the server wrote ${noise.lines} non-JSON-RPC line(s) to stdout, e.g. ${JSON.stringify(noise.samples[0])}`,
+    });
   }
   return contract.finish(session.identity(), {
     pages,
@@ -68,7 +76,10 @@ function nextCursor(next: unknown, pages: number, seen: Set<string>, problems: D
     return null;
   }
   if (seen.has(next)) {
-    problems.push({ tool: null, message: `tools/list page ${pages} repeats cursor ${JSON.stringify(next.slice(0, 80))}: a cursor loop; stopped paging.` });
+    problems.push({
+      tool: null,
+      message: `tools/list page ${pages} repeats cursor ${JSON.stringify(next.slice(0, 80))}: a cursor loop; stopped paging.`,
+    });
     return null;
   }
   return next;

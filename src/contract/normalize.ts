@@ -5,8 +5,7 @@ import type { Contract, ContractTool, DiscoveryProblem, Discovery, JsonSchema, S
 
 const KNOWN_FIELDS = new Set(['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations']);
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
@@ -71,10 +70,15 @@ function boundedDepth(raw: Record<string, unknown>, problems: DiscoveryProblem[]
   const depth = depthOf(raw, MAX_DEFINITION_DEPTH + 1);
   if (depth <= MAX_DEFINITION_DEPTH) return raw;
   const name = raw.name as string;
-  problems.push({ tool: name, message: `tool "${name}" nests more than ${MAX_DEFINITION_DEPTH} levels deep; it is compared by its digest only.` });
+  problems.push({
+    tool: name,
+    message: `tool "${name}" nests more than ${MAX_DEFINITION_DEPTH} levels deep; it is compared by its digest only.`,
+  });
   const digest = iterativeDigest(raw);
   // What is shallow is kept as it is (title, annotations), so only the deep part reads as changed.
-  const shallow = Object.fromEntries(Object.entries(raw).filter(([key, value]) => key !== 'inputSchema' && key !== 'outputSchema' && depthOf(value, 9) <= 8));
+  const shallow = Object.fromEntries(
+    Object.entries(raw).filter(([key, value]) => key !== 'inputSchema' && key !== 'outputSchema' && depthOf(value, 9) <= 8),
+  );
   return { ...shallow, name, inputSchema: { type: 'object', $mcpGateTooDeep: digest } };
 }
 
@@ -107,7 +111,11 @@ function iterativeDigest(value: unknown): string {
     else if (Array.isArray(node)) stack.push(new Token(']'), ...[...node].reverse().flatMap((v) => [v, new Token(',')]), new Token('['));
     else if (node !== null && typeof node === 'object') {
       const keys = Object.keys(node).sort().reverse();
-      stack.push(new Token('}'), ...keys.flatMap((k) => [(node as Record<string, unknown>)[k], new Token(`${JSON.stringify(k)}:`), new Token(',')]), new Token('{'));
+      stack.push(
+        new Token('}'),
+        ...keys.flatMap((k) => [(node as Record<string, unknown>)[k], new Token(`${JSON.stringify(k)}:`), new Token(',')]),
+        new Token('{'),
+      );
     } else digest.update(JSON.stringify(node) ?? 'null');
   }
   return `sha256:${digest.digest('hex')}`;

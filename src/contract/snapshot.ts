@@ -40,13 +40,20 @@ export function readSnapshot(file: string, display: string): Contract {
   const value = parsed.source.value as Record<string, unknown> | null;
   const problem = (path: string, message: string) =>
     new InputError([{ file: display, line: parsed.source.lineOf(path ? [path] : []), path, message }]);
-  if (!value || typeof value !== 'object') throw problem('', `is not a contract snapshot (expected an object with kind "${SNAPSHOT_KIND}")`);
+  if (!value || typeof value !== 'object')
+    throw problem('', `is not a contract snapshot (expected an object with kind "${SNAPSHOT_KIND}")`);
   if (value.kind !== SNAPSHOT_KIND) throw problem('kind', `must be "${SNAPSHOT_KIND}"; write snapshots with \`mcp-gate snapshot\``);
-  if (value.schemaVersion !== 1) throw problem('schemaVersion', `is ${JSON.stringify(value.schemaVersion)}; this mcp-gate reads snapshot schemaVersion 1`);
+  if (value.schemaVersion !== 1)
+    throw problem('schemaVersion', `is ${JSON.stringify(value.schemaVersion)}; this mcp-gate reads snapshot schemaVersion 1`);
   if (!Array.isArray(value.tools)) throw problem('tools', 'must be an array of tool objects');
   const server = (value.server ?? {}) as Contract['server'];
   return buildContract(
-    { name: server.name ?? null, version: server.version ?? null, protocolVersion: server.protocolVersion ?? null, instructions: server.instructions ?? null },
+    {
+      name: server.name ?? null,
+      version: server.version ?? null,
+      protocolVersion: server.protocolVersion ?? null,
+      instructions: server.instructions ?? null,
+    },
     value.tools,
     { pages: 0, durationMs: 0, errors: [] },
   );

@@ -21,7 +21,6 @@ export interface ContractTool {
   hash: string;
 }
 
-
 export type { ServerIdentity };
 
 export interface DiscoveryProblem {

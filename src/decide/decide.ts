@@ -112,16 +112,33 @@ function subsumeForbiddenExposure(reasons: Reason[]): void {
 }
 
 /** The three classic rollback causes lead, in the order the original design told them. */
-const LEADING: Code[] = ['required-argument-removed', 'required-argument-added', 'input-type-changed', 'tool-added-destructive', 'case-broken'];
+const LEADING: Code[] = [
+  'required-argument-removed',
+  'required-argument-added',
+  'input-type-changed',
+  'tool-added-destructive',
+  'case-broken',
+];
 const reasonRank = (code: Code) => (LEADING.includes(code) ? LEADING.indexOf(code) - LEADING.length : codeRank(code));
 
 function reasonMessage(code: Code, count: number, tools: string[]): string {
   const meta = CODES[code];
-  if (meta.subject === 'input' && ['required-argument-removed', 'required-argument-added', 'input-type-changed', 'input-enum-narrowed', 'input-constraint-tightened', 'input-closed'].includes(code)) {
+  if (
+    meta.subject === 'input' &&
+    [
+      'required-argument-removed',
+      'required-argument-added',
+      'input-type-changed',
+      'input-enum-narrowed',
+      'input-constraint-tightened',
+      'input-closed',
+    ].includes(code)
+  ) {
     return 'Candidate broke required MCP input schemas on baseline tools.';
   }
   if (code === 'tool-added-destructive') return 'Candidate introduced new destructive MCP tools into the role surface.';
   if (code === 'case-broken') return `Candidate failed ${count} frozen role cases.`;
-  if (code === 'case-already-failing') return `${count} frozen role case${count === 1 ? ' fails' : 's fail'} on the baseline too, the same way.`;
+  if (code === 'case-already-failing')
+    return `${count} frozen role case${count === 1 ? ' fails' : 's fail'} on the baseline too, the same way.`;
   return `${meta.title}: ${count}${tools.length ? ` (${tools.join(', ')})` : ''}.`;
 }

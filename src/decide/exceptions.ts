@@ -12,7 +12,11 @@ const matches = (e: Exception, s: Signal) =>
  * Approved signals are removed. An expired exception no longer applies and fires
  * `exception-expired`; one that matches nothing fires `exception-stale`, so approvals do not pile up.
  */
-export function applyExceptions(signals: Signal[], exceptions: Exception[], today: string): { kept: Signal[]; applied: AppliedException[]; raised: Signal[] } {
+export function applyExceptions(
+  signals: Signal[],
+  exceptions: Exception[],
+  today: string,
+): { kept: Signal[]; applied: AppliedException[]; raised: Signal[] } {
   const applied: AppliedException[] = [];
   const raised: Signal[] = [];
   let kept = signals;
@@ -20,11 +24,21 @@ export function applyExceptions(signals: Signal[], exceptions: Exception[], toda
     const hits = kept.filter((s) => matches(exception, s));
     const label = `${exception.code}${exception.tool ? ` on ${exception.tool}` : ''}`;
     if (exception.expires < today) {
-      raised.push({ code: 'exception-expired', tool: exception.tool ?? null, fingerprint: null, message: `exception for ${label} expired on ${exception.expires} (${exception.reason})` });
+      raised.push({
+        code: 'exception-expired',
+        tool: exception.tool ?? null,
+        fingerprint: null,
+        message: `exception for ${label} expired on ${exception.expires} (${exception.reason})`,
+      });
       continue;
     }
     if (hits.length === 0) {
-      raised.push({ code: 'exception-stale', tool: exception.tool ?? null, fingerprint: null, message: `exception for ${label} matched nothing; remove it` });
+      raised.push({
+        code: 'exception-stale',
+        tool: exception.tool ?? null,
+        fingerprint: null,
+        message: `exception for ${label} matched nothing; remove it`,
+      });
       continue;
     }
     applied.push({ ...exception, matched: hits.length });

@@ -34,16 +34,33 @@ export function collectSignals(changes: Change[], candidateCases: CaseResult[], 
     }
   }
   for (const [tool, cases] of [...exposed].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    signals.push({ code: 'forbidden-tool-exposed', tool, fingerprint: null, message: `${tool} is exposed but forbidden by ${cases.join(', ')}` });
+    signals.push({
+      code: 'forbidden-tool-exposed',
+      tool,
+      fingerprint: null,
+      message: `${tool} is exposed but forbidden by ${cases.join(', ')}`,
+    });
   }
   for (const result of candidateCases) {
     if (result.status !== 'failed') continue;
     const code = result.regression === false ? 'case-already-failing' : 'case-broken';
-    signals.push({ code, tool: null, fingerprint: null, message: `${result.id}: ${result.failures.map((f) => f.message).join('; ')}`, subject: `${result.dataset}#${result.id}` });
+    signals.push({
+      code,
+      tool: null,
+      fingerprint: null,
+      message: `${result.id}: ${result.failures.map((f) => f.message).join('; ')}`,
+      subject: `${result.dataset}#${result.id}`,
+    });
   }
   for (const finding of findings) {
     if (finding.side !== 'candidate' || finding.regression === false) continue;
-    signals.push({ code: finding.code, tool: finding.tool, fingerprint: null, message: finding.message, ...(finding.caseId && { subject: finding.caseId }) });
+    signals.push({
+      code: finding.code,
+      tool: finding.tool,
+      fingerprint: null,
+      message: finding.message,
+      ...(finding.caseId && { subject: finding.caseId }),
+    });
   }
   return signals;
 }

@@ -22,9 +22,18 @@ export function diffAnnotations(before: ContractTool, after: ContractTool): Chan
     const now = after.effectiveAnnotations[hint];
     if (was === now) continue;
     const at = pointer('annotations', hint);
-    out.push(now === RISKY_VALUE[hint]
-      ? change(REGRESSION[hint], hint === 'readOnlyHint' || hint === 'destructiveHint' ? 'breaking' : 'dangerous', after.name, at, was, now)
-      : change('annotation-improved', 'safe', after.name, at, was, now));
+    out.push(
+      now === RISKY_VALUE[hint]
+        ? change(
+            REGRESSION[hint],
+            hint === 'readOnlyHint' || hint === 'destructiveHint' ? 'breaking' : 'dangerous',
+            after.name,
+            at,
+            was,
+            now,
+          )
+        : change('annotation-improved', 'safe', after.name, at, was, now),
+    );
   }
   return out;
 }

@@ -4,7 +4,15 @@ import type { Change } from '../findings/types.js';
 import { changeMessage } from './messages.js';
 
 /** Builds a Change with its message and fingerprint, the only way changes are made. */
-export function change(code: Code, severity: Severity, tool: string | null, path: string, before: unknown, after: unknown, note?: string): Change {
+export function change(
+  code: Code,
+  severity: Severity,
+  tool: string | null,
+  path: string,
+  before: unknown,
+  after: unknown,
+  note?: string,
+): Change {
   const base = { code, severity, tool, path, before: before ?? null, after: after ?? null };
   const message = [changeMessage(base), note].filter(Boolean).join(' ');
   return { ...base, message, fingerprint: fingerprintOf(base) };

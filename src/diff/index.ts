@@ -28,6 +28,6 @@ export function diffContracts(before: Contract, after: Contract): Change[] {
 function sortChanges(changes: Change[]): Change[] {
   const key = (c: Change) => c.tool ?? '';
   return changes.sort((x, y) =>
-    key(x) < key(y) ? -1 : key(x) > key(y) ? 1
-      : codeRank(x.code) - codeRank(y.code) || (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
+    key(x) < key(y) ? -1 : key(x) > key(y) ? 1 : codeRank(x.code) - codeRank(y.code) || (x.path < y.path ? -1 : x.path > y.path ? 1 : 0),
+  );
 }

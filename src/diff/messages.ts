@@ -4,13 +4,21 @@ import { revisionKey } from './revision.js';
 
 type ChangeFacts = Pick<Change, 'code' | 'tool' | 'path' | 'before' | 'after'>;
 
-const show = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? 'absent');
+const show = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? 'absent'));
 
 /** The last pointer segment that names a property, for messages. */
 const subject = (path: string): string => {
-  const segments = path.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = path
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   const at = segments.lastIndexOf('properties');
-  return at >= 0 && segments[at + 1] ? segments.slice(at + 1).filter((s) => s !== 'properties').join('.') : path;
+  return at >= 0 && segments[at + 1]
+    ? segments
+        .slice(at + 1)
+        .filter((s) => s !== 'properties')
+        .join('.')
+    : path;
 };
 
 const MESSAGES: Partial<Record<Code, (c: ChangeFacts) => string>> = {
@@ -30,22 +38,28 @@ const MESSAGES: Partial<Record<Code, (c: ChangeFacts) => string>> = {
   'output-property-removed': (c) => `"${c.tool}" output no longer has field "${subject(c.path)}".`,
   'output-property-optional': (c) => `"${c.tool}" output field "${subject(c.path)}" is no longer required.`,
   'schema-changed': (c) => `"${c.tool}" ${c.path}: the schema changed in a way the gate cannot classify; a person must look.`,
-  'input-schema-repaired': (c) => `"${c.tool}" input schema was not an object schema (root type ${show(c.before)}), so its changes are a repair to check, not a break.`,
-  'schema-annotation-changed': (c) => `"${c.tool}" ${c.path}: a schema annotation changed (${show(c.before)} -> ${show(c.after)}); what is accepted is the same.`,
+  'input-schema-repaired': (c) =>
+    `"${c.tool}" input schema was not an object schema (root type ${show(c.before)}), so its changes are a repair to check, not a break.`,
+  'schema-annotation-changed': (c) =>
+    `"${c.tool}" ${c.path}: a schema annotation changed (${show(c.before)} -> ${show(c.after)}); what is accepted is the same.`,
   // The reasons (with the matched text, clipped) are the message: the whole texts stay in before/after.
   'description-suspicious': () => '',
-  'description-changed': (c) => `Description of "${c.tool}"${c.path === '/description' ? '' : ` at ${c.path}`} changed what the model is told.`,
+  'description-changed': (c) =>
+    `Description of "${c.tool}"${c.path === '/description' ? '' : ` at ${c.path}`} changed what the model is told.`,
   'description-reworded': (c) => `Description of "${c.tool}"${c.path === '/description' ? '' : ` at ${c.path}`} reworded.`,
   'title-changed': (c) => `Title of "${c.tool}" changed from ${show(c.before)} to ${show(c.after)}.`,
   'instructions-changed': () => `The server's instructions changed what the model is told.`,
   'instructions-reworded': () => `The server's instructions were reworded.`,
-  'protocol-version-changed': (c) => `Negotiated protocol version changed from ${show(c.before)} to ${show(c.after)}${protocolDirection(c)}.`,
+  'protocol-version-changed': (c) =>
+    `Negotiated protocol version changed from ${show(c.before)} to ${show(c.after)}${protocolDirection(c)}.`,
 };
 
 /** Only the direction is told; the severity (and so the policy) is decided in diff/protocol.ts. */
 const protocolDirection = (c: ChangeFacts): string => {
   const [b, a] = [revisionKey(String(c.before)), revisionKey(String(c.after))];
-  return b !== null && a !== null && a > b ? ' (a newer revision)' : ' (an older or unknown revision: what the baseline negotiated may be gone)';
+  return b !== null && a !== null && a > b
+    ? ' (a newer revision)'
+    : ' (an older or unknown revision: what the baseline negotiated may be gone)';
 };
 
 const HINT_NAMES: Record<string, string> = {
@@ -60,7 +74,8 @@ export function changeMessage(c: ChangeFacts): string {
   if (specific) return specific(c);
   const hint = HINT_NAMES[c.code];
   if (hint) return `"${c.tool}" effective ${hint} went from ${show(c.before)} to ${show(c.after)}.`;
-  if (c.code === 'annotation-improved') return `"${c.tool}" effective ${c.path.split('/').pop()} went from ${show(c.before)} to ${show(c.after)} (safer).`;
+  if (c.code === 'annotation-improved')
+    return `"${c.tool}" effective ${c.path.split('/').pop()} went from ${show(c.before)} to ${show(c.after)} (safer).`;
   const where = c.tool ? `"${c.tool}" ${subject(c.path)}` : subject(c.path);
   return `${where}: ${c.code.replace(/-/g, ' ')} (${show(c.before)} -> ${show(c.after)}).`;
 }

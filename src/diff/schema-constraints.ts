@@ -16,9 +16,18 @@ function countDirection(lower: boolean, before: unknown, after: unknown): Direct
   return lower === a > b ? 'tightened' : 'loosened';
 }
 
-export function compareCounts(kind: 'string' | 'array' | 'object', b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkContext): Change[] {
+export function compareCounts(
+  kind: 'string' | 'array' | 'object',
+  b: JsonSchema,
+  a: JsonSchema,
+  path: string[],
+  ctx: WalkContext,
+): Change[] {
   const out: Change[] = [];
-  for (const [keywords, lower] of [[LOWER_COUNTS[kind], true], [UPPER_COUNTS[kind], false]] as const) {
+  for (const [keywords, lower] of [
+    [LOWER_COUNTS[kind], true],
+    [UPPER_COUNTS[kind], false],
+  ] as const) {
     for (const keyword of keywords) {
       const direction = countDirection(lower, b[keyword], a[keyword]);
       if (direction) out.push(constraint(ctx, direction, [...path, keyword], b[keyword], a[keyword]));
@@ -96,7 +105,14 @@ export function compareStrings(b: JsonSchema, a: JsonSchema, path: string[], ctx
     const at = [...path, 'pattern'];
     if (pb === null) out.push(constraint(ctx, 'tightened', at, null, pa));
     else if (pa === null) out.push(constraint(ctx, 'loosened', at, pb, null));
-    else out.push(unclassified(ctx, at, `The pattern changed from ${JSON.stringify(pb)} to ${JSON.stringify(pa)}; the gate cannot tell whether it accepts less.`));
+    else
+      out.push(
+        unclassified(
+          ctx,
+          at,
+          `The pattern changed from ${JSON.stringify(pb)} to ${JSON.stringify(pa)}; the gate cannot tell whether it accepts less.`,
+        ),
+      );
   }
   const fb = typeof b.format === 'string' ? b.format : null;
   const fa = typeof a.format === 'string' ? a.format : null;
@@ -114,7 +130,10 @@ const prefixOf = (s: JsonSchema): unknown[] => (Array.isArray(s.prefixItems) ? s
 export function compareArrays(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkContext): Change[] {
   if (!accepts(b, 'array') && !accepts(a, 'array')) return [];
   const out = compareCounts('array', b, a, path, ctx);
-  if (Boolean(b.uniqueItems) !== Boolean(a.uniqueItems)) out.push(constraint(ctx, a.uniqueItems ? 'tightened' : 'loosened', [...path, 'uniqueItems'], b.uniqueItems ?? false, a.uniqueItems ?? false));
+  if (Boolean(b.uniqueItems) !== Boolean(a.uniqueItems))
+    out.push(
+      constraint(ctx, a.uniqueItems ? 'tightened' : 'loosened', [...path, 'uniqueItems'], b.uniqueItems ?? false, a.uniqueItems ?? false),
+    );
   const pb = prefixOf(b);
   const pa = prefixOf(a);
   for (let i = 0; i < Math.max(pb.length, pa.length); i++) {
@@ -128,7 +147,10 @@ export function compareArrays(b: JsonSchema, a: JsonSchema, path: string[], ctx:
     else {
       out.push(...ctx.walk(b.contains, a.contains, at, ctx));
       const withDefault = (s: JsonSchema): JsonSchema => ({ ...s, minContains: typeof s.minContains === 'number' ? s.minContains : 1 });
-      for (const [keyword, lower] of [['minContains', true], ['maxContains', false]] as const) {
+      for (const [keyword, lower] of [
+        ['minContains', true],
+        ['maxContains', false],
+      ] as const) {
         const direction = countDirection(lower, withDefault(b)[keyword], withDefault(a)[keyword]);
         if (direction) out.push(constraint(ctx, direction, [...path, keyword], b[keyword], a[keyword]));
       }

@@ -25,11 +25,20 @@ export interface WalkContext {
   walk: (before: unknown, after: unknown, path: string[], ctx: WalkContext) => Change[];
 }
 
-export function walkContext(side: SchemaSide, tool: string, rootBefore: JsonSchema, rootAfter: JsonSchema, walk: WalkContext['walk']): WalkContext {
+export function walkContext(
+  side: SchemaSide,
+  tool: string,
+  rootBefore: JsonSchema,
+  rootAfter: JsonSchema,
+  walk: WalkContext['walk'],
+): WalkContext {
   const definitions = (root: JsonSchema) => constraintKey({ $defs: root.$defs, definitions: root.definitions });
   const keyBefore = definitions(rootBefore);
   return {
-    side, tool, rootBefore, rootAfter,
+    side,
+    tool,
+    rootBefore,
+    rootAfter,
     followed: new Set(),
     depth: 0,
     budget: { left: 20_000, spent: false },
@@ -39,7 +48,15 @@ export function walkContext(side: SchemaSide, tool: string, rootBefore: JsonSche
   };
 }
 
-export function emit(ctx: WalkContext, codes: { input: Code; output: Code }, severities: { input: Severity; output: Severity }, path: string[], before: unknown, after: unknown, note?: string): Change {
+export function emit(
+  ctx: WalkContext,
+  codes: { input: Code; output: Code },
+  severities: { input: Severity; output: Severity },
+  path: string[],
+  before: unknown,
+  after: unknown,
+  note?: string,
+): Change {
   return change(codes[ctx.side], severities[ctx.side], ctx.tool, pointer(...path), before, after, note);
 }
 
@@ -48,8 +65,24 @@ export type Direction = 'tightened' | 'loosened';
 /** A constraint that now accepts less (tightened) or more (loosened), told from the side's point of view. */
 export function constraint(ctx: WalkContext, direction: Direction, path: string[], before: unknown, after: unknown, note?: string): Change {
   return direction === 'tightened'
-    ? emit(ctx, { input: 'input-constraint-tightened', output: 'output-constraint-tightened' }, { input: 'breaking', output: 'safe' }, path, before, after, note)
-    : emit(ctx, { input: 'input-constraint-loosened', output: 'output-constraint-loosened' }, { input: 'safe', output: 'dangerous' }, path, before, after, note);
+    ? emit(
+        ctx,
+        { input: 'input-constraint-tightened', output: 'output-constraint-tightened' },
+        { input: 'breaking', output: 'safe' },
+        path,
+        before,
+        after,
+        note,
+      )
+    : emit(
+        ctx,
+        { input: 'input-constraint-loosened', output: 'output-constraint-loosened' },
+        { input: 'safe', output: 'dangerous' },
+        path,
+        before,
+        after,
+        note,
+      );
 }
 
 /** A type set that lost (narrowed) or gained (widened) values. */

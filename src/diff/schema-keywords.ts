@@ -11,19 +11,65 @@ export const TEXT_KEYWORDS = new Set(['description', 'title', 'examples', '$comm
 
 /** Keywords that never change which instances validate. */
 const ANNOTATION_KEYWORDS = new Set([
-  '$schema', '$id', '$anchor', '$dynamicAnchor', '$vocabulary', '$defs', 'definitions',
-  'deprecated', 'readOnly', 'writeOnly', 'contentEncoding', 'contentMediaType', 'contentSchema', 'example', 'discriminator',
+  '$schema',
+  '$id',
+  '$anchor',
+  '$dynamicAnchor',
+  '$vocabulary',
+  '$defs',
+  'definitions',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'contentEncoding',
+  'contentMediaType',
+  'contentSchema',
+  'example',
+  'discriminator',
 ]);
 
 /** Keywords the walker compares, each in one comparator. */
 export const COMPARED_KEYWORDS = new Set([
-  'type', 'enum', 'const', 'default',
-  'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
-  'minLength', 'maxLength', 'pattern', 'format',
-  'minItems', 'maxItems', 'uniqueItems', 'items', 'prefixItems', 'contains', 'minContains', 'maxContains', 'unevaluatedItems',
-  'properties', 'required', 'additionalProperties', 'patternProperties', 'unevaluatedProperties', 'propertyNames',
-  'minProperties', 'maxProperties', 'dependentRequired', 'dependentSchemas',
-  'not', 'if', 'then', 'else', 'allOf', 'anyOf', 'oneOf', '$ref',
+  'type',
+  'enum',
+  'const',
+  'default',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'items',
+  'prefixItems',
+  'contains',
+  'minContains',
+  'maxContains',
+  'unevaluatedItems',
+  'properties',
+  'required',
+  'additionalProperties',
+  'patternProperties',
+  'unevaluatedProperties',
+  'propertyNames',
+  'minProperties',
+  'maxProperties',
+  'dependentRequired',
+  'dependentSchemas',
+  'not',
+  'if',
+  'then',
+  'else',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  '$ref',
 ]);
 
 export const isObject = (value: unknown): value is JsonSchema => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -31,7 +77,20 @@ export const isObject = (value: unknown): value is JsonSchema => value !== null 
 /** Vendor extensions (`x-...`) are annotations too, by the spec's rule that unknown keywords assert nothing. */
 export const isAnnotation = (keyword: string): boolean => ANNOTATION_KEYWORDS.has(keyword) || keyword.startsWith('x-');
 
-export const SINGLE = new Set(['additionalProperties', 'unevaluatedProperties', 'items', 'additionalItems', 'contains', 'propertyNames', 'not', 'if', 'then', 'else', 'unevaluatedItems', 'contentSchema']);
+export const SINGLE = new Set([
+  'additionalProperties',
+  'unevaluatedProperties',
+  'items',
+  'additionalItems',
+  'contains',
+  'propertyNames',
+  'not',
+  'if',
+  'then',
+  'else',
+  'unevaluatedItems',
+  'contentSchema',
+]);
 export const LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items']);
 export const MAP = new Set(['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions', 'dependencies']);
 /** Keywords whose array value is a set: order carries no meaning. */
@@ -97,7 +156,8 @@ export const valueKey = (value: unknown): string => {
 /** The JSON types a schema accepts: its `type`, else the types of its `enum` members; null for any. */
 export const typesOf = (schema: JsonSchema): Set<string> | null => {
   const t = schema.type;
-  const declared = typeof t === 'string' ? new Set([t]) : Array.isArray(t) ? new Set(t.filter((x): x is string => typeof x === 'string')) : null;
+  const declared =
+    typeof t === 'string' ? new Set([t]) : Array.isArray(t) ? new Set(t.filter((x): x is string => typeof x === 'string')) : null;
   if (!Array.isArray(schema.enum)) return declared;
   const listed = new Set(schema.enum.map(jsonType));
   if (!declared) return listed;
@@ -106,11 +166,20 @@ export const typesOf = (schema: JsonSchema): Set<string> | null => {
 };
 
 const jsonType = (v: unknown): string =>
-  v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : typeof v === 'object' ? 'object' : typeof v;
+  v === null
+    ? 'null'
+    : Array.isArray(v)
+      ? 'array'
+      : typeof v === 'number'
+        ? Number.isInteger(v)
+          ? 'integer'
+          : 'number'
+        : typeof v === 'object'
+          ? 'object'
+          : typeof v;
 
 /** Whether a node may accept values of a JSON type (`number` keywords also govern integers). */
 export const accepts = (schema: JsonSchema, kind: 'string' | 'number' | 'array' | 'object'): boolean => {
   const types = typesOf(schema);
   return types === null || types.has(kind) || (kind === 'number' && types.has('integer'));
 };
-

@@ -28,7 +28,12 @@ function form(raw: unknown, root: JsonSchema, refs: string[], depth: number): un
     const sub = (v: unknown) => form(v, root, followed, depth + 1);
     if (SINGLE.has(key) && (isObject(value) || typeof value === 'boolean')) out[key] = sub(value);
     else if (LIST.has(key) && Array.isArray(value)) out[key] = value.map(sub);
-    else if (MAP.has(key) && isObject(value)) out[key] = Object.fromEntries(Object.keys(value).sort().map((k) => [k, Array.isArray(value[k]) ? value[k] : sub(value[k])]));
+    else if (MAP.has(key) && isObject(value))
+      out[key] = Object.fromEntries(
+        Object.keys(value)
+          .sort()
+          .map((k) => [k, Array.isArray(value[k]) ? value[k] : sub(value[k])]),
+      );
     else if (SETS.has(key) && Array.isArray(value)) out[key] = value.map(valueKey).sort();
     else out[key] = valueKey(value);
   }

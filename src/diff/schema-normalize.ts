@@ -85,7 +85,10 @@ const hasAssertions = (schema: JsonSchema): boolean =>
 /** Older spellings of the same assertions, rewritten to 2020-12. */
 function spellings(input: JsonSchema): JsonSchema {
   const s = { ...input };
-  for (const [bound, exclusive] of [['minimum', 'exclusiveMinimum'], ['maximum', 'exclusiveMaximum']] as const) {
+  for (const [bound, exclusive] of [
+    ['minimum', 'exclusiveMinimum'],
+    ['maximum', 'exclusiveMaximum'],
+  ] as const) {
     if (s[exclusive] === true && typeof s[bound] === 'number') {
       s[exclusive] = s[bound];
       delete s[bound];
@@ -132,7 +135,8 @@ function foldNullable(node: JsonSchema, root: JsonSchema, reached: Set<string>, 
   return node;
 }
 
-const hasOtherAssertions = (schema: JsonSchema, except: string) => Object.keys(schema).some((k) => k !== except && !TEXT_KEYWORDS.has(k) && !isAnnotation(k));
+const hasOtherAssertions = (schema: JsonSchema, except: string) =>
+  Object.keys(schema).some((k) => k !== except && !TEXT_KEYWORDS.has(k) && !isAnnotation(k));
 
 const TYPE_ORDER = ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'];
 
@@ -218,7 +222,9 @@ function conjoin(a: Node, b: Node): Node {
   if (a === false || b === false) return false;
   const out: JsonSchema = { ...a };
   const residual: JsonSchema = {};
-  const shapeClash = (isObject(a.patternProperties) && OBJECT_SHAPE.some((k) => k in b)) || (isObject(b.patternProperties) && OBJECT_SHAPE.some((k) => k in a));
+  const shapeClash =
+    (isObject(a.patternProperties) && OBJECT_SHAPE.some((k) => k in b)) ||
+    (isObject(b.patternProperties) && OBJECT_SHAPE.some((k) => k in a));
   for (const [key, value] of Object.entries(b)) {
     if (!(key in out)) {
       if (key === 'allOf' && Array.isArray(value)) out.allOf = value;
@@ -234,19 +240,25 @@ function conjoin(a: Node, b: Node): Node {
       continue;
     }
     if (key === 'type') out.type = intersectTypes(mine, value);
-    else if (key === 'enum' && Array.isArray(mine) && Array.isArray(value)) out.enum = mine.filter((v) => value.some((w) => valueKey(w) === valueKey(v)));
+    else if (key === 'enum' && Array.isArray(mine) && Array.isArray(value))
+      out.enum = mine.filter((v) => value.some((w) => valueKey(w) === valueKey(v)));
     else if (LOWER.has(key) && typeof mine === 'number' && typeof value === 'number') out[key] = Math.max(mine, value);
     else if (UPPER.has(key) && typeof mine === 'number' && typeof value === 'number') out[key] = Math.min(mine, value);
     else if (key === 'required' && Array.isArray(mine) && Array.isArray(value)) out.required = [...new Set([...mine, ...value])];
     else if (key === 'uniqueItems') out.uniqueItems = Boolean(mine) || Boolean(value);
     else if (key === 'allOf' && Array.isArray(mine) && Array.isArray(value)) out.allOf = [...mine, ...value];
     else if (key === 'not') out.not = { anyOf: [mine, value] };
-    else if (key === 'properties' || key === 'prefixItems' || key === 'items') continue; // merged below, with the other side's fallback
-    else if ((key === 'additionalProperties' || key === 'unevaluatedProperties' || key === 'propertyNames') && !shapeClash) out[key] = both(mine, value);
+    else if (key === 'properties' || key === 'prefixItems' || key === 'items')
+      continue; // merged below, with the other side's fallback
+    else if ((key === 'additionalProperties' || key === 'unevaluatedProperties' || key === 'propertyNames') && !shapeClash)
+      out[key] = both(mine, value);
     else if (key === 'patternProperties' && !shapeClash) out[key] = mergeMaps(mine, value);
     else if (key === 'dependentSchemas') out[key] = mergeMaps(mine, value);
     else if (key === 'dependentRequired' && isObject(mine) && isObject(value)) out[key] = mergeRequired(mine, value);
-    else if (CONDITIONAL.includes(key)) for (const k of CONDITIONAL) { if (k in b) residual[k] = b[k]; }
+    else if (CONDITIONAL.includes(key))
+      for (const k of CONDITIONAL) {
+        if (k in b) residual[k] = b[k];
+      }
     else residual[key] = value;
   }
   if (!shapeClash && (isObject(a.properties) || isObject(b.properties))) out.properties = mergeProperties(a, b);
@@ -266,7 +278,10 @@ function intersectTypes(a: unknown, b: unknown): unknown {
 }
 
 function mergeProperties(a: JsonSchema, b: JsonSchema): JsonSchema {
-  const names = new Set([...Object.keys(isObject(a.properties) ? a.properties : {}), ...Object.keys(isObject(b.properties) ? b.properties : {})]);
+  const names = new Set([
+    ...Object.keys(isObject(a.properties) ? a.properties : {}),
+    ...Object.keys(isObject(b.properties) ? b.properties : {}),
+  ]);
   const out: JsonSchema = {};
   for (const name of names) out[name] = both(propertySchema(a, name).schema, propertySchema(b, name).schema);
   return out;
@@ -288,9 +303,11 @@ function mergeArrays(out: JsonSchema, a: JsonSchema, b: JsonSchema): void {
   const prefixA = Array.isArray(a.prefixItems) ? a.prefixItems : [];
   const prefixB = Array.isArray(b.prefixItems) ? b.prefixItems : [];
   const length = Math.max(prefixA.length, prefixB.length);
-  if (length) out.prefixItems = Array.from({ length }, (_, i) => both(i < prefixA.length ? prefixA[i] : a.items, i < prefixB.length ? prefixB[i] : b.items));
+  if (length)
+    out.prefixItems = Array.from({ length }, (_, i) =>
+      both(i < prefixA.length ? prefixA[i] : a.items, i < prefixB.length ? prefixB[i] : b.items),
+    );
   const rest = both(a.items, b.items);
   if (rest === undefined) delete out.items;
   else out.items = rest;
 }
-

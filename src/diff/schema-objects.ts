@@ -32,12 +32,38 @@ export function compareObjects(b: JsonSchema, a: JsonSchema, path: string[], ctx
   const reqBefore = requiredSet(b);
   const reqAfter = requiredSet(a);
   const names = [...new Set([...keysOf(b.properties), ...keysOf(a.properties), ...reqBefore, ...reqAfter])].sort();
-  for (const name of names) out.push(...compareProperty(name, b, a, { reqB: reqBefore.has(name), reqA: reqAfter.has(name), closedBefore, closedAfter }, [...path, 'properties', name], ctx));
+  for (const name of names)
+    out.push(
+      ...compareProperty(
+        name,
+        b,
+        a,
+        { reqB: reqBefore.has(name), reqA: reqAfter.has(name), closedBefore, closedAfter },
+        [...path, 'properties', name],
+        ctx,
+      ),
+    );
   const at = [...path, 'additionalProperties'];
   if (closedBefore !== closedAfter) {
-    out.push(closedAfter
-      ? emit(ctx, { input: 'input-closed', output: 'output-constraint-tightened' }, { input: 'breaking', output: 'safe' }, at, fallback(b) ?? null, false)
-      : emit(ctx, { input: 'input-opened', output: 'output-constraint-loosened' }, { input: 'safe', output: 'dangerous' }, at, false, fallback(a) ?? null));
+    out.push(
+      closedAfter
+        ? emit(
+            ctx,
+            { input: 'input-closed', output: 'output-constraint-tightened' },
+            { input: 'breaking', output: 'safe' },
+            at,
+            fallback(b) ?? null,
+            false,
+          )
+        : emit(
+            ctx,
+            { input: 'input-opened', output: 'output-constraint-loosened' },
+            { input: 'safe', output: 'dangerous' },
+            at,
+            false,
+            fallback(a) ?? null,
+          ),
+    );
   } else if (!closedBefore) {
     out.push(...ctx.walk(fallback(b), fallback(a), at, ctx));
   }
@@ -46,8 +72,28 @@ export function compareObjects(b: JsonSchema, a: JsonSchema, path: string[], ctx
     const governing = (s: JsonSchema) => (own(s) ? (s.patternProperties as JsonSchema)[pattern] : fallback(s));
     const at = [...path, 'patternProperties', pattern];
     // As with declared names: a pattern that appears on an open schema declares new optional names.
-    if (!own(b) && isOpen(fallback(b))) out.push(emit(ctx, { input: 'input-property-added', output: 'output-property-added' }, { input: 'safe', output: 'safe' }, at, null, governing(a)));
-    else if (!own(a) && isOpen(fallback(a))) out.push(emit(ctx, { input: 'input-property-removed', output: 'output-property-removed' }, { input: 'dangerous', output: 'breaking' }, at, governing(b), null));
+    if (!own(b) && isOpen(fallback(b)))
+      out.push(
+        emit(
+          ctx,
+          { input: 'input-property-added', output: 'output-property-added' },
+          { input: 'safe', output: 'safe' },
+          at,
+          null,
+          governing(a),
+        ),
+      );
+    else if (!own(a) && isOpen(fallback(a)))
+      out.push(
+        emit(
+          ctx,
+          { input: 'input-property-removed', output: 'output-property-removed' },
+          { input: 'dangerous', output: 'breaking' },
+          at,
+          governing(b),
+          null,
+        ),
+      );
     else out.push(...ctx.walk(governing(b), governing(a), at, ctx));
   }
   if ('propertyNames' in b || 'propertyNames' in a) out.push(...comparePropertyNames(b, a, closedBefore && closedAfter, path, ctx));
@@ -63,7 +109,14 @@ interface Requirement {
   closedAfter: boolean;
 }
 
-function compareProperty(name: string, b: JsonSchema, a: JsonSchema, { reqB, reqA, closedBefore, closedAfter }: Requirement, at: string[], ctx: WalkContext): Change[] {
+function compareProperty(
+  name: string,
+  b: JsonSchema,
+  a: JsonSchema,
+  { reqB, reqA, closedBefore, closedAfter }: Requirement,
+  at: string[],
+  ctx: WalkContext,
+): Change[] {
   const before = propertySchema(b, name);
   const after = propertySchema(a, name);
   const where = pointer(...at);
@@ -82,25 +135,31 @@ function compareProperty(name: string, b: JsonSchema, a: JsonSchema, { reqB, req
         return out;
       }
       const note = refused ? 'The schema is closed, so a caller that still sends it is refused.' : undefined;
-      out.push(reqB
-        ? change('required-argument-removed', 'breaking', ctx.tool, where, before.schema ?? null, null, note)
-        : change('input-property-removed', 'dangerous', ctx.tool, where, before.schema ?? null, null, note));
+      out.push(
+        reqB
+          ? change('required-argument-removed', 'breaking', ctx.tool, where, before.schema ?? null, null, note)
+          : change('input-property-removed', 'dangerous', ctx.tool, where, before.schema ?? null, null, note),
+      );
       if (!refused && !isOpen(after.schema)) out.push(...ctx.walk(before.schema, after.schema, at, ctx));
       return out;
     }
     if (!before.declared && after.declared) {
-      out.push(reqA && !reqB
-        ? change('required-argument-added', 'breaking', ctx.tool, where, null, after.schema ?? null)
-        : change('input-property-added', 'safe', ctx.tool, where, null, after.schema ?? null));
+      out.push(
+        reqA && !reqB
+          ? change('required-argument-added', 'breaking', ctx.tool, where, null, after.schema ?? null)
+          : change('input-property-added', 'safe', ctx.tool, where, null, after.schema ?? null),
+      );
       // An undeclared name is no interface, unless the baseline required it (callers had to send
       // it, with any value) or gave undeclared names a schema: then its new schema is compared.
-      if (reqB ? !isRefused(before.schema, ctx) : !isOpen(before.schema) && !isRefused(before.schema, ctx)) out.push(...ctx.walk(before.schema ?? true, after.schema, at, ctx));
+      if (reqB ? !isRefused(before.schema, ctx) : !isOpen(before.schema) && !isRefused(before.schema, ctx))
+        out.push(...ctx.walk(before.schema ?? true, after.schema, at, ctx));
       return out;
     }
     if (!reqB && reqA) out.push(change('required-argument-added', 'breaking', ctx.tool, where, 'optional', 'required'));
     if (reqB && !reqA) out.push(change('argument-became-optional', 'safe', ctx.tool, where, 'required', 'optional'));
   } else {
-    if (before.declared && !after.declared) return [change('output-property-removed', 'breaking', ctx.tool, where, before.schema ?? null, null)];
+    if (before.declared && !after.declared)
+      return [change('output-property-removed', 'breaking', ctx.tool, where, before.schema ?? null, null)];
     if (!before.declared && after.declared) return [change('output-property-added', 'safe', ctx.tool, where, null, after.schema ?? null)];
     if (reqB && !reqA) out.push(change('output-property-optional', 'breaking', ctx.tool, where, 'required', 'optional'));
     if (!reqB && reqA) out.push(constraint(ctx, 'tightened', at, 'optional', 'required'));
@@ -118,7 +177,11 @@ function comparePropertyNames(b: JsonSchema, a: JsonSchema, closed: boolean, pat
   const at = [...path, 'propertyNames'];
   const declared = [...new Set([...keysOf(b.properties), ...keysOf(a.properties)])];
   const noPatterns = !isObject(b.patternProperties) && !isObject(a.patternProperties);
-  if (closed && noPatterns && declared.every((n) => nameAccepted(b.propertyNames, n) === true && nameAccepted(a.propertyNames, n) === true)) {
+  if (
+    closed &&
+    noPatterns &&
+    declared.every((n) => nameAccepted(b.propertyNames, n) === true && nameAccepted(a.propertyNames, n) === true)
+  ) {
     return [annotationChange(ctx, at, b.propertyNames ?? null, a.propertyNames ?? null)];
   }
   return ctx.walk(b.propertyNames, a.propertyNames, at, ctx);

@@ -29,17 +29,25 @@ function variantsOf(node: JsonSchema, root: JsonSchema, reached: Set<string>, de
   const { anyOf, oneOf, default: _default, ...rest } = node;
   const base: JsonSchema = Object.fromEntries(Object.entries(rest).filter(([k]) => !isAnnotation(k)));
   let variants: Variant[] = [{ node: base, at: [] }];
-  for (const [key, list] of [['anyOf', anyOf], ['oneOf', oneOf]] as const) {
+  for (const [key, list] of [
+    ['anyOf', anyOf],
+    ['oneOf', oneOf],
+  ] as const) {
     if (!Array.isArray(list)) continue;
-    variants = variants.flatMap((v) => list.map((branch, i) => {
-      const merged = normalize({ allOf: [v.node, branch] }, root, reached).node;
-      return merged === false ? null : { node: merged, at: [...v.at, key, String(i)] };
-    }).filter((x): x is Variant => x !== null));
+    variants = variants.flatMap((v) =>
+      list
+        .map((branch, i) => {
+          const merged = normalize({ allOf: [v.node, branch] }, root, reached).node;
+          return merged === false ? null : { node: merged, at: [...v.at, key, String(i)] };
+        })
+        .filter((x): x is Variant => x !== null),
+    );
     if (variants.length > MAX_VARIANTS) throw new RangeError(`more than ${MAX_VARIANTS} alternatives`);
   }
   const out: Variant[] = [];
   for (const v of variants) {
-    if (hasVariants(v.node) && depth < 3) out.push(...variantsOf(v.node, root, reached, depth + 1).map((w) => ({ node: w.node, at: [...v.at, ...w.at] })));
+    if (hasVariants(v.node) && depth < 3)
+      out.push(...variantsOf(v.node, root, reached, depth + 1).map((w) => ({ node: w.node, at: [...v.at, ...w.at] })));
     else if (Array.isArray(v.node.type)) for (const t of v.node.type) out.push({ node: { ...v.node, type: t }, at: v.at });
     else out.push(v);
   }
@@ -80,7 +88,11 @@ export function compareVariants(b: JsonSchema, a: JsonSchema, path: string[], ct
   for (const [i, match] of best.entries()) {
     const needed = must[i]!;
     if (!match || (match.score[0]! > 0 && used.has(match.j))) {
-      out.push(ctx.side === 'input' ? typeChange(ctx, true, [...path, ...needed.at], needed.node, null) : typeChange(ctx, false, [...path, ...needed.at], null, needed.node));
+      out.push(
+        ctx.side === 'input'
+          ? typeChange(ctx, true, [...path, ...needed.at], needed.node, null)
+          : typeChange(ctx, false, [...path, ...needed.at], null, needed.node),
+      );
       continue;
     }
     used.add(match.j);
@@ -101,7 +113,8 @@ export function compareVariants(b: JsonSchema, a: JsonSchema, path: string[], ct
 }
 
 /** A change that lets an alternative accept more than it did. */
-const widens = (c: Change) => c.severity === 'safe' && c.code.startsWith('input-') && c.code !== 'input-property-removed' || c.code === 'argument-became-optional';
+const widens = (c: Change) =>
+  (c.severity === 'safe' && c.code.startsWith('input-') && c.code !== 'input-property-removed') || c.code === 'argument-became-optional';
 
 /**
  * `oneOf` refuses an instance that matches more than one alternative. So on the input side,
@@ -136,12 +149,20 @@ function mayOverlap(x: JsonSchema, y: JsonSchema): boolean {
   const props = (n: JsonSchema) => (n.properties && typeof n.properties === 'object' ? (n.properties as Record<string, unknown>) : {});
   const [rx, ry] = [required(x), required(y)];
   // A closed alternative refuses a name the other requires and it does not declare.
-  const refuses = (n: JsonSchema, names: Set<unknown>) => n.additionalProperties === false && !n.patternProperties && [...names].some((r) => typeof r === 'string' && !Object.hasOwn(props(n), r));
+  const refuses = (n: JsonSchema, names: Set<unknown>) =>
+    n.additionalProperties === false &&
+    !n.patternProperties &&
+    [...names].some((r) => typeof r === 'string' && !Object.hasOwn(props(n), r));
   if (refuses(x, ry) || refuses(y, rx)) return false;
   for (const [name, px] of Object.entries(props(x))) {
     const py = props(y)[name];
     if (!rx.has(name) || !ry.has(name) || !py || typeof px !== 'object' || typeof py !== 'object') continue;
-    const values = (p: object) => ('const' in p ? [(p as { const: unknown }).const] : Array.isArray((p as { enum?: unknown }).enum) ? (p as { enum: unknown[] }).enum : null);
+    const values = (p: object) =>
+      'const' in p
+        ? [(p as { const: unknown }).const]
+        : Array.isArray((p as { enum?: unknown }).enum)
+          ? (p as { enum: unknown[] }).enum
+          : null;
     const [vx, vy] = [values(px!), values(py)];
     if (vx && vy && !vx.some((v) => vy.some((w) => valueKey(v) === valueKey(w)))) return false;
   }

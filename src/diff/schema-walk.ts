@@ -19,7 +19,8 @@ const MAX_DEPTH = 64;
  */
 export function compareSchemaNodes(beforeRaw: unknown, afterRaw: unknown, path: string[], ctx: WalkContext): Change[] {
   if (sameSubschema(beforeRaw, afterRaw, ctx)) return [];
-  if (ctx.depth >= MAX_DEPTH) return [unclassified(ctx, path, `The schemas differ deeper than ${MAX_DEPTH} levels, where the gate compares no further.`)];
+  if (ctx.depth >= MAX_DEPTH)
+    return [unclassified(ctx, path, `The schemas differ deeper than ${MAX_DEPTH} levels, where the gate compares no further.`)];
   if (--ctx.budget.left < 0) {
     if (ctx.budget.spent) return [];
     ctx.budget.spent = true;
@@ -65,7 +66,6 @@ function compareNormalized(b: Node, a: Node, path: string[], ctx: WalkContext): 
   ];
 }
 
-
 /** Whether every value of type `t` is accepted by `types` (integer values are numbers). */
 const covers = (types: Set<string> | null, t: string): boolean =>
   types === null || types.has(t) || (t === 'integer' && types.has('number'));
@@ -92,12 +92,24 @@ function compareEnums(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkCon
   if (before === null && after === null) return [];
   const afterKeys = new Set((after ?? []).map(valueKey));
   const beforeKeys = new Set((before ?? []).map(valueKey));
-  const narrowed = (before === null && after !== null) || (before !== null && after !== null && before.some((v) => !afterKeys.has(valueKey(v))));
-  const widened = (before !== null && after === null) || (before !== null && after !== null && after.some((v) => !beforeKeys.has(valueKey(v))));
+  const narrowed =
+    (before === null && after !== null) || (before !== null && after !== null && before.some((v) => !afterKeys.has(valueKey(v))));
+  const widened =
+    (before !== null && after === null) || (before !== null && after !== null && after.some((v) => !beforeKeys.has(valueKey(v))));
   const at = [...path, 'enum'];
   const out: Change[] = [];
-  if (narrowed) out.push(ctx.side === 'input' ? change('input-enum-narrowed', 'breaking', ctx.tool, pointer(...at), before, after) : change('output-enum-narrowed', 'safe', ctx.tool, pointer(...at), before, after));
-  if (widened) out.push(ctx.side === 'input' ? change('input-enum-widened', 'safe', ctx.tool, pointer(...at), before, after) : change('output-enum-widened', 'dangerous', ctx.tool, pointer(...at), before, after));
+  if (narrowed)
+    out.push(
+      ctx.side === 'input'
+        ? change('input-enum-narrowed', 'breaking', ctx.tool, pointer(...at), before, after)
+        : change('output-enum-narrowed', 'safe', ctx.tool, pointer(...at), before, after),
+    );
+  if (widened)
+    out.push(
+      ctx.side === 'input'
+        ? change('input-enum-widened', 'safe', ctx.tool, pointer(...at), before, after)
+        : change('output-enum-widened', 'dangerous', ctx.tool, pointer(...at), before, after),
+    );
   return out;
 }
 
@@ -120,7 +132,8 @@ function compareConditional(b: JsonSchema, a: JsonSchema, path: string[], ctx: W
   if (!has(b) && !has(a)) return [];
   if (!has(b)) return [constraint(ctx, 'tightened', [...path, 'if'], null, { if: a.if, then: a.then, else: a.else })];
   if (!has(a)) return [constraint(ctx, 'loosened', [...path, 'if'], { if: b.if, then: b.then, else: b.else }, null)];
-  if (!sameSubschema(b.if, a.if, ctx)) return [unclassified(ctx, [...path, 'if'], 'The condition (`if`) changed; which instances each branch governs is no longer the same.')];
+  if (!sameSubschema(b.if, a.if, ctx))
+    return [unclassified(ctx, [...path, 'if'], 'The condition (`if`) changed; which instances each branch governs is no longer the same.')];
   return [...compareSchemaNodes(b.then, a.then, [...path, 'then'], ctx), ...compareSchemaNodes(b.else, a.else, [...path, 'else'], ctx)];
 }
 
@@ -132,7 +145,8 @@ function compareConjuncts(b: JsonSchema, a: JsonSchema, path: string[], ctx: Wal
   const beforeKeys = before.map(constraintKey);
   const lost = before.map((_, i) => i).filter((i) => beforeKeys[i] === null || !afterKeys.includes(beforeKeys[i]!));
   const gained = after.map((_, i) => i).filter((i) => afterKeys[i] === null || !beforeKeys.includes(afterKeys[i]!));
-  if (lost.length === 1 && gained.length === 1) return compareSchemaNodes(before[lost[0]!], after[gained[0]!], [...path, 'allOf', String(gained[0])], ctx);
+  if (lost.length === 1 && gained.length === 1)
+    return compareSchemaNodes(before[lost[0]!], after[gained[0]!], [...path, 'allOf', String(gained[0])], ctx);
   return [
     ...lost.map((i) => constraint(ctx, 'loosened', [...path, 'allOf', String(i)], before[i], null)),
     ...gained.map((i) => constraint(ctx, 'tightened', [...path, 'allOf', String(i)], null, after[i])),
@@ -147,12 +161,22 @@ function compareConjuncts(b: JsonSchema, a: JsonSchema, path: string[], ctx: Wal
 function compareLocal(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkContext): Change[] {
   const out: Change[] = [];
   if ((b.$ref ?? null) !== (a.$ref ?? null)) {
-    out.push(unclassified(ctx, [...path, '$ref'], `A $ref the gate cannot resolve (external or missing) changed from ${JSON.stringify(b.$ref ?? null)} to ${JSON.stringify(a.$ref ?? null)}.`));
+    out.push(
+      unclassified(
+        ctx,
+        [...path, '$ref'],
+        `A $ref the gate cannot resolve (external or missing) changed from ${JSON.stringify(b.$ref ?? null)} to ${JSON.stringify(a.$ref ?? null)}.`,
+      ),
+    );
   }
   const hasDefault = (s: JsonSchema) => Object.hasOwn(s, 'default');
   if ((hasDefault(b) || hasDefault(a)) && (hasDefault(b) !== hasDefault(a) || valueKey(b.default) !== valueKey(a.default))) {
     const at = [...path, 'default'];
-    out.push(ctx.side === 'input' ? change('input-default-changed', 'dangerous', ctx.tool, pointer(...at), b.default, a.default) : annotationChange(ctx, at, b.default, a.default));
+    out.push(
+      ctx.side === 'input'
+        ? change('input-default-changed', 'dangerous', ctx.tool, pointer(...at), b.default, a.default)
+        : annotationChange(ctx, at, b.default, a.default),
+    );
   }
   const keys = [...new Set([...Object.keys(b), ...Object.keys(a)])].sort();
   for (const key of keys) {

@@ -28,9 +28,22 @@ function inputChanges(before: ContractTool, after: ContractTool): Change[] {
   const changes = walk('input', before.name, asArguments(before.inputSchema), asArguments(after.inputSchema));
   const invalid = before.inputSchema?.type !== 'object';
   if (!invalid || !changes.some((c) => c.severity !== 'safe')) return changes;
-  const shown = changes.slice(0, 3).map((c) => c.message).join(' ');
+  const shown = changes
+    .slice(0, 3)
+    .map((c) => c.message)
+    .join(' ');
   const note = `${changes.length} difference${changes.length === 1 ? '' : 's'} measured against it: ${shown}${changes.length > 3 ? ' ...' : ''}`;
-  return [change('input-schema-repaired', 'dangerous', before.name, '/inputSchema', before.inputSchema?.type ?? null, after.inputSchema?.type ?? null, note)];
+  return [
+    change(
+      'input-schema-repaired',
+      'dangerous',
+      before.name,
+      '/inputSchema',
+      before.inputSchema?.type ?? null,
+      after.inputSchema?.type ?? null,
+      note,
+    ),
+  ];
 }
 
 const asArguments = (schema: JsonSchema | null): JsonSchema => (schema?.type === undefined ? { ...schema, type: 'object' } : schema);
@@ -50,11 +63,14 @@ function walk(side: SchemaSide, tool: string, before: JsonSchema, after: JsonSch
       const ref = `#${pointer(key, name)}`;
       if (ctx.reached.before.has(ref) || ctx.reached.after.has(ref)) continue;
       const b = constraintKey(defsBefore[name]);
-      if (b === null || b !== constraintKey(defsAfter[name])) changes.push(annotationChange(ctx, [root, key, name], defsBefore[name] ?? null, defsAfter[name] ?? null));
+      if (b === null || b !== constraintKey(defsAfter[name]))
+        changes.push(annotationChange(ctx, [root, key, name], defsBefore[name] ?? null, defsAfter[name] ?? null));
     }
   }
   if (changes.length === 0 && normalForm(before, before) !== normalForm(after, after)) {
-    changes.push(change('schema-changed', 'dangerous', tool, pointer(root), null, null, 'The schemas differ in a way the gate does not classify.'));
+    changes.push(
+      change('schema-changed', 'dangerous', tool, pointer(root), null, null, 'The schemas differ in a way the gate does not classify.'),
+    );
   }
   return changes;
 }

@@ -12,8 +12,7 @@ export interface DiffSummary {
   safe: number;
 }
 
-const toolsWith = (changes: Change[], keep: (c: Change) => boolean): number =>
-  new Set(changes.filter(keep).map((c) => c.tool)).size;
+const toolsWith = (changes: Change[], keep: (c: Change) => boolean): number => new Set(changes.filter(keep).map((c) => c.tool)).size;
 
 /** The summary counts tools, not changes, as the interface defines; the severity totals count changes. */
 export function summarize(changes: Change[]): DiffSummary {

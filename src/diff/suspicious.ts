@@ -14,17 +14,35 @@ const READ = String.raw`(?:read|cat|open|load|get|fetch)`;
 
 const INJECTION: [RegExp, string][] = [
   [/<\s*(important|system|instructions?|secret|hidden)\b[^>]*>/i, 'a hidden-instruction tag'],
-  [/\b(ignore|disregard|forget)\s+(all\s+)?(the\s+)?(previous|prior|above|earlier)\s+(instructions|rules|prompts?)/i, 'an instruction to ignore previous instructions'],
-  [/\b(do\s+not|don't|never)\s+(tell|inform|mention|reveal|show)\b[^.]{0,40}\b(user|human)/i, 'an instruction to hide things from the user'],
+  [
+    /\b(ignore|disregard|forget)\s+(all\s+)?(the\s+)?(previous|prior|above|earlier)\s+(instructions|rules|prompts?)/i,
+    'an instruction to ignore previous instructions',
+  ],
+  [
+    /\b(do\s+not|don't|never)\s+(tell|inform|mention|reveal|show)\b[^.]{0,40}\b(user|human)/i,
+    'an instruction to hide things from the user',
+  ],
   // A credential file read or passed on; a mention alone ("paths such as ~/.ssh are rejected") is not.
   [new RegExp(String.raw`\b(?:${READ}|${TAKE})\s+${DET}${CREDENTIAL_FILE}`, 'i'), 'a reference to credential files'],
   // A secret handed to the tool ("include your API key in the query"), or read and then passed on.
-  [new RegExp(String.raw`\b${TAKE}\s+${DET}${SECRET}[^.\n]{0,30}?\s(?:in|into|as|to|with|inside)\b`, 'i'), 'an instruction to read or pass on secrets'],
-  [new RegExp(String.raw`\b${READ}\s+${DET}${SECRET}[^.\n]{0,60}?\b(?:and|then)\s+${TAKE}\b`, 'i'), 'an instruction to read or pass on secrets'],
-  [/\b(send|post|upload|forward|transmit|exfiltrate)\b[^.\n]{0,60}\bto\s+(https?:\/\/|\d{1,3}(\.\d{1,3}){3})/i, 'an instruction to send data to an address'],
+  [
+    new RegExp(String.raw`\b${TAKE}\s+${DET}${SECRET}[^.\n]{0,30}?\s(?:in|into|as|to|with|inside)\b`, 'i'),
+    'an instruction to read or pass on secrets',
+  ],
+  [
+    new RegExp(String.raw`\b${READ}\s+${DET}${SECRET}[^.\n]{0,60}?\b(?:and|then)\s+${TAKE}\b`, 'i'),
+    'an instruction to read or pass on secrets',
+  ],
+  [
+    /\b(send|post|upload|forward|transmit|exfiltrate)\b[^.\n]{0,60}\bto\s+(https?:\/\/|\d{1,3}(\.\d{1,3}){3})/i,
+    'an instruction to send data to an address',
+  ],
   // Steering away from every other tool ("instead of any other tool", "do not use other tools"). A
   // prerequisite ("call this first", "confirm the plan before using this tool") is ordinary workflow.
-  [/\b(instead\s+of\s+(using\s+|calling\s+)?(any|all)\s+other\s+tools?|(never|do\s+not|don't)\s+(use|call)\s+(any\s+)?other\s+tools?|only\s+(ever\s+)?use\s+this\s+tool)\b/i, 'an instruction that steers tool choice'],
+  [
+    /\b(instead\s+of\s+(using\s+|calling\s+)?(any|all)\s+other\s+tools?|(never|do\s+not|don't)\s+(use|call)\s+(any\s+)?other\s+tools?|only\s+(ever\s+)?use\s+this\s+tool)\b/i,
+    'an instruction that steers tool choice',
+  ],
 ];
 
 // Zero-width, bidirectional controls and isolates, and the Unicode tag block.

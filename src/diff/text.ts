@@ -14,7 +14,8 @@ function descriptions(tool: ContractTool): Map<string, string> {
   const visit = (schema: unknown, path: string[], depth: number) => {
     if (!isObject(schema) || depth > 16) return;
     if (typeof schema.description === 'string' && path.length > 1) found.set(pointer(...path, 'description'), schema.description);
-    if (isObject(schema.properties)) for (const [name, child] of Object.entries(schema.properties)) visit(child, [...path, 'properties', name], depth + 1);
+    if (isObject(schema.properties))
+      for (const [name, child] of Object.entries(schema.properties)) visit(child, [...path, 'properties', name], depth + 1);
     if (isObject(schema.items)) visit(schema.items, [...path, 'items'], depth + 1);
   };
   visit(tool.inputSchema, ['inputSchema'], 0);
@@ -27,7 +28,18 @@ function textChanges(tool: string | null, path: string, before: string | undefin
   // New text (a new tool or parameter) is only checked for injection; "changed" needs an old text.
   if (before !== undefined && before !== after) out.push(wordingChange('description', tool, path, before, after));
   const reasons = suspiciousReasons(after, before ?? '');
-  if (reasons.length) out.push(change('description-suspicious', 'breaking', tool, path, before ?? null, after, `Contains ${reasons.join('; ')}, in "${tool}" ${path}.`));
+  if (reasons.length)
+    out.push(
+      change(
+        'description-suspicious',
+        'breaking',
+        tool,
+        path,
+        before ?? null,
+        after,
+        `Contains ${reasons.join('; ')}, in "${tool}" ${path}.`,
+      ),
+    );
   return out;
 }
 
@@ -35,12 +47,26 @@ function textChanges(tool: string | null, path: string, before: string | undefin
  * A changed text: a rewrite (`*-changed`, judged) or a wording edit (`*-reworded`, reported), by
  * the line in diff/wording.ts. The note says which rule decided, then the word diff.
  */
-function wordingChange(kind: 'description' | 'instructions', tool: string | null, path: string, before: string | null, after: string | null): Change {
+function wordingChange(
+  kind: 'description' | 'instructions',
+  tool: string | null,
+  path: string,
+  before: string | null,
+  after: string | null,
+): Change {
   const wording = judgeWording(before ?? '', after ?? '');
   const rewritten = wording.kind === 'rewritten';
   const code = rewritten ? (`${kind}-changed` as const) : (`${kind}-reworded` as const);
   const shown = wordDiff(before ?? '', after ?? '');
-  return change(code, rewritten ? 'dangerous' : 'safe', tool, path, before, after, `${wording.why[0]!.toUpperCase()}${wording.why.slice(1)}${shown ? `: ${shown}` : '.'}`);
+  return change(
+    code,
+    rewritten ? 'dangerous' : 'safe',
+    tool,
+    path,
+    before,
+    after,
+    `${wording.why[0]!.toUpperCase()}${wording.why.slice(1)}${shown ? `: ${shown}` : '.'}`,
+  );
 }
 
 /** Descriptions, titles and (through `diffText.instructions`) the server's instructions. */
@@ -48,14 +74,26 @@ export function diffText(before: ContractTool, after: ContractTool): Change[] {
   const out: Change[] = [];
   const was = descriptions(before);
   for (const [path, text] of descriptions(after)) out.push(...textChanges(after.name, path, was.get(path), text));
-  if ((before.title ?? null) !== (after.title ?? null)) out.push(change('title-changed', 'safe', after.name, '/title', before.title, after.title));
+  if ((before.title ?? null) !== (after.title ?? null))
+    out.push(change('title-changed', 'safe', after.name, '/title', before.title, after.title));
   return out;
 }
 
 diffText.instructions = (before: string | null, after: string | null): Change[] => {
   const out = [wordingChange('instructions', null, '/instructions', before, after)];
   const reasons = suspiciousReasons(after ?? '', before ?? '');
-  if (reasons.length) out.push(change('description-suspicious', 'breaking', null, '/instructions', before, after, `Contains ${reasons.join('; ')}, in the server's instructions.`));
+  if (reasons.length)
+    out.push(
+      change(
+        'description-suspicious',
+        'breaking',
+        null,
+        '/instructions',
+        before,
+        after,
+        `Contains ${reasons.join('; ')}, in the server's instructions.`,
+      ),
+    );
   return out;
 };
 

@@ -14,7 +14,9 @@ function shape(tool: ContractTool): string {
     if (!schema) return null;
     const required = new Set(Array.isArray(schema.required) ? schema.required : []);
     const properties = (schema.properties && typeof schema.properties === 'object' ? schema.properties : {}) as Record<string, JsonSchema>;
-    return Object.keys(properties).sort().map((name) => [name, properties[name]?.type ?? null, required.has(name)]);
+    return Object.keys(properties)
+      .sort()
+      .map((name) => [name, properties[name]?.type ?? null, required.has(name)]);
   };
   return canonicalJson([signature(tool.inputSchema), signature(tool.outputSchema)]);
 }
@@ -31,15 +33,20 @@ export function diffToolSet(before: Contract, after: Contract): Change[] {
   const renamedTo = new Map<string, ContractTool>();
   for (const gone of removed) {
     const claimed = new Set(renamedTo.values());
-    const successor = likelySuccessor(gone, added.filter((t) => !claimed.has(t) && shape(t) === shape(gone)));
+    const successor = likelySuccessor(
+      gone,
+      added.filter((t) => !claimed.has(t) && shape(t) === shape(gone)),
+    );
     if (successor) renamedTo.set(gone.name, successor);
   }
   const out: Change[] = [];
   for (const gone of removed) {
     const successor = renamedTo.get(gone.name);
-    out.push(successor
-      ? change('tool-renamed', 'breaking', gone.name, '', gone.name, successor.name)
-      : change('tool-removed', 'breaking', gone.name, '', summarize(gone), null));
+    out.push(
+      successor
+        ? change('tool-renamed', 'breaking', gone.name, '', gone.name, successor.name)
+        : change('tool-removed', 'breaking', gone.name, '', summarize(gone), null),
+    );
   }
   for (const tool of added) {
     out.push(change('tool-added', 'safe', tool.name, '', null, summarize(tool)));
@@ -47,19 +54,29 @@ export function diffToolSet(before: Contract, after: Contract): Change[] {
       // Most servers declare no annotations, so the spec's defaults make every new tool destructive.
       // One that says so itself is a rollback; one that is destructive only by default is held until declared.
       const declared = tool.annotations?.destructiveHint === true && tool.annotations.readOnlyHint !== true;
-      const defaulted = tool.annotations === null
-        ? 'It declares no annotations, so this comes from the spec defaults: declare readOnlyHint and destructiveHint.'
-        : `Hints left to spec defaults: ${tool.defaultedHints.join(', ')}; declare them.`;
-      out.push(declared
-        ? change('tool-added-destructive', 'dangerous', tool.name, '/annotations', null, tool.effectiveAnnotations)
-        : change('tool-added-destructive-by-default', 'dangerous', tool.name, '/annotations', null, tool.effectiveAnnotations, defaulted));
+      const defaulted =
+        tool.annotations === null
+          ? 'It declares no annotations, so this comes from the spec defaults: declare readOnlyHint and destructiveHint.'
+          : `Hints left to spec defaults: ${tool.defaultedHints.join(', ')}; declare them.`;
+      out.push(
+        declared
+          ? change('tool-added-destructive', 'dangerous', tool.name, '/annotations', null, tool.effectiveAnnotations)
+          : change('tool-added-destructive-by-default', 'dangerous', tool.name, '/annotations', null, tool.effectiveAnnotations, defaulted),
+      );
     }
   }
   return out;
 }
 
 /** Words of a tool name: `getTinyImage`, `get-tiny-image` and `get_tiny_image` all give get, tiny, image. */
-const words = (name: string) => new Set(name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean));
+const words = (name: string) =>
+  new Set(
+    name
+      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter(Boolean),
+  );
 
 /**
  * The one added tool with the same schemas. When several share them (tools without parameters

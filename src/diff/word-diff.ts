@@ -61,7 +61,10 @@ export function wordDiff(before: string, after: string): string {
   const keep = 3;
   return hunks
     .map((hunk, n) => {
-      if (!('same' in hunk)) return [hunk.removed.length ? `[-${hunk.removed.join(' ')}-]` : '', hunk.added.length ? `[+${hunk.added.join(' ')}+]` : ''].filter(Boolean).join(' ');
+      if (!('same' in hunk))
+        return [hunk.removed.length ? `[-${hunk.removed.join(' ')}-]` : '', hunk.added.length ? `[+${hunk.added.join(' ')}+]` : '']
+          .filter(Boolean)
+          .join(' ');
       const same = hunk.same;
       const first = n === 0;
       const last = n === hunks.length - 1;

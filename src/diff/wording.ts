@@ -30,7 +30,10 @@ const DIRECTIVES: [string, RegExp][] = [
   ['should', /\bshould\b/gi],
   ['required', /\b(?:required|requires?)\b/gi],
   ['never', /\bnever\b/gi],
-  ['do not', /\b(?:do|does|did|is|are|was|were|will|would|can|could|should|must|may|might|has|have)\s+not\b|\b\w+n['’]t\b|\bcannot\b|\bno\s+longer\b/gi],
+  [
+    'do not',
+    /\b(?:do|does|did|is|are|was|were|will|would|can|could|should|must|may|might|has|have)\s+not\b|\b\w+n['’]t\b|\bcannot\b|\bno\s+longer\b/gi,
+  ],
   ['important', /\b(?:important|critical|crucial|warning)\b/gi],
   ['prefer', /\b(?:prefer|preferred|instead|rather\s+than|whenever|even\s+(?:when|if))\b/gi],
   ['only', /\bonly\b/gi],
@@ -55,7 +58,8 @@ const NUMBER = /\d+(?:[.,]\d+)*/g;
 const numbers = (tokens: string[]) => tokens.flatMap((t) => t.match(NUMBER) ?? []);
 
 export function judgeWording(before: string, after: string): Wording {
-  if (!words(before).length || !words(after).length) return { kind: 'rewritten', why: words(after).length ? 'text where there was none' : 'the text was removed' };
+  if (!words(before).length || !words(after).length)
+    return { kind: 'rewritten', why: words(after).length ? 'text where there was none' : 'the text was removed' };
   const directives = directiveChanges(before, after);
   if (directives.length) return { kind: 'rewritten', why: `instructions changed (${directives.join(', ')})` };
   const hunks = wordHunks(before, after);
@@ -68,9 +72,14 @@ export function judgeWording(before: string, after: string): Wording {
     added += hunk.added.length;
     removed += hunk.removed.length;
     const [was, is] = [numbers(hunk.removed), numbers(hunk.added)];
-    if (was.length && is.length && was.join() !== is.join()) return { kind: 'rewritten', why: `a figure changed (${was.join(', ')} → ${is.join(', ')})` };
+    if (was.length && is.length && was.join() !== is.join())
+      return { kind: 'rewritten', why: `a figure changed (${was.join(', ')} → ${is.join(', ')})` };
   }
   const limit = Math.max(8, Math.floor(longer * 0.3));
-  if (Math.max(added, removed) > limit || added > 40) return { kind: 'rewritten', why: `rewritten (${wordsCount(added)} in, ${removed} out, of ${longer})` };
-  return { kind: 'reworded', why: added + removed ? `${wordsCount(added)} in, ${removed} out, of ${longer}; no instruction or figure changed` : 'whitespace only' };
+  if (Math.max(added, removed) > limit || added > 40)
+    return { kind: 'rewritten', why: `rewritten (${wordsCount(added)} in, ${removed} out, of ${longer})` };
+  return {
+    kind: 'reworded',
+    why: added + removed ? `${wordsCount(added)} in, ${removed} out, of ${longer}; no instruction or figure changed` : 'whitespace only',
+  };
 }

@@ -19,4 +19,3 @@ export function readApprovalRecord(body: string | null, label: string): string[]
     return null;
   }
 }
-

@@ -36,17 +36,29 @@ export function renderJunit(report: Report): string {
         body: r.failures.map((f) => `${f.code}: ${f.message}`).join('\n'),
       },
     }),
-    ...(r.status === 'skipped' && { skipped: r.probes.find((p) => p.reason)?.reason ?? (c.available ? 'probes skipped' : 'candidate unavailable') }),
+    ...(r.status === 'skipped' && {
+      skipped: r.probes.find((p) => p.reason)?.reason ?? (c.available ? 'probes skipped' : 'candidate unavailable'),
+    }),
   }));
   const breaking = report.diff.changes.filter((x) => x.severity === 'breaking');
   const contract: TestCase[] = breaking.length
-    ? breaking.map((x) => ({ name: `${x.code} ${x.tool ?? ''} ${x.path}`.trim(), classname: 'mcp-gate.contract', failure: { message: x.message, type: x.code, body: `fingerprint ${x.fingerprint}` } }))
+    ? breaking.map((x) => ({
+        name: `${x.code} ${x.tool ?? ''} ${x.path}`.trim(),
+        classname: 'mcp-gate.contract',
+        failure: { message: x.message, type: x.code, body: `fingerprint ${x.fingerprint}` },
+      }))
     : [{ name: 'no breaking changes', classname: 'mcp-gate.contract' }];
   const d = report.decision;
   const verdict: TestCase = {
     name: `verdict ${d.verdict}`,
     classname: 'mcp-gate.decision',
-    ...(d.verdict !== 'Promote' && { failure: { message: `${d.verdict}: ${d.reasons.map((r) => r.code).join(', ')}`, type: d.verdict, body: d.reasons.map((r) => `[${r.action}] ${r.code}: ${r.message}`).join('\n') } }),
+    ...(d.verdict !== 'Promote' && {
+      failure: {
+        message: `${d.verdict}: ${d.reasons.map((r) => r.code).join(', ')}`,
+        type: d.verdict,
+        body: d.reasons.map((r) => `[${r.action}] ${r.code}: ${r.message}`).join('\n'),
+      },
+    }),
   };
   const suites: [string, TestCase[]][] = [
     [`frozen role cases (${c.profile})`, cases],
@@ -57,12 +69,21 @@ export function renderJunit(report: Report): string {
   const all = suites.flatMap(([, list]) => list);
   const time = seconds(report.timing?.totalMs);
   const out = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  out.push(`<testsuites name="mcp-gate" tests="${all.length}" failures="${count(all, 'failure')}" errors="0" skipped="${count(all, 'skipped')}" time="${time}">`);
+  out.push(
+    `<testsuites name="mcp-gate" tests="${all.length}" failures="${count(all, 'failure')}" errors="0" skipped="${count(all, 'skipped')}" time="${time}">`,
+  );
   suites.forEach(([name, list], id) => {
-    out.push(`  <testsuite name="${xml(name)}" id="${id}" package="mcp-gate" hostname="localhost" timestamp="${report.startedAt.replace(/\.\d+Z$/, '').replace(/Z$/, '')}" tests="${list.length}" failures="${count(list, 'failure')}" errors="0" skipped="${count(list, 'skipped')}" time="0">`);
+    out.push(
+      `  <testsuite name="${xml(name)}" id="${id}" package="mcp-gate" hostname="localhost" timestamp="${report.startedAt.replace(/\.\d+Z$/, '').replace(/Z$/, '')}" tests="${list.length}" failures="${count(list, 'failure')}" errors="0" skipped="${count(list, 'skipped')}" time="0">`,
+    );
     for (const t of list) {
       const open = `    <testcase name="${xml(t.name)}" classname="${xml(t.classname)}" time="0"`;
-      if (t.failure) out.push(`${open}>`, `      <failure message="${xml(t.failure.message)}" type="${xml(t.failure.type)}">${xml(t.failure.body)}</failure>`, '    </testcase>');
+      if (t.failure)
+        out.push(
+          `${open}>`,
+          `      <failure message="${xml(t.failure.message)}" type="${xml(t.failure.type)}">${xml(t.failure.body)}</failure>`,
+          '    </testcase>',
+        );
       else if (t.skipped !== undefined) out.push(`${open}>`, `      <skipped message="${xml(t.skipped)}"/>`, '    </testcase>');
       else out.push(`${open}/>`);
     }

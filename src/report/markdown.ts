@@ -13,7 +13,8 @@ export const VERDICT_ICON = { Promote: '✅', Hold: '⚠️', Rollback: '⛔' } 
 /** The longest server text a cell shows (a tool name can be 70 KB); the report keeps it whole. */
 const CELL_CHARACTERS = 300;
 /** Text in markdown prose or a table cell: one line, clipped, and nothing GitHub would act on (see src/inert.ts). */
-const clip = (text: string) => (text.length > CELL_CHARACTERS ? `${[...text.slice(0, CELL_CHARACTERS + 1)].slice(0, CELL_CHARACTERS).join('')}…` : text);
+const clip = (text: string) =>
+  text.length > CELL_CHARACTERS ? `${[...text.slice(0, CELL_CHARACTERS + 1)].slice(0, CELL_CHARACTERS).join('')}…` : text;
 export const cell = (text: string): string => markdownText(clip(text));
 const code = (text: string): string => markdownCode(clip(text));
 const percent = (rate: number | null) => (rate === null ? 'n/a' : `${Math.round(rate * 100)}%`);
@@ -36,21 +37,30 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   const { baseline: b, candidate: c, decision } = report;
   const head: string[] = [STICKY_MARKER];
   const reasons = decision.reasons.map((r) => `\`${r.code}\``).join(', ');
-  const approved = decision.approval ? ` (approved by label ${markdownCode(decision.approval.label)}; the gate said **${decision.approval.verdictBefore}**)` : '';
-  head.push(`## ${VERDICT_ICON[decision.verdict]} mcp-gate: **${decision.verdict}**${approved}: ${cell(b.profile)} → ${cell(c.profile)}${reasons ? ` — ${reasons}` : ''}`);
+  const approved = decision.approval
+    ? ` (approved by label ${markdownCode(decision.approval.label)}; the gate said **${decision.approval.verdictBefore}**)`
+    : '';
+  head.push(
+    `## ${VERDICT_ICON[decision.verdict]} mcp-gate: **${decision.verdict}**${approved}: ${cell(b.profile)} → ${cell(c.profile)}${reasons ? ` — ${reasons}` : ''}`,
+  );
   head.push('');
   if (decision.approval?.covers) head.push(approvalRecord(decision.approval.label, decision.approval.covers));
   if (decision.staleApproval) head.push('> [!WARNING]', `> ${cell(decision.staleApproval.message)}`, '');
   for (const r of decision.reasons) head.push(`- **${r.action}** \`${r.code}\` (${r.count}): ${cell(r.message)}`);
   if (!decision.reasons.length) head.push('- No finding asks for Hold or Rollback.');
-  for (const e of decision.exceptionsApplied) head.push(`- approved until ${e.expires}: \`${e.code}\`${e.tool ? ` on ${cell(e.tool)}` : ''} (${cell(e.reason)})`);
+  for (const e of decision.exceptionsApplied)
+    head.push(`- approved until ${e.expires}: \`${e.code}\`${e.tool ? ` on ${cell(e.tool)}` : ''} (${cell(e.reason)})`);
   head.push('');
   const s = report.diff.summary;
-  head.push(`**Diff:** ${s.addedTools} added, ${s.removedTools} removed, ${s.schemaBreakages} schema breakages, ${s.readOnlyHintRegressions} read-only regressions, ${s.addedDestructiveTools} new destructive tools.`);
+  head.push(
+    `**Diff:** ${s.addedTools} added, ${s.removedTools} removed, ${s.schemaBreakages} schema breakages, ${s.readOnlyHintRegressions} read-only regressions, ${s.addedDestructiveTools} new destructive tools.`,
+  );
 
   const fixed = [...serverSection(b, c), ...approveSection(report, options)];
-  if (report.policy?.error) fixed.unshift('', `> [!WARNING]\n> The gate's own config and datasets were not compared with the base: ${cell(report.policy.error)}`);
-  if (options.reportLink) fixed.push('', `The full report (JSON, and an HTML page to open in a browser) is in [this run's artifacts](${options.reportLink}).`);
+  if (report.policy?.error)
+    fixed.unshift('', `> [!WARNING]\n> The gate's own config and datasets were not compared with the base: ${cell(report.policy.error)}`);
+  if (options.reportLink)
+    fixed.push('', `The full report (JSON, and an HTML page to open in a browser) is in [this run's artifacts](${options.reportLink}).`);
   // The whole body is budgeted. The head (verdict and reasons, one line per code, every cell
   // clipped) and the fixed parts are small; changes, then cases, roles and the audit share what
   // is left, in that order, each cut at a row with the rest counted.
@@ -95,7 +105,11 @@ function fitRows(lines: string[], budget: number, reportLink?: string): string[]
     used += line.length + 1;
     out.push(line);
   }
-  if (dropped) out.push('', `_${dropped} more row${dropped === 1 ? '' : 's'} left out to keep this under GitHub's comment limit; ${reportLink ? `see [the full report](${reportLink})` : 'see the saved JSON report'}._`);
+  if (dropped)
+    out.push(
+      '',
+      `_${dropped} more row${dropped === 1 ? '' : 's'} left out to keep this under GitHub's comment limit; ${reportLink ? `see [the full report](${reportLink})` : 'see the saved JSON report'}._`,
+    );
   return out;
 }
 
@@ -118,17 +132,28 @@ function changeSection(changes: Change[], budget: number, reportLink?: string): 
       rows.push(row);
     }
     if (!rows.length) continue;
-    out.push('', `<details${severity === 'breaking' ? ' open' : ''}><summary>${group.length} ${severity} change${group.length === 1 ? '' : 's'}</summary>`, '');
+    out.push(
+      '',
+      `<details${severity === 'breaking' ? ' open' : ''}><summary>${group.length} ${severity} change${group.length === 1 ? '' : 's'}</summary>`,
+      '',
+    );
     out.push('| code | tool | path | change |', '|---|---|---|---|', ...rows, '', '</details>');
   }
-  if (left) out.push('', `_${left} more change${left === 1 ? '' : 's'} left out to keep this under GitHub's comment limit; ${reportLink ? `see [the full report](${reportLink})` : 'see the saved JSON report'}._`);
+  if (left)
+    out.push(
+      '',
+      `_${left} more change${left === 1 ? '' : 's'} left out to keep this under GitHub's comment limit; ${reportLink ? `see [the full report](${reportLink})` : 'see the saved JSON report'}._`,
+    );
   return out;
 }
 
 function caseSection(b: SideReport, c: SideReport): string[] {
   if (!b.cases.total && !c.cases.total) return [];
   const out = ['', '### Frozen role cases', ''];
-  out.push(`Pass rate: baseline ${percent(b.cases.passRate)} (${b.cases.passed}/${b.cases.total}), candidate ${percent(c.cases.passRate)} (${c.cases.passed}/${c.cases.total}).`, '');
+  out.push(
+    `Pass rate: baseline ${percent(b.cases.passRate)} (${b.cases.passed}/${b.cases.total}), candidate ${percent(c.cases.passRate)} (${c.cases.passed}/${c.cases.total}).`,
+    '',
+  );
   out.push('| case | role | baseline | candidate | candidate failures |', '|---|---|---|---|---|');
   const baseline = new Map(b.caseResults.map((r) => [r.id, r]));
   for (const r of c.caseResults) {
@@ -146,8 +171,13 @@ function roleSection(report: Report): string[] {
   if (!roles.length || (roles.length === 1 && !roles[0]!.allowedTools && roles[0]!.maxDestructiveTools === null)) return [];
   const out = ['', '### Roles', '', '| role | candidate cases passed | outside its allowlist | verdict |', '|---|---|---|---|'];
   for (const role of roles) {
-    const outside = role.findings.filter((f) => f.code === 'role-surface-leak').map((f) => `${cell(f.tool!)}${f.regression === false ? ' (baseline too)' : ''}`).join(', ');
-    out.push(`| ${cell(role.name)} | ${role.cases.candidate.passed}/${role.cases.candidate.total} | ${outside || '-'} | ${VERDICT_ICON[role.verdict]} ${role.verdict} |`);
+    const outside = role.findings
+      .filter((f) => f.code === 'role-surface-leak')
+      .map((f) => `${cell(f.tool!)}${f.regression === false ? ' (baseline too)' : ''}`)
+      .join(', ');
+    out.push(
+      `| ${cell(role.name)} | ${role.cases.candidate.passed}/${role.cases.candidate.total} | ${outside || '-'} | ${VERDICT_ICON[role.verdict]} ${role.verdict} |`,
+    );
   }
   return out;
 }
@@ -162,7 +192,8 @@ function auditSection(report: Report): string[] {
 }
 
 function serverSection(b: SideReport, c: SideReport): string[] {
-  const version = (s: SideReport) => (s.server.name ? `${s.server.name} ${s.server.version ?? ''}`.trim() : s.available ? '?' : 'unavailable');
+  const version = (s: SideReport) =>
+    s.server.name ? `${s.server.name} ${s.server.version ?? ''}`.trim() : s.available ? '?' : 'unavailable';
   return [
     '',
     '| | baseline | candidate |',
@@ -178,9 +209,13 @@ function serverSection(b: SideReport, c: SideReport): string[] {
 function approveSection(report: Report, options: MarkdownOptions): string[] {
   if (report.decision.verdict === 'Promote' && !report.decision.approval) return [];
   const out = ['', '<details><summary>How to approve</summary>', ''];
-  if (report.decision.approval) out.push(`This run was approved by the ${markdownCode(report.decision.approval.label)} label. The changes above are still listed; remove the label to gate again.`);
+  if (report.decision.approval)
+    out.push(
+      `This run was approved by the ${markdownCode(report.decision.approval.label)} label. The changes above are still listed; remove the label to gate again.`,
+    );
   else {
-    if (options.approveLabel) out.push(`- For this pull request only: add the ${markdownCode(options.approveLabel)} label and re-run the workflow.`);
+    if (options.approveLabel)
+      out.push(`- For this pull request only: add the ${markdownCode(options.approveLabel)} label and re-run the workflow.`);
     const first = report.decision.reasons[0];
     const change = first ? report.diff.changes.find((x) => x.code === first.code) : undefined;
     out.push('- For a known change, until a date: add an exception to `promotion.exceptions` in the gate config, e.g.', '');
@@ -190,7 +225,10 @@ function approveSection(report: Report, options: MarkdownOptions): string[] {
     if (change?.tool) out.push(`      tool: ${JSON.stringify(change.tool).replace(/`/g, '\\u0060')}`);
     if (change) out.push(`      fingerprint: ${change.fingerprint}`);
     out.push('      reason: why this is safe to ship', `      expires: ${plusDays(report.startedAt, 30)}`, '```');
-    out.push('', 'An expired exception holds the gate again (`exception-expired`), and one that matches nothing holds it too (`exception-stale`).');
+    out.push(
+      '',
+      'An expired exception holds the gate again (`exception-expired`), and one that matches nothing holds it too (`exception-stale`).',
+    );
   }
   out.push('', '</details>');
   return out;

@@ -19,12 +19,20 @@ export function readReport(file: string, cwd: string): Report {
     value = JSON.parse(readFileSync(resolve(cwd, file), 'utf8'));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'file not found' : error instanceof SyntaxError ? `not JSON: ${error.message}` : (error as Error).message;
+    const why =
+      code === 'ENOENT' ? 'file not found' : error instanceof SyntaxError ? `not JSON: ${error.message}` : (error as Error).message;
     throw new InputError([{ file: display, line: null, path: '', message: why }]);
   }
   const version = (value as { schemaVersion?: unknown } | null)?.schemaVersion;
   if (typeof version === 'number' && version > 1) {
-    throw new InputError([{ file: display, line: null, path: 'schemaVersion', message: `is ${version}; this mcp-gate reads report schemaVersion 1. Upgrade mcp-gate to read it.` }]);
+    throw new InputError([
+      {
+        file: display,
+        line: null,
+        path: 'schemaVersion',
+        message: `is ${version}; this mcp-gate reads report schemaVersion 1. Upgrade mcp-gate to read it.`,
+      },
+    ]);
   }
   const problems = reportProblems(value);
   if (problems.length) {

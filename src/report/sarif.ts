@@ -29,7 +29,13 @@ export function renderSarif(report: Report): string {
   const results: Result[] = [];
   for (const x of report.diff.changes) {
     if (x.severity === 'safe') continue;
-    results.push({ ruleId: x.code, level: LEVEL[x.severity], message: { text: inert(x.message) }, locations: [where(config, x.tool)], partialFingerprints: { 'mcpGateChange/v1': x.fingerprint } });
+    results.push({
+      ruleId: x.code,
+      level: LEVEL[x.severity],
+      message: { text: inert(x.message) },
+      locations: [where(config, x.tool)],
+      partialFingerprints: { 'mcpGateChange/v1': x.fingerprint },
+    });
   }
   for (const r of report.candidate.caseResults) {
     if (r.status !== 'failed') continue;
@@ -37,14 +43,24 @@ export function renderSarif(report: Report): string {
     results.push({
       ruleId: preexisting ? 'case-already-failing' : 'case-broken',
       level: preexisting ? 'note' : 'error',
-      message: { text: inert(`Case ${r.id} (${r.role}) fails on the candidate${preexisting ? ' and on the baseline, the same way' : ''}: ${r.failures.map((f) => f.message).join('; ')}`) },
+      message: {
+        text: inert(
+          `Case ${r.id} (${r.role}) fails on the candidate${preexisting ? ' and on the baseline, the same way' : ''}: ${r.failures.map((f) => f.message).join('; ')}`,
+        ),
+      },
       locations: [where(r.dataset, r.failures[0]?.tool ?? null)],
       partialFingerprints: { 'mcpGateCase/v1': `${r.dataset}#${r.id}` },
     });
   }
   for (const f of report.audit.findings) {
     if (f.side !== 'candidate' || !f.regression) continue;
-    results.push({ ruleId: f.code, level: LEVEL[f.severity], message: { text: inert(f.message) }, locations: [where(config, f.tool)], partialFingerprints: { 'mcpGateAudit/v1': `${f.code}|${f.tool ?? ''}|${f.caseId ?? ''}` } });
+    results.push({
+      ruleId: f.code,
+      level: LEVEL[f.severity],
+      message: { text: inert(f.message) },
+      locations: [where(config, f.tool)],
+      partialFingerprints: { 'mcpGateAudit/v1': `${f.code}|${f.tool ?? ''}|${f.caseId ?? ''}` },
+    });
   }
   const used = [...new Set(results.map((r) => r.ruleId))];
   const rules = used.map((code) => ({

@@ -25,7 +25,8 @@ export function renderText(report: Report, style: TextStyle = plain, reportPath:
   const verdictColour = decision.verdict === 'Promote' ? style.green : decision.verdict === 'Hold' ? style.yellow : style.red;
   const lines: string[] = [];
   const protocol = (s: SideReport) => (s.server.protocolVersion ? `, protocol ${inert(s.server.protocolVersion)}` : '');
-  const server = (s: SideReport) => (s.server.name ? inert(`${s.server.name} ${s.server.version ?? ''}`.trim()) + protocol(s) : s.available ? 'unknown' : 'unavailable');
+  const server = (s: SideReport) =>
+    s.server.name ? inert(`${s.server.name} ${s.server.version ?? ''}`.trim()) + protocol(s) : s.available ? 'unknown' : 'unavailable';
   lines.push(style.bold('mcp-gate contract promotion'));
   if (report.server) lines.push(`  server     ${inert(report.server)} (one server of a bundle)`);
   lines.push(`  baseline   ${inert(b.profile)} (${b.transport}, ${server(b)})`);
@@ -45,10 +46,14 @@ export function renderText(report: Report, style: TextStyle = plain, reportPath:
   lines.push('');
   const s = diff.summary;
   lines.push(style.bold('Diff'));
-  lines.push(`  added tools ${s.addedTools}, removed tools ${s.removedTools}, schema breakages ${s.schemaBreakages}, read-only hint regressions ${s.readOnlyHintRegressions}, added destructive tools ${s.addedDestructiveTools}`);
+  lines.push(
+    `  added tools ${s.addedTools}, removed tools ${s.removedTools}, schema breakages ${s.schemaBreakages}, read-only hint regressions ${s.readOnlyHintRegressions}, added destructive tools ${s.addedDestructiveTools}`,
+  );
   lines.push(`  changes: ${s.breaking} breaking, ${s.dangerous} dangerous, ${s.safe} safe`);
   for (const change of diff.changes.filter((x) => x.severity !== 'safe').slice(0, 12)) {
-    lines.push(`  ${change.severity === 'breaking' ? style.red('breaking ') : style.yellow('dangerous')} ${change.code}: ${inert(change.message)}`);
+    lines.push(
+      `  ${change.severity === 'breaking' ? style.red('breaking ') : style.yellow('dangerous')} ${change.code}: ${inert(change.message)}`,
+    );
   }
   const hidden = diff.changes.filter((x) => x.severity !== 'safe').length - 12;
   if (hidden > 0) lines.push(style.dim(`  ... ${hidden} more in the report`));
@@ -63,24 +68,37 @@ export function renderText(report: Report, style: TextStyle = plain, reportPath:
   if (seat.regressions || seat.preexisting) {
     lines.push('', style.bold('What the model sees'));
     for (const f of seat.shown) lines.push(`  ${f.code}: ${inert(f.message)}`);
-    if (seat.regressions > seat.shown.length) lines.push(style.dim(`  ... ${seat.regressions - seat.shown.length} more regressions in the report`));
-    lines.push(style.dim(`  ${seat.regressions} new on the candidate, ${seat.preexisting} shared with the baseline (reported, not judged)`));
+    if (seat.regressions > seat.shown.length)
+      lines.push(style.dim(`  ... ${seat.regressions - seat.shown.length} more regressions in the report`));
+    lines.push(
+      style.dim(`  ${seat.regressions} new on the candidate, ${seat.preexisting} shared with the baseline (reported, not judged)`),
+    );
   }
   const cost = report.audit.cost;
-  if (cost.baseline && cost.candidate) lines.push(style.dim(`  tool definitions: about ${cost.baseline.totalTokens} -> ${cost.candidate.totalTokens} tokens (${cost.candidate.method})`));
+  if (cost.baseline && cost.candidate)
+    lines.push(
+      style.dim(
+        `  tool definitions: about ${cost.baseline.totalTokens} -> ${cost.candidate.totalTokens} tokens (${cost.candidate.method})`,
+      ),
+    );
   for (const side of [b, c]) {
-    if (side.error) lines.push('', style.red(`${side === b ? 'Baseline' : 'Candidate'} unavailable (${side.error.phase}): ${inert(side.error.message)}`));
-    if (side.error && side.stderr.tail.trim()) lines.push(style.dim(indent(inertLines(side.stderr.tail.trimEnd().split('\n').slice(-5).join('\n')))));
+    if (side.error)
+      lines.push('', style.red(`${side === b ? 'Baseline' : 'Candidate'} unavailable (${side.error.phase}): ${inert(side.error.message)}`));
+    if (side.error && side.stderr.tail.trim())
+      lines.push(style.dim(indent(inertLines(side.stderr.tail.trimEnd().split('\n').slice(-5).join('\n')))));
   }
   lines.push(...roleSection(report, style));
   if (report.policy?.error) lines.push('', style.yellow(`Policy not checked: ${inert(report.policy.error)}`));
   lines.push('');
-  const approval = decision.approval ? ` (approved by label "${inert(decision.approval.label)}"; the gate said ${decision.approval.verdictBefore})` : '';
+  const approval = decision.approval
+    ? ` (approved by label "${inert(decision.approval.label)}"; the gate said ${decision.approval.verdictBefore})`
+    : '';
   lines.push(`${style.bold('Decision:')} ${verdictColour(style.bold(decision.verdict))}${approval}`);
   if (decision.staleApproval) lines.push(style.yellow(`  ${inert(decision.staleApproval.message)}`));
   for (const reason of decision.reasons) lines.push(`  - [${reason.action}] ${reason.code}: ${inert(reason.message)}`);
   if (!decision.reasons.length) lines.push('  - no finding asks for Hold or Rollback');
-  for (const e of decision.exceptionsApplied) lines.push(style.dim(`  approved: ${e.code}${e.tool ? ` on ${inert(e.tool)}` : ''} until ${e.expires} (${inert(e.reason)})`));
+  for (const e of decision.exceptionsApplied)
+    lines.push(style.dim(`  approved: ${e.code}${e.tool ? ` on ${inert(e.tool)}` : ''} until ${e.expires} (${inert(e.reason)})`));
   if (reportPath) lines.push('', `Report: ${reportPath}`);
   return `${lines.join('\n')}\n`;
 }
@@ -95,12 +113,21 @@ function sideFailures(label: string, side: SideReport): string[] {
       continue;
     }
     const before = result.regression === false ? ' (fails on the baseline too: pre-existing, not judged)' : '';
-    lines.push(`  ${label} ${inert(result.id)}${before}: ${result.failures.slice(0, 4).map((f) => inert(f.message)).join('; ')}${result.failures.length > 4 ? `; +${result.failures.length - 4} more` : ''}`);
+    lines.push(
+      `  ${label} ${inert(result.id)}${before}: ${result.failures
+        .slice(0, 4)
+        .map((f) => inert(f.message))
+        .join('; ')}${result.failures.length > 4 ? `; +${result.failures.length - 4} more` : ''}`,
+    );
   }
   return lines;
 }
 
-const indent = (text: string) => text.split('\n').map((l) => `    ${l}`).join('\n');
+const indent = (text: string) =>
+  text
+    .split('\n')
+    .map((l) => `    ${l}`)
+    .join('\n');
 
 /**
  * Per role: candidate cases, what the allowlist leaves out, and the verdict the role's own signals
@@ -115,12 +142,25 @@ function roleSection(report: Report, style: TextStyle): string[] {
     const leaks = role.findings.filter((f) => f.code === 'role-surface-leak');
     const judged = leaks.filter((f) => f.regression !== false).map((f) => f.tool!);
     const old = leaks.filter((f) => f.regression === false).map((f) => `${f.tool!} (baseline too)`);
-    const surface = role.surface ? (role.allowedTools ? `${role.surface.allowed.length} of ${role.surface.allowed.length + role.surface.outside.length}` : 'all') : 'n/a';
-    rows.push([inert(role.name), `${role.cases.candidate.passed}/${role.cases.candidate.total}`, surface, inert([...judged, ...old].join(', ')) || '-', role.verdict]);
+    const surface = role.surface
+      ? role.allowedTools
+        ? `${role.surface.allowed.length} of ${role.surface.allowed.length + role.surface.outside.length}`
+        : 'all'
+      : 'n/a';
+    rows.push([
+      inert(role.name),
+      `${role.cases.candidate.passed}/${role.cases.candidate.total}`,
+      surface,
+      inert([...judged, ...old].join(', ')) || '-',
+      role.verdict,
+    ]);
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   const lines = ['', style.bold('Roles')];
-  rows.forEach((row, n) => lines.push(`  ${row.map((cell, i) => (n && i === 4 ? colour(cell) : cell.padEnd(widths[i]!))).join('   ')}`.trimEnd()));
-  for (const role of roles) for (const f of role.findings) if (f.code === 'role-destructive-limit') lines.push(`  ${f.code}: ${inert(f.message)}`);
+  rows.forEach((row, n) =>
+    lines.push(`  ${row.map((cell, i) => (n && i === 4 ? colour(cell) : cell.padEnd(widths[i]!))).join('   ')}`.trimEnd()),
+  );
+  for (const role of roles)
+    for (const f of role.findings) if (f.code === 'role-destructive-limit') lines.push(`  ${f.code}: ${inert(f.message)}`);
   return lines;
 }

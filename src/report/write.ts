@@ -12,7 +12,10 @@ const safe = (name: string) => name.replace(/[^A-Za-z0-9._-]+/g, '_');
  * A server of a bundle puts its name first: `<stamp>-<server>-<baseline>-to-<candidate>.json`.
  */
 export function reportFileName(dir: string, report: Report): string {
-  return freeName(dir, `${stamp(report.startedAt)}-${report.server ? `${safe(report.server)}-` : ''}${safe(report.baseline.profile)}-to-${safe(report.candidate.profile)}`);
+  return freeName(
+    dir,
+    `${stamp(report.startedAt)}-${report.server ? `${safe(report.server)}-` : ''}${safe(report.baseline.profile)}-to-${safe(report.candidate.profile)}`,
+  );
 }
 
 function freeName(dir: string, base: string): string {
@@ -91,7 +94,11 @@ export function reportText(report: Report): string {
   let mark = 'mcp-gate:tools';
   let skeleton: string;
   for (;;) {
-    skeleton = JSON.stringify({ ...report, baseline: { ...report.baseline, tools: `${mark}:0` }, candidate: { ...report.candidate, tools: `${mark}:1` } }, null, 2);
+    skeleton = JSON.stringify(
+      { ...report, baseline: { ...report.baseline, tools: `${mark}:0` }, candidate: { ...report.candidate, tools: `${mark}:1` } },
+      null,
+      2,
+    );
     if (skeleton.split(`"${mark}:`).length === 3) break;
     mark += '!';
   }

@@ -42,7 +42,12 @@ export function roleFindings(role: RoleDefinition, baseline: Contract, candidate
     for (const tool of after.outside) {
       const old = exposedBefore.has(tool);
       findings.push({
-        code: 'role-surface-leak', severity: 'dangerous', side: 'candidate', tool, role: role.name, regression: !old,
+        code: 'role-surface-leak',
+        severity: 'dangerous',
+        side: 'candidate',
+        tool,
+        role: role.name,
+        regression: !old,
         message: `${tool} is exposed to role ${role.name} but not in its allowedTools${old ? ' (the baseline exposed it too)' : ''}`,
       });
     }
@@ -50,7 +55,11 @@ export function roleFindings(role: RoleDefinition, baseline: Contract, candidate
   const cap = role.surface.maxDestructiveTools;
   if (cap !== null && after.destructive.length > cap) {
     findings.push({
-      code: 'role-destructive-limit', severity: 'dangerous', side: 'candidate', tool: null, role: role.name,
+      code: 'role-destructive-limit',
+      severity: 'dangerous',
+      side: 'candidate',
+      tool: null,
+      role: role.name,
       regression: after.destructive.length > before.destructive.length,
       message: `role ${role.name} may use ${after.destructive.length} destructive tools (${after.destructive.join(', ')}); maxDestructiveTools is ${cap}`,
     });

@@ -10,8 +10,14 @@ export const NO_CHROMIUM = `skipped: no Chromium at ${CHROMIUM} (install Debian'
 
 /** Flags that keep the browser from reaching out on its own (updates, sync, field trials). */
 const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 
 export interface OpenedPage {
@@ -33,7 +39,13 @@ export async function openFile(path: string, viewport = { width: 1280, height: 9
   const profile = mkdtempSync(join(tmpdir(), 'mcp-gate-chromium-'));
   let context: BrowserContext;
   try {
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport, colorScheme: 'light' });
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport,
+      colorScheme: 'light',
+    });
   } catch (error) {
     rmSync(profile, { recursive: true, force: true });
     throw error;

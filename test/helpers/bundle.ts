@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import type { BundleSummary } from '../../src/bundle/summary.js';
 import { ROOT } from './cli.js';
 
-const validate = new Ajv({ allErrors: true, strict: false, validateFormats: false }).compile(JSON.parse(readFileSync(join(ROOT, 'schemas/bundle.schema.json'), 'utf8')) as object);
+const validate = new Ajv({ allErrors: true, strict: false, validateFormats: false }).compile(
+  JSON.parse(readFileSync(join(ROOT, 'schemas/bundle.schema.json'), 'utf8')) as object,
+);
 
 /** Reads a bundle summary and checks it against schemas/bundle.schema.json. */
 export function readBundleFile(path: string): BundleSummary {

@@ -14,7 +14,10 @@ export interface CliResult {
 }
 
 /** Runs the built CLI as a real process, the way users and CI do. */
-export function runCli(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs?: number } = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs?: number } = {},
+): Promise<CliResult> {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   for (const key of Object.keys(env)) if (key.startsWith('MCPGATE_')) delete env[key];
   Object.assign(env, options.env);

@@ -4,10 +4,18 @@ import { diffContracts } from '../../src/diff/index.js';
 
 /** A contract from inline raw tool objects, as a server would list them. */
 export const contractOf = (...tools: Record<string, unknown>[]): Contract =>
-  buildContract({ name: 't', version: '1', protocolVersion: '2025-11-25', instructions: null }, tools, { pages: 1, durationMs: 0, errors: [] });
+  buildContract({ name: 't', version: '1', protocolVersion: '2025-11-25', instructions: null }, tools, {
+    pages: 1,
+    durationMs: 0,
+    errors: [],
+  });
 
-export const tool = (name: string, inputSchema: Record<string, unknown> = { type: 'object' }, extra: Record<string, unknown> = {}) =>
-  ({ name, description: `The ${name} tool, described well enough.`, inputSchema, ...extra });
+export const tool = (name: string, inputSchema: Record<string, unknown> = { type: 'object' }, extra: Record<string, unknown> = {}) => ({
+  name,
+  description: `The ${name} tool, described well enough.`,
+  inputSchema,
+  ...extra,
+});
 
 /** `[code, severity]` pairs of the diff of one tool's input schema. */
 export function inputPairs(before: Record<string, unknown>, after: Record<string, unknown>): [string, string][] {
@@ -19,5 +27,9 @@ export function outputPairs(before: Record<string, unknown> | undefined, after: 
   return diffContracts(contractOf(withOutput(before)), contractOf(withOutput(after))).map((c) => [c.code, c.severity]);
 }
 
-export const obj = (properties: Record<string, unknown>, required: string[] = [], rest: Record<string, unknown> = {}) =>
-  ({ type: 'object', properties, required, ...rest });
+export const obj = (properties: Record<string, unknown>, required: string[] = [], rest: Record<string, unknown> = {}) => ({
+  type: 'object',
+  properties,
+  required,
+  ...rest,
+});

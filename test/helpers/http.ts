@@ -32,7 +32,9 @@ function exampleHttpProfile(name: string, release: string, kind: 'http' | 'sse',
     `    allowSideEffects: true`,
     `    readyTimeoutMs: 10000`,
     extra,
-  ].filter(Boolean).join('\n');
+  ]
+    .filter(Boolean)
+    .join('\n');
 }
 
 /**
@@ -43,7 +45,8 @@ export async function httpProject(): Promise<string> {
   const dir = scratchProject();
   const profiles: string[] = [];
   for (const release of ['baseline', 'candidate']) {
-    for (const kind of ['http', 'sse'] as const) profiles.push(exampleHttpProfile(`${release}-${kind}`, release, kind, await freePort(), dir));
+    for (const kind of ['http', 'sse'] as const)
+      profiles.push(exampleHttpProfile(`${release}-${kind}`, release, kind, await freePort(), dir));
   }
   addProfiles(dir, profiles);
   return dir;

@@ -10,7 +10,26 @@ type Schema = Record<string, unknown>;
 const isObject = (v: unknown): v is Schema => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 const EXTRA = 'zz_extra';
-const STRINGS = ['', 'a', 'abc', 'ABC', 'a1', '123', 'a-b', 'x y', 'user@example.com', 'https://example.com/x', '2024-01-02', '2024-01-02T03:04:05Z', '550e8400-e29b-41d4-a716-446655440000', 'localhost', 'x-a', 'user_id', 'a@b.co', 'http://a.io'];
+const STRINGS = [
+  '',
+  'a',
+  'abc',
+  'ABC',
+  'a1',
+  '123',
+  'a-b',
+  'x y',
+  'user@example.com',
+  'https://example.com/x',
+  '2024-01-02',
+  '2024-01-02T03:04:05Z',
+  '550e8400-e29b-41d4-a716-446655440000',
+  'localhost',
+  'x-a',
+  'user_id',
+  'a@b.co',
+  'http://a.io',
+];
 const NUMBERS = [0, 1, -1, 2, 2.5, 3, 5, 10, 100, 1e6, -1e6];
 
 const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true, logger: false });
@@ -59,12 +78,15 @@ function pool(...schemas: unknown[]): unknown[] {
   schemas.forEach((s) => visit(s, 0));
   values.push(...NUMBERS, ...STRINGS, true, false, null);
   const seen = new Set<string>();
-  return values.filter((v) => Number.isFinite(v as number) || typeof v !== 'number').filter((v) => Math.abs(Number(v)) <= Number.MAX_SAFE_INTEGER || typeof v !== 'number')
+  return values
+    .filter((v) => Number.isFinite(v as number) || typeof v !== 'number')
+    .filter((v) => Math.abs(Number(v)) <= Number.MAX_SAFE_INTEGER || typeof v !== 'number')
     .filter((v) => !seen.has(JSON.stringify(v)) && seen.add(JSON.stringify(v)));
 }
 
 const LIMIT = 60;
-const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : typeof v);
+const typeOf = (v: unknown) =>
+  v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : typeof v;
 
 /** Candidate instances of a schema: a search space, not a set of valid values (ajv decides). */
 function samples(node: unknown, root: Schema, values: unknown[], depth = 0, refs: string[] = []): unknown[] {
@@ -72,9 +94,16 @@ function samples(node: unknown, root: Schema, values: unknown[], depth = 0, refs
   if (node === false) return [];
   if (!isObject(node)) return values.slice(0, 20);
   if (typeof node.$ref === 'string' && node.$ref.startsWith('#') && !refs.includes(node.$ref)) {
-    const target = node.$ref.slice(1).split('/').filter(Boolean).reduce<unknown>((t, k) => (isObject(t) ? t[k.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), root);
+    const target = node.$ref
+      .slice(1)
+      .split('/')
+      .filter(Boolean)
+      .reduce<unknown>((t, k) => (isObject(t) ? t[k.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), root);
     const { $ref: _r, ...rest } = node;
-    return cap([...samples(target, root, values, depth + 1, [...refs, node.$ref]), ...(Object.keys(rest).length ? samples(rest, root, values, depth + 1, refs) : [])]);
+    return cap([
+      ...samples(target, root, values, depth + 1, [...refs, node.$ref]),
+      ...(Object.keys(rest).length ? samples(rest, root, values, depth + 1, refs) : []),
+    ]);
   }
   const out: unknown[] = [];
   for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
@@ -84,15 +113,24 @@ function samples(node: unknown, root: Schema, values: unknown[], depth = 0, refs
     const objects = node.allOf.map((b) => samples(b, root, values, depth + 1, refs).filter(isObject));
     if (objects.every((o) => o.length)) out.push(Object.assign({}, ...objects.map((o) => o[0])));
   }
-  if ('if' in node) out.push(...samples(node.if, root, values, depth + 1, refs), ...samples(node.then, root, values, depth + 1, refs), ...samples(node.else, root, values, depth + 1, refs));
+  if ('if' in node)
+    out.push(
+      ...samples(node.if, root, values, depth + 1, refs),
+      ...samples(node.then, root, values, depth + 1, refs),
+      ...samples(node.else, root, values, depth + 1, refs),
+    );
   if (Array.isArray(node.enum)) out.push(...node.enum);
   if ('const' in node) out.push(node.const);
   const types = node.type === undefined ? ['object', 'array', 'string', 'number', 'boolean', 'null'] : [node.type].flat();
-  out.push(...interleave(types.map((t) => {
-    if (t === 'object') return objectSamples(node, root, values, depth, refs);
-    if (t === 'array') return arraySamples(node, root, values, depth, refs);
-    return values.filter((v) => typeOf(v) === t || (t === 'number' && typeOf(v) === 'integer'));
-  })));
+  out.push(
+    ...interleave(
+      types.map((t) => {
+        if (t === 'object') return objectSamples(node, root, values, depth, refs);
+        if (t === 'array') return arraySamples(node, root, values, depth, refs);
+        return values.filter((v) => typeOf(v) === t || (t === 'number' && typeOf(v) === 'integer'));
+      }),
+    ),
+  );
   // The top level gets a larger share: it is where the witness is sought, inside a valid whole.
   return cap(out, depth === 0 ? LIMIT * 5 : LIMIT);
 }
@@ -114,7 +152,11 @@ function objectSamples(node: Schema, root: Schema, values: unknown[], depth: num
   const required = Array.isArray(node.required) ? (node.required as string[]) : [];
   const names = [...new Set([...Object.keys(properties), ...required])];
   const patternKeys = isObject(node.patternProperties)
-    ? Object.entries(node.patternProperties).flatMap(([p, sub]) => STRINGS.filter((s) => safeTest(p, s)).slice(0, 2).map((s) => [s, sub] as const))
+    ? Object.entries(node.patternProperties).flatMap(([p, sub]) =>
+        STRINGS.filter((s) => safeTest(p, s))
+          .slice(0, 2)
+          .map((s) => [s, sub] as const),
+      )
     : [];
   // Values that fit their own property first, so a deep variation reaches the top inside a valid whole.
   const valuesOf = (name: string) => {
@@ -142,9 +184,12 @@ function objectSamples(node: Schema, root: Schema, values: unknown[], depth: num
     out.push(without);
   }
   // An undeclared name with a value of each JSON type, unless the schema says what such names take.
-  const extraValues = isObject(node.additionalProperties) ? samples(node.additionalProperties, root, values, depth + 1, refs) : ['x', 1, true, null, {}, []];
+  const extraValues = isObject(node.additionalProperties)
+    ? samples(node.additionalProperties, root, values, depth + 1, refs)
+    : ['x', 1, true, null, {}, []];
   for (const v of extraValues.slice(0, 6)) out.push({ ...full, [EXTRA]: v }, { ...base, [EXTRA]: v });
-  for (const [key, schema] of patternKeys) for (const v of samples(schema, root, values, depth + 1, refs).slice(0, 6)) out.push({ ...base, [key]: v });
+  for (const [key, schema] of patternKeys)
+    for (const v of samples(schema, root, values, depth + 1, refs).slice(0, 6)) out.push({ ...base, [key]: v });
   return out;
 }
 
@@ -153,11 +198,15 @@ function arraySamples(node: Schema, root: Schema, values: unknown[], depth: numb
   const all = samples(node.items ?? {}, root, values, depth + 1, refs);
   const itemValues = [...all.filter((v) => fits(node.items, root, v)).slice(0, 10), ...all.slice(0, 10)];
   const containsValues = 'contains' in node ? samples(node.contains, root, values, depth + 1, refs).slice(0, 6) : [];
-  const tuple = prefix.map((p) => { const o = samples(p, root, values, depth + 1, refs); return o.find((v) => fits(p, root, v)) ?? o[0] ?? null; });
+  const tuple = prefix.map((p) => {
+    const o = samples(p, root, values, depth + 1, refs);
+    return o.find((v) => fits(p, root, v)) ?? o[0] ?? null;
+  });
   const out: unknown[] = [[], tuple];
   for (const v of [...itemValues, ...containsValues]) out.push([v], [...tuple, v], [v, v]);
   if (itemValues.length > 1) out.push(itemValues.slice(0, 2), itemValues.slice(0, 3), itemValues.slice(0, 5));
-  for (const i of prefix.keys()) for (const v of samples(prefix[i], root, values, depth + 1, refs).slice(0, 6)) out.push(tuple.map((t, j) => (j === i ? v : t)));
+  for (const i of prefix.keys())
+    for (const v of samples(prefix[i], root, values, depth + 1, refs).slice(0, 6)) out.push(tuple.map((t, j) => (j === i ? v : t)));
   return out;
 }
 

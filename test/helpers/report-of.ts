@@ -20,7 +20,11 @@ const side = (profile: string, contract: Contract): SideReport => ({
 });
 
 /** A schema-valid report of two inline contracts, diffed by the real diff; no cases, no decision logic. */
-export function reportOf(before: Contract, after: Contract, extra: { findings?: Finding[]; startedAt?: string; profiles?: [string, string] } = {}): Report {
+export function reportOf(
+  before: Contract,
+  after: Contract,
+  extra: { findings?: Finding[]; startedAt?: string; profiles?: [string, string] } = {},
+): Report {
   const changes = diffContracts(before, after);
   const [b, c] = extra.profiles ?? ['before', 'after'];
   return {

@@ -14,9 +14,21 @@ import { STICKY_MARKER } from '../../src/report/markdown.js';
  * fake GITHUB_* environment: temp files for GITHUB_OUTPUT and GITHUB_STEP_SUMMARY, an event
  * payload, and a local HTTP server standing in for the GitHub issue-comments API.
  */
-interface Comment { id: number; body: string; user?: { login: string } }
+interface Comment {
+  id: number;
+  body: string;
+  user?: { login: string };
+}
 /** The fake API's state: `failNext` answers the next requests with these statuses; bodies over `maxBody` get 422. */
-const api = { comments: [] as Comment[], calls: [] as string[], deny: false, failNext: [] as number[], maxBody: 65_536, labels: [] as string[], delayMs: 0 };
+const api = {
+  comments: [] as Comment[],
+  calls: [] as string[],
+  deny: false,
+  failNext: [] as number[],
+  maxBody: 65_536,
+  labels: [] as string[],
+  delayMs: 0,
+};
 const BOT = { login: 'github-actions[bot]' };
 let server: Server;
 let apiUrl = '';
@@ -35,9 +47,13 @@ beforeAll(async () => {
     const answer = (fail: number | undefined) => {
       if (gone) return; // the client timed out and went away
       api.calls.push(`${req.method} ${req.url?.split('?')[0]}`);
-      const send = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+      const send = (status: number, value: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
       if (req.headers.authorization !== 'Bearer test-token') return send(401, { message: 'Bad credentials' });
-      if (fail === 429) return res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' }).end(JSON.stringify({ message: 'API rate limit exceeded' }));
+      if (fail === 429)
+        return res
+          .writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' })
+          .end(JSON.stringify({ message: 'API rate limit exceeded' }));
       if (fail) return send(fail, { message: `failing with ${fail}` });
       // The workflow's GITHUB_TOKEN cannot read /user; it writes as github-actions[bot].
       if (req.method === 'GET' && req.url === '/user') return send(403, { message: 'Resource not accessible by integration' });
@@ -45,11 +61,24 @@ beforeAll(async () => {
         // 100 a page, the rest behind a Link header, as GitHub pages them.
         const page = Number(new URL(req.url!, 'http://x').searchParams.get('page') ?? 1);
         const more = api.comments.length > page * 100;
-        res.writeHead(200, { 'content-type': 'application/json', ...(more && { link: `<${apiUrl}/repos/acme/tools/issues/7/comments?per_page=100&page=${page + 1}>; rel="next", <${apiUrl}/repos/acme/tools/issues/7/comments?per_page=100&page=9>; rel="last"` }) });
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          ...(more && {
+            link: `<${apiUrl}/repos/acme/tools/issues/7/comments?per_page=100&page=${page + 1}>; rel="next", <${apiUrl}/repos/acme/tools/issues/7/comments?per_page=100&page=9>; rel="last"`,
+          }),
+        });
         return res.end(JSON.stringify(api.comments.slice((page - 1) * 100, page * 100)));
       }
-      if (req.method === 'GET' && req.url!.split('?')[0] === '/repos/acme/tools/issues/7/labels') return send(200, api.labels.map((name) => ({ name })));
-      if (body && (JSON.parse(body) as Comment).body.length > api.maxBody) return send(422, { message: 'Validation Failed', errors: [{ code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' }] });
+      if (req.method === 'GET' && req.url!.split('?')[0] === '/repos/acme/tools/issues/7/labels')
+        return send(
+          200,
+          api.labels.map((name) => ({ name })),
+        );
+      if (body && (JSON.parse(body) as Comment).body.length > api.maxBody)
+        return send(422, {
+          message: 'Validation Failed',
+          errors: [{ code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' }],
+        });
       if (api.deny) return send(403, { message: 'Resource not accessible by integration' });
       if (req.method === 'POST' && req.url === '/repos/acme/tools/issues/7/comments') {
         const comment = { id: 100 + api.comments.length, body: (JSON.parse(body) as Comment).body, user: BOT };
@@ -71,14 +100,38 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-interface ActionRun { code: number | null; stdout: string; stderr: string; outputs: Record<string, string>; summary: string }
+interface ActionRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  outputs: Record<string, string>;
+  summary: string;
+}
 
-function runAction(dir: string, inputs: Record<string, string>, event: object, extra: { env?: Record<string, string>; args?: string[] } = {}): Promise<ActionRun> {
+function runAction(
+  dir: string,
+  inputs: Record<string, string>,
+  event: object,
+  extra: { env?: Record<string, string>; args?: string[] } = {},
+): Promise<ActionRun> {
   const files = { output: join(dir, 'github-output'), summary: join(dir, 'step-summary'), event: join(dir, 'event.json') };
   writeFileSync(files.output, '');
   writeFileSync(files.summary, '');
   writeFileSync(files.event, JSON.stringify(event));
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, GITHUB_ACTIONS: 'true', GITHUB_OUTPUT: files.output, GITHUB_STEP_SUMMARY: files.summary, GITHUB_EVENT_PATH: files.event, GITHUB_EVENT_NAME: 'pull_request', GITHUB_REPOSITORY: 'acme/tools', GITHUB_API_URL: apiUrl, GITHUB_SERVER_URL: 'https://github.test', GITHUB_RUN_ID: '42', GITHUB_WORKSPACE: dir };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    GITHUB_ACTIONS: 'true',
+    GITHUB_OUTPUT: files.output,
+    GITHUB_STEP_SUMMARY: files.summary,
+    GITHUB_EVENT_PATH: files.event,
+    GITHUB_EVENT_NAME: 'pull_request',
+    GITHUB_REPOSITORY: 'acme/tools',
+    GITHUB_API_URL: apiUrl,
+    GITHUB_SERVER_URL: 'https://github.test',
+    GITHUB_RUN_ID: '42',
+    GITHUB_WORKSPACE: dir,
+  };
   for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
   Object.assign(env, extra.env);
   return new Promise((resolve) => {
@@ -88,7 +141,13 @@ function runAction(dir: string, inputs: Record<string, string>, event: object, e
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     child.on('close', (code) => {
-      const outputs = Object.fromEntries(readFileSync(files.output, 'utf8').trim().split('\n').filter(Boolean).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+      const outputs = Object.fromEntries(
+        readFileSync(files.output, 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+      );
       resolve({ code, stdout, stderr, outputs, summary: readFileSync(files.summary, 'utf8') });
     });
   });
@@ -99,7 +158,12 @@ const runCliIn = (dir: string, args: string[]) => runCli(args, { cwd: dir });
 const prEvent = (labels: string[] = [], fork = false, action = 'synchronize', label?: string) => ({
   action,
   ...(label && { label: { name: label } }),
-  pull_request: { number: 7, labels: labels.map((name) => ({ name })), head: { repo: { full_name: fork ? 'someone/tools' : 'acme/tools' } }, base: { repo: { full_name: 'acme/tools' } } },
+  pull_request: {
+    number: 7,
+    labels: labels.map((name) => ({ name })),
+    head: { repo: { full_name: fork ? 'someone/tools' : 'acme/tools' } },
+    base: { repo: { full_name: 'acme/tools' } },
+  },
 });
 const INPUTS = { config: 'gate.config.yaml', 'github-token': 'test-token', 'approve-label': 'mcp-gate-approved' };
 
@@ -118,8 +182,12 @@ describe('the GitHub Action on a pull request', { timeout: 60_000 }, () => {
     expect(first.outputs['html-report-path']).toBe(first.outputs['report-path']!.replace(/\.json$/, '.html'));
     expect(readFileSync(join(dir, first.outputs['html-report-path']!), 'utf8')).toMatch(/^<!doctype html>/i);
     // Annotations: the broken cases point at their lines in the dataset.
-    expect(first.stdout).toMatch(/^::error file=datasets\/support-ops\.cases\.yaml,line=6,title=mcp-gate case TG-001 broken::forbidden tool Deployments\.Rollback is exposed$/m);
-    expect(first.stdout).toMatch(/^::error title=mcp-gate required-argument-removed::"Incident\.Declare" no longer takes required argument "severity"\.$/m);
+    expect(first.stdout).toMatch(
+      /^::error file=datasets\/support-ops\.cases\.yaml,line=6,title=mcp-gate case TG-001 broken::forbidden tool Deployments\.Rollback is exposed$/m,
+    );
+    expect(first.stdout).toMatch(
+      /^::error title=mcp-gate required-argument-removed::"Incident\.Declare" no longer takes required argument "severity"\.$/m,
+    );
     expect(first.stdout).toMatch(/^::warning title=mcp-gate tool-added-destructive::/m);
     expect(api.comments).toHaveLength(2);
     expect(api.comments[1]!.body.startsWith('<!-- mcp-gate:report key=gate.config.yaml -->')).toBe(true);
@@ -143,7 +211,9 @@ describe('the GitHub Action on a pull request', { timeout: 60_000 }, () => {
       expect(run.outputs.verdict).toBe('Rollback');
       expect(api.comments).toHaveLength(0);
       expect(run.summary).toContain('## ⛔ mcp-gate: **Rollback**');
-      expect(run.summary).toContain('No PR comment: the token cannot comment on this pull request (HTTP 403, a pull request from a fork gets a read-only token)');
+      expect(run.summary).toContain(
+        'No PR comment: the token cannot comment on this pull request (HTTP 403, a pull request from a fork gets a read-only token)',
+      );
       expect(run.stdout).toContain('::warning title=mcp-gate::No PR comment');
     } finally {
       api.deny = false;
@@ -159,7 +229,9 @@ describe('the GitHub Action on a pull request', { timeout: 60_000 }, () => {
     expect(run.code).toBe(0);
     expect(run.outputs.verdict).toBe('Promote');
     expect(run.outputs['breaking-count']).toBe('1'); // still listed
-    const report = JSON.parse(readFileSync(join(dir, run.outputs['report-path']!), 'utf8')) as { decision: { verdict: string; approval: object; reasons: { code: string }[] } };
+    const report = JSON.parse(readFileSync(join(dir, run.outputs['report-path']!), 'utf8')) as {
+      decision: { verdict: string; approval: object; reasons: { code: string }[] };
+    };
     expect(report.decision.approval).toMatchObject({ by: 'label', label: 'mcp-gate-approved', verdictBefore: 'Rollback' });
     expect(report.decision.reasons.map((r) => r.code)).toEqual(['required-argument-removed', 'tool-added-destructive', 'case-broken']);
     expect(run.summary).toContain('approved by label `mcp-gate-approved`; the gate said **Rollback**');
@@ -177,7 +249,13 @@ describe('the GitHub Action on a pull request', { timeout: 60_000 }, () => {
   it('against a committed snapshot baseline, a tool change points at the tool in the snapshot', async () => {
     const dir = scratchProject();
     const config = readFileSync(join(dir, 'gate.config.yaml'), 'utf8');
-    writeFileSync(join(dir, 'gate.config.yaml'), `${config.replace(/^baseline: .*$/m, 'baseline: committed')}\n`.replace(/^profiles:$/m, 'profiles:\n  committed: { transport: snapshot, path: contracts/baseline.json }'));
+    writeFileSync(
+      join(dir, 'gate.config.yaml'),
+      `${config.replace(/^baseline: .*$/m, 'baseline: committed')}\n`.replace(
+        /^profiles:$/m,
+        'profiles:\n  committed: { transport: snapshot, path: contracts/baseline.json }',
+      ),
+    );
     const snapshot = await runCliIn(dir, ['snapshot', '--profile', 'baseline', '-o', 'contracts/baseline.json']);
     expect(snapshot.code, snapshot.stderr).toBe(0);
     const run = await runAction(dir, { ...INPUTS, comment: 'false' }, prEvent());
@@ -189,11 +267,16 @@ describe('the GitHub Action on a pull request', { timeout: 60_000 }, () => {
   });
 });
 
-describe('the PR comment is the gate\'s own, and never left stale', { timeout: 60_000 }, () => {
-  const ours = (key = 'gate.config.yaml') => api.comments.filter((c) => c.user?.login === BOT.login && c.body.startsWith(`<!-- mcp-gate:report key=${key} -->`));
+describe("the PR comment is the gate's own, and never left stale", { timeout: 60_000 }, () => {
+  const ours = (key = 'gate.config.yaml') =>
+    api.comments.filter((c) => c.user?.login === BOT.login && c.body.startsWith(`<!-- mcp-gate:report key=${key} -->`));
 
   it('a comment someone else wrote, carrying the marker, is never edited: the gate writes its own', async () => {
-    const planted = { id: 5, body: `${STICKY_MARKER}\n<!-- mcp-gate:report key=gate.config.yaml -->\n## ✅ mcp-gate: **Promote**`, user: { login: 'mallory' } };
+    const planted = {
+      id: 5,
+      body: `${STICKY_MARKER}\n<!-- mcp-gate:report key=gate.config.yaml -->\n## ✅ mcp-gate: **Promote**`,
+      user: { login: 'mallory' },
+    };
     api.comments = [{ ...planted }];
     api.calls = [];
     const run = await runAction(scratchProject(), INPUTS, prEvent());
@@ -210,18 +293,25 @@ describe('the PR comment is the gate\'s own, and never left stale', { timeout: 6
     await runAction(dir, { ...INPUTS, 'comment-key': 'payments' }, prEvent());
     await runAction(dir, { ...INPUTS, 'comment-key': 'search' }, prEvent());
     await runAction(dir, { ...INPUTS, 'comment-key': 'payments' }, prEvent());
-    expect(api.comments.map((c) => c.body.split('\n')[0])).toEqual(['<!-- mcp-gate:report key=payments -->', '<!-- mcp-gate:report key=search -->']);
+    expect(api.comments.map((c) => c.body.split('\n')[0])).toEqual([
+      '<!-- mcp-gate:report key=payments -->',
+      '<!-- mcp-gate:report key=search -->',
+    ]);
   });
 
   it('a body GitHub refuses (422) is replaced by the current verdict alone, never left saying the old one', async () => {
-    api.comments = [{ id: 9, body: '<!-- mcp-gate:report key=gate.config.yaml -->\n## ✅ mcp-gate: **Promote**: an earlier push', user: BOT }];
+    api.comments = [
+      { id: 9, body: '<!-- mcp-gate:report key=gate.config.yaml -->\n## ✅ mcp-gate: **Promote**: an earlier push', user: BOT },
+    ];
     api.maxBody = 500;
     try {
       const run = await runAction(scratchProject(), INPUTS, prEvent());
       expect(run.code).toBe(1);
       expect(run.stderr).toContain('GitHub refused the full comment (HTTP 422); posting the verdict alone');
       expect(api.comments).toHaveLength(1);
-      expect(api.comments[0]!.body).toMatch(/^<!-- mcp-gate:report key=gate\.config\.yaml -->\n## ⛔ mcp-gate: \*\*Rollback\*\* — `required-argument-removed`/);
+      expect(api.comments[0]!.body).toMatch(
+        /^<!-- mcp-gate:report key=gate\.config\.yaml -->\n## ⛔ mcp-gate: \*\*Rollback\*\* — `required-argument-removed`/,
+      );
       expect(api.comments[0]!.body).toContain('It is in the job summary of [this run](https://github.test/acme/tools/actions/runs/42).');
       expect(run.summary).toContain('## ⛔ mcp-gate: **Rollback**');
     } finally {
@@ -277,7 +367,10 @@ describe('the PR comment is the gate\'s own, and never left stale', { timeout: 6
     api.comments = [];
     const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-action-inject-'));
     const server = join(ROOT, 'test/fixtures/servers/injection-server.mjs');
-    writeFileSync(join(dir, 'gate.config.yaml'), `version: 1\nprofiles:\n  before: { command: node, args: [${JSON.stringify(server)}, before] }\n  after: { command: node, args: [${JSON.stringify(server)}, after] }\nbaseline: before\ncandidate: after\n`);
+    writeFileSync(
+      join(dir, 'gate.config.yaml'),
+      `version: 1\nprofiles:\n  before: { command: node, args: [${JSON.stringify(server)}, before] }\n  after: { command: node, args: [${JSON.stringify(server)}, after] }\nbaseline: before\ncandidate: after\n`,
+    );
     const run = await runAction(dir, INPUTS, prEvent());
     expect(run.code, run.stderr).toBe(1);
     const commands = [...run.stdout.split('\n'), ...run.stderr.split('\n')].filter((l) => /^\s*(::|##\[)/.test(l));
@@ -308,12 +401,23 @@ describe('an approval covers what was there when the label was given', { timeout
     expect(samePush.stderr).toMatch(/it approves the \d+ findings present when it was given/);
 
     // The next push brings a new broken case, which the label never saw.
-    writeFileSync(join(dir, 'datasets/new.cases.yaml'), 'role: support-agent\ncases:\n  - id: NEW-1\n    userTask: Declare an incident with its severity.\n    requiredTools:\n      - toolName: Incident.Declare\n        requiredArguments: [severity]\n');
-    writeFileSync(join(dir, 'gate.config.yaml'), readFileSync(join(dir, 'gate.config.yaml'), 'utf8').replace('datasets: [datasets/support-ops.cases.yaml]', 'datasets: [datasets/support-ops.cases.yaml, datasets/new.cases.yaml]'));
+    writeFileSync(
+      join(dir, 'datasets/new.cases.yaml'),
+      'role: support-agent\ncases:\n  - id: NEW-1\n    userTask: Declare an incident with its severity.\n    requiredTools:\n      - toolName: Incident.Declare\n        requiredArguments: [severity]\n',
+    );
+    writeFileSync(
+      join(dir, 'gate.config.yaml'),
+      readFileSync(join(dir, 'gate.config.yaml'), 'utf8').replace(
+        'datasets: [datasets/support-ops.cases.yaml]',
+        'datasets: [datasets/support-ops.cases.yaml, datasets/new.cases.yaml]',
+      ),
+    );
     const newFinding = await runAction(dir, INPUTS, prEvent([LABEL]));
     expect(newFinding.code).toBe(1);
     expect(verdictOf(newFinding)).toBe('Rollback');
-    expect(api.comments[0]!.body).toContain('label approved the findings present when it was given; 1 finding is new since, so the verdict stands');
+    expect(api.comments[0]!.body).toContain(
+      'label approved the findings present when it was given; 1 finding is new since, so the verdict stands',
+    );
 
     // The payload still lists the label (a re-run repeats it), but the API says it is gone.
     api.labels = [];
@@ -324,14 +428,21 @@ describe('an approval covers what was there when the label was given', { timeout
 });
 
 describe('the token never reaches the process that starts the candidate', { timeout: 60_000 }, () => {
-  it('action.yml: the gate step gets no token and drops the runner\'s; the comment step alone has it, and always runs', () => {
-    const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { runs: { steps: { name: string; if?: string; env?: Record<string, string>; run: string }[] } };
+  it("action.yml: the gate step gets no token and drops the runner's; the comment step alone has it, and always runs", () => {
+    const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as {
+      runs: { steps: { name: string; if?: string; env?: Record<string, string>; run: string }[] };
+    };
     const gate = action.runs.steps.find((s) => s.name === 'Gate')!;
     const post = action.runs.steps.find((s) => s.name === 'Comment')!;
     expect(Object.keys(gate.env ?? {}).filter((k) => /TOKEN/i.test(k))).toEqual([]);
-    expect(gate.run).toMatch(/env -u ACTIONS_RUNTIME_TOKEN -u ACTIONS_ID_TOKEN_REQUEST_TOKEN -u ACTIONS_ID_TOKEN_REQUEST_URL -u GITHUB_TOKEN/);
+    expect(gate.run).toMatch(
+      /env -u ACTIONS_RUNTIME_TOKEN -u ACTIONS_ID_TOKEN_REQUEST_TOKEN -u ACTIONS_ID_TOKEN_REQUEST_URL -u GITHUB_TOKEN/,
+    );
     expect(gate.env).toMatchObject({ MCPGATE_COMMENT_HANDOFF: 'true' });
-    expect(post).toMatchObject({ if: 'always()', env: { 'INPUT_GITHUB-TOKEN': '${{ inputs.github-token }}', MCPGATE_COMMENT_REQUEST: '${{ steps.gate.outputs.comment-request }}' } });
+    expect(post).toMatchObject({
+      if: 'always()',
+      env: { 'INPUT_GITHUB-TOKEN': '${{ inputs.github-token }}', MCPGATE_COMMENT_REQUEST: '${{ steps.gate.outputs.comment-request }}' },
+    });
     expect(post.run).toMatch(/mcp-gate-action\.js" comment$/);
   });
 
@@ -344,7 +455,10 @@ describe('the token never reaches the process that starts the candidate', { time
     expect(gate.code, gate.stderr).toBe(1);
     expect(api.calls).toEqual([]);
     expect(gate.outputs['comment-request']).toMatch(/mcp-gate-comment-.*\/request\.json$/);
-    const post = await runAction(dir, INPUTS, prEvent(), { env: { MCPGATE_COMMENT_REQUEST: gate.outputs['comment-request']! }, args: ['comment'] });
+    const post = await runAction(dir, INPUTS, prEvent(), {
+      env: { MCPGATE_COMMENT_REQUEST: gate.outputs['comment-request']! },
+      args: ['comment'],
+    });
     expect(post.code, post.stderr).toBe(0);
     expect(api.comments).toHaveLength(1);
     expect(api.comments[0]!.body).toMatch(/^<!-- mcp-gate:report key=gate\.config\.yaml -->\n## ⛔ mcp-gate: \*\*Rollback\*\*/);
@@ -357,17 +471,20 @@ describe('the GitHub Action on a bundle config', { timeout: 60_000 }, () => {
     const dir = scratchProject();
     const server = join(ROOT, 'examples/support-ops/dist/server.js');
     const profile = (p: string) => `{ command: node, args: [${server}, ${p}, --tag=${dir}], allowSideEffects: true }`;
-    writeFileSync(join(dir, 'bundle.yaml'), [
-      'version: 1',
-      'profiles:',
-      `  baseline: ${profile('baseline')}`,
-      `  candidate: ${profile('candidate')}`,
-      `  candidate-safe: ${profile('candidate-safe')}`,
-      'servers:',
-      '  desk: { baseline: baseline, candidate: candidate-safe, datasets: [datasets/support-ops.cases.yaml] }',
-      '  desk-next: { baseline: baseline, candidate: candidate, datasets: [datasets/support-ops.cases.yaml] }',
-      'reports: { dir: reports }',
-    ].join('\n'));
+    writeFileSync(
+      join(dir, 'bundle.yaml'),
+      [
+        'version: 1',
+        'profiles:',
+        `  baseline: ${profile('baseline')}`,
+        `  candidate: ${profile('candidate')}`,
+        `  candidate-safe: ${profile('candidate-safe')}`,
+        'servers:',
+        '  desk: { baseline: baseline, candidate: candidate-safe, datasets: [datasets/support-ops.cases.yaml] }',
+        '  desk-next: { baseline: baseline, candidate: candidate, datasets: [datasets/support-ops.cases.yaml] }',
+        'reports: { dir: reports }',
+      ].join('\n'),
+    );
     const run = await runAction(dir, { ...INPUTS, config: 'bundle.yaml' }, prEvent());
     expect(run.code, run.stderr).toBe(1);
     expect(run.outputs.verdict).toBe('Rollback');
@@ -381,8 +498,22 @@ describe('the GitHub Action on a bundle config', { timeout: 60_000 }, () => {
 
 describe('action.yml', () => {
   it('declares the inputs and outputs the action promises, and runs the built entry point', () => {
-    const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: object; outputs: object; runs: { using: string; steps: { id?: string; run?: string; env?: Record<string, string> }[] } };
-    expect(Object.keys(action.inputs)).toEqual(['config', 'baseline', 'candidate', 'fail-on', 'report-dir', 'comment', 'comment-key', 'approve-label', 'github-token']);
+    const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as {
+      inputs: object;
+      outputs: object;
+      runs: { using: string; steps: { id?: string; run?: string; env?: Record<string, string> }[] };
+    };
+    expect(Object.keys(action.inputs)).toEqual([
+      'config',
+      'baseline',
+      'candidate',
+      'fail-on',
+      'report-dir',
+      'comment',
+      'comment-key',
+      'approve-label',
+      'github-token',
+    ]);
     expect(Object.keys(action.outputs)).toEqual(['verdict', 'report-path', 'html-report-path', 'breaking-count', 'broken-cases']);
     expect(action.runs.using).toBe('composite');
     const gate = action.runs.steps.find((s) => s.id === 'gate')!;

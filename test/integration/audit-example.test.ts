@@ -6,7 +6,20 @@ import type { Report } from '../../src/report/types.js';
 // Each audit-* release of the example server gets one thing the model sees wrong. Real calls over stdio.
 const config = join(ROOT, 'examples/support-ops/audit.config.yaml');
 const gate = async (candidate: string, baseline = 'baseline') => {
-  const result = await runCli(['run', '-c', config, '--baseline', baseline, '--candidate', candidate, '--format', 'json', '--quiet', '--report-dir', join(ROOT, '.tmp/audit-reports')]);
+  const result = await runCli([
+    'run',
+    '-c',
+    config,
+    '--baseline',
+    baseline,
+    '--candidate',
+    candidate,
+    '--format',
+    'json',
+    '--quiet',
+    '--report-dir',
+    join(ROOT, '.tmp/audit-reports'),
+  ]);
   return { code: result.code, report: JSON.parse(result.stdout) as Report };
 };
 const regressions = (report: Report) =>

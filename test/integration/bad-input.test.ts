@@ -21,11 +21,17 @@ describe('bad input stops the gate with exit 3 and names the file, line and fiel
   it('every problem at once: schema errors and cross-field rules together, in file order', async () => {
     const dir = scratchProject();
     edit(dir, 'gate.config.yaml', (t) =>
-      t.replace('reports:\n  dir: reports', 'reports:\n  dir: reports\n  keep: 5').replace('candidate: candidate', 'candidate: missing').replace(/args: \[[^\]]*\]/, 'args: "not-a-list"'));
+      t
+        .replace('reports:\n  dir: reports', 'reports:\n  dir: reports\n  keep: 5')
+        .replace('candidate: candidate', 'candidate: missing')
+        .replace(/args: \[[^\]]*\]/, 'args: "not-a-list"'),
+    );
     const result = await runCli(['validate'], { cwd: dir });
     expect(result.code).toBe(3);
     const lines = result.stderr.split('\n').filter((l) => l.startsWith('  gate.config.yaml:'));
-    expect(lines.map((l) => /: ([\w.]+): /.exec(l)?.[1])).toEqual(expect.arrayContaining(['profiles.baseline.args', 'candidate', 'reports.keep']));
+    expect(lines.map((l) => /: ([\w.]+): /.exec(l)?.[1])).toEqual(
+      expect.arrayContaining(['profiles.baseline.args', 'candidate', 'reports.keep']),
+    );
     expect(result.stderr).toMatch(/gate\.config\.yaml:\d+: profiles\.baseline\.args: must be array, found string "not-a-list"/);
     expect(result.stderr).toMatch(/gate\.config\.yaml:\d+: candidate: names profile "missing", which is not defined/);
     const at = lines.map((l) => Number(/yaml:(\d+):/.exec(l)![1]));
@@ -36,15 +42,26 @@ describe('bad input stops the gate with exit 3 and names the file, line and fiel
     const dir = scratchProject();
     edit(dir, 'gate.config.yaml', (t) => `${t.trimEnd()}\naudit:\n  maxResultBytes: 100\n`);
     // The first case's budget under its old name; the second probe's removed, so the config's budget applies to it.
-    edit(dir, 'datasets/support-ops.cases.yaml', (t) => t.replace('resultBudgetBytes: 4096', 'maxResultBytes: 1').replace('          resultBudgetBytes: 4096\n', ''));
+    edit(dir, 'datasets/support-ops.cases.yaml', (t) =>
+      t.replace('resultBudgetBytes: 4096', 'maxResultBytes: 1').replace('          resultBudgetBytes: 4096\n', ''),
+    );
     const ok = await runCli(['validate'], { cwd: dir });
     expect(ok.code).toBe(0);
-    expect(ok.stderr).toMatch(/note: gate\.config\.yaml:\d+: audit\.maxResultBytes: is deprecated and still read; rename it resultBudgetBytes/);
-    expect(ok.stderr).toMatch(/note: datasets\/support-ops\.cases\.yaml:17: cases\[0\]\.requiredTools\[0\]\.expect\.maxResultBytes: is deprecated/);
+    expect(ok.stderr).toMatch(
+      /note: gate\.config\.yaml:\d+: audit\.maxResultBytes: is deprecated and still read; rename it resultBudgetBytes/,
+    );
+    expect(ok.stderr).toMatch(
+      /note: datasets\/support-ops\.cases\.yaml:17: cases\[0\]\.requiredTools\[0\]\.expect\.maxResultBytes: is deprecated/,
+    );
     // Both are read as their new names: the case's budget of 1 byte fails it, the config's 100 bytes flags the other probe.
     const run = await runCli(['run', '--format', 'json'], { cwd: dir });
-    const report = JSON.parse(run.stdout) as { baseline: { caseResults: { failures: { message: string }[] }[] }; audit: { findings: { code: string; tool?: string }[] } };
-    expect(report.baseline.caseResults[0]!.failures.map((f) => f.message)).toContainEqual(expect.stringContaining('over expect.resultBudgetBytes 1'));
+    const report = JSON.parse(run.stdout) as {
+      baseline: { caseResults: { failures: { message: string }[] }[] };
+      audit: { findings: { code: string; tool?: string }[] };
+    };
+    expect(report.baseline.caseResults[0]!.failures.map((f) => f.message)).toContainEqual(
+      expect.stringContaining('over expect.resultBudgetBytes 1'),
+    );
     expect(report.audit.findings.filter((f) => f.code === 'result-too-large').map((f) => f.tool)).toContain('Incident.Declare');
     edit(dir, 'gate.config.yaml', (t) => t.replace('  maxResultBytes: 100', '  maxResultBytes: 100\n  resultBudgetBytes: 200'));
     const both = await runCli(['validate'], { cwd: dir });
@@ -69,10 +86,14 @@ describe('bad input stops the gate with exit 3 and names the file, line and fiel
 
   it('a bad dataset: exit 3 before connecting, and the servers started early are ended', async () => {
     const dir = scratchProject();
-    edit(dir, 'datasets/support-ops.cases.yaml', (t) => t.replace('requireReadOnlyHint: true', 'requireReadOnlyHint: yes please').replace('userTask: Declare', 'usrTask: Declare'));
+    edit(dir, 'datasets/support-ops.cases.yaml', (t) =>
+      t.replace('requireReadOnlyHint: true', 'requireReadOnlyHint: yes please').replace('userTask: Declare', 'usrTask: Declare'),
+    );
     const result = await runCli(['run'], { cwd: dir });
     expect(result.code).toBe(3);
-    expect(result.stderr).toMatch(/datasets\/support-ops\.cases\.yaml:\d+: cases\[0\]\.requiredTools\[0\]\.requireReadOnlyHint: must be boolean, found string "yes please"/);
+    expect(result.stderr).toMatch(
+      /datasets\/support-ops\.cases\.yaml:\d+: cases\[0\]\.requiredTools\[0\]\.requireReadOnlyHint: must be boolean, found string "yes please"/,
+    );
     expect(result.stderr).toMatch(/datasets\/support-ops\.cases\.yaml:\d+: cases\[2\]\.usrTask: unknown key/);
     expect(result.stderr).not.toContain('connecting');
     // Both servers start before the datasets are read (their boot overlaps the gate's); none outlives the run.
@@ -81,23 +102,36 @@ describe('bad input stops the gate with exit 3 and names the file, line and fiel
 
   it('a dataset that names an argument neither side has: exit 3 with the line and a suggestion', async () => {
     const dir = scratchProject();
-    edit(dir, 'datasets/support-ops.cases.yaml', (t) => t.replace('requiredArguments: [query]', 'requiredArguments: [querry]').replace('{ email: ana@example.com }', '{ emial: ana@example.com }'));
+    edit(dir, 'datasets/support-ops.cases.yaml', (t) =>
+      t
+        .replace('requiredArguments: [query]', 'requiredArguments: [querry]')
+        .replace('{ email: ana@example.com }', '{ emial: ana@example.com }'),
+    );
     const result = await runCli(['run'], { cwd: dir });
     expect(result.code).toBe(3);
-    expect(result.stderr).toMatch(/datasets\/support-ops\.cases\.yaml:10: cases\[0\]\.requiredTools\[0\]\.requiredArguments\[0\]: names argument "querry", which Tickets\.Search does not have on either side; expected one of: .*query.* \(did you mean "query"\?\)/);
-    expect(result.stderr).toMatch(/datasets\/support-ops\.cases\.yaml:26: cases\[1\]\.requiredTools\[0\]\.probeArguments\.emial: names argument "emial".*\(did you mean "email"\?\)/);
+    expect(result.stderr).toMatch(
+      /datasets\/support-ops\.cases\.yaml:10: cases\[0\]\.requiredTools\[0\]\.requiredArguments\[0\]: names argument "querry", which Tickets\.Search does not have on either side; expected one of: .*query.* \(did you mean "query"\?\)/,
+    );
+    expect(result.stderr).toMatch(
+      /datasets\/support-ops\.cases\.yaml:26: cases\[1\]\.requiredTools\[0\]\.probeArguments\.emial: names argument "emial".*\(did you mean "email"\?\)/,
+    );
     expect(result.stdout).toBe('');
     expect(existsSync(join(dir, 'reports'))).toBe(false);
   });
 
   it('a tool name neither side exposes, or a forbidden tool that is a typo of a real one: exit 3 with "did you mean", not a Rollback', async () => {
     const dir = scratchProject();
-    edit(dir, 'datasets/support-ops.cases.yaml', (t) => t
-      .replace('- toolName: Customers.Lookup', '- toolName: Customers.Look')
-      .replace('forbiddenTools: [Deployments.Rollback]\n\n  - id: TG-002', 'forbiddenTools: [Deployments.Rolback]\n\n  - id: TG-002'));
+    edit(dir, 'datasets/support-ops.cases.yaml', (t) =>
+      t
+        .replace('- toolName: Customers.Lookup', '- toolName: Customers.Look')
+        .replace('forbiddenTools: [Deployments.Rollback]\n\n  - id: TG-002', 'forbiddenTools: [Deployments.Rolback]\n\n  - id: TG-002'),
+    );
     const result = await runCli(['run'], { cwd: dir });
     expect(result.code).toBe(3);
-    const lines = result.stderr.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('datasets/'));
+    const lines = result.stderr
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l.startsWith('datasets/'));
     expect(lines).toEqual([
       'datasets/support-ops.cases.yaml:18: cases[0].forbiddenTools[0]: forbids tool "Deployments.Rolback", which neither side exposes, so the guard would never fire (did you mean "Deployments.Rollback"?)',
       'datasets/support-ops.cases.yaml:23: cases[1].requiredTools[0].toolName: names tool "Customers.Look", which neither side exposes (did you mean "Customers.Lookup"?)',
@@ -111,23 +145,28 @@ describe('bad input stops the gate with exit 3 and names the file, line and fiel
     edit(dir, 'gate.config.yaml', (t) => t.replace(/^candidate: candidate$/m, 'candidate: candidate-safe'));
     const result = await runCli(['run'], { cwd: dir });
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain('note: datasets/support-ops.cases.yaml: case TG-001 forbids Deployments.Rollback, which neither side exposes yet; the guard fires if a release adds it');
+    expect(result.stderr).toContain(
+      'note: datasets/support-ops.cases.yaml: case TG-001 forbids Deployments.Rollback, which neither side exposes yet; the guard fires if a release adds it',
+    );
   });
 
   it('validate checks the profiles a bundle server declares for itself', async () => {
     const dir = scratchProject();
-    writeFileSync(join(dir, 'bundle.yaml'), [
-      'version: 1',
-      'profiles:',
-      '  live: { command: node, args: [server.js] }',
-      'servers:',
-      '  desk:',
-      '    profiles:',
-      '      old: { transport: snapshot, path: contracts/old.json }',
-      '    baseline: old',
-      '    candidate: live',
-      '    datasets: [datasets/support-ops.cases.yaml]',
-    ].join('\n'));
+    writeFileSync(
+      join(dir, 'bundle.yaml'),
+      [
+        'version: 1',
+        'profiles:',
+        '  live: { command: node, args: [server.js] }',
+        'servers:',
+        '  desk:',
+        '    profiles:',
+        '      old: { transport: snapshot, path: contracts/old.json }',
+        '    baseline: old',
+        '    candidate: live',
+        '    datasets: [datasets/support-ops.cases.yaml]',
+      ].join('\n'),
+    );
     const result = await runCli(['validate', '-c', 'bundle.yaml'], { cwd: dir });
     expect(result.code).toBe(3);
     expect(result.stderr).toContain('bundle.yaml: servers.desk.profiles.old.path: snapshot file contracts/old.json does not exist');
@@ -142,7 +181,10 @@ describe('bad input stops the gate with exit 3 and names the file, line and fiel
 
   it('a baseline that cannot start is exit 3 with its stderr, never a verdict', async () => {
     const dir = scratchProject();
-    const result = await runCli(['run'], { cwd: dir, env: { MCPGATE_PROFILES__BASELINE__ARGS: '[-e, "console.error(\'boom: no database\'); process.exit(4)"]' } });
+    const result = await runCli(['run'], {
+      cwd: dir,
+      env: { MCPGATE_PROFILES__BASELINE__ARGS: '[-e, "console.error(\'boom: no database\'); process.exit(4)"]' },
+    });
     expect(result.code).toBe(3);
     expect(result.stderr).toContain('baseline profile "baseline" is unavailable (initialize)');
     expect(result.stderr).toContain('boom: no database');

@@ -19,14 +19,22 @@ function bundleProject(servers: Record<string, { candidate: string; datasets?: s
   for (const [name, s] of Object.entries(servers)) {
     lines.push(`  ${name}:`, '    profiles:', `      ${s.candidate}: ${profile(s.candidate)}`);
     if (s.baselineArgs) lines.push(`      baseline: { command: node, args: [${s.baselineArgs}] }`);
-    lines.push('    baseline: baseline', `    candidate: ${s.candidate}`, `    datasets: [${join(DATASETS, s.datasets ?? 'support-ops.cases.yaml')}]`);
+    lines.push(
+      '    baseline: baseline',
+      `    candidate: ${s.candidate}`,
+      `    datasets: [${join(DATASETS, s.datasets ?? 'support-ops.cases.yaml')}]`,
+    );
   }
   lines.push('reports: { dir: reports }', extra);
   writeFileSync(join(dir, 'gate.config.yaml'), `${lines.join('\n')}\n`);
   return dir;
 }
 
-const files = (dir: string, suffix: string) => readdirSync(dir).filter((f) => f.endsWith(suffix)).sort().map((f) => join(dir, f));
+const files = (dir: string, suffix: string) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith(suffix))
+    .sort()
+    .map((f) => join(dir, f));
 const summaryIn = (dir: string): BundleSummary => {
   const found = files(join(dir, 'reports'), '-bundle.json');
   expect(found).toHaveLength(1);
@@ -50,7 +58,7 @@ describe('a bundle of three servers whose verdicts are Promote, Hold and Rollbac
     summary = summaryIn(dir);
   }, 90_000);
 
-  it('is Rollback overall (exit 1), with each server\'s verdict and reasons', () => {
+  it("is Rollback overall (exit 1), with each server's verdict and reasons", () => {
     expect(run.code).toBe(1);
     expect(summary.verdict).toBe('Rollback');
     expect(summary.servers.map((s) => [s.name, s.verdict, s.reasons.map((r) => r.code)])).toEqual([
@@ -98,7 +106,11 @@ describe('a bundle of three servers whose verdicts are Promote, Hold and Rollbac
     const matrix = JSON.parse(plan.stdout) as { include: { server: string }[] };
     expect(matrix).toEqual({ include: [{ server: 'desk' }, { server: 'desk-audit' }, { server: 'desk-next' }] });
     // Each job on its own runner: its own report directory, its own exit code.
-    const jobs = await Promise.all(matrix.include.map(({ server }) => runCli(['run', '--server', server, '--report-dir', `jobs/${server}`, '--quiet'], { cwd: dir, timeoutMs: 60_000 })));
+    const jobs = await Promise.all(
+      matrix.include.map(({ server }) =>
+        runCli(['run', '--server', server, '--report-dir', `jobs/${server}`, '--quiet'], { cwd: dir, timeoutMs: 60_000 }),
+      ),
+    );
     expect(jobs.map((j) => j.code)).toEqual([0, 2, 1]);
     const reports = matrix.include.flatMap(({ server }) => files(join(dir, 'jobs', server), '.json'));
     const merged = await runCli(['merge', ...reports, '--report-dir', 'merged', '--format', 'json'], { cwd: dir });
@@ -123,19 +135,31 @@ describe('cross-server name collisions', () => {
     const summary = summaryIn(dir);
     expect(run.code).toBe(2);
     expect(summary.servers.map((s) => s.verdict)).toEqual(['Promote', 'Promote']);
-    expect(summary.decision.reasons.map((r) => [r.code, r.action, r.tools])).toEqual([['cross-server-name-collision', 'hold', ['Runbooks.Search']]]);
-    expect(summary.collisions.find((c) => c.regression)).toEqual({ tool: 'Runbooks.Search', servers: ['runbooks', 'tickets'], regression: true });
+    expect(summary.decision.reasons.map((r) => [r.code, r.action, r.tools])).toEqual([
+      ['cross-server-name-collision', 'hold', ['Runbooks.Search']],
+    ]);
+    expect(summary.collisions.find((c) => c.regression)).toEqual({
+      tool: 'Runbooks.Search',
+      servers: ['runbooks', 'tickets'],
+      regression: true,
+    });
     expect(run.stdout).toContain('Runbooks.Search: exposed by runbooks, tickets');
   });
 
   it('merge computes the collision from the reports alone, and the bundle policy can ignore it', async () => {
     const reports = files(join(dir, 'reports'), '.json').filter((f) => !f.endsWith('-bundle.json'));
     // A single-pair config: its policy (the defaults) judges; the summary goes to --report-dir, not its reports.dir.
-    const alone = await runCli(['merge', ...reports, '-c', join(ROOT, 'gate.config.yaml'), '--report-dir', 'merged', '--format', 'json', '--quiet'], { cwd: dir });
+    const alone = await runCli(
+      ['merge', ...reports, '-c', join(ROOT, 'gate.config.yaml'), '--report-dir', 'merged', '--format', 'json', '--quiet'],
+      { cwd: dir },
+    );
     expect(alone.code).toBe(2);
     expect((JSON.parse(alone.stdout) as BundleSummary).decision.reasons.map((r) => r.code)).toEqual(['cross-server-name-collision']);
     const lenient = join(dir, 'lenient.yaml');
-    writeFileSync(lenient, `version: 1\nprofiles: { p: { command: node } }\nbaseline: p\ncandidate: p\npromotion: { rules: { cross-server-name-collision: ignore } }\n`);
+    writeFileSync(
+      lenient,
+      `version: 1\nprofiles: { p: { command: node } }\nbaseline: p\ncandidate: p\npromotion: { rules: { cross-server-name-collision: ignore } }\n`,
+    );
     const ignored = await runCli(['merge', ...reports, '-c', lenient, '--report-dir', 'merged', '--quiet'], { cwd: dir });
     expect(ignored.code).toBe(0);
     expect(ignored.stdout).toContain('Bundle decision: Promote');
@@ -150,7 +174,10 @@ describe('a server that cannot be decided', () => {
     expect(run.code).toBe(3);
     const summary = summaryIn(dir);
     expect([summary.verdict, summary.decided]).toEqual([null, false]);
-    expect(summary.servers.map((s) => [s.name, s.status, s.verdict])).toEqual([['broken', 'undecided', null], ['desk', 'decided', 'Promote']]);
+    expect(summary.servers.map((s) => [s.name, s.status, s.verdict])).toEqual([
+      ['broken', 'undecided', null],
+      ['desk', 'decided', 'Promote'],
+    ]);
     expect(summary.servers[0]!.error).toMatch(/baseline/i);
     expect(run.stdout).toContain('Bundle decision: undecided');
 
@@ -167,7 +194,10 @@ describe('a server that cannot be decided', () => {
     const merged = await runCli(['merge', ...files(join(dir, 'reports'), '.json'), '--format', 'json', '--quiet'], { cwd: dir });
     expect(merged.code).toBe(3);
     const summary = JSON.parse(merged.stdout) as BundleSummary;
-    expect(summary.servers.map((s) => [s.name, s.status])).toEqual([['desk', 'decided'], ['other', 'undecided']]);
+    expect(summary.servers.map((s) => [s.name, s.status])).toEqual([
+      ['desk', 'decided'],
+      ['other', 'undecided'],
+    ]);
   });
 });
 
@@ -180,7 +210,10 @@ describe('bundle config errors name the file, the field and the fix', () => {
 
     const typo = bundleProject({ desk: { candidate: 'candidate-safe' } });
     const config = join(typo, 'gate.config.yaml');
-    writeFileSync(config, (await import('node:fs')).readFileSync(config, 'utf8').replace('    candidate: candidate-safe', '    candidate: candidate-sfe'));
+    writeFileSync(
+      config,
+      (await import('node:fs')).readFileSync(config, 'utf8').replace('    candidate: candidate-safe', '    candidate: candidate-sfe'),
+    );
     const missing = await runCli(['validate'], { cwd: typo });
     expect(missing.stderr).toMatch(/gate\.config\.yaml:\d+: servers\.desk\.candidate: names profile "candidate-sfe", which is not defined/);
 

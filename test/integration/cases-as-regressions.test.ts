@@ -67,8 +67,9 @@ describe('a case failing the same way on both sides is pre-existing (real server
     expect(report.decision).toMatchObject({ verdict: 'Promote', reasons: [] });
     expect(report.diff.changes).toEqual([]);
     const findings = [...report.audit.findings, ...(report.roles ?? []).flatMap((r) => r.findings)];
-    expect(collectSignals(report.diff.changes, report.candidate.caseResults, findings)
-      .filter((s) => s.code !== 'case-already-failing')).toEqual([]);
+    expect(
+      collectSignals(report.diff.changes, report.candidate.caseResults, findings).filter((s) => s.code !== 'case-already-failing'),
+    ).toEqual([]);
   });
 
   it('the cases still fail on both sides, and the candidate ones are marked pre-existing, failure by failure', () => {
@@ -84,14 +85,23 @@ describe('a case failing the same way on both sides is pre-existing (real server
 
   it('is shown in the text summary, and in markdown, JUnit and SARIF from the saved report', async () => {
     expect(stdout).toContain('candidate OUTAGE-1 (fails on the baseline too: pre-existing, not judged)');
-    const file = join(dir, 'reports', readdirSync(join(dir, 'reports')).find((f) => f.endsWith('.json'))!);
+    const file = join(
+      dir,
+      'reports',
+      readdirSync(join(dir, 'reports')).find((f) => f.endsWith('.json'))!,
+    );
     const markdown = (await runCli(['show', file, '--format', 'markdown'], { cwd: dir })).stdout;
     expect(markdown).toMatch(/\| OUTAGE-1 \| support-agent \| failed \| failed \(pre-existing\) \|/);
     const junit = (await runCli(['show', file, '--format', 'junit'], { cwd: dir })).stdout;
     expect(junit).toContain('type="case-already-failing"');
     expect(junit).toContain('message="pre-existing (fails on the baseline the same way): ');
-    const sarif = JSON.parse((await runCli(['show', file, '--format', 'sarif'], { cwd: dir })).stdout) as { runs: { results: { ruleId: string; level: string }[] }[] };
-    expect(sarif.runs[0]!.results.map((r) => [r.ruleId, r.level])).toEqual([['case-already-failing', 'note'], ['case-already-failing', 'note']]);
+    const sarif = JSON.parse((await runCli(['show', file, '--format', 'sarif'], { cwd: dir })).stdout) as {
+      runs: { results: { ruleId: string; level: string }[] }[];
+    };
+    expect(sarif.runs[0]!.results.map((r) => [r.ruleId, r.level])).toEqual([
+      ['case-already-failing', 'note'],
+      ['case-already-failing', 'note'],
+    ]);
   });
 
   it('promotion.rules can make pre-existing failures Hold, with their own reason', async () => {

@@ -61,7 +61,7 @@ describe('cases.concurrency: 1 and 8 give the same report, in dataset order', ()
     }
   });
 
-  it('writes the same report once times and the servers\' own stderr are left out', () => {
+  it("writes the same report once times and the servers' own stderr are left out", () => {
     const comparable = (report: Report) => {
       const copy = stable(report) as Report;
       for (const side of [copy.baseline, copy.candidate]) side.stderr = { tail: '', droppedBytes: 0 };

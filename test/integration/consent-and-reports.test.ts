@@ -7,7 +7,10 @@ import { readReport } from '../../src/report/read.js';
 import type { Report } from '../../src/report/types.js';
 import { ROOT, runCli, scratchProject } from '../helpers/cli.js';
 
-const NO_CONSENT = { MCPGATE_PROFILES__BASELINE__ALLOW_SIDE_EFFECTS: 'false', MCPGATE_PROFILES__CANDIDATE_SAFE__ALLOW_SIDE_EFFECTS: 'false' };
+const NO_CONSENT = {
+  MCPGATE_PROFILES__BASELINE__ALLOW_SIDE_EFFECTS: 'false',
+  MCPGATE_PROFILES__CANDIDATE_SAFE__ALLOW_SIDE_EFFECTS: 'false',
+};
 
 describe('a probe of a tool that is not read-only needs consent', () => {
   it('without allowSideEffects the probe is skipped with the reason, and skipped is never passed', async () => {
@@ -16,7 +19,11 @@ describe('a probe of a tool that is not read-only needs consent', () => {
     const report = JSON.parse(result.stdout) as Report;
     const status = report.candidate.caseResults.map((r) => [r.id, r.status]);
     // TG-001 probes a read-only tool; TG-002 (Tickets.Reply) and TG-003 (Incident.Declare) are not read-only.
-    expect(status).toEqual([['TG-001', 'passed'], ['TG-002', 'skipped'], ['TG-003', 'skipped']]);
+    expect(status).toEqual([
+      ['TG-001', 'passed'],
+      ['TG-002', 'skipped'],
+      ['TG-003', 'skipped'],
+    ]);
     expect(report.candidate.cases).toMatchObject({ total: 3, passed: 1, skipped: 2 });
     expect(report.candidate.cases.passRate).toBeCloseTo(1 / 3);
     const reply = report.candidate.caseResults[1]!.probes.find((p) => p.tool === 'Tickets.Reply')!;
@@ -41,7 +48,9 @@ describe('reports are never lost or half-written', () => {
     const rollback = await runCli(['run', '--report-dir', 'not-a-dir/reports'], { cwd: dir });
     expect(rollback.code).toBe(1); // the verdict's own code
     expect(rollback.stdout).toContain('Rollback');
-    expect(rollback.stderr).toMatch(/could not write the report to not-a-dir\/reports: .*ENOTDIR.*Set reports\.dir \(or --report-dir\) to a writable directory/);
+    expect(rollback.stderr).toMatch(
+      /could not write the report to not-a-dir\/reports: .*ENOTDIR.*Set reports\.dir \(or --report-dir\) to a writable directory/,
+    );
     // A passing verdict that left no report is not a success: exit 3.
     const promote = await runCli(['run', '--candidate', 'candidate-safe', '--report-dir', 'not-a-dir/reports'], { cwd: dir });
     expect(promote.stdout).toContain('Promote');

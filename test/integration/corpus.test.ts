@@ -11,7 +11,9 @@ import { ROOT, runCli } from '../helpers/cli.js';
  * itself: Promote, exit 0, no change, every tool discovered across the pages.
  */
 const CORPUS = join(ROOT, 'test/corpus');
-const files = readdirSync(CORPUS).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(CORPUS)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 const SERVER = join(ROOT, 'test/fixtures/servers/corpus-server.mjs');
 
 describe.concurrent('each recorded server gated against itself over stdio (test/corpus)', () => {
@@ -23,7 +25,18 @@ describe.concurrent('each recorded server gated against itself over stdio (test/
       return [`  ${f}-a:\n${profile}`, `  ${f}-b:\n${profile}`];
     });
     config = join(dir, 'corpus.config.yaml');
-    writeFileSync(config, ['version: 1', 'profiles:', ...profiles, `baseline: ${files[0]}-a`, `candidate: ${files[0]}-b`, `reports: { dir: ${JSON.stringify(join(dir, 'reports'))} }`, ''].join('\n'));
+    writeFileSync(
+      config,
+      [
+        'version: 1',
+        'profiles:',
+        ...profiles,
+        `baseline: ${files[0]}-a`,
+        `candidate: ${files[0]}-b`,
+        `reports: { dir: ${JSON.stringify(join(dir, 'reports'))} }`,
+        '',
+      ].join('\n'),
+    );
   });
 
   it('has at least 30 recordings', () => {

@@ -6,7 +6,10 @@ import { processesMatching } from '../helpers/processes.js';
 import { readReportFile, stable } from '../helpers/report.js';
 import type { Report } from '../../src/report/types.js';
 
-const reportsIn = (dir: string) => readdirSync(join(dir, 'reports')).filter((f) => f.endsWith('.json')).sort();
+const reportsIn = (dir: string) =>
+  readdirSync(join(dir, 'reports'))
+    .filter((f) => f.endsWith('.json'))
+    .sort();
 
 describe('mcp-gate run on the Support Ops example (real servers over stdio)', () => {
   let dir: string;
@@ -31,7 +34,13 @@ describe('mcp-gate run on the Support Ops example (real servers over stdio)', ()
     expect([report.baseline.toolCount, report.candidate.toolCount]).toEqual([5, 6]);
     expect(report.baseline.cases).toMatchObject({ total: 3, passed: 3, failed: 0, skipped: 0, passRate: 1 });
     expect(report.candidate.cases).toMatchObject({ total: 3, passed: 0, failed: 3, skipped: 0, passRate: 0 });
-    expect(report.diff.summary).toMatchObject({ addedTools: 1, removedTools: 0, schemaBreakages: 1, readOnlyHintRegressions: 0, addedDestructiveTools: 1 });
+    expect(report.diff.summary).toMatchObject({
+      addedTools: 1,
+      removedTools: 0,
+      schemaBreakages: 1,
+      readOnlyHintRegressions: 0,
+      addedDestructiveTools: 1,
+    });
     expect(report.baseline.server).toMatchObject({ name: 'support-ops', version: '1.4.0', protocolVersion: '2025-11-25' });
     expect(report.candidate.server.version).toBe('1.5.0');
   });
@@ -54,12 +63,16 @@ describe('mcp-gate run on the Support Ops example (real servers over stdio)', ()
     const failures = Object.fromEntries(report.candidate.caseResults.map((r) => [r.id, r.failures.map((f) => [f.code, f.tool])]));
     expect(failures['TG-001']).toEqual([['forbidden-tool-exposed', 'Deployments.Rollback']]);
     expect(failures['TG-002']).toEqual([['forbidden-tool-exposed', 'Deployments.Rollback']]);
-    expect(failures['TG-003']).toEqual(expect.arrayContaining([
-      ['required-argument-missing', 'Incident.Declare'],
-      ['forbidden-tool-exposed', 'Deployments.Rollback'],
-    ]));
+    expect(failures['TG-003']).toEqual(
+      expect.arrayContaining([
+        ['required-argument-missing', 'Incident.Declare'],
+        ['forbidden-tool-exposed', 'Deployments.Rollback'],
+      ]),
+    );
     expect(report.candidate.caseResults[2]!.failures[0]!.message).toContain('severity');
-    expect(report.baseline.caseResults.every((r) => r.passed && r.probes.every((p) => p.status === 'called' && p.isError === false))).toBe(true);
+    expect(report.baseline.caseResults.every((r) => r.passed && r.probes.every((p) => p.status === 'called' && p.isError === false))).toBe(
+      true,
+    );
   });
 
   it('prints the text summary with the facts a person needs', () => {

@@ -36,7 +36,9 @@ describe('mcp-gate history over real saved reports', () => {
     expect(code).toBe(0);
     expect(history.dir).toBe('reports');
     expect(history.unreadable).toEqual([]);
-    expect(history.runs.map((r) => [r.candidate, r.verdict, r.addedTools, r.removedTools, r.breaking, r.brokenCases, r.toolCount, r.drift])).toEqual([
+    expect(
+      history.runs.map((r) => [r.candidate, r.verdict, r.addedTools, r.removedTools, r.breaking, r.brokenCases, r.toolCount, r.drift]),
+    ).toEqual([
       ['candidate', 'Rollback', 1, 0, 1, 3, 6, null],
       ['candidate-safe', 'Promote', 1, 0, 0, 0, 6, true],
       ['candidate', 'Rollback', 1, 0, 1, 3, 6, true],
@@ -57,7 +59,11 @@ describe('mcp-gate history over real saved reports', () => {
     expect(text.code).toBe(0);
     const lines = text.stdout.split('\n');
     expect(lines[0]).toMatch(/^time\s+baseline → candidate\s+verdict\s+added\s+removed\s+breaking\s+broken cases\s+contract$/);
-    expect(lines.slice(1, 4).map((l) => [/ (Rollback|Promote) /.exec(l)?.[1], l.endsWith('drift')])).toEqual([['Rollback', false], ['Promote', true], ['Rollback', true]]);
+    expect(lines.slice(1, 4).map((l) => [/ (Rollback|Promote) /.exec(l)?.[1], l.endsWith('drift')])).toEqual([
+      ['Rollback', false],
+      ['Promote', true],
+      ['Rollback', true],
+    ]);
     expect(lines[1]).toContain(reports[0]!.candidate.contractHash!.slice(7, 19));
     expect(text.stdout).toContain('3 runs in reports; 2 with contract drift');
 
@@ -67,8 +73,13 @@ describe('mcp-gate history over real saved reports', () => {
   });
 
   it('writes an HTML timeline with a chart, linking the runs whose page sits beside the report', async () => {
-    const first = readdirSync(join(dir, 'reports')).filter((f) => f.endsWith('.json')).sort()[0]!;
-    const show = await runCli(['show', join('reports', first), '--format', 'html', '-o', join('reports', first.replace(/\.json$/, '.html'))], { cwd: dir });
+    const first = readdirSync(join(dir, 'reports'))
+      .filter((f) => f.endsWith('.json'))
+      .sort()[0]!;
+    const show = await runCli(
+      ['show', join('reports', first), '--format', 'html', '-o', join('reports', first.replace(/\.json$/, '.html'))],
+      { cwd: dir },
+    );
     expect(show.code).toBe(0);
     const result = await runCli(['history', '--format', 'html', '-o', 'reports/index.html'], { cwd: dir });
     expect(result.code, result.stderr).toBe(0);
@@ -76,8 +87,15 @@ describe('mcp-gate history over real saved reports', () => {
     expect(html.match(/<li class="run /g)).toHaveLength(3);
     expect([...html.matchAll(/data-verdict="(\w+)"/g)].map((m) => m[1])).toEqual(['Rollback', 'Promote', 'Rollback']);
     expect(html.match(/<span class="drift-mark"/g)).toHaveLength(2);
-    const series = [...html.matchAll(/<polyline class="[^"]+" data-series="(\w+)" points="([^"]+)"/g)].map((m) => [m[1], m[2]!.split(' ').length]);
-    expect(series).toEqual([['toolCount', 3], ['breaking', 3], ['brokenCases', 3]]);
+    const series = [...html.matchAll(/<polyline class="[^"]+" data-series="(\w+)" points="([^"]+)"/g)].map((m) => [
+      m[1],
+      m[2]!.split(' ').length,
+    ]);
+    expect(series).toEqual([
+      ['toolCount', 3],
+      ['breaking', 3],
+      ['brokenCases', 3],
+    ]);
     expect([...html.matchAll(/<a href="([^"]+)"/g)].map((m) => m[1])).toEqual([first.replace(/\.json$/, '.html')]);
     expect(html).not.toMatch(/<script/);
   });

@@ -46,7 +46,9 @@ describe.skipIf(!hasChromium)('the HTML report of the example Rollback run, in h
 
   it('shows the verdict and its reasons', async () => {
     expect(await opened.page.textContent('#verdict')).toBe('Rollback');
-    expect(await opened.page.locator('#reasons li').evaluateAll((li) => li.map((l) => l.getAttribute('data-code')))).toEqual(report.decision.reasons.map((r) => r.code));
+    expect(await opened.page.locator('#reasons li').evaluateAll((li) => li.map((l) => l.getAttribute('data-code')))).toEqual(
+      report.decision.reasons.map((r) => r.code),
+    );
     expect(await opened.page.textContent('#profiles [data-side="candidate"] [data-hash]')).toBe(report.candidate.contractHash);
   });
 
@@ -63,7 +65,11 @@ describe.skipIf(!hasChromium)('the HTML report of the example Rollback run, in h
     expect(await rollback.getAttribute('data-status')).toBe('added');
     expect(await rollback.locator('.cell-baseline [data-badge]').count()).toBe(0);
     expect(await rollback.locator('.cell-candidate [data-badge="destructive"]').isVisible()).toBe(true);
-    expect(await opened.page.locator('details.tool[data-key="Tickets.Search"] [data-badge]').evaluateAll((b) => b.map((x) => x.getAttribute('data-badge')))).toEqual(['read-only', 'read-only']);
+    expect(
+      await opened.page
+        .locator('details.tool[data-key="Tickets.Search"] [data-badge]')
+        .evaluateAll((b) => b.map((x) => x.getAttribute('data-badge'))),
+    ).toEqual(['read-only', 'read-only']);
   });
 
   it('expands a tool into its schema diff, with the removed argument flagged breaking', async () => {
@@ -98,7 +104,9 @@ describe.skipIf(!hasChromium)('the HTML report of the example Rollback run, in h
     const tg3 = opened.page.locator('#cases tr[data-case="TG-003"]');
     expect(await tg3.locator('td[data-side="baseline"]').getAttribute('data-status')).toBe('passed');
     expect(await tg3.locator('td[data-side="candidate"]').getAttribute('data-status')).toBe('failed');
-    expect(await tg3.locator('td[data-side="candidate"] ul.failures li').count()).toBe(report.candidate.caseResults.find((r) => r.id === 'TG-003')!.failures.length);
+    expect(await tg3.locator('td[data-side="candidate"] ul.failures li').count()).toBe(
+      report.candidate.caseResults.find((r) => r.id === 'TG-003')!.failures.length,
+    );
     const bytes = report.candidate.caseResults.find((r) => r.id === 'TG-003')!.probes[0]!.resultBytes;
     expect(await tg3.locator('td[data-side="candidate"] ul.probes').textContent()).toContain(`${bytes} B`);
   });
@@ -125,7 +133,10 @@ describe.skipIf(!hasChromium)('the HTML report escapes server-provided text (mar
 
   beforeAll(async () => {
     const dir = scratchProject();
-    const run = await runCli(['run', '-c', join(ROOT, 'test/fixtures/servers/markup.config.yaml'), '--report-dir', join(dir, 'reports'), '--quiet'], { cwd: dir });
+    const run = await runCli(
+      ['run', '-c', join(ROOT, 'test/fixtures/servers/markup.config.yaml'), '--report-dir', join(dir, 'reports'), '--quiet'],
+      { cwd: dir },
+    );
     expect(run.code, run.stderr).toBe(1);
     const reportPath = onlyReport(join(dir, 'reports'));
     const report = readReportFile(reportPath);
@@ -161,7 +172,8 @@ describe.skipIf(!hasChromium)('the HTML report escapes server-provided text (mar
         expect(await row.locator('.cell-candidate .tool-name').textContent()).toBe(PAYLOADS.toolName);
         expect(await row.locator('.cell-candidate [data-badge="destructive"]').count()).toBe(1);
         const text = await opened.page.locator('body').innerText();
-        for (const payload of [PAYLOADS.toolName, PAYLOADS.title, PAYLOADS.server, PAYLOADS.property, 'MK-<b>1</b>']) expect(text).toContain(payload);
+        for (const payload of [PAYLOADS.toolName, PAYLOADS.title, PAYLOADS.server, PAYLOADS.property, 'MK-<b>1</b>'])
+          expect(text).toContain(payload);
         expect(text).toContain(PAYLOADS.description);
         expect(text).toContain(JSON.stringify(`Order ${PAYLOADS.result}`)); // the probe's output, quoted in the case failure
       } finally {

@@ -51,7 +51,8 @@ describe('header secrets are redacted everywhere', () => {
       '    command: node',
       `    args: [-e, ${JSON.stringify(careless(carelessPort))}, --, --tag=${dir}]`,
     ]);
-    for (const format of ['text', 'json', 'markdown']) await run(`auth ${format}`, ['run', '--candidate', 'candidate-auth', '--format', format]);
+    for (const format of ['text', 'json', 'markdown'])
+      await run(`auth ${format}`, ['run', '--candidate', 'candidate-auth', '--format', format]);
     for (const format of ['text', 'json']) await run(`careless ${format}`, ['run', '--candidate', 'careless', '--format', format]);
     for (const file of readdirSync(join(dir, 'reports'))) {
       for (const format of ['text', 'markdown']) await run(`show ${file} ${format}`, ['show', join('reports', file), '--format', format]);
@@ -99,10 +100,17 @@ describe('header secrets are redacted everywhere', () => {
 describe('an unset variable in a header', () => {
   it('stops the run with exit 3, naming the profile, the header and the variable', async () => {
     const dir = scratchProject();
-    addProfiles(dir, ['  remote:', '    transport: http', '    url: http://127.0.0.1:9/mcp', '    headers: { Authorization: "Bearer ${GATE_TEST_UNSET_TOKEN}" }']);
+    addProfiles(dir, [
+      '  remote:',
+      '    transport: http',
+      '    url: http://127.0.0.1:9/mcp',
+      '    headers: { Authorization: "Bearer ${GATE_TEST_UNSET_TOKEN}" }',
+    ]);
     const result = await runCli(['run', '--candidate', 'remote'], { cwd: dir });
     expect(result.code).toBe(3);
-    expect(result.stderr).toMatch(/gate\.config\.yaml:\d+: profiles\.remote\.headers\.Authorization: header "Authorization" of profile "remote" refers to \$\{GATE_TEST_UNSET_TOKEN\}, which is not set/);
+    expect(result.stderr).toMatch(
+      /gate\.config\.yaml:\d+: profiles\.remote\.headers\.Authorization: header "Authorization" of profile "remote" refers to \$\{GATE_TEST_UNSET_TOKEN\}, which is not set/,
+    );
     expect(result.stdout).toBe('');
   });
 });

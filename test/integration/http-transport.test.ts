@@ -25,7 +25,13 @@ const gate = async (dir: string, args: string[], env: Record<string, string> = {
 /** What must not depend on the transport: contracts, changes, case results, audit and decision. */
 const essence = (report: Report) => {
   const r = stable(report) as Report;
-  const side = (s: Report['baseline']) => ({ server: s.server, contractHash: s.contractHash, tools: s.tools, cases: s.cases, caseResults: s.caseResults });
+  const side = (s: Report['baseline']) => ({
+    server: s.server,
+    contractHash: s.contractHash,
+    tools: s.tools,
+    cases: s.cases,
+    caseResults: s.caseResults,
+  });
   return { baseline: side(r.baseline), candidate: side(r.candidate), diff: r.diff, audit: r.audit, decision: r.decision };
 };
 
@@ -127,7 +133,9 @@ describe('profiles that start their HTTP server: failures', () => {
     const { result, report } = await gate(dir, ['--candidate', 'broken']);
     expect(result.code).toBe(1);
     expect(report.candidate.error).toMatchObject({ phase: 'ready' });
-    expect(report.candidate.error!.message).toContain(`profile "broken": http://127.0.0.1:${port}/mcp did not answer within readyTimeoutMs (1500 ms)`);
+    expect(report.candidate.error!.message).toContain(
+      `profile "broken": http://127.0.0.1:${port}/mcp did not answer within readyTimeoutMs (1500 ms)`,
+    );
     expect(report.candidate.error!.message).toContain('ECONNREFUSED');
     expect(report.candidate.stderr.tail).toContain('warming up forever');
     expect(processesMatching(`--tag=${dir}`)).toEqual([]);
@@ -158,6 +166,8 @@ describe('profiles that start their HTTP server: failures', () => {
     addProfiles(dir, ['  remote:', '    transport: http', '    command: node']);
     const result = await runCli(['validate'], { cwd: dir });
     expect(result.code).toBe(3);
-    expect(result.stderr).toMatch(/gate\.config\.yaml:\d+: profiles\.remote\.url: is required but missing: an http profile needs the server's endpoint/);
+    expect(result.stderr).toMatch(
+      /gate\.config\.yaml:\d+: profiles\.remote\.url: is required but missing: an http profile needs the server's endpoint/,
+    );
   });
 });

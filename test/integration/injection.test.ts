@@ -16,7 +16,10 @@ const ACTIVE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u20
 
 function checkInert(label: string, output: string): void {
   const lines = output.split('\n');
-  expect(lines.filter((l) => /^\s*(::|##\[)/.test(l)), `${label}: a line starts a workflow command`).toEqual([]);
+  expect(
+    lines.filter((l) => /^\s*(::|##\[)/.test(l)),
+    `${label}: a line starts a workflow command`,
+  ).toEqual([]);
   expect(ACTIVE.exec(output)?.[0], `${label}: an active character reached the output`).toBeUndefined();
 }
 
@@ -28,20 +31,31 @@ describe('hostile server text is inert in every format and stream', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mcp-gate-inject-'));
-    writeFileSync(join(dir, 'gate.config.yaml'), [
-      'version: 1',
-      'profiles:',
-      `  before: { command: node, args: [${JSON.stringify(SERVER)}, before] }`,
-      `  after: { command: node, args: [${JSON.stringify(SERVER)}, after] }`,
-      'baseline: before',
-      'candidate: after',
-      'datasets: [cases.yaml]',
-      '',
-    ].join('\n'));
-    writeFileSync(join(dir, 'cases.yaml'), 'role: orders\ncases:\n  - id: O-1\n    userTask: Look up order 1.\n    requiredTools:\n      - toolName: lookup\n        probeArguments: { id: "1" }\n        expect: { contains: [shipped] }\n');
+    writeFileSync(
+      join(dir, 'gate.config.yaml'),
+      [
+        'version: 1',
+        'profiles:',
+        `  before: { command: node, args: [${JSON.stringify(SERVER)}, before] }`,
+        `  after: { command: node, args: [${JSON.stringify(SERVER)}, after] }`,
+        'baseline: before',
+        'candidate: after',
+        'datasets: [cases.yaml]',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(dir, 'cases.yaml'),
+      'role: orders\ncases:\n  - id: O-1\n    userTask: Look up order 1.\n    requiredTools:\n      - toolName: lookup\n        probeArguments: { id: "1" }\n        expect: { contains: [shipped] }\n',
+    );
     run = await runCli(['run', '--format', 'text'], { cwd: dir });
-    report = join(dir, 'reports', readdirSync(join(dir, 'reports')).find((f) => f.endsWith('.json'))!);
-    for (const format of ['text', 'markdown', 'json', 'junit', 'sarif'] as const) outputs[format] = await runCli(['show', report, '--format', format], { cwd: dir });
+    report = join(
+      dir,
+      'reports',
+      readdirSync(join(dir, 'reports')).find((f) => f.endsWith('.json'))!,
+    );
+    for (const format of ['text', 'markdown', 'json', 'junit', 'sarif'] as const)
+      outputs[format] = await runCli(['show', report, '--format', format], { cwd: dir });
   });
 
   it('the candidate is judged, and the report keeps the text as served', async () => {

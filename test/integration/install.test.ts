@@ -13,7 +13,13 @@ import { ROOT } from '../helpers/cli.js';
 describe('installable as a package', { timeout: 180_000 }, () => {
   it('npm pack, npm install the tarball into a new project, npx mcp-gate run: Rollback, exit 1, the schema file in place', () => {
     const work = mkdtempSync(join(tmpdir(), 'mcp-gate-install-'));
-    const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
+    const npm = (args: string[], cwd: string) =>
+      execFileSync('npm', args, {
+        cwd,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' },
+      });
     npm(['pack', '--ignore-scripts', '--pack-destination', work], ROOT);
     const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'))!;
     const project = join(work, 'project');
@@ -22,16 +28,19 @@ describe('installable as a package', { timeout: 180_000 }, () => {
     npm(['install', '--prefer-offline', '--no-save', join(work, tarball)], project);
     expect(existsSync(join(project, 'node_modules/mcp-gate/schemas/gate.config.schema.json'))).toBe(true);
     const server = join(ROOT, 'examples/support-ops/dist/server.js');
-    writeFileSync(join(project, 'gate.config.yaml'), [
-      '# yaml-language-server: $schema=./node_modules/mcp-gate/schemas/gate.config.schema.json',
-      'version: 1',
-      'profiles:',
-      `  prod: { command: node, args: [${JSON.stringify(server)}, baseline] }`,
-      `  pr: { command: node, args: [${JSON.stringify(server)}, candidate] }`,
-      'baseline: prod',
-      'candidate: pr',
-      '',
-    ].join('\n'));
+    writeFileSync(
+      join(project, 'gate.config.yaml'),
+      [
+        '# yaml-language-server: $schema=./node_modules/mcp-gate/schemas/gate.config.schema.json',
+        'version: 1',
+        'profiles:',
+        `  prod: { command: node, args: [${JSON.stringify(server)}, baseline] }`,
+        `  pr: { command: node, args: [${JSON.stringify(server)}, candidate] }`,
+        'baseline: prod',
+        'candidate: pr',
+        '',
+      ].join('\n'),
+    );
     const run = spawnSync('npx', ['--no-install', 'mcp-gate', 'run'], { cwd: project, encoding: 'utf8' });
     const [code, stdout] = [run.status, run.stdout];
     expect(code).toBe(1);

@@ -10,13 +10,30 @@ import { ROOT } from '../helpers/cli.js';
 
 // docs/judgements.md: consecutive published releases, recorded, with a reviewer's verdict and the gate's.
 const table = readFileSync(join(ROOT, 'docs/judgements.md'), 'utf8');
-const rows = [...table.matchAll(/^\| (\w+) \| `([^`]+)` \| (\S+) → (\S+) \| (\w+)[^|]* \| (\w+) \| (.+) \|$/gm)]
-  .map(([, id, pkg, before, after, reviewer, gate]) => ({ id: id!, pkg: pkg!, before: before!, after: after!, reviewer: reviewer!, gate: gate! }));
+const rows = [...table.matchAll(/^\| (\w+) \| `([^`]+)` \| (\S+) → (\S+) \| (\w+)[^|]* \| (\w+) \| (.+) \|$/gm)].map(
+  ([, id, pkg, before, after, reviewer, gate]) => ({
+    id: id!,
+    pkg: pkg!,
+    before: before!,
+    after: after!,
+    reviewer: reviewer!,
+    gate: gate!,
+  }),
+);
 
 const contract = (pkg: string, version: string) => {
   const file = join(ROOT, 'test/fixtures/releases', `${pkg.replace(/^@/, '').replace('/', '__')}@${version}.json`);
-  const recorded = JSON.parse(readFileSync(file, 'utf8')) as { serverInfo?: { name?: string; version?: string }; instructions?: string; tools: unknown[] };
-  const server = { name: recorded.serverInfo?.name ?? null, version: recorded.serverInfo?.version ?? null, protocolVersion: null, instructions: recorded.instructions ?? null };
+  const recorded = JSON.parse(readFileSync(file, 'utf8')) as {
+    serverInfo?: { name?: string; version?: string };
+    instructions?: string;
+    tools: unknown[];
+  };
+  const server = {
+    name: recorded.serverInfo?.name ?? null,
+    version: recorded.serverInfo?.version ?? null,
+    protocolVersion: null,
+    instructions: recorded.instructions ?? null,
+  };
   return buildContract(server, recorded.tools, { pages: 1, durationMs: 0, errors: [] });
 };
 

@@ -11,8 +11,12 @@ import { readReportFile } from '../helpers/report.js';
  */
 function repo(): { dir: string; base: string } {
   const dir = scratchProject();
-  writeFileSync(join(dir, 'gate.config.yaml'), readFileSync(join(dir, 'gate.config.yaml'), 'utf8').replace(/^candidate: candidate$/m, 'candidate: candidate-safe'));
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: dir, encoding: 'utf8' });
+  writeFileSync(
+    join(dir, 'gate.config.yaml'),
+    readFileSync(join(dir, 'gate.config.yaml'), 'utf8').replace(/^candidate: candidate$/m, 'candidate: candidate-safe'),
+  );
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: dir, encoding: 'utf8' });
   git('init', '-q');
   git('add', 'gate.config.yaml', 'datasets');
   git('commit', '-q', '-m', 'base');
@@ -25,7 +29,7 @@ const reportIn = (dir: string) => {
   return report;
 };
 
-describe('--policy-base: the gate\'s own policy changed by the change under review', { timeout: 60_000 }, () => {
+describe("--policy-base: the gate's own policy changed by the change under review", { timeout: 60_000 }, () => {
   it('unchanged policy: no finding, Promote', async () => {
     const { dir, base } = repo();
     const run = await runCli(['run', '--policy-base', base], { cwd: dir });
@@ -35,12 +39,24 @@ describe('--policy-base: the gate\'s own policy changed by the change under revi
 
   it('a rule relaxed in the config and a dataset added: Hold, gate-policy-changed, the files named', async () => {
     const { dir, base } = repo();
-    writeFileSync(join(dir, 'gate.config.yaml'), readFileSync(join(dir, 'gate.config.yaml'), 'utf8').replace('rules: {}', 'rules: { required-argument-removed: ignore }'));
-    writeFileSync(join(dir, 'datasets/extra.cases.yaml'), 'role: support-agent\ncases:\n  - id: X-1\n    userTask: Search.\n    requiredTools: [{ toolName: Tickets.Search }]\n');
-    const run = await runCli(['run', '--policy-base', base, '--dataset', 'datasets/support-ops.cases.yaml', '--dataset', 'datasets/extra.cases.yaml'], { cwd: dir });
+    writeFileSync(
+      join(dir, 'gate.config.yaml'),
+      readFileSync(join(dir, 'gate.config.yaml'), 'utf8').replace('rules: {}', 'rules: { required-argument-removed: ignore }'),
+    );
+    writeFileSync(
+      join(dir, 'datasets/extra.cases.yaml'),
+      'role: support-agent\ncases:\n  - id: X-1\n    userTask: Search.\n    requiredTools: [{ toolName: Tickets.Search }]\n',
+    );
+    const run = await runCli(
+      ['run', '--policy-base', base, '--dataset', 'datasets/support-ops.cases.yaml', '--dataset', 'datasets/extra.cases.yaml'],
+      { cwd: dir },
+    );
     expect(run.code).toBe(2);
     const report = reportIn(dir);
-    expect(report.policy!.files).toEqual([{ file: 'gate.config.yaml', change: 'changed' }, { file: 'datasets/extra.cases.yaml', change: 'added' }]);
+    expect(report.policy!.files).toEqual([
+      { file: 'gate.config.yaml', change: 'changed' },
+      { file: 'datasets/extra.cases.yaml', change: 'added' },
+    ]);
     expect(report.decision.reasons.map((r) => [r.code, r.action])).toEqual([['gate-policy-changed', 'hold']]);
     expect(run.stdout).toContain('gate-policy-changed: Gate policy changed by this change');
   });
@@ -49,7 +65,9 @@ describe('--policy-base: the gate\'s own policy changed by the change under revi
     const { dir } = repo();
     const run = await runCli(['run', '--policy-base', '0123456789abcdef0123456789abcdef01234567'], { cwd: dir });
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain("warning: the gate's policy was not checked for changes: the base commit 0123456789abcdef0123456789abcdef01234567 is not in this clone");
+    expect(run.stderr).toContain(
+      "warning: the gate's policy was not checked for changes: the base commit 0123456789abcdef0123456789abcdef01234567 is not in this clone",
+    );
     expect(run.stdout).toContain('Policy not checked:');
     expect(reportIn(dir).policy!.error).toMatch(/fetch-depth: 0/);
   });

@@ -29,13 +29,26 @@ describe('negotiated protocol versions', () => {
     expect(text.stdout).toContain('baseline   latest (stdio, raw-ok 0.0.1, protocol 2025-11-25)');
     expect(text.stdout).toContain('candidate  v2025-06-18 (stdio, raw-ok 0.0.1, protocol 2025-06-18)');
     expect(text.stdout).toContain('[hold] protocol-version-changed');
-    const markdown = await runCli(['run', '-c', CONFIG, '--baseline', 'latest', '--candidate', 'v2025-06-18', '--quiet', '--format', 'markdown']);
+    const markdown = await runCli([
+      'run',
+      '-c',
+      CONFIG,
+      '--baseline',
+      'latest',
+      '--candidate',
+      'v2025-06-18',
+      '--quiet',
+      '--format',
+      'markdown',
+    ]);
     expect(markdown.stdout).toContain('| protocol | 2025-11-25 | 2025-06-18 |');
   });
 
   it('an upgrade is reported as a safe change and promotes (exit 0)', async () => {
     const { result, report } = await gate('v2024-11-05', 'latest');
-    expect(report!.diff.changes.map((c) => [c.code, c.severity, c.before, c.after])).toEqual([['protocol-version-changed', 'safe', '2024-11-05', '2025-11-25']]);
+    expect(report!.diff.changes.map((c) => [c.code, c.severity, c.before, c.after])).toEqual([
+      ['protocol-version-changed', 'safe', '2024-11-05', '2025-11-25'],
+    ]);
     expect(report!.decision).toMatchObject({ verdict: 'Promote', reasons: [] });
     expect(result.code).toBe(0);
   });
@@ -55,6 +68,8 @@ describe('negotiated protocol versions', () => {
     expect(candidate.report!.candidate.error!.message).toContain('2026 revision of the spec, which drops the initialize handshake');
     const baseline = await gate('no-initialize', 'latest');
     expect(baseline.result.code).toBe(3);
-    expect(baseline.result.stderr).toContain('baseline profile "no-initialize" is unavailable (initialize): the server does not implement initialize');
+    expect(baseline.result.stderr).toContain(
+      'baseline profile "no-initialize" is unavailable (initialize): the server does not implement initialize',
+    );
   });
 });

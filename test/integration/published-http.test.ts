@@ -9,7 +9,10 @@ import type { Report } from '../../src/report/types.js';
 // profile on a free port (PORT), gated against the same release over stdio.
 const CONFIG = join(ROOT, 'test/fixtures/published/http.config.yaml');
 const gate = async (args: string[]) => {
-  const result = await runCli(['-c', CONFIG, '--format', 'json', '--quiet', ...args], { env: { EVERYTHING_PORT: String(await freePort()) }, timeoutMs: 60_000 });
+  const result = await runCli(['-c', CONFIG, '--format', 'json', '--quiet', ...args], {
+    env: { EVERYTHING_PORT: String(await freePort()) },
+    timeoutMs: 60_000,
+  });
   let report: Report;
   try {
     report = JSON.parse(result.stdout) as Report;

@@ -24,7 +24,12 @@ describe('published servers from npm', () => {
       ['annotation-improved', 'safe', 'sequentialthinking'],
       ['annotation-improved', 'safe', 'sequentialthinking'],
     ]);
-    expect(report.diff.changes.map((c) => c.path)).toEqual(['/annotations/destructiveHint', '/annotations/idempotentHint', '/annotations/openWorldHint', '/annotations/readOnlyHint']);
+    expect(report.diff.changes.map((c) => c.path)).toEqual([
+      '/annotations/destructiveHint',
+      '/annotations/idempotentHint',
+      '/annotations/openWorldHint',
+      '/annotations/readOnlyHint',
+    ]);
   });
 
   it('memory 2026.1.26 -> 2026.7.4: annotations added on nine tools, none riskier than the defaults, so Promote', async () => {
@@ -60,7 +65,11 @@ describe('published servers from npm', () => {
       ['printEnv', 'get-env'],
       ['structuredContent', 'get-structured-content'],
     ]);
-    expect(report.diff.changes.filter((c) => c.code === 'tool-removed').map((c) => c.tool)).toEqual(['getResourceReference', 'sampleLLM', 'zip']);
+    expect(report.diff.changes.filter((c) => c.code === 'tool-removed').map((c) => c.tool)).toEqual([
+      'getResourceReference',
+      'sampleLLM',
+      'zip',
+    ]);
     expect(report.diff.summary).toMatchObject({ removedTools: 10, addedTools: 11, addedDestructiveTools: 11 });
     // No annotations at all on the new side: every new tool is destructive only by the spec defaults, and says so.
     expect(report.diff.changes.filter((c) => c.code === 'tool-added-destructive')).toEqual([]);

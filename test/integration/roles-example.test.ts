@@ -27,13 +27,18 @@ describe('role-scoped surfaces on the Support Ops example (real servers over std
   });
 
   it('the same candidate passes for the incident commander and is held for the support agent', () => {
-    expect(both.report.roles!.map((r) => [r.name, r.verdict])).toEqual([['support-agent', 'Hold'], ['incident-commander', 'Promote']]);
+    expect(both.report.roles!.map((r) => [r.name, r.verdict])).toEqual([
+      ['support-agent', 'Hold'],
+      ['incident-commander', 'Promote'],
+    ]);
     expect(both.report.decision.verdict).toBe('Hold');
     expect(both.code).toBe(2);
   });
 
   it('lists the leak with the tool name, and keeps old exposure reported but not judged', () => {
-    expect(both.report.decision.reasons.map((r) => [r.code, r.action, r.tools])).toEqual([['role-surface-leak', 'hold', ['Runbooks.Search']]]);
+    expect(both.report.decision.reasons.map((r) => [r.code, r.action, r.tools])).toEqual([
+      ['role-surface-leak', 'hold', ['Runbooks.Search']],
+    ]);
     const [support, commander] = both.report.roles!;
     expect(support!.findings.map((f) => [f.code, f.tool, f.regression])).toEqual([['role-surface-leak', 'Runbooks.Search', true]]);
     expect(commander!.findings.map((f) => [f.code, f.tool, f.regression])).toEqual([
@@ -44,7 +49,10 @@ describe('role-scoped surfaces on the Support Ops example (real servers over std
   });
 
   it('a case tagged with two roles counts in both breakdowns', () => {
-    expect(both.report.roles!.map((r) => [r.name, r.cases.candidate.total, r.cases.candidate.passed])).toEqual([['support-agent', 2, 2], ['incident-commander', 2, 2]]);
+    expect(both.report.roles!.map((r) => [r.name, r.cases.candidate.total, r.cases.candidate.passed])).toEqual([
+      ['support-agent', 2, 2],
+      ['incident-commander', 2, 2],
+    ]);
     expect(both.report.candidate.caseResults.find((r) => r.id === 'IC-002')!.roles).toEqual(['incident-commander', 'support-agent']);
   });
 
@@ -73,6 +81,8 @@ describe('role-scoped surfaces on the Support Ops example (real servers over std
   it('the text output shows the per-role table', async () => {
     const text = await runCli(['run', '-c', CONFIG, '--report-dir', mkdtempSync(join(tmpdir(), 'mcp-gate-roles-')), '--quiet']);
     expect(text.stdout).toMatch(/support-agent\s+2\/2\s+5 of 6\s+Runbooks\.Search\s+Hold/);
-    expect(text.stdout).toMatch(/incident-commander\s+2\/2\s+4 of 6\s+Customers\.Lookup \(baseline too\), Tickets\.Reply \(baseline too\)\s+Promote/);
+    expect(text.stdout).toMatch(
+      /incident-commander\s+2\/2\s+4 of 6\s+Customers\.Lookup \(baseline too\), Tickets\.Reply \(baseline too\)\s+Promote/,
+    );
   });
 });

@@ -36,17 +36,20 @@ describe('snapshot and diff commands', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-snaprun-'));
     const server = join(ROOT, 'examples/support-ops/dist/server.js');
     const snapshotFile = join(dir, 'baseline.contract.json');
-    writeFileSync(join(dir, 'gate.config.yaml'), [
-      'version: 1',
-      'profiles:',
-      `  live-baseline: { command: node, args: [${server}, baseline] }`,
-      `  committed: { transport: snapshot, path: baseline.contract.json }`,
-      `  candidate: { command: node, args: [${server}, candidate], allowSideEffects: true }`,
-      'baseline: committed',
-      'candidate: candidate',
-      `datasets: [${join(ROOT, 'datasets/support-ops.cases.yaml')}]`,
-      '',
-    ].join('\n'));
+    writeFileSync(
+      join(dir, 'gate.config.yaml'),
+      [
+        'version: 1',
+        'profiles:',
+        `  live-baseline: { command: node, args: [${server}, baseline] }`,
+        `  committed: { transport: snapshot, path: baseline.contract.json }`,
+        `  candidate: { command: node, args: [${server}, candidate], allowSideEffects: true }`,
+        'baseline: committed',
+        'candidate: candidate',
+        `datasets: [${join(ROOT, 'datasets/support-ops.cases.yaml')}]`,
+        '',
+      ].join('\n'),
+    );
     expect((await runCli(['snapshot', '--profile', 'live-baseline', '-o', snapshotFile], { cwd: dir })).code).toBe(0);
     const result = await runCli(['run', '--format', 'json', '--quiet'], { cwd: dir });
     expect(result.code).toBe(1);
@@ -86,12 +89,24 @@ describe('discovery against faulty servers never reads as "zero tools"', () => {
     expect(report.decision.reasons.find((r) => r.code === 'protocol-violation')).toMatchObject({ action: 'hold', count: 5 });
     // The audit reads the same listing as the model would.
     const audit = report.audit.findings.filter((f) => f.side === 'candidate').map((f) => [f.code, f.tool]);
-    expect(audit).toEqual(expect.arrayContaining([['tool-name-duplicate', 'alpha'], ['input-schema-invalid', 'alpha'], ['input-schema-invalid', 'beta']]));
-    expect(report.decision.reasons.find((r) => r.code === 'input-schema-invalid')).toMatchObject({ action: 'hold', tools: ['alpha', 'beta', 'gamma'] });
+    expect(audit).toEqual(
+      expect.arrayContaining([
+        ['tool-name-duplicate', 'alpha'],
+        ['input-schema-invalid', 'alpha'],
+        ['input-schema-invalid', 'beta'],
+      ]),
+    );
+    expect(report.decision.reasons.find((r) => r.code === 'input-schema-invalid')).toMatchObject({
+      action: 'hold',
+      tools: ['alpha', 'beta', 'gamma'],
+    });
   });
 
   it('a cursor cycle and an endless stream of pages are cut off with a protocol-violation', async () => {
-    for (const [profile, text] of [['cursor-cycle', 'cursor loop'], ['endless-pages', 'limits.maxPages (20)']]) {
+    for (const [profile, text] of [
+      ['cursor-cycle', 'cursor loop'],
+      ['endless-pages', 'limits.maxPages (20)'],
+    ]) {
       const result = await runCli(['diff', 'ok', profile!, '-c', fixtures, '--format', 'json', '--quiet'], { timeoutMs: 20_000 });
       const report = JSON.parse(result.stdout) as Report;
       expect(report.candidate.discovery.errors.map((e) => e.message).join('\n')).toContain(text);

@@ -43,7 +43,9 @@ function reportOf(result: CliResult): Report {
   try {
     report = JSON.parse(result.stdout) as Report;
   } catch {
-    throw new Error(`stdout is not a JSON report (exit ${result.code}):\n${result.stdout.slice(0, 500)}\nstderr:\n${result.stderr.slice(0, 2000)}`);
+    throw new Error(
+      `stdout is not a JSON report (exit ${result.code}):\n${result.stdout.slice(0, 500)}\nstderr:\n${result.stderr.slice(0, 2000)}`,
+    );
   }
   expect(reportProblems(report)).toEqual([]);
   return report;
@@ -86,7 +88,15 @@ afterEach(() => {
 describe('a hostile candidate cannot hang, crash or fool the gate', { timeout: TEST_TIMEOUT_MS }, () => {
   it('answers with text on which a dataset regex backtracks for minutes: matched on RE2 at once, a verdict (Rollback, case-broken)', async () => {
     started.push('ok', 'redos');
-    const result = await gate(['run', '--baseline', 'ok', '--candidate', 'redos', '--dataset', join(ROOT, 'test/fixtures/servers/hostile-redos.cases.yaml')]);
+    const result = await gate([
+      'run',
+      '--baseline',
+      'ok',
+      '--candidate',
+      'redos',
+      '--dataset',
+      join(ROOT, 'test/fixtures/servers/hostile-redos.cases.yaml'),
+    ]);
     expect(result.code, result.stderr).toBe(1);
     const report = reportOf(result);
     expect(report.baseline.caseResults[0]!.status).toBe('passed');
@@ -96,16 +106,18 @@ describe('a hostile candidate cannot hang, crash or fool the gate', { timeout: T
     await expectNoLeftovers('ok', 'redos');
   });
 
-  it('nests a tool\'s schema 20,000 levels deep: a verdict, never exit 3, the tool compared by its digest', async () => {
+  it("nests a tool's schema 20,000 levels deep: a verdict, never exit 3, the tool compared by its digest", async () => {
     const result = await run('deep-schema');
     expect([1, 2], result.stderr).toContain(result.code);
     const report = reportOf(result);
-    expect(report.candidate.discovery.errors.map((e) => e.message)).toContain('tool "alpha" nests more than 256 levels deep; it is compared by its digest only.');
+    expect(report.candidate.discovery.errors.map((e) => e.message)).toContain(
+      'tool "alpha" nests more than 256 levels deep; it is compared by its digest only.',
+    );
     expect(report.diff.changes.filter((c) => c.tool === 'alpha').map((c) => c.code)).toContain('schema-changed');
     await expectNoLeftovers('ok', 'deep-schema');
   });
 
-  it('starts a grandchild that leaves the process group: found by the run\'s mark in its environment and killed when the gate ends', async () => {
+  it("starts a grandchild that leaves the process group: found by the run's mark in its environment and killed when the gate ends", async () => {
     const result = await run('escape');
     expect(result.code, result.stderr).toBe(0);
     await expectNoLeftovers('ok', 'escape');
@@ -120,9 +132,13 @@ describe('a hostile candidate cannot hang, crash or fool the gate', { timeout: T
   });
 
   it('endless 8 MiB pages with the default limits: cut at the 64 MiB side budget, Rollback', async () => {
-    const result = await run('fat-pages', { env: { MCPGATE_LIMITS__MAX_MESSAGE_BYTES: '16777216', MCPGATE_LIMITS__MAX_TOOLS: '10000', MCPGATE_LIMITS__MAX_PAGES: '100' } });
+    const result = await run('fat-pages', {
+      env: { MCPGATE_LIMITS__MAX_MESSAGE_BYTES: '16777216', MCPGATE_LIMITS__MAX_TOOLS: '10000', MCPGATE_LIMITS__MAX_PAGES: '100' },
+    });
     expect(result.code, result.stderr).toBe(1);
-    expect(reportOf(result).candidate.error?.message).toContain('the server sent more than limits.maxSideBytes (67108864 bytes) over the run');
+    expect(reportOf(result).candidate.error?.message).toContain(
+      'the server sent more than limits.maxSideBytes (67108864 bytes) over the run',
+    );
     await expectNoLeftovers('ok', 'fat-pages');
   });
 
@@ -130,9 +146,16 @@ describe('a hostile candidate cannot hang, crash or fool the gate', { timeout: T
     const { freePort } = await import('../helpers/http.js');
     const port = await freePort();
     const tag = `--tag=http-huge-${process.pid}`;
-    const env = { ...floodProfile(port, 'huge-result', tag), MCPGATE_CASES__CONCURRENCY: '1', MCPGATE_LIMITS__MAX_MESSAGE_BYTES: '67108864' };
+    const env = {
+      ...floodProfile(port, 'huge-result', tag),
+      MCPGATE_CASES__CONCURRENCY: '1',
+      MCPGATE_LIMITS__MAX_MESSAGE_BYTES: '67108864',
+    };
     started.push('ok');
-    const result = await gate(['run', '--baseline', 'ok', '--candidate', 'flood', '--dataset', join(ROOT, 'test/fixtures/servers/hostile-two-probes.cases.yaml')], env);
+    const result = await gate(
+      ['run', '--baseline', 'ok', '--candidate', 'flood', '--dataset', join(ROOT, 'test/fixtures/servers/hostile-two-probes.cases.yaml')],
+      env,
+    );
     expect(result.code, result.stderr).toBe(1);
     const report = reportOf(result);
     const [alpha, beta] = report.candidate.caseResults;
@@ -164,7 +187,9 @@ describe('a hostile candidate cannot hang, crash or fool the gate', { timeout: T
     const result = await run('deep-result');
     expect(result.code, result.stderr).toBe(1);
     const report = reportOf(result);
-    expect(report.candidate.caseResults[0]!.failures.map((f) => f.message)).toEqual(['probe result unreadable: the result nests more than 256 levels deep; it was not read']);
+    expect(report.candidate.caseResults[0]!.failures.map((f) => f.message)).toEqual([
+      'probe result unreadable: the result nests more than 256 levels deep; it was not read',
+    ]);
     await expectNoLeftovers('ok', 'deep-result');
   });
 
@@ -248,7 +273,10 @@ describe('a hostile candidate cannot hang, crash or fool the gate', { timeout: T
     expect(result.code).toBe(2);
     const report = reportOf(result);
     expect(report.decision.reasons.find((r) => r.code === 'protocol-violation')).toMatchObject({ action: 'hold' });
-    expect(report.candidate.discovery.errors.filter((e) => e.message.includes('listed more than once')).map((e) => e.tool)).toEqual(['alpha', 'beta']);
+    expect(report.candidate.discovery.errors.filter((e) => e.message.includes('listed more than once')).map((e) => e.tool)).toEqual([
+      'alpha',
+      'beta',
+    ]);
     expect(report.candidate.toolCount).toBe(2);
     expect(report.candidate.tools.find((t) => t.name === 'alpha')!.effectiveAnnotations.readOnlyHint).toBe(true);
     expect(result.ms).toBeLessThan(15_000);
@@ -261,9 +289,12 @@ describe('a hostile candidate cannot hang, crash or fool the gate', { timeout: T
     const report = reportOf(result);
     expect(report.decision.verdict).not.toBe('Rollback');
     expect(report.candidate.available).toBe(true);
-    expect(report.diff.changes.filter((c) => c.code === 'input-property-added').map((c) => c.path).sort()).toEqual(
-      ['/inputSchema/properties/filter', '/inputSchema/properties/loop', '/inputSchema/properties/self'],
-    );
+    expect(
+      report.diff.changes
+        .filter((c) => c.code === 'input-property-added')
+        .map((c) => c.path)
+        .sort(),
+    ).toEqual(['/inputSchema/properties/filter', '/inputSchema/properties/loop', '/inputSchema/properties/self']);
     expect(report.candidate.cases).toMatchObject({ total: 1, passed: 1 });
     expect(result.ms).toBeLessThan(15_000);
     await expectNoLeftovers('ok', 'ref-cycle');
@@ -274,7 +305,9 @@ describe('a hostile candidate cannot hang, crash or fool the gate', { timeout: T
     expect(result.code).toBe(1);
     const report = reportOf(result);
     expect(codes(report)).toEqual(['input-constraint-tightened']);
-    expect(report.diff.changes.every((c) => c.code === 'input-constraint-tightened' && c.tool === 'alpha' && c.path.endsWith('/maxLength'))).toBe(true);
+    expect(
+      report.diff.changes.every((c) => c.code === 'input-constraint-tightened' && c.tool === 'alpha' && c.path.endsWith('/maxLength')),
+    ).toBe(true);
     expect(report.diff.changes.length).toBeGreaterThan(0);
     expect(result.ms).toBeLessThan(15_000);
     await expectNoLeftovers('ref-cycle', 'ref-cycle-changed');
@@ -298,7 +331,10 @@ describe('a hostile candidate cannot hang, crash or fool the gate', { timeout: T
     // The fault under test is size, not time: the fixture config's requestMs (2 s) is shorter than
     // streaming 50 MB takes on two busy cores, where the call then timed out (probe-failed, case-broken
     // alone) before its size was measured. That was the flake of issue 18; the call gets 15 s here.
-    const result = await gate(['run', '--baseline', 'ok', '--candidate', 'call-huge', '--dataset', dataset], { MCPGATE_CASES__CONCURRENCY: '1', MCPGATE_TIMEOUTS__REQUEST_MS: '15000' });
+    const result = await gate(['run', '--baseline', 'ok', '--candidate', 'call-huge', '--dataset', dataset], {
+      MCPGATE_CASES__CONCURRENCY: '1',
+      MCPGATE_TIMEOUTS__REQUEST_MS: '15000',
+    });
     expect(result.code).toBe(1);
     const report = reportOf(result);
     expect(codes(report)).toEqual(['case-broken', 'result-too-large', 'result-size-regression']);
@@ -399,7 +435,9 @@ describe('the whole-run budget (timeouts.runMs) against a hostile candidate', { 
   it('passes the budget while cases replay: cannot decide (exit 3), naming the side and the call it waited on', async () => {
     const result = await run('call-hang', { env: { MCPGATE_TIMEOUTS__REQUEST_MS: '60000', MCPGATE_TIMEOUTS__RUN_MS: '3000' } });
     expect(result.code).toBe(3);
-    expect(result.stderr).toContain('the run exceeded timeouts.runMs (3000 ms) during the case replay, waiting on the candidate (tools/call alpha); every server was ended');
+    expect(result.stderr).toContain(
+      'the run exceeded timeouts.runMs (3000 ms) during the case replay, waiting on the candidate (tools/call alpha); every server was ended',
+    );
     expect(result.stdout).toBe('');
     expect(result.ms).toBeLessThan(8_000);
     await expectNoLeftovers('ok', 'call-hang');

@@ -24,7 +24,11 @@ async function interrupted(signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP', tag: string,
     MCPGATE_PROFILES__CALL_HANG__ARGS: `[hostile-server.mjs, call-hang, --tag=${tag}]`,
     MCPGATE_TIMEOUTS__REQUEST_MS: '60000',
   };
-  const child = spawn(process.execPath, [CLI, 'run', '-c', CONFIG, '--baseline', 'ignore-term', '--candidate', 'call-hang', '--report-dir', reports], { cwd: ROOT, env });
+  const child = spawn(
+    process.execPath,
+    [CLI, 'run', '-c', CONFIG, '--baseline', 'ignore-term', '--candidate', 'call-hang', '--report-dir', reports],
+    { cwd: ROOT, env },
+  );
   let stderr = '';
   let stdout = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -45,7 +49,11 @@ async function interrupted(signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP', tag: string,
 }
 
 describe('a signal to the gate ends every server and leaves nothing behind', { timeout: 30_000 }, () => {
-  for (const [signal, exitCode] of [['SIGTERM', 143], ['SIGINT', 130], ['SIGHUP', 129]] as const) {
+  for (const [signal, exitCode] of [
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+    ['SIGHUP', 129],
+  ] as const) {
     it(`${signal}: exit ${exitCode}, no process left (SIGKILL for the one that ignores SIGTERM), no report file`, async () => {
       const tag = `interrupt-${signal}-${process.pid}`;
       const result = await interrupted(signal, tag);

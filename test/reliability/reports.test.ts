@@ -21,12 +21,18 @@ const writer = (dir: string, count: number) => `
 describe('report files are never lost or left half-written', { timeout: 60_000 }, () => {
   it('16 concurrent writers, 40 reports each, the same second: 640 reports, each whole, no temp file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-writers-'));
-    await Promise.all(Array.from({ length: 16 }, () => new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--input-type=module', '-e', writer(dir, 40)], { stdio: ['ignore', 'ignore', 'pipe'] });
-      let stderr = '';
-      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(stderr))));
-    })));
+    await Promise.all(
+      Array.from(
+        { length: 16 },
+        () =>
+          new Promise<void>((resolve, reject) => {
+            const child = spawn(process.execPath, ['--input-type=module', '-e', writer(dir, 40)], { stdio: ['ignore', 'ignore', 'pipe'] });
+            let stderr = '';
+            child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+            child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(stderr))));
+          }),
+      ),
+    );
     const files = readdirSync(dir);
     expect(files.filter((f) => f.endsWith('.tmp'))).toEqual([]);
     expect(files).toHaveLength(640);
@@ -36,7 +42,10 @@ describe('report files are never lost or left half-written', { timeout: 60_000 }
 
   it('a write that fails (no room: the file-size limit) throws, and leaves neither the report nor its temp file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-full-'));
-    const result = spawnSync('bash', ['-c', `ulimit -f 1; exec "${process.execPath}" --input-type=module -e "$SCRIPT"`], { env: { ...process.env, SCRIPT: writer(dir, 1) }, encoding: 'utf8' });
+    const result = spawnSync('bash', ['-c', `ulimit -f 1; exec "${process.execPath}" --input-type=module -e "$SCRIPT"`], {
+      env: { ...process.env, SCRIPT: writer(dir, 1) },
+      encoding: 'utf8',
+    });
     expect(result.status).not.toBe(0);
     expect(result.stderr).toMatch(/EFBIG|file too large/i);
     expect(readdirSync(dir)).toEqual([]);

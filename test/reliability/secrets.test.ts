@@ -19,7 +19,10 @@ describe('secrets handed to servers never leave the gate', { timeout: 60_000 }, 
   it('is redacted from stdout (text, json, markdown), stderr and the saved report', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-secrets-'));
     for (const format of ['text', 'json', 'markdown']) {
-      const result = await runCli(['run', '-c', CONFIG, '--baseline', 'ok', '--candidate', 'leak', '--format', format, '--report-dir', dir], { env, timeoutMs: 20_000 });
+      const result = await runCli(
+        ['run', '-c', CONFIG, '--baseline', 'ok', '--candidate', 'leak', '--format', format, '--report-dir', dir],
+        { env, timeoutMs: 20_000 },
+      );
       expect(result.code, result.stderr).toBe(1); // the probe returns an error: case-broken
       expect(result.stdout).not.toContain(SECRET);
       expect(result.stderr).not.toContain(SECRET);
@@ -44,25 +47,40 @@ describe('secrets handed to servers never leave the gate', { timeout: 60_000 }, 
     expect(result.stderr).not.toContain(SECRET);
   });
 
-  it('a ${VAR} anywhere in a profile (a started HTTP server\'s args) is registered as a secret', async () => {
+  it("a ${VAR} anywhere in a profile (a started HTTP server's args) is registered as a secret", async () => {
     const { loadConfig } = await import('../../src/config/load.js');
     const { redact } = await import('../../src/secrets.js');
     const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-secrets-'));
     const other = 'arg-secret-7d1e0c55b2a94f63';
-    writeFileSync(join(dir, 'gate.config.yaml'), 'version: 1\nprofiles:\n  a: { command: node, args: [s.js] }\n  b:\n    transport: http\n    url: http://127.0.0.1:9/mcp\n    command: node\n    args: [s.js, "--key=${ARG_SECRET}"]\nbaseline: a\ncandidate: b\n');
+    writeFileSync(
+      join(dir, 'gate.config.yaml'),
+      'version: 1\nprofiles:\n  a: { command: node, args: [s.js] }\n  b:\n    transport: http\n    url: http://127.0.0.1:9/mcp\n    command: node\n    args: [s.js, "--key=${ARG_SECRET}"]\nbaseline: a\ncandidate: b\n',
+    );
     expect(redact(`server said --key=${other}`)).toContain(other);
     loadConfig('gate.config.yaml', { ARG_SECRET: other }, {}, dir);
     expect(redact(`server said --key=${other}`)).toBe('server said --key=***');
   });
 
   it('token-shaped strings the gate never handed out (GitHub, Slack, AWS) are redacted by their shape', async () => {
-    const tokens = ['ghp_' + 'a1B2'.repeat(9), 'ghs_' + 'Z9y8'.repeat(9), 'github_pat_' + '11ABCDEFG0'.repeat(6), 'xoxb-' + '1234567890-abcdefghij', 'AKIA' + 'IOSFODNN7EXAMPLE'];
+    const tokens = [
+      'ghp_' + 'a1B2'.repeat(9),
+      'ghs_' + 'Z9y8'.repeat(9),
+      'github_pat_' + '11ABCDEFG0'.repeat(6),
+      'xoxb-' + '1234567890-abcdefghij',
+      'AKIA' + 'IOSFODNN7EXAMPLE',
+    ];
     const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-secrets-'));
     for (const format of ['text', 'markdown', 'json']) {
       // No LEAK_TEST_TOKEN: nothing is registered, so only the shapes can catch them.
-      const result = await runCli(['run', '-c', CONFIG, '--baseline', 'ok', '--candidate', 'token-shapes', '--format', format, '--report-dir', dir], { env: { MCPGATE_PROFILES__OK__ARGS: env.MCPGATE_PROFILES__OK__ARGS }, timeoutMs: 20_000 });
+      const result = await runCli(
+        ['run', '-c', CONFIG, '--baseline', 'ok', '--candidate', 'token-shapes', '--format', format, '--report-dir', dir],
+        { env: { MCPGATE_PROFILES__OK__ARGS: env.MCPGATE_PROFILES__OK__ARGS }, timeoutMs: 20_000 },
+      );
       for (const token of tokens) expect(result.stdout + result.stderr, `${format}: ${token}`).not.toContain(token);
-      if (format === 'json') expect((JSON.parse(result.stdout) as Report).candidate.tools.find((t) => t.name === 'alpha')!.description).toBe('Found ***, ***, ***, ***, ***.');
+      if (format === 'json')
+        expect((JSON.parse(result.stdout) as Report).candidate.tools.find((t) => t.name === 'alpha')!.description).toBe(
+          'Found ***, ***, ***, ***, ***.',
+        );
     }
     for (const file of readdirSync(dir)) for (const token of tokens) expect(readFileSync(join(dir, file), 'utf8')).not.toContain(token);
   });

@@ -35,7 +35,9 @@ describe('the bundle verdict', () => {
 
   it('holds for a new cross-server collision; an ignore rule lets it pass', () => {
     const outcomes = [decided('a', 'Promote', ['x'], ['x', 'shared']), decided('b', 'Promote', ['y'], ['y', 'shared'])];
-    expect(summarizeBundle(outcomes, policy, meta).decision.reasons.map((r) => [r.code, r.tools])).toEqual([['cross-server-name-collision', ['shared']]]);
+    expect(summarizeBundle(outcomes, policy, meta).decision.reasons.map((r) => [r.code, r.tools])).toEqual([
+      ['cross-server-name-collision', ['shared']],
+    ]);
     expect(summarizeBundle(outcomes, policy, meta).verdict).toBe('Hold');
     expect(summarizeBundle(outcomes, { ...policy, rules: { 'cross-server-name-collision': 'ignore' } }, meta).verdict).toBe('Promote');
   });
@@ -43,21 +45,25 @@ describe('the bundle verdict', () => {
 
 describe('cross-server collisions', () => {
   it('are names two candidates share; new unless two of those baselines shared them already', () => {
-    expect(collisions([
-      { name: 'b', baseline: ['old', 'mine'], candidate: ['old', 'new', 'mine'] },
-      { name: 'a', baseline: ['old'], candidate: ['old', 'new'] },
-      { name: 'c', baseline: ['mine'], candidate: [] },
-    ])).toEqual([
+    expect(
+      collisions([
+        { name: 'b', baseline: ['old', 'mine'], candidate: ['old', 'new', 'mine'] },
+        { name: 'a', baseline: ['old'], candidate: ['old', 'new'] },
+        { name: 'c', baseline: ['mine'], candidate: [] },
+      ]),
+    ).toEqual([
       { tool: 'new', servers: ['a', 'b'], regression: true },
       { tool: 'old', servers: ['a', 'b'], regression: false },
     ]);
   });
 
   it('a name the baselines of other servers shared is still new for the servers that now share it', () => {
-    expect(collisions([
-      { name: 'a', baseline: ['t'], candidate: [] },
-      { name: 'b', baseline: ['t'], candidate: ['t'] },
-      { name: 'c', baseline: [], candidate: ['t'] },
-    ])).toEqual([{ tool: 't', servers: ['b', 'c'], regression: true }]);
+    expect(
+      collisions([
+        { name: 'a', baseline: ['t'], candidate: [] },
+        { name: 'b', baseline: ['t'], candidate: ['t'] },
+        { name: 'c', baseline: [], candidate: ['t'] },
+      ]),
+    ).toEqual([{ tool: 't', servers: ['b', 'c'], regression: true }]);
   });
 });

@@ -12,7 +12,9 @@ describe('the config has one definition (src/config/definition.ts)', () => {
   });
 
   it('gives each default once: the schema shows the same values the gate applies', () => {
-    const schema = configJsonSchema() as { properties: Record<string, { properties?: Record<string, { default?: unknown; description?: string }> }> };
+    const schema = configJsonSchema() as {
+      properties: Record<string, { properties?: Record<string, { default?: unknown; description?: string }> }>;
+    };
     for (const section of ['timeouts', 'limits', 'cases', 'bundle', 'audit', 'reports'] as const) {
       const properties = schema.properties[section]!.properties!;
       for (const [key, value] of Object.entries(DEFAULTS[section])) {
@@ -20,13 +22,19 @@ describe('the config has one definition (src/config/definition.ts)', () => {
         expect(properties[key]?.description, `${section}.${key}`).toMatch(/Default/);
       }
     }
-    expect(DEFAULTS.limits).toMatchObject({ maxMessageBytes: 16 * 1024 * 1024, maxSideBytes: 64 * 1024 * 1024, maxResultBytes: 4 * 1024 * 1024 });
+    expect(DEFAULTS.limits).toMatchObject({
+      maxMessageBytes: 16 * 1024 * 1024,
+      maxSideBytes: 64 * 1024 * 1024,
+      maxResultBytes: 4 * 1024 * 1024,
+    });
     expect(DEFAULTS.timeouts).toEqual({ startupMs: 15_000, requestMs: 30_000, runMs: 600_000, killGraceMs: 2_000 });
     expect(DEFAULTS.audit.resultBudgetBytes).toBe(32 * 1024);
   });
 
   it('tells a drifted schema file apart', () => {
-    const drifted = JSON.parse(readFileSync(COMMITTED, 'utf8')) as { properties: { timeouts: { properties: { runMs: { default: number } } } } };
+    const drifted = JSON.parse(readFileSync(COMMITTED, 'utf8')) as {
+      properties: { timeouts: { properties: { runMs: { default: number } } } };
+    };
     drifted.properties.timeouts.properties.runMs.default = 1;
     expect(`${JSON.stringify(drifted, null, 2)}\n`).not.toBe(`${JSON.stringify(configJsonSchema(), null, 2)}\n`);
   });

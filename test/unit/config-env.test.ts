@@ -13,7 +13,9 @@ describe('MCPGATE_ environment overrides', () => {
 
   it('maps keys under promotion.rules to kebab-case codes, and profile names to existing profiles', () => {
     expect(paths({ MCPGATE_PROMOTION__RULES__TOOL_REMOVED: 'hold' })).toEqual([['promotion.rules.tool-removed', 'hold']]);
-    expect(paths({ MCPGATE_PROFILES__CANDIDATE_SAFE__ALLOW_SIDE_EFFECTS: 'false' })).toEqual([['profiles.candidate-safe.allowSideEffects', false]]);
+    expect(paths({ MCPGATE_PROFILES__CANDIDATE_SAFE__ALLOW_SIDE_EFFECTS: 'false' })).toEqual([
+      ['profiles.candidate-safe.allowSideEffects', false],
+    ]);
   });
 
   it('leaves MCPGATE_ variables that are not config keys alone', () => {

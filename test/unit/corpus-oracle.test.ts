@@ -12,12 +12,15 @@ import { validator } from '../helpers/oracle.js';
  */
 const CORPUS = join(import.meta.dirname, '../corpus');
 const isObject = (v: unknown): v is Schema => v !== null && typeof v === 'object' && !Array.isArray(v);
-const recordings = readdirSync(CORPUS).filter((f) => f.endsWith('.json')).sort().map((file) => ({
-  file,
-  schemas: (JSON.parse(readFileSync(join(CORPUS, file), 'utf8')) as { tools: { inputSchema?: unknown }[] }).tools
-    .map((t) => t.inputSchema)
-    .filter((s): s is Schema => isObject(s) && s.type === 'object' && compiles(s)),
-}));
+const recordings = readdirSync(CORPUS)
+  .filter((f) => f.endsWith('.json'))
+  .sort()
+  .map((file) => ({
+    file,
+    schemas: (JSON.parse(readFileSync(join(CORPUS, file), 'utf8')) as { tools: { inputSchema?: unknown }[] }).tools
+      .map((t) => t.inputSchema)
+      .filter((s): s is Schema => isObject(s) && s.type === 'object' && compiles(s)),
+  }));
 
 function compiles(schema: Schema): boolean {
   try {
@@ -34,7 +37,8 @@ function deepNodes(root: Schema): Schema[] {
   const visit = (n: unknown, depth: number) => {
     if (!isObject(n) || depth > 12) return;
     found.push(n);
-    for (const key of ['properties', '$defs', 'definitions']) if (isObject(n[key])) Object.values(n[key]).forEach((c) => visit(c, depth + 1));
+    for (const key of ['properties', '$defs', 'definitions'])
+      if (isObject(n[key])) Object.values(n[key]).forEach((c) => visit(c, depth + 1));
     if (n.items) visit(n.items, depth + 1);
     for (const key of ['anyOf', 'oneOf', 'allOf']) if (Array.isArray(n[key])) n[key].forEach((c) => visit(c, depth + 1));
   };

@@ -4,22 +4,35 @@ import type { Case, Dataset } from '../../src/cases/types.js';
 import { contractOf, tool } from '../helpers/contracts.js';
 
 const dataset = (...cases: Partial<Case>[]): Dataset => ({
-  file: 'd.cases.yaml', role: 'r',
+  file: 'd.cases.yaml',
+  role: 'r',
   cases: cases.map((c, i) => ({ id: `C-${i}`, userTask: 't', requiredTools: [], ...c })),
 });
-const context7 = contractOf(tool('resolve-library-id', { type: 'object', properties: { libraryName: { type: 'string' } } }), tool('get-library-docs'));
+const context7 = contractOf(
+  tool('resolve-library-id', { type: 'object', properties: { libraryName: { type: 'string' } } }),
+  tool('get-library-docs'),
+);
 
 describe('dataset names that match nothing real (a published server, Context7, as the example)', () => {
   it('a toolName no side exposes is a problem with the real name suggested, e.g. resolve-library for resolve-library-id', () => {
-    const { problems } = datasetNameProblems([dataset({ requiredTools: [{ toolName: 'resolve-library', probeArguments: { libraryName: 'react' } }] })], [context7, context7], true);
+    const { problems } = datasetNameProblems(
+      [dataset({ requiredTools: [{ toolName: 'resolve-library', probeArguments: { libraryName: 'react' } }] })],
+      [context7, context7],
+      true,
+    );
     expect(problems.map((p) => [p.path, p.message])).toEqual([
-      ['cases[0].requiredTools[0].toolName', 'names tool "resolve-library", which neither side exposes (did you mean "resolve-library-id"?)'],
+      [
+        'cases[0].requiredTools[0].toolName',
+        'names tool "resolve-library", which neither side exposes (did you mean "resolve-library-id"?)',
+      ],
     ]);
   });
 
   it('with nothing close, it lists what the sides expose instead', () => {
     const { problems } = datasetNameProblems([dataset({ requiredTools: [{ toolName: 'search_everything' }] })], [context7, context7], true);
-    expect(problems.map((p) => p.message)).toEqual(['names tool "search_everything", which neither side exposes; the sides expose: get-library-docs, resolve-library-id']);
+    expect(problems.map((p) => p.message)).toEqual([
+      'names tool "search_everything", which neither side exposes; the sides expose: get-library-docs, resolve-library-id',
+    ]);
   });
 
   it('a tool only one side has is fine, and tool names are not judged with the candidate unavailable', () => {
@@ -31,9 +44,14 @@ describe('dataset names that match nothing real (a published server, Context7, a
   it('a forbidden typo of a real tool is a problem; a forbidden name with no near match is a note', () => {
     const result = datasetNameProblems([dataset({ forbiddenTools: ['get-library-doc', 'delete_everything'] })], [context7, context7], true);
     expect(result.problems.map((p) => [p.path, p.message])).toEqual([
-      ['cases[0].forbiddenTools[0]', 'forbids tool "get-library-doc", which neither side exposes, so the guard would never fire (did you mean "get-library-docs"?)'],
+      [
+        'cases[0].forbiddenTools[0]',
+        'forbids tool "get-library-doc", which neither side exposes, so the guard would never fire (did you mean "get-library-docs"?)',
+      ],
     ]);
-    expect(result.notes).toEqual(['d.cases.yaml: case C-0 forbids delete_everything, which neither side exposes yet; the guard fires if a release adds it']);
+    expect(result.notes).toEqual([
+      'd.cases.yaml: case C-0 forbids delete_everything, which neither side exposes yet; the guard fires if a release adds it',
+    ]);
   });
 
   it('closest: small edits, a fifth of a long name, a prefix, case; nothing for unrelated names', () => {

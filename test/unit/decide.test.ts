@@ -5,8 +5,19 @@ import { markRegressions } from '../../src/cases/regression.js';
 import type { CaseFailure, CaseResult } from '../../src/cases/types.js';
 import type { Code } from '../../src/findings/codes.js';
 
-const policy = (over: Partial<Policy> = {}): Policy => ({ rules: {}, maxNewDestructiveTools: 0, maxBrokenCases: 0, exceptions: [], ...over });
-const signal = (code: Code, tool: string | null = 'T', fingerprint: string | null = null): Signal => ({ code, tool, fingerprint, message: code });
+const policy = (over: Partial<Policy> = {}): Policy => ({
+  rules: {},
+  maxNewDestructiveTools: 0,
+  maxBrokenCases: 0,
+  exceptions: [],
+  ...over,
+});
+const signal = (code: Code, tool: string | null = 'T', fingerprint: string | null = null): Signal => ({
+  code,
+  tool,
+  fingerprint,
+  message: code,
+});
 const TODAY = '2026-11-22';
 
 describe('decide', () => {
@@ -18,7 +29,10 @@ describe('decide', () => {
   it('takes the strongest action: rollback beats hold', () => {
     const d = decide([signal('description-changed'), signal('tool-removed')], policy(), TODAY);
     expect(d.verdict).toBe('Rollback');
-    expect(d.reasons.map((r) => [r.code, r.action])).toEqual([['tool-removed', 'rollback'], ['description-changed', 'hold']]);
+    expect(d.reasons.map((r) => [r.code, r.action])).toEqual([
+      ['tool-removed', 'rollback'],
+      ['description-changed', 'hold'],
+    ]);
   });
 
   it('rules override the defaults', () => {
@@ -30,7 +44,11 @@ describe('decide', () => {
   it('thresholds: new destructive tools and broken cases fire only past their maximum', () => {
     const two = [signal('tool-added-destructive', 'a'), signal('tool-added-destructive', 'b')];
     expect(decide(two, policy({ maxNewDestructiveTools: 2 }), TODAY).verdict).toBe('Promote');
-    expect(decide(two, policy({ maxNewDestructiveTools: 1 }), TODAY).reasons[0]).toMatchObject({ code: 'tool-added-destructive', count: 2, tools: ['a', 'b'] });
+    expect(decide(two, policy({ maxNewDestructiveTools: 1 }), TODAY).reasons[0]).toMatchObject({
+      code: 'tool-added-destructive',
+      count: 2,
+      tools: ['a', 'b'],
+    });
     const cases = [signal('case-broken', null), signal('case-broken', null)];
     expect(decide(cases, policy({ maxBrokenCases: 2 }), TODAY).verdict).toBe('Promote');
     expect(decide(cases, policy({ maxBrokenCases: 1 }), TODAY).reasons[0]!.message).toBe('Candidate failed 2 frozen role cases.');
@@ -43,11 +61,18 @@ describe('decide', () => {
     expect(partly.reasons[0]).toMatchObject({ code: 'tool-removed', count: 1, tools: ['b'] });
     expect(partly.exceptionsApplied).toEqual([{ ...approveA, matched: 1 }]);
 
-    const byFingerprint = decide(s, policy({ exceptions: [{ code: 'tool-removed', fingerprint: 'f2', reason: 'ok', expires: '2026-12-31' }] }), TODAY);
+    const byFingerprint = decide(
+      s,
+      policy({ exceptions: [{ code: 'tool-removed', fingerprint: 'f2', reason: 'ok', expires: '2026-12-31' }] }),
+      TODAY,
+    );
     expect(byFingerprint.reasons[0]!.tools).toEqual(['a']);
 
     const expired = decide(s, policy({ exceptions: [{ ...approveA, expires: '2026-11-21' }] }), TODAY);
-    expect(expired.reasons.map((r) => [r.code, r.action])).toEqual([['tool-removed', 'rollback'], ['exception-expired', 'hold']]);
+    expect(expired.reasons.map((r) => [r.code, r.action])).toEqual([
+      ['tool-removed', 'rollback'],
+      ['exception-expired', 'hold'],
+    ]);
 
     const stale = decide([], policy({ exceptions: [approveA] }), TODAY);
     expect(stale).toMatchObject({ verdict: 'Hold', reasons: [{ code: 'exception-stale', action: 'hold' }] });
@@ -66,10 +91,23 @@ describe('decide', () => {
 });
 
 describe('cases judged as regressions (markRegressions + collectSignals)', () => {
-  const failure = (code: CaseFailure['code'], tool: string, check?: string): CaseFailure => ({ code, tool, message: `${code} ${tool} ${check ?? ''} (live text ${tool.length * 7})`, ...(check && { check }) });
-  const result = (id: string, status: CaseResult['status'], failures: CaseFailure[] = []): CaseResult =>
-    ({ id, role: 'r', dataset: 'd.cases.yaml', status, passed: status === 'passed', failures, probes: [] });
-  const codes = (baseline: CaseResult[], candidate: CaseResult[]) => collectSignals([], markRegressions(baseline, candidate), []).map((s) => s.code);
+  const failure = (code: CaseFailure['code'], tool: string, check?: string): CaseFailure => ({
+    code,
+    tool,
+    message: `${code} ${tool} ${check ?? ''} (live text ${tool.length * 7})`,
+    ...(check && { check }),
+  });
+  const result = (id: string, status: CaseResult['status'], failures: CaseFailure[] = []): CaseResult => ({
+    id,
+    role: 'r',
+    dataset: 'd.cases.yaml',
+    status,
+    passed: status === 'passed',
+    failures,
+    probes: [],
+  });
+  const codes = (baseline: CaseResult[], candidate: CaseResult[]) =>
+    collectSignals([], markRegressions(baseline, candidate), []).map((s) => s.code);
 
   it('passed on the baseline, failed on the candidate: case-broken', () => {
     expect(codes([result('A', 'passed')], [result('A', 'failed', [failure('probe-failed', 't')])])).toEqual(['case-broken']);
@@ -79,12 +117,22 @@ describe('cases judged as regressions (markRegressions + collectSignals)', () =>
     const quoting = (got: string) => ({ ...failure('expectation-failed', 't', 'contains:x'), message: `expected "x"; got ${got}` });
     const signals = codes([result('A', 'failed', [quoting('"503 at 12:00"')])], [result('A', 'failed', [quoting('"503 at 12:01"')])]);
     expect(signals).toEqual(['case-already-failing']);
-    expect(decide(signals.map((code) => ({ code, tool: null, fingerprint: null, message: '' })), policy(), '2026-11-23').verdict).toBe('Promote');
+    expect(
+      decide(
+        signals.map((code) => ({ code, tool: null, fingerprint: null, message: '' })),
+        policy(),
+        '2026-11-23',
+      ).verdict,
+    ).toBe('Promote');
   });
 
   it('a failure the baseline does not have (another check, another tool, or a skipped or missing baseline case) is a regression', () => {
     const base = [result('A', 'failed', [failure('expectation-failed', 't', 'contains:x')])];
-    expect(codes(base, [result('A', 'failed', [failure('expectation-failed', 't', 'contains:x'), failure('expectation-failed', 't', 'matches')])])).toEqual(['case-broken']);
+    expect(
+      codes(base, [
+        result('A', 'failed', [failure('expectation-failed', 't', 'contains:x'), failure('expectation-failed', 't', 'matches')]),
+      ]),
+    ).toEqual(['case-broken']);
     expect(codes(base, [result('A', 'failed', [failure('expectation-failed', 'u', 'contains:x')])])).toEqual(['case-broken']);
     expect(codes([result('A', 'skipped')], [result('A', 'failed', [failure('probe-failed', 't')])])).toEqual(['case-broken']);
     expect(codes([], [result('A', 'failed', [failure('probe-failed', 't')])])).toEqual(['case-broken']);
@@ -98,7 +146,10 @@ describe('cases judged as regressions (markRegressions + collectSignals)', () =>
   it('a forbidden tool the baseline exposed too is no signal; a newly exposed one is', () => {
     const exposed = (tool: string) => failure('forbidden-tool-exposed', tool);
     expect(codes([result('A', 'failed', [exposed('x')])], [result('A', 'failed', [exposed('x')])])).toEqual(['case-already-failing']);
-    expect(codes([result('A', 'failed', [exposed('x')])], [result('A', 'failed', [exposed('x'), exposed('y')])])).toEqual(['forbidden-tool-exposed', 'case-broken']);
+    expect(codes([result('A', 'failed', [exposed('x')])], [result('A', 'failed', [exposed('x'), exposed('y')])])).toEqual([
+      'forbidden-tool-exposed',
+      'case-broken',
+    ]);
   });
 });
 

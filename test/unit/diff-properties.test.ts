@@ -7,30 +7,64 @@ import { contractOf } from '../helpers/contracts.js';
 type Schema = Record<string, unknown>;
 
 const leaf: fc.Arbitrary<Schema> = fc.oneof(
-  fc.record({ type: fc.constant('string'), maxLength: fc.option(fc.integer({ min: 1, max: 50 }), { nil: undefined }), enum: fc.option(fc.uniqueArray(fc.constantFrom('a', 'b', 'c', 'd'), { minLength: 1 }), { nil: undefined }) }, { requiredKeys: ['type'] }),
-  fc.record({ type: fc.constantFrom('integer', 'number'), minimum: fc.option(fc.integer({ min: 0, max: 10 }), { nil: undefined }), maximum: fc.option(fc.integer({ min: 11, max: 99 }), { nil: undefined }) }, { requiredKeys: ['type'] }),
+  fc.record(
+    {
+      type: fc.constant('string'),
+      maxLength: fc.option(fc.integer({ min: 1, max: 50 }), { nil: undefined }),
+      enum: fc.option(fc.uniqueArray(fc.constantFrom('a', 'b', 'c', 'd'), { minLength: 1 }), { nil: undefined }),
+    },
+    { requiredKeys: ['type'] },
+  ),
+  fc.record(
+    {
+      type: fc.constantFrom('integer', 'number'),
+      minimum: fc.option(fc.integer({ min: 0, max: 10 }), { nil: undefined }),
+      maximum: fc.option(fc.integer({ min: 11, max: 99 }), { nil: undefined }),
+    },
+    { requiredKeys: ['type'] },
+  ),
   fc.constant({ type: 'boolean' }),
 );
 
 const schema: fc.Arbitrary<Schema> = fc.letrec<{ node: Schema; object: Schema }>((tie) => ({
-  node: fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf, tie('object'), fc.record({ type: fc.constant('array'), items: tie('node') })),
+  node: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    leaf,
+    tie('object'),
+    fc.record({ type: fc.constant('array'), items: tie('node') }),
+  ),
   object: fc
     .dictionary(fc.constantFrom('id', 'name', 'tags', 'limit', 'filter', 'owner'), tie('node'), { maxKeys: 4 })
-    .chain((properties) => fc.record({
-      type: fc.constant('object'),
-      properties: fc.constant(properties),
-      required: fc.subarray(Object.keys(properties)),
-      additionalProperties: fc.option(fc.constant(false), { nil: undefined }),
-    }, { requiredKeys: ['type', 'properties', 'required'] })),
+    .chain((properties) =>
+      fc.record(
+        {
+          type: fc.constant('object'),
+          properties: fc.constant(properties),
+          required: fc.subarray(Object.keys(properties)),
+          additionalProperties: fc.option(fc.constant(false), { nil: undefined }),
+        },
+        { requiredKeys: ['type', 'properties', 'required'] },
+      ),
+    ),
 })).object;
 
-const toolWith = (inputSchema: Schema, annotations?: Schema) => ({ name: 'probe', description: 'A tool under test.', inputSchema, ...(annotations ? { annotations } : {}) });
+const toolWith = (inputSchema: Schema, annotations?: Schema) => ({
+  name: 'probe',
+  description: 'A tool under test.',
+  inputSchema,
+  ...(annotations ? { annotations } : {}),
+});
 const diffOf = (a: Schema, b: Schema) => diffContracts(contractOf(toolWith(a)), contractOf(toolWith(b)));
 
 /** The same value with every object's keys in reverse order. */
 const reordered = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(reordered);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reordered(v)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value)
+        .reverse()
+        .map(([k, v]) => [k, reordered(v)]),
+    );
   return value;
 };
 
@@ -58,24 +92,36 @@ function widen(root: Schema, pick: number): Schema {
 
 describe('diff invariants (fast-check)', () => {
   it('diff(a, a) is empty', () => {
-    fc.assert(fc.property(schema, (a) => diffOf(a, structuredClone(a)).length === 0), { numRuns: 300 });
+    fc.assert(
+      fc.property(schema, (a) => diffOf(a, structuredClone(a)).length === 0),
+      { numRuns: 300 },
+    );
   });
 
   it('is stable when keys are reordered', () => {
-    fc.assert(fc.property(schema, schema, (a, b) => {
-      expect(diffOf(a, reordered(a) as Schema)).toEqual([]);
-      expect(diffOf(reordered(a) as Schema, reordered(b) as Schema)).toEqual(diffOf(a, b));
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(schema, schema, (a, b) => {
+        expect(diffOf(a, reordered(a) as Schema)).toEqual([]);
+        expect(diffOf(reordered(a) as Schema, reordered(b) as Schema)).toEqual(diffOf(a, b));
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('a change that widens the input never yields a breaking input change', () => {
-    fc.assert(fc.property(schema, fc.nat(), (a, pick) => {
-      const breaking = diffOf(a, widen(a, pick)).filter((c) => CODES[c.code].subject === 'input' && c.severity === 'breaking');
-      expect(breaking).toEqual([]);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(schema, fc.nat(), (a, pick) => {
+        const breaking = diffOf(a, widen(a, pick)).filter((c) => CODES[c.code].subject === 'input' && c.severity === 'breaking');
+        expect(breaking).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('the widening helper really changes something (so the property above can fail)', () => {
-    fc.assert(fc.property(schema, fc.nat(), (a, pick) => diffOf(a, widen(a, pick)).length > 0), { numRuns: 200 });
+    fc.assert(
+      fc.property(schema, fc.nat(), (a, pick) => diffOf(a, widen(a, pick)).length > 0),
+      { numRuns: 200 },
+    );
   });
 });

@@ -24,17 +24,31 @@ describe('input schema: tightening breaks callers, loosening is safe', () => {
   });
 
   it('enums and const', () => {
-    expect(inputPairs(obj({ s: { type: 'string', enum: ['a', 'b'] } }), obj({ s: { type: 'string', enum: ['a'] } }))).toEqual([['input-enum-narrowed', 'breaking']]);
-    expect(inputPairs(obj({ s: { type: 'string', enum: ['a'] } }), obj({ s: { type: 'string', enum: ['a', 'b'] } }))).toEqual([['input-enum-widened', 'safe']]);
+    expect(inputPairs(obj({ s: { type: 'string', enum: ['a', 'b'] } }), obj({ s: { type: 'string', enum: ['a'] } }))).toEqual([
+      ['input-enum-narrowed', 'breaking'],
+    ]);
+    expect(inputPairs(obj({ s: { type: 'string', enum: ['a'] } }), obj({ s: { type: 'string', enum: ['a', 'b'] } }))).toEqual([
+      ['input-enum-widened', 'safe'],
+    ]);
     expect(inputPairs(obj({ s: str }), obj({ s: { type: 'string', const: 'x' } }))).toEqual([['input-enum-narrowed', 'breaking']]);
   });
 
   it('bounds, lengths, patterns and formats', () => {
-    expect(inputPairs(obj({ n: { type: 'integer', maximum: 100 } }), obj({ n: { type: 'integer', maximum: 50 } }))).toEqual([['input-constraint-tightened', 'breaking']]);
-    expect(inputPairs(obj({ n: { type: 'integer', minimum: 5 } }), obj({ n: { type: 'integer', minimum: 1 } }))).toEqual([['input-constraint-loosened', 'safe']]);
-    expect(inputPairs(obj({ s: str }), obj({ s: { type: 'string', maxLength: 10 } }))).toEqual([['input-constraint-tightened', 'breaking']]);
-    expect(inputPairs(obj({ s: { type: 'array', minItems: 2 } }), obj({ s: { type: 'array' } }))).toEqual([['input-constraint-loosened', 'safe']]);
-    expect(inputPairs(obj({ s: str }), obj({ s: { type: 'string', pattern: '^a' } }))).toEqual([['input-constraint-tightened', 'breaking']]);
+    expect(inputPairs(obj({ n: { type: 'integer', maximum: 100 } }), obj({ n: { type: 'integer', maximum: 50 } }))).toEqual([
+      ['input-constraint-tightened', 'breaking'],
+    ]);
+    expect(inputPairs(obj({ n: { type: 'integer', minimum: 5 } }), obj({ n: { type: 'integer', minimum: 1 } }))).toEqual([
+      ['input-constraint-loosened', 'safe'],
+    ]);
+    expect(inputPairs(obj({ s: str }), obj({ s: { type: 'string', maxLength: 10 } }))).toEqual([
+      ['input-constraint-tightened', 'breaking'],
+    ]);
+    expect(inputPairs(obj({ s: { type: 'array', minItems: 2 } }), obj({ s: { type: 'array' } }))).toEqual([
+      ['input-constraint-loosened', 'safe'],
+    ]);
+    expect(inputPairs(obj({ s: str }), obj({ s: { type: 'string', pattern: '^a' } }))).toEqual([
+      ['input-constraint-tightened', 'breaking'],
+    ]);
     expect(inputPairs(obj({ s: { type: 'string', format: 'email' } }), obj({ s: str }))).toEqual([['input-constraint-loosened', 'safe']]);
   });
 
@@ -44,8 +58,12 @@ describe('input schema: tightening breaks callers, loosening is safe', () => {
   });
 
   it('defaults added or changed', () => {
-    expect(inputPairs(obj({ n: { type: 'integer', default: 10 } }), obj({ n: { type: 'integer', default: 20 } }))).toEqual([['input-default-changed', 'dangerous']]);
-    expect(inputPairs(obj({ n: { type: 'integer' } }), obj({ n: { type: 'integer', default: 20 } }))).toEqual([['input-default-changed', 'dangerous']]);
+    expect(inputPairs(obj({ n: { type: 'integer', default: 10 } }), obj({ n: { type: 'integer', default: 20 } }))).toEqual([
+      ['input-default-changed', 'dangerous'],
+    ]);
+    expect(inputPairs(obj({ n: { type: 'integer' } }), obj({ n: { type: 'integer', default: 20 } }))).toEqual([
+      ['input-default-changed', 'dangerous'],
+    ]);
   });
 
   it('walks nested objects, array items, local $ref and anyOf, with JSON-pointer paths', () => {
@@ -68,15 +86,22 @@ describe('input schema: tightening breaks callers, loosening is safe', () => {
   });
 
   it('survives a $ref cycle', () => {
-    const cyclic = (extra: Record<string, unknown>) => ({ ...obj({ node: { $ref: '#/$defs/Node' } }), $defs: { Node: obj({ next: { $ref: '#/$defs/Node' }, ...extra }) } });
+    const cyclic = (extra: Record<string, unknown>) => ({
+      ...obj({ node: { $ref: '#/$defs/Node' } }),
+      $defs: { Node: obj({ next: { $ref: '#/$defs/Node' }, ...extra }) },
+    });
     expect(inputPairs(cyclic({}), cyclic({ label: str }))).toEqual([['input-property-added', 'safe']]);
   });
 });
 
 describe('output schema: the same changes, judged from the consumer side', () => {
   it('enum values removed are safe, added are dangerous', () => {
-    expect(outputPairs(obj({ s: { type: 'string', enum: ['a', 'b'] } }), obj({ s: { type: 'string', enum: ['a'] } }))).toEqual([['output-enum-narrowed', 'safe']]);
-    expect(outputPairs(obj({ s: { type: 'string', enum: ['a'] } }), obj({ s: { type: 'string', enum: ['a', 'b'] } }))).toEqual([['output-enum-widened', 'dangerous']]);
+    expect(outputPairs(obj({ s: { type: 'string', enum: ['a', 'b'] } }), obj({ s: { type: 'string', enum: ['a'] } }))).toEqual([
+      ['output-enum-narrowed', 'safe'],
+    ]);
+    expect(outputPairs(obj({ s: { type: 'string', enum: ['a'] } }), obj({ s: { type: 'string', enum: ['a', 'b'] } }))).toEqual([
+      ['output-enum-widened', 'dangerous'],
+    ]);
   });
 
   it('fields removed or no longer guaranteed break consumers', () => {
@@ -91,7 +116,9 @@ describe('output schema: the same changes, judged from the consumer side', () =>
   });
 
   it('constraints loosened are dangerous, tightened safe', () => {
-    expect(outputPairs(obj({ s: { type: 'string', maxLength: 5 } }), obj({ s: str }))).toEqual([['output-constraint-loosened', 'dangerous']]);
+    expect(outputPairs(obj({ s: { type: 'string', maxLength: 5 } }), obj({ s: str }))).toEqual([
+      ['output-constraint-loosened', 'dangerous'],
+    ]);
     expect(outputPairs(obj({ s: str }), obj({ s: { type: 'string', maxLength: 5 } }))).toEqual([['output-constraint-tightened', 'safe']]);
   });
 
@@ -104,19 +131,38 @@ describe('output schema: the same changes, judged from the consumer side', () =>
 describe('keywords that were once passed in silence', () => {
   const any = (pairs: [string, string][]) => pairs.map(([code]) => code);
   it('allOf is a conjunction: a required name or a type inside it counts', () => {
-    expect(inputPairs(obj({ confirm: { type: 'boolean' } }), { ...obj({ confirm: { type: 'boolean' } }), allOf: [{ required: ['confirm'] }] })).toEqual([['required-argument-added', 'breaking']]);
-    expect(inputPairs(obj({ n: { type: 'number' } }), { ...obj({ n: { type: 'number' } }), allOf: [{ properties: { n: { type: 'integer' } } }] })).toEqual([['input-type-changed', 'breaking']]);
+    expect(
+      inputPairs(obj({ confirm: { type: 'boolean' } }), { ...obj({ confirm: { type: 'boolean' } }), allOf: [{ required: ['confirm'] }] }),
+    ).toEqual([['required-argument-added', 'breaking']]);
+    expect(
+      inputPairs(obj({ n: { type: 'number' } }), {
+        ...obj({ n: { type: 'number' } }),
+        allOf: [{ properties: { n: { type: 'integer' } } }],
+      }),
+    ).toEqual([['input-type-changed', 'breaking']]);
     expect(inputPairs(obj({ a: str }), { allOf: [obj({ a: str })] })).toEqual([]);
   });
 
   it('not, if/then/else, dependentRequired, dependentSchemas and propertyNames', () => {
-    expect(inputPairs(obj({ s: str }), obj({ s: { type: 'string', not: { const: 'root' } } }))).toEqual([['input-constraint-tightened', 'breaking']]);
-    expect(inputPairs(obj({ s: { type: 'string', not: { const: 'root' } } }), obj({ s: str }))).toEqual([['input-constraint-loosened', 'safe']]);
+    expect(inputPairs(obj({ s: str }), obj({ s: { type: 'string', not: { const: 'root' } } }))).toEqual([
+      ['input-constraint-tightened', 'breaking'],
+    ]);
+    expect(inputPairs(obj({ s: { type: 'string', not: { const: 'root' } } }), obj({ s: str }))).toEqual([
+      ['input-constraint-loosened', 'safe'],
+    ]);
     const conditional = { if: { properties: { mode: { const: 'x' } }, required: ['mode'] }, then: { required: ['target'] } };
-    expect(inputPairs(obj({ mode: str, target: str }), { ...obj({ mode: str, target: str }), ...conditional })).toEqual([['input-constraint-tightened', 'breaking']]);
-    expect(inputPairs(obj({ a: str, b: str }), { ...obj({ a: str, b: str }), dependentRequired: { a: ['b'] } })).toEqual([['input-constraint-tightened', 'breaking']]);
-    expect(inputPairs(obj({ a: str, b: str }), { ...obj({ a: str, b: str }), dependentSchemas: { a: { required: ['b'] } } })).toEqual([['required-argument-added', 'breaking']]);
-    expect(inputPairs(obj({ a: str }), { ...obj({ a: str }), propertyNames: { maxLength: 1 } })).toEqual([['input-constraint-tightened', 'breaking']]);
+    expect(inputPairs(obj({ mode: str, target: str }), { ...obj({ mode: str, target: str }), ...conditional })).toEqual([
+      ['input-constraint-tightened', 'breaking'],
+    ]);
+    expect(inputPairs(obj({ a: str, b: str }), { ...obj({ a: str, b: str }), dependentRequired: { a: ['b'] } })).toEqual([
+      ['input-constraint-tightened', 'breaking'],
+    ]);
+    expect(inputPairs(obj({ a: str, b: str }), { ...obj({ a: str, b: str }), dependentSchemas: { a: { required: ['b'] } } })).toEqual([
+      ['required-argument-added', 'breaking'],
+    ]);
+    expect(inputPairs(obj({ a: str }), { ...obj({ a: str }), propertyNames: { maxLength: 1 } })).toEqual([
+      ['input-constraint-tightened', 'breaking'],
+    ]);
   });
 
   it('boolean schemas: a property made false is refused, made true is widened', () => {
@@ -127,22 +173,30 @@ describe('keywords that were once passed in silence', () => {
 
   it('additionalProperties as a schema governs a property moved out of properties', () => {
     const before = obj({ a: str, b: { type: 'integer' } }, [], { additionalProperties: str });
-    expect(any(inputPairs(before, obj({ a: str }, [], { additionalProperties: str })))).toEqual(['input-property-removed', 'input-type-changed']);
+    expect(any(inputPairs(before, obj({ a: str }, [], { additionalProperties: str })))).toEqual([
+      'input-property-removed',
+      'input-type-changed',
+    ]);
   });
 
   it('an external or unresolvable $ref is for a person to look at, never safe', () => {
-    expect(inputPairs(obj({ a: { $ref: 'https://example.com/a.json' } }), obj({ a: { $ref: 'https://example.com/b.json' } }))).toEqual([['schema-changed', 'dangerous']]);
+    expect(inputPairs(obj({ a: { $ref: 'https://example.com/a.json' } }), obj({ a: { $ref: 'https://example.com/b.json' } }))).toEqual([
+      ['schema-changed', 'dangerous'],
+    ]);
     expect(inputPairs(obj({ a: { $ref: '#/$defs/Missing' } }), obj({ a: str }))).toEqual([['schema-changed', 'dangerous']]);
   });
 
   it('a change 40 levels deep is still found, and one past the bound is a finding', () => {
-    const nest = (depth: number, leafSchema: unknown): Record<string, unknown> => (depth === 0 ? obj({ v: leafSchema }) : obj({ n: nest(depth - 1, leafSchema) }));
+    const nest = (depth: number, leafSchema: unknown): Record<string, unknown> =>
+      depth === 0 ? obj({ v: leafSchema }) : obj({ n: nest(depth - 1, leafSchema) });
     expect(inputPairs(nest(40, str), nest(40, { type: 'integer' }))).toEqual([['input-type-changed', 'breaking']]);
     expect(inputPairs(nest(100, str), nest(100, { type: 'integer' }))).toEqual([['schema-changed', 'dangerous']]);
   });
 
   it('bounds at the safe-integer limits (zod 4 .int()) exclude nothing', () => {
-    expect(inputPairs(obj({ n: { type: 'integer' } }), obj({ n: { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 } }))).toEqual([]);
+    expect(
+      inputPairs(obj({ n: { type: 'integer' } }), obj({ n: { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 } })),
+    ).toEqual([]);
     expect(inputPairs(obj({ n: { type: 'integer', exclusiveMinimum: 0 } }), obj({ n: { type: 'integer', minimum: 1 } }))).toEqual([]);
   });
 
@@ -154,21 +208,39 @@ describe('keywords that were once passed in silence', () => {
     expect(inputPairs(before, after)).toEqual([['input-type-widened', 'safe']]);
     expect(inputPairs(after, before)).toEqual([['input-type-changed', 'breaking']]);
     const parent = obj({ page_id: str }, ['page_id'], { additionalProperties: false });
-    expect(inputPairs(obj({ parent }), obj({ parent: { oneOf: [parent, obj({ database_id: str }, ['database_id'], { additionalProperties: false })] } }))).toEqual([['input-type-widened', 'safe']]);
+    expect(
+      inputPairs(
+        obj({ parent }),
+        obj({ parent: { oneOf: [parent, obj({ database_id: str }, ['database_id'], { additionalProperties: false })] } }),
+      ),
+    ).toEqual([['input-type-widened', 'safe']]);
   });
 
   it('oneOf refuses an input that matches two alternatives: a new overlap is for a person to look at', () => {
     // Open objects: { page_id, database_id } was accepted and now matches both alternatives.
     const open = obj({ page_id: str }, ['page_id']);
-    expect(inputPairs(obj({ parent: open }), obj({ parent: { oneOf: [open, obj({ database_id: str }, ['database_id'])] } }))).toEqual([['input-type-widened', 'safe'], ['schema-changed', 'dangerous']]);
+    expect(inputPairs(obj({ parent: open }), obj({ parent: { oneOf: [open, obj({ database_id: str }, ['database_id'])] } }))).toEqual([
+      ['input-type-widened', 'safe'],
+      ['schema-changed', 'dangerous'],
+    ]);
     // Recorded from a public server (osop-mcp): one alternative's required name dropped makes it match everything.
-    const either = (second: string[]) => ({ ...obj({ content: str, file_path: str }), oneOf: [{ required: ['content'] }, { required: second }] });
+    const either = (second: string[]) => ({
+      ...obj({ content: str, file_path: str }),
+      oneOf: [{ required: ['content'] }, { required: second }],
+    });
     expect(inputPairs(either(['file_path']), either([])).map(([code]) => code)).toContain('schema-changed');
     // anyOf -> oneOf with overlapping alternatives; alternatives told apart by type or const never overlap.
-    expect(inputPairs(obj({ v: { anyOf: [str, { type: 'string', maxLength: 3 }] } }), obj({ v: { oneOf: [str, { type: 'string', maxLength: 3 }] } }))).toEqual([['schema-changed', 'dangerous']]);
+    expect(
+      inputPairs(
+        obj({ v: { anyOf: [str, { type: 'string', maxLength: 3 }] } }),
+        obj({ v: { oneOf: [str, { type: 'string', maxLength: 3 }] } }),
+      ),
+    ).toEqual([['schema-changed', 'dangerous']]);
     expect(inputPairs(obj({ v: str }), obj({ v: { oneOf: [str, { type: 'integer' }] } }))).toEqual([['input-type-widened', 'safe']]);
     const kind = (k: string, extra: string) => obj({ kind: { const: k }, [extra]: str }, ['kind', extra]);
-    expect(inputPairs(obj({ v: kind('a', 'x') }), obj({ v: { oneOf: [kind('a', 'x'), kind('b', 'y')] } }))).toEqual([['input-type-widened', 'safe']]);
+    expect(inputPairs(obj({ v: kind('a', 'x') }), obj({ v: { oneOf: [kind('a', 'x'), kind('b', 'y')] } }))).toEqual([
+      ['input-type-widened', 'safe'],
+    ]);
   });
 
   it('a baseline whose input schema is not an object schema is repaired, at most a Hold', () => {
@@ -179,12 +251,17 @@ describe('keywords that were once passed in silence', () => {
   it('a closed shape opened into a map in the same change keeps its names (published Notion server, 2.0.0 → 2.1.0)', () => {
     const shape = obj({ page: obj({ title: { type: 'array' }, type: str }, ['title'], { additionalProperties: false }) }, ['page']);
     const map = obj({ page: { type: 'object', additionalProperties: true } }, ['page']);
-    expect(inputPairs(shape, map)).toEqual([['argument-became-optional', 'safe'], ['input-opened', 'safe']]);
+    expect(inputPairs(shape, map)).toEqual([
+      ['argument-became-optional', 'safe'],
+      ['input-opened', 'safe'],
+    ]);
     // The map's own schema is still held to the old property's: a map of strings refuses the array title.
     const strings = obj({ page: { type: 'object', additionalProperties: str } }, ['page']);
     expect(inputPairs(shape, strings)).toContainEqual(['input-type-changed', 'breaking']);
     // An argument dropped from an object that was open all along is still a removal (the Support Ops example).
-    expect(inputPairs(obj({ severity: str, summary: str }, ['severity', 'summary']), obj({ summary: str }, ['summary']))).toEqual([['required-argument-removed', 'breaking']]);
+    expect(inputPairs(obj({ severity: str, summary: str }, ['severity', 'summary']), obj({ summary: str }, ['summary']))).toEqual([
+      ['required-argument-removed', 'breaking'],
+    ]);
   });
 
   it('a server pattern and name built to backtrack for minutes are matched on RE2, at once', () => {
@@ -195,6 +272,11 @@ describe('keywords that were once passed in silence', () => {
   });
 
   it('text-only edits of a schema are no schema change', () => {
-    expect(inputPairs(obj({ a: { type: 'string', description: 'x', examples: ['a'], $comment: 'c' } }), obj({ a: { type: 'string', description: 'y' } })).filter(([c]) => c !== 'description-reworded')).toEqual([]);
+    expect(
+      inputPairs(
+        obj({ a: { type: 'string', description: 'x', examples: ['a'], $comment: 'c' } }),
+        obj({ a: { type: 'string', description: 'y' } }),
+      ).filter(([c]) => c !== 'description-reworded'),
+    ).toEqual([]);
   });
 });

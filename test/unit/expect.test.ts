@@ -5,22 +5,37 @@ describe('structured expectations are subset checks', () => {
   it('extra keys in the result are fine; missing or different values are not', () => {
     expect(subsetMismatches({ severity: 'P1' }, { severity: 'P1', incidentId: 'INC-1' })).toEqual([]);
     expect(subsetMismatches({ severity: 'P1' }, { severity: 'P3' })).toEqual([{ path: '$.severity', expected: 'P1', actual: 'P3' }]);
-    expect(subsetMismatches({ owner: { team: 'sre' } }, { owner: {} })).toEqual([{ path: '$.owner.team', expected: 'sre', actual: undefined }]);
+    expect(subsetMismatches({ owner: { team: 'sre' } }, { owner: {} })).toEqual([
+      { path: '$.owner.team', expected: 'sre', actual: undefined },
+    ]);
     expect(subsetMismatches({ tags: ['a'] }, { tags: ['a', 'b'] })).toHaveLength(1);
     expect(subsetMismatches({ a: 1 }, undefined)).toEqual([{ path: '$', expected: { a: 1 }, actual: undefined }]);
   });
 
   it('each expectation produces its own failure', () => {
     const failures = checkExpectations(
-      { toolName: 'T', expectedOutputContains: 'severity P1', expect: { matches: 'INC-\\d+', structured: { severity: 'P1' }, resultBudgetBytes: 10 } },
+      {
+        toolName: 'T',
+        expectedOutputContains: 'severity P1',
+        expect: { matches: 'INC-\\d+', structured: { severity: 'P1' }, resultBudgetBytes: 10 },
+      },
       { isError: false, text: 'declared with severity P3', structured: { severity: 'P3' }, resultBytes: 200 },
     );
     expect(failures.map((f) => f.code)).toEqual(['expectation-failed', 'expectation-failed', 'expectation-failed', 'expectation-failed']);
-    expect(failures.map((f) => f.message).join('\n')).toMatch(/contain "severity P1"[\s\S]*match \/INC-\\d\+\/[\s\S]*\$\.severity: expected "P1", got "P3"[\s\S]*200 bytes/);
+    expect(failures.map((f) => f.message).join('\n')).toMatch(
+      /contain "severity P1"[\s\S]*match \/INC-\\d\+\/[\s\S]*\$\.severity: expected "P1", got "P3"[\s\S]*200 bytes/,
+    );
   });
 
   it('isError: a failing call is a probe failure unless the case expects an error', () => {
-    expect(checkExpectations({ toolName: 'T' }, { isError: true, text: 'not found', structured: undefined, resultBytes: 10 }).map((f) => f.code)).toEqual(['probe-failed']);
-    expect(checkExpectations({ toolName: 'T', expect: { isError: true } }, { isError: true, text: 'not found', structured: undefined, resultBytes: 10 })).toEqual([]);
+    expect(
+      checkExpectations({ toolName: 'T' }, { isError: true, text: 'not found', structured: undefined, resultBytes: 10 }).map((f) => f.code),
+    ).toEqual(['probe-failed']);
+    expect(
+      checkExpectations(
+        { toolName: 'T', expect: { isError: true } },
+        { isError: true, text: 'not found', structured: undefined, resultBytes: 10 },
+      ),
+    ).toEqual([]);
   });
 });

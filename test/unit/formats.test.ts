@@ -20,10 +20,15 @@ import { readReportFile } from '../helpers/report.js';
 const rollback = readReportFile(join(ROOT, 'docs/examples/support-ops-rollback.report.json'));
 const XSD = readFileSync(join(ROOT, 'test/fixtures/schemas/junit.xsd'), 'utf8');
 const require = createRequire(import.meta.url);
-const SARIF_SCHEMA = JSON.parse(readFileSync(join(require.resolve('@microsoft/jest-sarif/package.json'), '../lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8')) as object;
+const SARIF_SCHEMA = JSON.parse(
+  readFileSync(join(require.resolve('@microsoft/jest-sarif/package.json'), '../lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8'),
+) as object;
 
 async function junitErrors(xml: string): Promise<string[]> {
-  const result = await validateXML({ xml: [{ fileName: 'report.xml', contents: xml }], schema: [{ fileName: 'junit.xsd', contents: XSD }] });
+  const result = await validateXML({
+    xml: [{ fileName: 'report.xml', contents: xml }],
+    schema: [{ fileName: 'junit.xsd', contents: XSD }],
+  });
   return result.errors.map((e) => e.rawMessage);
 }
 
@@ -70,7 +75,13 @@ describe('--format sarif', () => {
   const validate = new Ajv04({ allErrors: true, strict: false, validateFormats: false, unicodeRegExp: false }).compile(SARIF_SCHEMA);
 
   it('validates against the SARIF 2.1.0 schema, with rules and results for what matters', () => {
-    const sarif = JSON.parse(renderSarif(rollback)) as { version: string; runs: { results: { ruleId: string; level: string; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[]; tool: { driver: { rules: { id: string }[] } } }[] };
+    const sarif = JSON.parse(renderSarif(rollback)) as {
+      version: string;
+      runs: {
+        results: { ruleId: string; level: string; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[];
+        tool: { driver: { rules: { id: string }[] } };
+      }[];
+    };
     expect(validate(sarif), JSON.stringify(validate.errors, null, 2)).toBe(true);
     const run = sarif.runs[0]!;
     expect(run.results.map((r) => [r.ruleId, r.level])).toEqual([
@@ -95,14 +106,22 @@ describe('--format sarif', () => {
   });
 });
 
-describe('--format markdown within GitHub\'s comment limit', () => {
+describe("--format markdown within GitHub's comment limit", () => {
   it('a 70 KB tool name, 1,500 changes and 600 broken cases still make a body under 65,536 characters, the rest counted', () => {
     const huge = structuredClone(rollback);
     const name = `t${'x'.repeat(70_000)}`;
     const change = huge.diff.changes[0]!;
-    huge.diff.changes = Array.from({ length: 1500 }, (_, i) => ({ ...change, tool: i ? `tool_${i}` : name, message: `${change.message} ${'detail '.repeat(30)}` }));
+    huge.diff.changes = Array.from({ length: 1500 }, (_, i) => ({
+      ...change,
+      tool: i ? `tool_${i}` : name,
+      message: `${change.message} ${'detail '.repeat(30)}`,
+    }));
     const failed = huge.candidate.caseResults[0]!;
-    huge.candidate.caseResults = Array.from({ length: 600 }, (_, i) => ({ ...failed, id: `CASE-${i}`, failures: [{ ...failed.failures[0]!, message: `${name} is exposed` }] }));
+    huge.candidate.caseResults = Array.from({ length: 600 }, (_, i) => ({
+      ...failed,
+      id: `CASE-${i}`,
+      failures: [{ ...failed.failures[0]!, message: `${name} is exposed` }],
+    }));
     huge.baseline.caseResults = [];
     huge.candidate.cases = { total: 600, passed: 0, failed: 600, skipped: 0, passRate: 0 };
     const markdown = renderMarkdown(huge, { reportLink: 'https://github.test/run/1' });

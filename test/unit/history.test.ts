@@ -6,7 +6,9 @@ import { contractOf, tool } from '../helpers/contracts.js';
 import { reportOf } from '../helpers/report-of.js';
 
 const at = (minute: number, tools: string[], unavailable = false): Report => {
-  const report = reportOf(contractOf(tool('a')), contractOf(...tools.map((t) => tool(t))), { startedAt: `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z` });
+  const report = reportOf(contractOf(tool('a')), contractOf(...tools.map((t) => tool(t))), {
+    startedAt: `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`,
+  });
   if (unavailable) report.candidate = { ...report.candidate, available: false, contractHash: null };
   return report;
 };
@@ -39,7 +41,14 @@ describe('history runs', () => {
   it('escapes profile names and files in the HTML page', () => {
     const report = at(1, ['a']);
     report.candidate = { ...report.candidate, profile: '<img src=x onerror=alert(1)>' };
-    const html = renderHistory({ dir: 'reports', runs: historyRuns([{ file: '<b>.json', report, page: null }]), unreadable: [{ file: '"x".json', problems: ['<script>'] }] }, 'html');
+    const html = renderHistory(
+      {
+        dir: 'reports',
+        runs: historyRuns([{ file: '<b>.json', report, page: null }]),
+        unreadable: [{ file: '"x".json', problems: ['<script>'] }],
+      },
+      'html',
+    );
     expect(html).not.toMatch(/<img|<b>|<script/);
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
   });

@@ -21,8 +21,18 @@ const q = obj({ q: { type: 'string' } }, ['q']);
 
 describe('the report view: tool surfaces aligned by name', () => {
   const report = reportOf(
-    contractOf(tool('keep', q, { annotations: ro }), tool('search', q, { annotations: ro }), tool('gone', obj({ a: { type: 'number' } })), tool('tighten', q, { annotations: ro })),
-    contractOf(tool('keep', q, { annotations: ro }), tool('find', q, { annotations: ro }), tool('wipe'), tool('tighten', obj({ q: { type: 'string' }, n: { type: 'integer' } }, ['q', 'n']), { annotations: ro })),
+    contractOf(
+      tool('keep', q, { annotations: ro }),
+      tool('search', q, { annotations: ro }),
+      tool('gone', obj({ a: { type: 'number' } })),
+      tool('tighten', q, { annotations: ro }),
+    ),
+    contractOf(
+      tool('keep', q, { annotations: ro }),
+      tool('find', q, { annotations: ro }),
+      tool('wipe'),
+      tool('tighten', obj({ q: { type: 'string' }, n: { type: 'integer' } }, ['q', 'n']), { annotations: ro }),
+    ),
   );
 
   it('is a valid report to begin with', () => {
@@ -62,7 +72,14 @@ describe('the report view: tool surfaces aligned by name', () => {
 });
 
 describe('audit findings order', () => {
-  const f = (code: Finding['code'], side: Finding['side'], regression: boolean): Finding => ({ code, severity: 'safe', side, tool: null, message: code, regression });
+  const f = (code: Finding['code'], side: Finding['side'], regression: boolean): Finding => ({
+    code,
+    severity: 'safe',
+    side,
+    tool: null,
+    message: code,
+    regression,
+  });
   it('puts candidate regressions first, those that hold by default before report-only ones', () => {
     const ordered = orderedFindings([
       f('description-weak', 'baseline', false),
@@ -113,7 +130,16 @@ describe('the page script', () => {
     expect(script.startsWith('"use strict";(()=>{') || script.startsWith('(()=>{')).toBe(true);
     expect(script).not.toMatch(/\bimport\s*[({"']|\brequire\(|\bexport\s/);
     // What main() draws the page with: the sections, and the side-by-side schema diff.
-    for (const fn of [main.main, header.renderVerdict, surface.renderSurface, cases.renderCases, findings.renderFindings, filters.renderFilters, schemaDiff.schemaDiff, dom.el]) {
+    for (const fn of [
+      main.main,
+      header.renderVerdict,
+      surface.renderSurface,
+      cases.renderCases,
+      findings.renderFindings,
+      filters.renderFilters,
+      schemaDiff.schemaDiff,
+      dom.el,
+    ]) {
       expect(script, fn.name).toContain(`function ${fn.name}(`);
     }
     expect(script.trimEnd()).toMatch(/main\(\);?\}\)\(\);$/);
@@ -122,7 +148,14 @@ describe('the page script', () => {
 
 describe('schema lines for the side-by-side diff', () => {
   it('gives each line the JSON pointer of what it shows, escaping "/" and "~" in keys', () => {
-    const lines = schemaDiff.jsonLines({ properties: { 'a/b': { type: 'string' }, 'c~d': { enum: ['x', 'y'] } }, required: ['a/b'] }, '/inputSchema', 0, null, true, []);
+    const lines = schemaDiff.jsonLines(
+      { properties: { 'a/b': { type: 'string' }, 'c~d': { enum: ['x', 'y'] } }, required: ['a/b'] },
+      '/inputSchema',
+      0,
+      null,
+      true,
+      [],
+    );
     expect(lines.map((l) => [l.pointer, l.text.trim()])).toEqual([
       ['/inputSchema', '{'],
       ['/inputSchema/properties', '"properties": {'],

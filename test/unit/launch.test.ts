@@ -80,12 +80,17 @@ describe('the code-cached launcher of the packed CLI', () => {
   it('a packed CLI that cannot load is exit 3 (could not decide), never 1 (Rollback)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-launch-'));
     for (const folder of ['bin', 'dist/packed']) mkdirSync(join(dir, folder), { recursive: true });
-    for (const file of ['bin/launch.js', 'bin/mcp-gate.js', 'bin/mcp-gate-action.js', 'dist/launch.js']) copyFileSync(join(ROOT, file), join(dir, file));
+    for (const file of ['bin/launch.js', 'bin/mcp-gate.js', 'bin/mcp-gate-action.js', 'dist/launch.js'])
+      copyFileSync(join(ROOT, file), join(dir, file));
     writeFileSync(join(dir, 'package.json'), '{ "type": "module" }');
     writeFileSync(join(dir, 'dist/packed/mcp-gate.cjs'), 'this is not JavaScript(');
     for (const launcher of ['bin/mcp-gate.js', 'bin/mcp-gate-action.js']) {
       const run = spawnSync(process.execPath, [join(dir, launcher), '--version'], { encoding: 'utf8' });
-      expect({ launcher, status: run.status, said: run.stderr.includes('could not start from dist/') }).toEqual({ launcher, status: 3, said: true });
+      expect({ launcher, status: run.status, said: run.stderr.includes('could not start from dist/') }).toEqual({
+        launcher,
+        status: 3,
+        said: true,
+      });
     }
   });
 });

@@ -36,7 +36,9 @@ function expectCleanFailure(load: () => unknown, file: string | RegExp): void {
 const edited = (valid: string) =>
   fc.oneof(
     fc.tuple(fc.nat(valid.length), fc.nat(40)).map(([at, n]) => valid.slice(0, at) + valid.slice(at + n)),
-    fc.tuple(fc.nat(valid.length), fc.string({ unit: fc.constantFrom(...':-[]{}"\'#&*!|>%@`\n\t ,?'.split(''), 'a', '1', 'true', 'null') })).map(([at, s]) => valid.slice(0, at) + s + valid.slice(at)),
+    fc
+      .tuple(fc.nat(valid.length), fc.string({ unit: fc.constantFrom(...':-[]{}"\'#&*!|>%@`\n\t ,?'.split(''), 'a', '1', 'true', 'null') }))
+      .map(([at, s]) => valid.slice(0, at) + s + valid.slice(at)),
   );
 
 const texts = (valid: string) =>
@@ -57,43 +59,82 @@ const writeTemp = (name: string, text: string) => {
 describe('the loaders take any input without crashing', () => {
   it('config: random text, JSON values and edited valid configs', () => {
     const valid = readFileSync(join(ROOT, 'gate.config.yaml'), 'utf8');
-    fc.assert(fc.property(texts(valid), (text) => {
-      const file = writeTemp('gate.config.yaml', text);
-      expectCleanFailure(() => loadConfig(file, {}, {}, dir), 'gate.config.yaml');
-    }), { numRuns: RUNS });
+    fc.assert(
+      fc.property(texts(valid), (text) => {
+        const file = writeTemp('gate.config.yaml', text);
+        expectCleanFailure(() => loadConfig(file, {}, {}, dir), 'gate.config.yaml');
+      }),
+      { numRuns: RUNS },
+    );
   });
 
   it('config: random MCPGATE_ environment overrides', () => {
     const file = join(ROOT, 'gate.config.yaml');
-    const key = fc.constantFrom('CANDIDATE', 'REPORTS__DIR', 'TIMEOUTS__STARTUP_MS', 'PROMOTION__RULES__TOOL_REMOVED', 'PROFILES__BASELINE__ARGS', 'PROFILES__NEW__COMMAND', 'LIMITS', 'CASES__CONCURRENCY', 'PROMOTION__EXCEPTIONS', 'X__Y__Z');
-    fc.assert(fc.property(fc.dictionary(key, fc.oneof(fc.string(), fc.jsonValue().map((v) => JSON.stringify(v)))), (vars) => {
-      const env = Object.fromEntries(Object.entries(vars).map(([k, v]) => [`MCPGATE_${k}`, v]));
-      expectCleanFailure(() => loadConfig(file, env, {}, ROOT), /gate\.config\.yaml|^environment MCPGATE_/);
-    }), { numRuns: RUNS });
+    const key = fc.constantFrom(
+      'CANDIDATE',
+      'REPORTS__DIR',
+      'TIMEOUTS__STARTUP_MS',
+      'PROMOTION__RULES__TOOL_REMOVED',
+      'PROFILES__BASELINE__ARGS',
+      'PROFILES__NEW__COMMAND',
+      'LIMITS',
+      'CASES__CONCURRENCY',
+      'PROMOTION__EXCEPTIONS',
+      'X__Y__Z',
+    );
+    fc.assert(
+      fc.property(
+        fc.dictionary(
+          key,
+          fc.oneof(
+            fc.string(),
+            fc.jsonValue().map((v) => JSON.stringify(v)),
+          ),
+        ),
+        (vars) => {
+          const env = Object.fromEntries(Object.entries(vars).map(([k, v]) => [`MCPGATE_${k}`, v]));
+          expectCleanFailure(() => loadConfig(file, env, {}, ROOT), /gate\.config\.yaml|^environment MCPGATE_/);
+        },
+      ),
+      { numRuns: RUNS },
+    );
   });
 
   it('datasets: random text, JSON values and edited valid datasets', () => {
     const valid = readFileSync(join(ROOT, 'datasets/support-ops.cases.yaml'), 'utf8');
-    fc.assert(fc.property(texts(valid), (text) => {
-      const file = writeTemp('cases.yaml', text);
-      expectCleanFailure(() => loadDatasets([file], dir), 'cases.yaml');
-    }), { numRuns: RUNS });
+    fc.assert(
+      fc.property(texts(valid), (text) => {
+        const file = writeTemp('cases.yaml', text);
+        expectCleanFailure(() => loadDatasets([file], dir), 'cases.yaml');
+      }),
+      { numRuns: RUNS },
+    );
   });
 
   it('snapshots: random text, JSON values, edited snapshots and random tool lists', () => {
-    const valid = toSnapshot(contractOf(tool('a', obj({ q: { type: 'string' } }, ['q'])), tool('b', { type: 'object' }, { annotations: { readOnlyHint: true } })));
-    const randomTools = fc.array(fc.jsonValue(), { maxLength: 5 }).map((tools) => JSON.stringify({ kind: 'mcp-gate/contract', schemaVersion: 1, tools }));
-    fc.assert(fc.property(fc.oneof(texts(valid), randomTools), (text) => {
-      const file = writeTemp('snapshot.json', text);
-      expectCleanFailure(() => readSnapshot(file, file), 'snapshot.json');
-    }), { numRuns: RUNS });
+    const valid = toSnapshot(
+      contractOf(tool('a', obj({ q: { type: 'string' } }, ['q'])), tool('b', { type: 'object' }, { annotations: { readOnlyHint: true } })),
+    );
+    const randomTools = fc
+      .array(fc.jsonValue(), { maxLength: 5 })
+      .map((tools) => JSON.stringify({ kind: 'mcp-gate/contract', schemaVersion: 1, tools }));
+    fc.assert(
+      fc.property(fc.oneof(texts(valid), randomTools), (text) => {
+        const file = writeTemp('snapshot.json', text);
+        expectCleanFailure(() => readSnapshot(file, file), 'snapshot.json');
+      }),
+      { numRuns: RUNS },
+    );
   });
 
   it('reports: random text, JSON values and edited reports', () => {
     const valid = readFileSync(join(ROOT, 'docs/examples/support-ops-rollback.report.json'), 'utf8');
-    fc.assert(fc.property(texts(valid), (text) => {
-      const file = writeTemp('report.json', text);
-      expectCleanFailure(() => readReport(file, dir), 'report.json');
-    }), { numRuns: RUNS });
+    fc.assert(
+      fc.property(texts(valid), (text) => {
+        const file = writeTemp('report.json', text);
+        expectCleanFailure(() => readReport(file, dir), 'report.json');
+      }),
+      { numRuns: RUNS },
+    );
   });
 });

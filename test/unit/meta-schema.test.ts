@@ -14,7 +14,11 @@ import { ROOT } from '../helpers/cli.js';
  * audit's options, or a broken schema would pass the audit unseen, or a good one be reported with
  * no errors to show.
  */
-const official = compileValidator({ draft: '2020', schema: null, options: { allErrors: false, strict: false, validateFormats: false } }).validate;
+const official = compileValidator({
+  draft: '2020',
+  schema: null,
+  options: { allErrors: false, strict: false, validateFormats: false },
+}).validate;
 const fast = isSchema2020;
 const FAST_KEYWORDS = Object.keys(KEYWORD_CHECKS);
 
@@ -23,8 +27,13 @@ const agree = (schema: unknown) => expect({ schema, fast: fast(schema) }).toEqua
 describe('the hand-written 2020-12 meta-schema check', () => {
   it('covers every keyword of the official meta-schema and its vocabularies', () => {
     const refs = join(ROOT, 'node_modules/ajv/dist/refs/json-schema-2020-12');
-    const files = ['schema.json', ...['core', 'applicator', 'unevaluated', 'validation', 'meta-data', 'format-annotation', 'content'].map((v) => `meta/${v}.json`)];
-    const keywords = files.flatMap((f) => Object.keys((JSON.parse(readFileSync(join(refs, f), 'utf8')) as { properties: object }).properties));
+    const files = [
+      'schema.json',
+      ...['core', 'applicator', 'unevaluated', 'validation', 'meta-data', 'format-annotation', 'content'].map((v) => `meta/${v}.json`),
+    ];
+    const keywords = files.flatMap((f) =>
+      Object.keys((JSON.parse(readFileSync(join(refs, f), 'utf8')) as { properties: object }).properties),
+    );
     expect([...new Set(keywords)].sort()).toEqual([...FAST_KEYWORDS].sort());
   });
 
@@ -83,7 +92,11 @@ describe('the hand-written 2020-12 meta-schema check', () => {
       fc.constantFrom('object', 'array', 'string', 'integer', 'number', 'boolean', 'null', 'bogus', '#a', 'a#', 'a#b', '_x', '1x'),
     );
     const { schema } = fc.letrec<{ schema: unknown; value: unknown }>((tie) => ({
-      schema: fc.oneof({ depthSize: 'small', withCrossShrink: true }, fc.boolean(), fc.dictionary(fc.constantFrom(...FAST_KEYWORDS, 'x-extension', 'nullable'), tie('value'), { maxKeys: 4 })),
+      schema: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        fc.boolean(),
+        fc.dictionary(fc.constantFrom(...FAST_KEYWORDS, 'x-extension', 'nullable'), tie('value'), { maxKeys: 4 }),
+      ),
       value: fc.oneof(
         { depthSize: 'small', withCrossShrink: true },
         scalar,
@@ -92,7 +105,10 @@ describe('the hand-written 2020-12 meta-schema check', () => {
         fc.dictionary(fc.string({ maxLength: 3 }), fc.oneof(tie('schema'), scalar), { maxKeys: 3 }),
       ),
     }));
-    fc.assert(fc.property(schema, (s) => fast(s) === official(s)), { numRuns: 3000 });
+    fc.assert(
+      fc.property(schema, (s) => fast(s) === official(s)),
+      { numRuns: 3000 },
+    );
   });
 
   it('still words the errors with the official meta-schema', () => {

@@ -8,9 +8,14 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 
 const contract = (protocolVersion: string | null) =>
   buildContract({ name: 't', version: '1', protocolVersion, instructions: null }, [], { pages: 1, durationMs: 0, errors: [] });
-const changes = (before: string | null, after: string | null) => diffContracts(contract(before), contract(after)).map((c) => [c.code, c.severity, c.before, c.after]);
+const changes = (before: string | null, after: string | null) =>
+  diffContracts(contract(before), contract(after)).map((c) => [c.code, c.severity, c.before, c.after]);
 const verdict = (before: string, after: string, rules = {}) =>
-  decide(collectSignals(diffContracts(contract(before), contract(after)), [], []), { rules, maxNewDestructiveTools: 0, maxBrokenCases: 0, exceptions: [] }, '2026-01-01');
+  decide(
+    collectSignals(diffContracts(contract(before), contract(after)), [], []),
+    { rules, maxNewDestructiveTools: 0, maxBrokenCases: 0, exceptions: [] },
+    '2026-01-01',
+  );
 
 describe('protocol-version-changed', () => {
   it('is silent when the version is the same or unknown on a side', () => {
@@ -28,7 +33,9 @@ describe('protocol-version-changed', () => {
 
   it('going down is dangerous and holds; rules can make it roll back or be ignored', () => {
     expect(changes('2025-11-25', '2024-11-05')).toEqual([['protocol-version-changed', 'dangerous', '2025-11-25', '2024-11-05']]);
-    expect(verdict('2025-11-25', '2024-11-05').reasons.map((r) => [r.code, r.action, r.count])).toEqual([['protocol-version-changed', 'hold', 1]]);
+    expect(verdict('2025-11-25', '2024-11-05').reasons.map((r) => [r.code, r.action, r.count])).toEqual([
+      ['protocol-version-changed', 'hold', 1],
+    ]);
     expect(verdict('2025-11-25', '2024-11-05', { 'protocol-version-changed': 'rollback' }).verdict).toBe('Rollback');
     expect(verdict('2025-11-25', '2024-11-05', { 'protocol-version-changed': 'ignore' }).verdict).toBe('Promote');
   });
@@ -48,7 +55,9 @@ describe('initialize failures that mean another protocol revision', () => {
   });
 
   it('reads "method not found" for initialize as a server without the handshake', () => {
-    expect(initializeHint(new McpError(ErrorCode.MethodNotFound, 'Method not found: initialize'))).toContain('drops the initialize handshake');
+    expect(initializeHint(new McpError(ErrorCode.MethodNotFound, 'Method not found: initialize'))).toContain(
+      'drops the initialize handshake',
+    );
     expect(initializeHint(new McpError(ErrorCode.InternalError, 'boom'))).toBeNull();
     expect(initializeHint(new Error('Request timed out'))).toBeNull();
   });

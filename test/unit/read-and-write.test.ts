@@ -47,7 +47,16 @@ describe('reading YAML', () => {
   });
 
   it('stops alias expansion bombs at the alias limit', () => {
-    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 9 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10).fill(`*${String.fromCharCode(97 + i)}`).join(', ')}]`)].join('\n');
+    const bomb = [
+      'a: &a [x, x, x, x, x, x, x, x, x, x]',
+      ...Array.from(
+        { length: 9 },
+        (_, i) =>
+          `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10)
+            .fill(`*${String.fromCharCode(97 + i)}`)
+            .join(', ')}]`,
+      ),
+    ].join('\n');
     const parsed = parseSource(bomb, 'bomb.yaml');
     expect(parsed.ok).toBe(false);
   });
@@ -56,7 +65,11 @@ describe('reading YAML', () => {
 describe('writing the report', () => {
   const report = {
     schemaVersion: 1,
-    baseline: { profile: 'b', tools: [{ name: 'a', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } }, { name: 'b' }], note: 'x' },
+    baseline: {
+      profile: 'b',
+      tools: [{ name: 'a', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } }, { name: 'b' }],
+      note: 'x',
+    },
     candidate: { profile: 'c', tools: [] },
     diff: { changes: [{ tool: 'mcp-gate:tools:1', path: '"mcp-gate:tools:0"' }] },
   } as unknown as Report;

@@ -12,8 +12,11 @@ import { contractOf, tool } from '../helpers/contracts.js';
 
 const readOnly = { annotations: { readOnlyHint: true } };
 const destructive = { annotations: { readOnlyHint: false, destructiveHint: true } };
-const scoped = (allowedTools: string[] | null, maxDestructiveTools: number | null = null): RoleDefinition =>
-  ({ name: 'support-agent', datasets: [], surface: { allowedTools, maxDestructiveTools } });
+const scoped = (allowedTools: string[] | null, maxDestructiveTools: number | null = null): RoleDefinition => ({
+  name: 'support-agent',
+  datasets: [],
+  surface: { allowedTools, maxDestructiveTools },
+});
 
 function datasetFiles(files: Record<string, string>): string[] {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-roles-'));
@@ -46,29 +49,37 @@ describe('allowlist globs', () => {
 
 describe('dataset roles: a string or { name, allowedTools, maxDestructiveTools }', () => {
   it('keeps the string form and reads the object form', () => {
-    const [plain, object] = loadDatasets(datasetFiles({
-      'a.cases.yaml': `role: support-agent\n${CASE}`,
-      'b.cases.yaml': `role: { name: incident-commander, allowedTools: [Incident.*], maxDestructiveTools: 1 }\n${CASE.replace('C-1', 'C-2')}`,
-    }));
+    const [plain, object] = loadDatasets(
+      datasetFiles({
+        'a.cases.yaml': `role: support-agent\n${CASE}`,
+        'b.cases.yaml': `role: { name: incident-commander, allowedTools: [Incident.*], maxDestructiveTools: 1 }\n${CASE.replace('C-1', 'C-2')}`,
+      }),
+    );
     expect([plain!.role, plain!.surface]).toEqual(['support-agent', undefined]);
     expect([object!.role, object!.surface]).toEqual(['incident-commander', { allowedTools: ['Incident.*'], maxDestructiveTools: 1 }]);
   });
 
   it('names the field of a bad role object', () => {
-    const problems = problemsOf(datasetFiles({ 'a.cases.yaml': `role: { allowedTools: Tickets.*, maxDestructiveTools: -1, scope: x }\n${CASE}` }));
-    expect(problems).toEqual(expect.arrayContaining([
-      'role.name: is required but missing',
-      expect.stringMatching(/^role\.allowedTools: must be array/),
-      expect.stringMatching(/^role\.maxDestructiveTools: must be >= 0/),
-      'role.scope: unknown key; remove it or check its spelling',
-    ]));
+    const problems = problemsOf(
+      datasetFiles({ 'a.cases.yaml': `role: { allowedTools: Tickets.*, maxDestructiveTools: -1, scope: x }\n${CASE}` }),
+    );
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'role.name: is required but missing',
+        expect.stringMatching(/^role\.allowedTools: must be array/),
+        expect.stringMatching(/^role\.maxDestructiveTools: must be >= 0/),
+        'role.scope: unknown key; remove it or check its spelling',
+      ]),
+    );
   });
 
   it('refuses one role scoped two ways in two files', () => {
-    const problems = problemsOf(datasetFiles({
-      'a.cases.yaml': `role: { name: ops, allowedTools: [A] }\n${CASE}`,
-      'b.cases.yaml': `role: { name: ops, allowedTools: [A, B] }\n${CASE.replace('C-1', 'C-2')}`,
-    }));
+    const problems = problemsOf(
+      datasetFiles({
+        'a.cases.yaml': `role: { name: ops, allowedTools: [A] }\n${CASE}`,
+        'b.cases.yaml': `role: { name: ops, allowedTools: [A, B] }\n${CASE.replace('C-1', 'C-2')}`,
+      }),
+    );
     expect(problems).toEqual([expect.stringMatching(/^role: role "ops" is also scoped in .*a\.cases\.yaml/)]);
   });
 
@@ -80,7 +91,12 @@ describe('dataset roles: a string or { name, allowedTools, maxDestructiveTools }
 
 describe('role-surface-leak and role-destructive-limit', () => {
   const baseline = contractOf(tool('Tickets.Search', undefined, readOnly), tool('Customers.Lookup', undefined, readOnly));
-  const candidate = contractOf(tool('Tickets.Search', undefined, readOnly), tool('Customers.Lookup', undefined, readOnly), tool('Runbooks.Search', undefined, readOnly), tool('Tickets.Close', undefined, destructive));
+  const candidate = contractOf(
+    tool('Tickets.Search', undefined, readOnly),
+    tool('Customers.Lookup', undefined, readOnly),
+    tool('Runbooks.Search', undefined, readOnly),
+    tool('Tickets.Close', undefined, destructive),
+  );
 
   it('a new tool outside the allowlist is a judged leak; one the baseline had is reported, not judged', () => {
     const findings = roleFindings(scoped(['Tickets.*']), baseline, candidate);
@@ -93,7 +109,9 @@ describe('role-surface-leak and role-destructive-limit', () => {
 
   it('counts destructive tools inside the allowlist against the cap', () => {
     const limits = (role: RoleDefinition) => roleFindings(role, baseline, candidate).filter((f) => f.code === 'role-destructive-limit');
-    expect(limits(scoped(['Tickets.*'], 0)).map((f) => [f.tool, f.regression, f.message])).toEqual([[null, true, expect.stringContaining('Tickets.Close')]]);
+    expect(limits(scoped(['Tickets.*'], 0)).map((f) => [f.tool, f.regression, f.message])).toEqual([
+      [null, true, expect.stringContaining('Tickets.Close')],
+    ]);
     expect(limits(scoped(['Tickets.*'], 1))).toEqual([]);
     expect(limits(scoped(['Customers.*'], 0))).toEqual([]); // Tickets.Close is not this role's
   });
@@ -104,8 +122,17 @@ describe('role-surface-leak and role-destructive-limit', () => {
   });
 
   it('gives each role the verdict of its own signals', () => {
-    const roles: RoleDefinition[] = [scoped(['Tickets.*', 'Customers.*']), { name: 'commander', datasets: [], surface: { allowedTools: ['*'], maxDestructiveTools: null } }];
-    const result = roleBreakdown(roles, { baseline, candidate }, { baseline: [], candidate: [] }, { rules: {}, maxNewDestructiveTools: 0, maxBrokenCases: 0, exceptions: [] }, '2026-01-01');
+    const roles: RoleDefinition[] = [
+      scoped(['Tickets.*', 'Customers.*']),
+      { name: 'commander', datasets: [], surface: { allowedTools: ['*'], maxDestructiveTools: null } },
+    ];
+    const result = roleBreakdown(
+      roles,
+      { baseline, candidate },
+      { baseline: [], candidate: [] },
+      { rules: {}, maxNewDestructiveTools: 0, maxBrokenCases: 0, exceptions: [] },
+      '2026-01-01',
+    );
     expect(result.roles.map((r) => [r.name, r.verdict, r.reasons.map((x) => x.tools)])).toEqual([
       ['support-agent', 'Hold', [['Runbooks.Search']]],
       ['commander', 'Promote', []],

@@ -33,7 +33,12 @@ describe('regular expressions from servers and datasets run on RE2 (linear time)
   it('a dataset whose expect.matches RE2 cannot run is a dataset problem (exit 3), with the file and path', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-regex-'));
     const file = join(dir, 'x.cases.yaml');
-    writeFileSync(file, 'role: r\ncases:\n  - id: A\n    userTask: t\n    requiredTools:\n      - toolName: t\n        expect: { matches: "(?<=x+)y" }\n');
-    expect(() => loadDatasets([file], dir)).toThrow(/x\.cases\.yaml:7: cases\[0\]\.requiredTools\[0\]\.expect\.matches: is not a regular expression the gate can run in linear time/);
+    writeFileSync(
+      file,
+      'role: r\ncases:\n  - id: A\n    userTask: t\n    requiredTools:\n      - toolName: t\n        expect: { matches: "(?<=x+)y" }\n',
+    );
+    expect(() => loadDatasets([file], dir)).toThrow(
+      /x\.cases\.yaml:7: cases\[0\]\.requiredTools\[0\]\.expect\.matches: is not a regular expression the gate can run in linear time/,
+    );
   });
 });

@@ -35,7 +35,13 @@ describe('idFromEdges', () => {
 describe('parseMessage', () => {
   const id = fc.oneof(fc.integer(), fc.string({ maxLength: 4 }), fc.double(), fc.constant(null), fc.boolean());
   const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
-  const objectish = fc.oneof(fc.dictionary(fc.constantFrom('a', 'b', 'name'), fc.jsonValue(), { maxKeys: 2 }), fc.constant([]), fc.constant('x'), fc.constant(null), fc.integer());
+  const objectish = fc.oneof(
+    fc.dictionary(fc.constantFrom('a', 'b', 'name'), fc.jsonValue(), { maxKeys: 2 }),
+    fc.constant([]),
+    fc.constant('x'),
+    fc.constant(null),
+    fc.integer(),
+  );
   const withMeta = fc.record({ _meta: fc.oneof(fc.constant({}), fc.integer()) });
   const fields = {
     jsonrpc: fc.constantFrom('2.0', '1.0', 2),
@@ -43,12 +49,24 @@ describe('parseMessage', () => {
     method: fc.oneof(fc.constantFrom('tools/call', 'notifications/progress'), fc.integer()),
     params: fc.oneof(objectish, withMeta),
     result: fc.oneof(objectish, withMeta),
-    error: fc.oneof(objectish, fc.record({ code: fc.oneof(fc.integer(), fc.double(), fc.string()), message: fc.oneof(fc.string(), fc.integer()), data: maybe(fc.jsonValue()) })),
+    error: fc.oneof(
+      objectish,
+      fc.record({
+        code: fc.oneof(fc.integer(), fc.double(), fc.string()),
+        message: fc.oneof(fc.string(), fc.integer()),
+        data: maybe(fc.jsonValue()),
+      }),
+    ),
     extra: fc.integer(),
   };
   const some = (...keys: (keyof typeof fields)[]) => fc.record(Object.fromEntries(keys.map((k) => [k, fields[k]])), { requiredKeys: [] });
   // Near-misses of each kind of message, and anything at all.
-  const message = fc.oneof(some('jsonrpc', 'id', 'method', 'params', 'extra'), some('jsonrpc', 'id', 'result', 'extra'), some('jsonrpc', 'id', 'error', 'extra'), some(...(Object.keys(fields) as (keyof typeof fields)[])));
+  const message = fc.oneof(
+    some('jsonrpc', 'id', 'method', 'params', 'extra'),
+    some('jsonrpc', 'id', 'result', 'extra'),
+    some('jsonrpc', 'id', 'error', 'extra'),
+    some(...(Object.keys(fields) as (keyof typeof fields)[])),
+  );
 
   it('agrees with the SDK JSONRPCMessageSchema on generated messages', () => {
     fc.assert(

@@ -30,53 +30,95 @@ const pageOutput = {
 
 /** The next-page signal lives only in structuredContent; the text the model reads ends the list. */
 export const ticketsSearchHiddenPage: ToolRegistration = (server) =>
-  server.registerTool('Tickets.Search', { title: 'Search support tickets', description: searchDescription, inputSchema: searchInput, outputSchema: pageOutput, annotations: readOnly },
+  server.registerTool(
+    'Tickets.Search',
+    {
+      title: 'Search support tickets',
+      description: searchDescription,
+      inputSchema: searchInput,
+      outputSchema: pageOutput,
+      annotations: readOnly,
+    },
     ({ query, status, limit, cursor }) => {
       const result = page(query, status, limit, cursor);
       return { content: [text(result.tickets.map((t) => `${t.id} [${t.status}] ${t.subject}`).join('\n'))], structuredContent: result };
-    });
+    },
+  );
 
 /** Fixed: the text says how to get the next page, and carries the structured copy. */
 export const ticketsSearchPaged: ToolRegistration = (server) =>
-  server.registerTool('Tickets.Search', { title: 'Search support tickets', description: searchDescription, inputSchema: searchInput, outputSchema: pageOutput, annotations: readOnly },
+  server.registerTool(
+    'Tickets.Search',
+    {
+      title: 'Search support tickets',
+      description: searchDescription,
+      inputSchema: searchInput,
+      outputSchema: pageOutput,
+      annotations: readOnly,
+    },
     ({ query, status, limit, cursor }) => {
       const result = page(query, status, limit, cursor);
       const lines = result.tickets.map((t) => `${t.id} [${t.status}] ${t.subject}`);
       if (result.nextCursor) lines.push(`More results: call Tickets.Search again with cursor "${result.nextCursor}".`);
       return { content: [text(lines.join('\n')), text(JSON.stringify(result))], structuredContent: result };
-    });
+    },
+  );
 
 /** 60 KB of pretty-printed JSON for three records: every field, every history entry. */
 export const ticketsSearchBloated: ToolRegistration = (server) =>
-  server.registerTool('Tickets.Search', { title: 'Search support tickets', description: searchDescription, inputSchema: searchInput, annotations: readOnly },
+  server.registerTool(
+    'Tickets.Search',
+    { title: 'Search support tickets', description: searchDescription, inputSchema: searchInput, annotations: readOnly },
     ({ query, status }) => {
-      const records = desk.searchTickets(query, status).concat(desk.searchTickets('', 'closed')).slice(0, 3).map((t) => ({
-        ...t,
-        history: Array.from({ length: 76 }, (_, i) => ({ at: `2026-11-${String((i % 28) + 1).padStart(2, '0')}T10:00:00Z`, actor: 'automation@support.example.com', event: 'sla_check', detail: `SLA timer evaluated for ${t.id}, no breach, next evaluation scheduled` })),
-      }));
+      const records = desk
+        .searchTickets(query, status)
+        .concat(desk.searchTickets('', 'closed'))
+        .slice(0, 3)
+        .map((t) => ({
+          ...t,
+          history: Array.from({ length: 76 }, (_, i) => ({
+            at: `2026-11-${String((i % 28) + 1).padStart(2, '0')}T10:00:00Z`,
+            actor: 'automation@support.example.com',
+            event: 'sla_check',
+            detail: `SLA timer evaluated for ${t.id}, no breach, next evaluation scheduled`,
+          })),
+        }));
       return { content: [text(JSON.stringify({ records, total: records.length }, null, 2))] };
-    });
+    },
+  );
 
 /** A failure returned as ordinary content: the model reads "Error" as the customer's data. */
 export const customersLookupUnflagged: ToolRegistration = (server) =>
-  server.registerTool('Customers.Lookup', {
-    title: 'Look up a customer',
-    description: 'Find a customer account by email address, with plan and open ticket count.',
-    inputSchema: { email: z.string().email().describe('The customer account email.') },
-    annotations: readOnly,
-  }, () => ({ content: [text('Error: customer directory timed out (upstream status 504)')] }));
+  server.registerTool(
+    'Customers.Lookup',
+    {
+      title: 'Look up a customer',
+      description: 'Find a customer account by email address, with plan and open ticket count.',
+      inputSchema: { email: z.string().email().describe('The customer account email.') },
+      annotations: readOnly,
+    },
+    () => ({ content: [text('Error: customer directory timed out (upstream status 504)')] }),
+  );
 
 const ticketOutput = { id: z.string(), status: z.string(), subject: z.string(), customer: z.string(), messageCount: z.number().int() };
 const ticketResult = (ticketId: string) => {
   const t = desk.ticket(ticketId);
   if (!t) return { isError: true, content: [text(`Ticket ${ticketId} does not exist.`)] };
   const ticket = { id: t.id, status: t.status, subject: t.subject, customer: t.customer, messageCount: 3 };
-  return { content: [text(`${t.id} [${t.status}] ${t.subject}\ncustomer: ${t.customer}`), text(JSON.stringify(ticket))], structuredContent: ticket };
+  return {
+    content: [text(`${t.id} [${t.status}] ${t.subject}\ncustomer: ${t.customer}`), text(JSON.stringify(ticket))],
+    structuredContent: ticket,
+  };
 };
 const getConfig = {
   title: 'Get one ticket',
   description: 'Fetch one support ticket with its customer, status and full conversation.',
-  inputSchema: { ticketId: z.string().regex(/^TCK-\d+$/).describe('Ticket id such as TCK-1001.') },
+  inputSchema: {
+    ticketId: z
+      .string()
+      .regex(/^TCK-\d+$/)
+      .describe('Ticket id such as TCK-1001.'),
+  },
   outputSchema: ticketOutput,
   annotations: readOnly,
 };
@@ -103,7 +145,8 @@ type ListedTool = { name: string; outputSchema?: unknown };
 
 /** Rewrites tools as listed, after McpServer builds the list. Reaches into the SDK's handler map: example code only. */
 function advertise(server: McpServer, rewrite: (tool: ListedTool) => ListedTool): void {
-  const handlers = (server.server as unknown as { _requestHandlers: Map<string, (...args: unknown[]) => Promise<{ tools: ListedTool[] }>> })._requestHandlers;
+  const handlers = (server.server as unknown as { _requestHandlers: Map<string, (...args: unknown[]) => Promise<{ tools: ListedTool[] }>> })
+    ._requestHandlers;
   const wrapped = handlers.get('tools/list');
   if (!wrapped) return;
   handlers.set('tools/list', async (...args) => {

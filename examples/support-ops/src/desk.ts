@@ -1,7 +1,16 @@
 /** A tiny in-memory help desk: the sandbox behind the example tools. Nothing leaves the process. */
 
-export interface Ticket { id: string; status: 'open' | 'pending' | 'closed'; subject: string; customer: string }
-export interface Customer { email: string; plan: string; openTickets: number }
+export interface Ticket {
+  id: string;
+  status: 'open' | 'pending' | 'closed';
+  subject: string;
+  customer: string;
+}
+interface Customer {
+  email: string;
+  plan: string;
+  openTickets: number;
+}
 export type Severity = 'P1' | 'P2' | 'P3' | 'P4';
 
 const tickets: Ticket[] = [

@@ -13,7 +13,9 @@ export type HttpMode = 'http' | 'sse';
 type Handler = (req: IncomingMessage, res: ServerResponse, path: string) => Promise<void>;
 
 const reply = (res: ServerResponse, status: number, message: string) => {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+  res
+    .writeHead(status, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 };
 
 /** Starts listening; resolves with the endpoint a client connects to. */

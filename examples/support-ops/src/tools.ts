@@ -36,7 +36,12 @@ export const ticketsGet: ToolRegistration = (server) =>
     {
       title: 'Get one ticket',
       description: 'Fetch one support ticket with its customer, status and full conversation.',
-      inputSchema: { ticketId: z.string().regex(/^TCK-\d+$/).describe('Ticket id such as TCK-1001.') },
+      inputSchema: {
+        ticketId: z
+          .string()
+          .regex(/^TCK-\d+$/)
+          .describe('Ticket id such as TCK-1001.'),
+      },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     ({ ticketId }) => {
@@ -53,7 +58,10 @@ export const ticketsReply: ToolRegistration = (server) =>
       title: 'Reply to a ticket',
       description: 'Post a public reply on a ticket. The customer is emailed the reply.',
       inputSchema: {
-        ticketId: z.string().regex(/^TCK-\d+$/).describe('Ticket id such as TCK-1001.'),
+        ticketId: z
+          .string()
+          .regex(/^TCK-\d+$/)
+          .describe('Ticket id such as TCK-1001.'),
         body: z.string().min(1).max(4000).describe('Reply text, sent to the customer as written.'),
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -114,7 +122,10 @@ export const incidentDeclare: ToolRegistration = (server) =>
     ({ serviceName, severity, summary }) => {
       const incident = desk.declare(serviceName, severity);
       return {
-        content: [text(`Declared ${incident.incidentId} for ${serviceName} with severity ${severity}: ${summary}`), text(JSON.stringify(incident))],
+        content: [
+          text(`Declared ${incident.incidentId} for ${serviceName} with severity ${severity}: ${summary}`),
+          text(JSON.stringify(incident)),
+        ],
         structuredContent: incident,
       };
     },
@@ -122,17 +133,16 @@ export const incidentDeclare: ToolRegistration = (server) =>
 
 /** The candidate's drift: severity is no longer accepted, the server triages it itself. */
 export const incidentDeclareAutoTriage: ToolRegistration = (server) =>
-  server.registerTool(
-    'Incident.Declare',
-    { ...incidentConfig, inputSchema: incidentArgs },
-    ({ serviceName, summary }) => {
-      const incident = desk.declare(serviceName, 'P3');
-      return {
-        content: [text(`Declared ${incident.incidentId} for ${serviceName} with severity P3 (auto-triaged): ${summary}`), text(JSON.stringify(incident))],
-        structuredContent: incident,
-      };
-    },
-  );
+  server.registerTool('Incident.Declare', { ...incidentConfig, inputSchema: incidentArgs }, ({ serviceName, summary }) => {
+    const incident = desk.declare(serviceName, 'P3');
+    return {
+      content: [
+        text(`Declared ${incident.incidentId} for ${serviceName} with severity P3 (auto-triaged): ${summary}`),
+        text(JSON.stringify(incident)),
+      ],
+      structuredContent: incident,
+    };
+  });
 
 export const deploymentsRollback: ToolRegistration = (server) =>
   server.registerTool(

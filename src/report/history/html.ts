@@ -50,12 +50,29 @@ function historyChart(runs: HistoryRun[]): string {
     const y = (v: number) => top + panel - (v / max) * panel;
     parts.push(`<text x="8" y="${top + 12}">${series.label}</text><text x="8" y="${top + 28}">max ${max}</text>`);
     parts.push(`<line class="grid" x1="${left}" x2="${width - right}" y1="${top + panel}" y2="${top + panel}"/>`);
-    if (s === 0) runs.forEach((r, i) => r.drift && parts.push(`<line class="drift" x1="${x(i)}" x2="${x(i)}" y1="${top}" y2="${verdictRow - 4}"><title>contract drift</title></line>`));
-    parts.push(`<polyline class="${series.css}" data-series="${series.key}" points="${values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ')}"/>`);
-    values.forEach((v, i) => parts.push(`<circle class="${series.css}" cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="3.5"><title>${escapeHtml(`${shortTime(runs[i]!.startedAt)}: ${v} ${series.label}`)}</title></circle>`));
+    if (s === 0)
+      runs.forEach(
+        (r, i) =>
+          r.drift &&
+          parts.push(
+            `<line class="drift" x1="${x(i)}" x2="${x(i)}" y1="${top}" y2="${verdictRow - 4}"><title>contract drift</title></line>`,
+          ),
+      );
+    parts.push(
+      `<polyline class="${series.css}" data-series="${series.key}" points="${values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ')}"/>`,
+    );
+    values.forEach((v, i) =>
+      parts.push(
+        `<circle class="${series.css}" cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="3.5"><title>${escapeHtml(`${shortTime(runs[i]!.startedAt)}: ${v} ${series.label}`)}</title></circle>`,
+      ),
+    );
   });
   parts.push(`<text x="8" y="${verdictRow + 11}">verdict</text>`);
-  runs.forEach((r, i) => parts.push(`<rect class="v-${escapeHtml(r.verdict)}" x="${(x(i) - 6).toFixed(1)}" y="${verdictRow}" width="12" height="12" rx="2"><title>${escapeHtml(`${shortTime(r.startedAt)}: ${r.verdict}`)}</title></rect>`));
+  runs.forEach((r, i) =>
+    parts.push(
+      `<rect class="v-${escapeHtml(r.verdict)}" x="${(x(i) - 6).toFixed(1)}" y="${verdictRow}" width="12" height="12" rx="2"><title>${escapeHtml(`${shortTime(r.startedAt)}: ${r.verdict}`)}</title></rect>`,
+    ),
+  );
   return `<svg id="chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="tool count, breaking changes and broken cases per run">${parts.join('')}</svg>`;
 }
 

@@ -10,7 +10,17 @@ const profiles = (r: HistoryRun) => `${r.baseline} → ${r.candidate}`;
 const driftMark = (r: HistoryRun) => (r.drift ? 'drift' : '');
 
 function columns(r: HistoryRun): string[] {
-  return [shortTime(r.startedAt), profiles(r), r.verdict, String(r.addedTools), String(r.removedTools), String(r.breaking), String(r.brokenCases), shortHash(r.contractHash), driftMark(r)];
+  return [
+    shortTime(r.startedAt),
+    profiles(r),
+    r.verdict,
+    String(r.addedTools),
+    String(r.removedTools),
+    String(r.breaking),
+    String(r.brokenCases),
+    shortHash(r.contractHash),
+    driftMark(r),
+  ];
 }
 const HEAD = ['time', 'baseline → candidate', 'verdict', 'added', 'removed', 'breaking', 'broken cases', 'contract', ''];
 const NUMERIC = new Set([3, 4, 5, 6]);
@@ -19,9 +29,17 @@ function renderText(history: History): string {
   if (!history.runs.length) return `No readable reports in ${history.dir}.\n`;
   const rows = [HEAD, ...history.runs.map(columns)];
   const widths = HEAD.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  const lines = rows.map((r) => r.map((cell, i) => (NUMERIC.has(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ').trimEnd());
+  const lines = rows.map((r) =>
+    r
+      .map((cell, i) => (NUMERIC.has(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd(),
+  );
   const drifts = history.runs.filter((r) => r.drift).length;
-  lines.push('', `${history.runs.length} run${history.runs.length === 1 ? '' : 's'} in ${history.dir}; ${drifts} with contract drift (${DRIFT_NOTE}).`);
+  lines.push(
+    '',
+    `${history.runs.length} run${history.runs.length === 1 ? '' : 's'} in ${history.dir}; ${drifts} with contract drift (${DRIFT_NOTE}).`,
+  );
   return `${lines.join('\n')}\n`;
 }
 

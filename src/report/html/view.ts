@@ -8,7 +8,10 @@ import type { Report, SideReport } from '../types.js';
 type ToolStatus = 'added' | 'removed' | 'renamed' | 'changed' | 'unchanged' | 'not-compared';
 
 /** What the page shows of a tool: the raw annotations, hash and unmodelled fields stay in the JSON report. */
-export type ViewTool = Pick<ContractTool, 'name' | 'title' | 'description' | 'inputSchema' | 'outputSchema' | 'effectiveAnnotations' | 'defaultedHints'>;
+export type ViewTool = Pick<
+  ContractTool,
+  'name' | 'title' | 'description' | 'inputSchema' | 'outputSchema' | 'effectiveAnnotations' | 'defaultedHints'
+>;
 
 const viewTool = (t: ContractTool): ViewTool => ({
   name: t.name,
@@ -76,7 +79,8 @@ export function toolRows(report: Report): ToolRow[] {
   const after = new Map(report.candidate.tools.map((t) => [t.name, t]));
   const renamedTo = new Map<string, string>();
   for (const c of report.diff.changes) {
-    if (c.code === 'tool-renamed' && c.tool && typeof c.after === 'string' && before.has(c.tool) && after.has(c.after)) renamedTo.set(c.tool, c.after);
+    if (c.code === 'tool-renamed' && c.tool && typeof c.after === 'string' && before.has(c.tool) && after.has(c.after))
+      renamedTo.set(c.tool, c.after);
   }
   const successors = new Set(renamedTo.values());
   const byTool = new Map<string, Change[]>();
@@ -89,8 +93,25 @@ export function toolRows(report: Report): ToolRow[] {
     const candidate = successor ? after.get(successor)! : (after.get(name) ?? null);
     const baseline = before.get(name) ?? null;
     const changes = [...(byTool.get(name) ?? []), ...(successor ? (byTool.get(successor) ?? []) : [])];
-    const status: ToolStatus = !compared ? 'not-compared' : successor ? 'renamed' : !baseline ? 'added' : !candidate ? 'removed' : changes.length || baseline.hash !== candidate.hash ? 'changed' : 'unchanged';
-    rows.push({ key: name, status, baseline: baseline && viewTool(baseline), candidate: candidate && viewTool(candidate), changes, severity: worstSeverity(changes) });
+    const status: ToolStatus = !compared
+      ? 'not-compared'
+      : successor
+        ? 'renamed'
+        : !baseline
+          ? 'added'
+          : !candidate
+            ? 'removed'
+            : changes.length || baseline.hash !== candidate.hash
+              ? 'changed'
+              : 'unchanged';
+    rows.push({
+      key: name,
+      status,
+      baseline: baseline && viewTool(baseline),
+      candidate: candidate && viewTool(candidate),
+      changes,
+      severity: worstSeverity(changes),
+    });
   }
   return rows;
 }
@@ -112,7 +133,10 @@ function caseRows(report: Report): CaseRow[] {
 export function orderedFindings(findings: Finding[]): Finding[] {
   const weight = (f: Finding) =>
     (f.regression ? 0 : 4) + ((CODES[f.code]?.action ?? 'ignore') === 'ignore' ? 1 : 0) + (f.side === 'candidate' ? 0 : 2);
-  return findings.map((f, i) => ({ f, i })).sort((a, b) => weight(a.f) - weight(b.f) || a.i - b.i).map(({ f }) => f);
+  return findings
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => weight(a.f) - weight(b.f) || a.i - b.i)
+    .map(({ f }) => f);
 }
 
 const sideView = ({ tools: _tools, caseResults: _cases, ...rest }: SideReport): SideView => rest;

@@ -30,9 +30,26 @@ export function riskBadges(tool: ViewTool): HTMLElement[] {
     return from.length ? `from the spec default of ${from.join(' and ')}` : 'declared by the server';
   };
   const badges: HTMLElement[] = [];
-  if (!a.readOnlyHint && a.destructiveHint) badges.push(el('span', { class: 'risk risk-destructive', 'data-badge': 'destructive', title: `destructive: ${note(['readOnlyHint', 'destructiveHint'])}` }, 'destructive'));
-  if (a.readOnlyHint) badges.push(el('span', { class: 'risk risk-read-only', 'data-badge': 'read-only', title: `read-only: ${note(['readOnlyHint'])}` }, 'read-only'));
-  if (a.openWorldHint) badges.push(el('span', { class: 'risk risk-open-world', 'data-badge': 'open-world', title: `open-world: ${note(['openWorldHint'])}` }, 'open-world'));
+  if (!a.readOnlyHint && a.destructiveHint)
+    badges.push(
+      el(
+        'span',
+        { class: 'risk risk-destructive', 'data-badge': 'destructive', title: `destructive: ${note(['readOnlyHint', 'destructiveHint'])}` },
+        'destructive',
+      ),
+    );
+  if (a.readOnlyHint)
+    badges.push(
+      el('span', { class: 'risk risk-read-only', 'data-badge': 'read-only', title: `read-only: ${note(['readOnlyHint'])}` }, 'read-only'),
+    );
+  if (a.openWorldHint)
+    badges.push(
+      el(
+        'span',
+        { class: 'risk risk-open-world', 'data-badge': 'open-world', title: `open-world: ${note(['openWorldHint'])}` },
+        'open-world',
+      ),
+    );
   return badges;
 }
 

@@ -22,7 +22,12 @@ export function renderFilters(view: ReportView, items: SurfaceItem[]): HTMLEleme
     counter.textContent = `${shown} of ${items.length} tools shown`;
     document.getElementById('no-tools')?.toggleAttribute('hidden', shown > 0);
   };
-  const search = el('input', { id: 'search', type: 'search', placeholder: 'search tools', 'aria-label': 'search tools by name or description' }) as HTMLInputElement;
+  const search = el('input', {
+    id: 'search',
+    type: 'search',
+    placeholder: 'search tools',
+    'aria-label': 'search tools by name or description',
+  }) as HTMLInputElement;
   search.addEventListener('input', () => update(search.value.trim().toLowerCase()));
   const toggle = (key: string, label: string) => {
     const button = el('button', { type: 'button', class: `filter filter-${key}`, 'data-filter': key, 'aria-pressed': 'true' }, label);
@@ -35,14 +40,17 @@ export function renderFilters(view: ReportView, items: SurfaceItem[]): HTMLEleme
   };
   const c = view.severityCounts;
   const unchanged = view.rows.filter((r) => r.severity === null).length;
-  const bar = el('div', { id: 'filters', role: 'toolbar', 'aria-label': 'filters' },
+  const bar = el(
+    'div',
+    { id: 'filters', role: 'toolbar', 'aria-label': 'filters' },
     el('span', { class: 'muted' }, 'show:'),
     toggle('breaking', `breaking (${c.breaking})`),
     toggle('dangerous', `dangerous (${c.dangerous})`),
     toggle('safe', `safe (${c.safe})`),
     toggle('none', `unchanged tools (${unchanged})`),
     search,
-    counter);
+    counter,
+  );
   update('');
   return bar;
 }

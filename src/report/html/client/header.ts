@@ -7,16 +7,43 @@ export function renderVerdict(view: ReportView): HTMLElement {
   const { decision } = view;
   const b = view.sides.baseline;
   const c = view.sides.candidate;
-  return el('header', { class: `verdict verdict-${decision.verdict}` },
+  return el(
+    'header',
+    { class: `verdict verdict-${decision.verdict}` },
     el('p', { class: 'kicker' }, 'mcp-gate contract promotion'),
-    el('h1', null, el('span', { id: 'verdict', 'data-verdict': decision.verdict }, decision.verdict), el('span', { class: 'route' }, ` ${b.profile} → ${c.profile}`)),
+    el(
+      'h1',
+      null,
+      el('span', { id: 'verdict', 'data-verdict': decision.verdict }, decision.verdict),
+      el('span', { class: 'route' }, ` ${b.profile} → ${c.profile}`),
+    ),
     decision.reasons.length
-      ? el('ul', { id: 'reasons' }, decision.reasons.map((r) =>
-        el('li', { 'data-code': r.code }, el('span', { class: `action action-${r.action}` }, r.action), ' ', el('code', null, r.code), ` ${r.message}`, r.tools?.length ? el('span', { class: 'muted' }, ` (${r.tools.join(', ')})`) : null)))
+      ? el(
+          'ul',
+          { id: 'reasons' },
+          decision.reasons.map((r) =>
+            el(
+              'li',
+              { 'data-code': r.code },
+              el('span', { class: `action action-${r.action}` }, r.action),
+              ' ',
+              el('code', null, r.code),
+              ` ${r.message}`,
+              r.tools?.length ? el('span', { class: 'muted' }, ` (${r.tools.join(', ')})`) : null,
+            ),
+          ),
+        )
       : el('p', { id: 'reasons' }, 'No finding asks for Hold or Rollback.'),
     decision.exceptionsApplied.length
-      ? el('ul', { class: 'approvals' }, decision.exceptionsApplied.map((e) => el('li', null, `approved: ${e.code}${e.tool ? ` on ${e.tool}` : ''} until ${e.expires} (${e.reason})`)))
-      : null);
+      ? el(
+          'ul',
+          { class: 'approvals' },
+          decision.exceptionsApplied.map((e) =>
+            el('li', null, `approved: ${e.code}${e.tool ? ` on ${e.tool}` : ''} until ${e.expires} (${e.reason})`),
+          ),
+        )
+      : null,
+  );
 }
 
 function percent(rate: number | null): string {
@@ -25,42 +52,91 @@ function percent(rate: number | null): string {
 
 /** Both profiles: server identity, contract hash, tool count and case totals. */
 export function renderProfiles(view: ReportView): HTMLElement {
-  const sides: [string, SideView][] = [['baseline', view.sides.baseline], ['candidate', view.sides.candidate]];
+  const sides: [string, SideView][] = [
+    ['baseline', view.sides.baseline],
+    ['candidate', view.sides.candidate],
+  ];
   const rows: [string, (s: SideView) => string | HTMLElement][] = [
     ['profile', (s) => `${s.profile} (${s.transport})`],
     ['server', (s) => (s.server.name ? `${s.server.name} ${s.server.version ?? ''}`.trim() : s.available ? 'unknown' : 'unavailable')],
     ['protocol', (s) => s.server.protocolVersion ?? '—'],
     ['contract hash', (s) => el('code', { class: 'hash', 'data-hash': s.contractHash ?? '' }, s.contractHash ?? '—')],
     ['tools', (s) => String(s.toolCount)],
-    ['cases passed', (s) => `${s.cases.passed}/${s.cases.total} (${percent(s.cases.passRate)}), ${s.cases.failed} failed, ${s.cases.skipped} skipped`],
+    [
+      'cases passed',
+      (s) => `${s.cases.passed}/${s.cases.total} (${percent(s.cases.passRate)}), ${s.cases.failed} failed, ${s.cases.skipped} skipped`,
+    ],
   ];
-  const errors = sides.filter(([, s]) => s.error).map(([label, s]) =>
-    el('div', { class: 'side-error' },
-      el('p', null, el('strong', null, `${label} unavailable (${s.error!.phase}): `), s.error!.message),
-      s.stderr?.tail ? el('details', null, el('summary', null, 'stderr tail'), el('pre', null, s.stderr.tail)) : null));
-  return section('profiles', 'Profiles',
-    el('table', { class: 'profiles' },
+  const errors = sides
+    .filter(([, s]) => s.error)
+    .map(([label, s]) =>
+      el(
+        'div',
+        { class: 'side-error' },
+        el('p', null, el('strong', null, `${label} unavailable (${s.error!.phase}): `), s.error!.message),
+        s.stderr?.tail ? el('details', null, el('summary', null, 'stderr tail'), el('pre', null, s.stderr.tail)) : null,
+      ),
+    );
+  return section(
+    'profiles',
+    'Profiles',
+    el(
+      'table',
+      { class: 'profiles' },
       el('thead', null, el('tr', null, el('th', null, ''), el('th', null, 'baseline'), el('th', null, 'candidate'))),
-      el('tbody', null, rows.map(([label, get]) => el('tr', null, el('th', null, label), sides.map(([side, s]) => el('td', { 'data-side': side }, get(s))))))),
-    errors);
+      el(
+        'tbody',
+        null,
+        rows.map(([label, get]) =>
+          el(
+            'tr',
+            null,
+            el('th', null, label),
+            sides.map(([side, s]) => el('td', { 'data-side': side }, get(s))),
+          ),
+        ),
+      ),
+    ),
+    errors,
+  );
 }
 
 /** The diff summary as counts; each number carries data-summary for scripts and tests. */
 export function renderSummary(view: ReportView): HTMLElement {
   const s = view.summary;
   const tile = (key: string, label: string, value: number, tone: string) =>
-    el('div', { class: `tile${value ? ` tone-${tone}` : ''}` }, el('span', { class: 'count', 'data-summary': key }, String(value)), el('span', { class: 'label' }, label));
-  return section('summary', 'Diff',
-    el('div', { class: 'tiles' },
+    el(
+      'div',
+      { class: `tile${value ? ` tone-${tone}` : ''}` },
+      el('span', { class: 'count', 'data-summary': key }, String(value)),
+      el('span', { class: 'label' }, label),
+    );
+  return section(
+    'summary',
+    'Diff',
+    el(
+      'div',
+      { class: 'tiles' },
       tile('addedTools', 'tools added', s.addedTools, 'safe'),
       tile('removedTools', 'tools removed', s.removedTools, 'breaking'),
       tile('renamedTools', 'of them renamed', s.renamedTools, 'breaking'),
       tile('schemaBreakages', 'schema breakages', s.schemaBreakages, 'breaking'),
       tile('readOnlyHintRegressions', 'read-only regressions', s.readOnlyHintRegressions, 'breaking'),
-      tile('addedDestructiveTools', 'new destructive tools', s.addedDestructiveTools, 'dangerous')),
-    el('p', { class: 'muted' }, 'Changes: ',
-      el('span', { 'data-summary': 'breaking' }, String(view.severityCounts.breaking)), ' breaking, ',
-      el('span', { 'data-summary': 'dangerous' }, String(view.severityCounts.dangerous)), ' dangerous, ',
-      el('span', { 'data-summary': 'safe' }, String(view.severityCounts.safe)), ' safe.',
-      view.cost?.baseline && view.cost.candidate ? ` Tool definitions: about ${view.cost.baseline.totalTokens} → ${view.cost.candidate.totalTokens} tokens.` : null));
+      tile('addedDestructiveTools', 'new destructive tools', s.addedDestructiveTools, 'dangerous'),
+    ),
+    el(
+      'p',
+      { class: 'muted' },
+      'Changes: ',
+      el('span', { 'data-summary': 'breaking' }, String(view.severityCounts.breaking)),
+      ' breaking, ',
+      el('span', { 'data-summary': 'dangerous' }, String(view.severityCounts.dangerous)),
+      ' dangerous, ',
+      el('span', { 'data-summary': 'safe' }, String(view.severityCounts.safe)),
+      ' safe.',
+      view.cost?.baseline && view.cost.candidate
+        ? ` Tool definitions: about ${view.cost.baseline.totalTokens} → ${view.cost.candidate.totalTokens} tokens.`
+        : null,
+    ),
+  );
 }

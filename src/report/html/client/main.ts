@@ -25,15 +25,34 @@ export function main(): void {
   allChanges.sort((a, b) => rank[a.severity] - rank[b.severity]);
   app.replaceChildren(
     renderVerdict(view),
-    el('main', null,
+    el(
+      'main',
+      null,
       renderProfiles(view),
       renderSummary(view),
       renderFilters(view, surface.items),
-      section('changes', 'Changes', allChanges.length ? changeTable(allChanges, true) : el('p', { class: 'muted' }, view.compared ? 'The two contracts are the same.' : 'Not compared: a side could not be read (see Profiles).')),
+      section(
+        'changes',
+        'Changes',
+        allChanges.length
+          ? changeTable(allChanges, true)
+          : el(
+              'p',
+              { class: 'muted' },
+              view.compared ? 'The two contracts are the same.' : 'Not compared: a side could not be read (see Profiles).',
+            ),
+      ),
       surface.element,
       renderCases(view),
-      renderFindings(view)),
-    el('footer', null, `${view.generatedBy.name} ${view.generatedBy.version}; run ${view.startedAt} to ${view.finishedAt}`, view.config?.datasets.length ? `; datasets ${view.config.datasets.join(', ')}` : ''));
+      renderFindings(view),
+    ),
+    el(
+      'footer',
+      null,
+      `${view.generatedBy.name} ${view.generatedBy.version}; run ${view.startedAt} to ${view.finishedAt}`,
+      view.config?.datasets.length ? `; datasets ${view.config.datasets.join(', ')}` : '',
+    ),
+  );
   document.title = `${view.decision.verdict}: ${view.sides.baseline.profile} → ${view.sides.candidate.profile} · mcp-gate`;
   document.documentElement.dataset.rendered = 'true';
 }

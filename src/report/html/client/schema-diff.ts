@@ -25,11 +25,15 @@ export function jsonLines(value: unknown, pointer: string, depth: number, key: s
       return out;
     }
     out.push({ pointer, depth, text: `${prefix}${open}`, leaf: null });
-    entries.forEach(([name, child], i) => jsonLines(child, segment(name), depth + 1, Array.isArray(value) ? null : String(name), i === entries.length - 1, out));
+    entries.forEach(([name, child], i) =>
+      jsonLines(child, segment(name), depth + 1, Array.isArray(value) ? null : String(name), i === entries.length - 1, out),
+    );
     out.push({ pointer, depth, text: `${close}${comma}`, leaf: null });
     return out;
   }
-  const compact = Array.isArray(value) ? `[${value.map((v) => JSON.stringify(v)).join(', ')}]` : JSON.stringify(value === undefined ? null : value);
+  const compact = Array.isArray(value)
+    ? `[${value.map((v) => JSON.stringify(v)).join(', ')}]`
+    : JSON.stringify(value === undefined ? null : value);
   out.push({ pointer, depth, text: `${prefix}${compact}${comma}`, leaf: compact });
   return out;
 }
@@ -50,21 +54,55 @@ export function schemaDiff(title: string, base: string, before: unknown, after: 
   const right = linesOf(after);
   const leaves = (lines: JsonLine[]) => new Map(lines.map((l) => [l.pointer, l.leaf]));
   const column = (lines: JsonLine[], other: Map<string, string | null>, side: 'baseline' | 'candidate', empty: boolean) => {
-    if (empty) return el('div', { class: 'json json-empty' }, side === 'baseline' ? '(no schema on the baseline)' : '(no schema on the candidate)');
-    return el('div', { class: 'json' }, lines.map((line) => {
-      const flagged = changesAt(line.pointer, changes);
-      const worst = flagged.find((c) => c.severity === 'breaking') ?? flagged.find((c) => c.severity === 'dangerous') ?? flagged[0];
-      const mark = !other.has(line.pointer) ? (side === 'baseline' ? 'del' : 'ins') : line.leaf !== null && other.get(line.pointer) !== line.leaf ? 'mod' : '';
-      const classes = ['line', mark, worst ? `flag flag-${worst.severity}` : ''].filter(Boolean).join(' ');
-      return el('div', { class: classes, 'data-pointer': line.pointer, title: worst ? `${worst.severity}: ${worst.code}` : null }, '  '.repeat(line.depth), line.text);
-    }));
+    if (empty)
+      return el('div', { class: 'json json-empty' }, side === 'baseline' ? '(no schema on the baseline)' : '(no schema on the candidate)');
+    return el(
+      'div',
+      { class: 'json' },
+      lines.map((line) => {
+        const flagged = changesAt(line.pointer, changes);
+        const worst = flagged.find((c) => c.severity === 'breaking') ?? flagged.find((c) => c.severity === 'dangerous') ?? flagged[0];
+        const mark = !other.has(line.pointer)
+          ? side === 'baseline'
+            ? 'del'
+            : 'ins'
+          : line.leaf !== null && other.get(line.pointer) !== line.leaf
+            ? 'mod'
+            : '';
+        const classes = ['line', mark, worst ? `flag flag-${worst.severity}` : ''].filter(Boolean).join(' ');
+        return el(
+          'div',
+          { class: classes, 'data-pointer': line.pointer, title: worst ? `${worst.severity}: ${worst.code}` : null },
+          '  '.repeat(line.depth),
+          line.text,
+        );
+      }),
+    );
   };
   const flaggedHere = changes.filter((c) => c.path === base || c.path.startsWith(`${base}/`));
-  return el('div', { class: 'schema-diff' },
-    el('h4', null, title, flaggedHere.length ? ' ' : null, flaggedHere.length ? severityBadge(flaggedHere.find((c) => c.severity === 'breaking')?.severity ?? flaggedHere.find((c) => c.severity === 'dangerous')?.severity ?? 'safe') : null),
+  return el(
+    'div',
+    { class: 'schema-diff' },
+    el(
+      'h4',
+      null,
+      title,
+      flaggedHere.length ? ' ' : null,
+      flaggedHere.length
+        ? severityBadge(
+            flaggedHere.find((c) => c.severity === 'breaking')?.severity ??
+              flaggedHere.find((c) => c.severity === 'dangerous')?.severity ??
+              'safe',
+          )
+        : null,
+    ),
     before === null && after === null
       ? el('p', { class: 'muted' }, 'Neither side declares one.')
-      : el('div', { class: 'columns' },
-        el('div', null, el('div', { class: 'side-label' }, 'baseline'), column(left, leaves(right), 'baseline', !left.length)),
-        el('div', null, el('div', { class: 'side-label' }, 'candidate'), column(right, leaves(left), 'candidate', !right.length))));
+      : el(
+          'div',
+          { class: 'columns' },
+          el('div', null, el('div', { class: 'side-label' }, 'baseline'), column(left, leaves(right), 'baseline', !left.length)),
+          el('div', null, el('div', { class: 'side-label' }, 'candidate'), column(right, leaves(left), 'candidate', !right.length)),
+        ),
+  );
 }
