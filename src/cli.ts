@@ -153,7 +153,7 @@ export async function main(argv: string[]): Promise<void> {
   }
   const interrupted = guardProcess();
   try {
-    process.exitCode = exitCodeOf(await runCommand(request, processIO(request.options.quiet, interrupted)), request.options.failOn);
+    process.exitCode = exitCodeOf(await dispatch(request, processIO(request.options.quiet, interrupted)), request.options.failOn);
   } catch (error) {
     process.stderr.write(`${toStderr(failureText(error))}\n`);
     process.exitCode = 3;
@@ -183,7 +183,7 @@ function processIO(quiet: boolean, interrupted: () => boolean): CommandIO {
 }
 
 /** One file per command, imported when used. */
-async function runCommand({ command, args, options, configGiven }: CommandRequest, io: CommandIO): Promise<Outcome> {
+async function dispatch({ command, args, options, configGiven }: CommandRequest, io: CommandIO): Promise<Outcome> {
   const { config, format, output } = options;
   switch (command) {
     case 'run':
