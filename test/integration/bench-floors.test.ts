@@ -27,8 +27,8 @@ describe('the bench floors', () => {
 
     expect(((await runFloor(plan, dir)) as { work: Work }).work).toEqual(gate.work);
 
-    const bundle = join(dir, 'sdk-floor.cjs');
-    await buildSdkFloor(bundle);
-    expect(((await runSdkFloor(plan, dir, { bundle })) as { work: Work }).work).toEqual(gate.work);
+    const packed = join(dir, 'sdk-floor.cjs');
+    await buildSdkFloor(packed);
+    expect(((await runSdkFloor(plan, dir, { packed })) as { work: Work }).work).toEqual(gate.work);
   });
 });
