@@ -59,9 +59,11 @@ export function rawSession(server, protocolVersion) {
       channel.send({ jsonrpc: '2.0', id, method, params });
     });
   return {
+    /** Resolves with the capabilities the server declared. */
     open: async () => {
-      await request('initialize', { protocolVersion, capabilities: {}, clientInfo: { name: 'floor', version: '0' } });
+      const result = await request('initialize', { protocolVersion, capabilities: {}, clientInfo: { name: 'floor', version: '0' } });
       channel.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      return result?.capabilities ?? {};
     },
     request,
     end: channel.end,
@@ -76,22 +78,36 @@ async function inFlight(items, limit, work) {
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
+/** Every item of one list, following nextCursor to the end. */
+async function listAll(session, method, key) {
+  const items = [];
+  let pages = 0;
+  let cursor;
+  do {
+    const page = await session.request(method, cursor === undefined ? {} : { cursor });
+    pages += 1;
+    items.push(...page[key]);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor !== undefined);
+  return { items, pages };
+}
+
 /**
- * One side: open the session, follow tools/list to the end, make the probe calls (cases in flight up
+ * One side: open the session, follow tools/list to the end, then every list the server declares a
+ * capability for (prompts, resources, resource templates), as the gate does; make the probe calls (cases in flight up
  * to the gate's concurrency, a case's probes one after the other), end the session.
  */
 async function side(plan, server, session) {
   try {
-    await session.open();
-    const tools = new Map();
-    let pages = 0;
-    let cursor;
-    do {
-      const page = await session.request('tools/list', cursor === undefined ? {} : { cursor });
-      pages += 1;
-      for (const tool of page.tools) tools.set(tool.name, tool);
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor !== undefined);
+    const capabilities = await session.open();
+    const listed = await listAll(session, 'tools/list', 'tools');
+    const tools = new Map(listed.items.map((tool) => [tool.name, tool]));
+    const pages = listed.pages;
+    if (capabilities.prompts) await listAll(session, 'prompts/list', 'prompts');
+    if (capabilities.resources) {
+      await listAll(session, 'resources/list', 'resources');
+      await listAll(session, 'resources/templates/list', 'resourceTemplates');
+    }
     let probes = 0;
     // The gate's rule: a tool is probed when it is listed and read-only, or side effects are allowed.
     const allowed = (probe, kase) => {

@@ -51,7 +51,10 @@ export async function main([planFile]) {
       },
     );
     return {
-      open: () => client.connect(transports[index]),
+      open: async () => {
+        await client.connect(transports[index]);
+        return client.getServerCapabilities() ?? {};
+      },
       request: (method, params) => client.request({ method, params }, AnyResult),
       end: () => client.close(),
     };

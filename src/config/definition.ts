@@ -113,8 +113,8 @@ export const timeoutsSchema = z.strictObject({
 });
 
 export const limitsSchema = z.strictObject({
-  maxPages: setting(int().min(1), 100, 'tools/list pages read per side.'),
-  maxTools: setting(int().min(1), 10_000, 'Tools read per side.'),
+  maxPages: setting(int().min(1), 100, 'Pages read per side of each list (tools, prompts, resources, resource templates).'),
+  maxTools: setting(int().min(1), 10_000, 'Tools read per side; also the most prompts, resources and resource templates read, each.'),
   maxMessageBytes: setting(
     int().min(1024),
     16 * MiB,

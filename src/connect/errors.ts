@@ -1,6 +1,7 @@
 import type { Side } from '../findings/types.js';
 
-export type Phase = 'spawn' | 'ready' | 'initialize' | 'tools/list' | 'tools/call' | 'run';
+export type Phase =
+  'spawn' | 'ready' | 'initialize' | 'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list' | 'tools/call' | 'run';
 
 /** A side could not be reached or read. The message says what happened, in which phase. */
 export class SideUnavailableError extends Error {

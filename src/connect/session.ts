@@ -193,6 +193,16 @@ export class Session {
     });
   }
 
+  /** The capabilities the server declared in `initialize` (scrubbed like everything it sends). */
+  capabilities(): Record<string, unknown> {
+    return this.redactor.scrubDeep({ ...(this.client.getServerCapabilities() ?? {}) });
+  }
+
+  /** False once the server exited or its transport failed: a failed request then says nothing of one list alone. */
+  get alive(): boolean {
+    return !this.transport.exit && !this.transport.fault;
+  }
+
   get stderrTail(): string {
     return this.redactor.scrub(this.transport.stderr.text());
   }

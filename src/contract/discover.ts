@@ -1,58 +1,58 @@
 import type { Limits } from '../config/types.js';
+import type { Phase } from '../connect/errors.js';
 import type { RawCallResult, Session } from '../connect/session.js';
 import { SideUnavailableError } from '../connect/errors.js';
 import { contractBuilder } from './normalize.js';
+import { buildSurface } from './surface.js';
 import type { Contract, DiscoveryProblem } from './types.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
+type ListMethod = 'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list';
+
+/** The array each list method's result carries its items in. */
+const ITEMS: Record<ListMethod, string> = {
+  'tools/list': 'tools',
+  'prompts/list': 'prompts',
+  'resources/list': 'resources',
+  'resources/templates/list': 'resourceTemplates',
+};
+
 /**
- * Reads every `tools/list` page. The SDK's listTools() neither follows cursors nor tolerates real
- * servers' schemas, so this sends the raw request, follows `nextCursor` itself with a page limit and
- * a loop guard, and turns every deviation into a problem. A page that cannot be read at all makes
- * the side unavailable: an unreadable surface is never "zero tools".
+ * Reads a server's whole contract: every `tools/list` page, then, for each capability it declared,
+ * every page of `prompts/list`, `resources/list` and `resources/templates/list`. The SDK's list
+ * helpers neither follow cursors nor tolerate real servers' payloads, so this sends the raw
+ * requests, follows `nextCursor` itself with a page limit and a loop guard, and turns every
+ * deviation into a problem. A tools page that cannot be read makes the side unavailable (an
+ * unreadable surface is never "zero tools"); another list that cannot be read is a problem, and
+ * that list is unknown, never empty.
  */
 export async function discover(session: Session, limits: Limits): Promise<Contract> {
   const started = performance.now();
   const problems: DiscoveryProblem[] = [];
   const contract = contractBuilder();
-  const cursors = new Set<string>();
-  let listed = 0;
-  let pages = 0;
-  let page: Promise<RawCallResult> | null = session.request('tools/list', 'tools/list', {});
+  const pages = await readList(session, 'tools/list', limits, problems, (items) => contract.add(items));
 
-  while (page) {
-    const { result } = await page;
-    page = null;
-    pages += 1;
-    if (!isObject(result) || !Array.isArray(result.tools)) {
-      throw new SideUnavailableError(session.side, 'tools/list', `tools/list page ${pages} has no "tools" array`, session.stderrTail);
-    }
-    const room = limits.maxTools - listed;
-    if (result.tools.length > room) {
-      contract.add(result.tools.slice(0, room));
+  const capabilities = session.capabilities();
+  const optional = async (method: ListMethod, declared: boolean): Promise<unknown[] | null> => {
+    if (!declared) return [];
+    const items: unknown[] = [];
+    try {
+      await readList(session, method, limits, problems, (page) => items.push(...page));
+      return items;
+    } catch (error) {
+      // A server that died takes the whole side with it; one list that fails is that list's problem.
+      if (!session.alive || !(error instanceof SideUnavailableError)) throw error;
       problems.push({
         tool: null,
-        message: `the server lists more than limits.maxTools (${limits.maxTools}) tools; the rest were not read.`,
+        message: `the server declares the ${capabilityOf(method)} capability, but ${method} failed: ${error.message}`,
       });
-      break;
+      return null;
     }
-    listed += result.tools.length;
-    const next = nextCursor(result.nextCursor, pages, cursors, problems);
-    if (next !== null) {
-      if (pages >= limits.maxPages) {
-        problems.push({
-          tool: null,
-          message: `tools/list still had more pages after limits.maxPages (${limits.maxPages}); the rest were not read.`,
-        });
-      } else {
-        cursors.add(next);
-        // Ask for the next page first, then normalise this one while the server prepares it.
-        page = session.request('tools/list', 'tools/list', { cursor: next });
-      }
-    }
-    contract.add(result.tools);
-  }
+  };
+  const prompts = await optional('prompts/list', isObject(capabilities.prompts));
+  const resources = await optional('resources/list', isObject(capabilities.resources));
+  const resourceTemplates = await optional('resources/templates/list', isObject(capabilities.resources));
 
   const noise = session.stdoutNoise;
   if (noise.lines > 0) {
@@ -61,24 +61,77 @@ export async function discover(session: Session, limits: Limits): Promise<Contra
       message: `the server wrote ${noise.lines} non-JSON-RPC line(s) to stdout, e.g. ${JSON.stringify(noise.samples[0])}`,
     });
   }
-  return contract.finish(session.identity(), {
-    pages,
-    durationMs: Math.round(performance.now() - started),
-    errors: problems,
-  });
+  const surface = buildSurface({ capabilities, prompts, resources, resourceTemplates }, problems);
+  const finished = contract.finish(session.identity(), { pages, durationMs: Math.round(performance.now() - started), errors: problems });
+  return { ...finished, surface };
+}
+
+const capabilityOf = (method: ListMethod): string => method.split('/')[0]!;
+
+/**
+ * Reads every page of one list, handing each page's items to `onPage`, and returns the number of
+ * pages. At most `limits.maxPages` pages and `limits.maxTools` items are read; past either, a problem
+ * says what was not read. A page without its items array is thrown as SideUnavailableError.
+ */
+async function readList(
+  session: Session,
+  method: ListMethod,
+  limits: Limits,
+  problems: DiscoveryProblem[],
+  onPage: (items: unknown[]) => void,
+): Promise<number> {
+  const key = ITEMS[method];
+  const phase: Phase = method;
+  const cursors = new Set<string>();
+  let listed = 0;
+  let pages = 0;
+  let page: Promise<RawCallResult> | null = session.request(phase, method, {});
+
+  while (page) {
+    const { result } = await page;
+    page = null;
+    pages += 1;
+    const items = isObject(result) ? result[key] : undefined;
+    if (!Array.isArray(items)) {
+      throw new SideUnavailableError(session.side, phase, `${method} page ${pages} has no "${key}" array`, session.stderrTail);
+    }
+    const room = limits.maxTools - listed;
+    if (items.length > room) {
+      onPage(items.slice(0, room));
+      const what = method === 'tools/list' ? 'the server lists' : `${method} lists`;
+      problems.push({ tool: null, message: `${what} more than limits.maxTools (${limits.maxTools}) ${key}; the rest were not read.` });
+      break;
+    }
+    listed += items.length;
+    const next = nextCursor(method, (result as Record<string, unknown>).nextCursor, pages, cursors, problems);
+    if (next !== null) {
+      if (pages >= limits.maxPages) {
+        problems.push({
+          tool: null,
+          message: `${method} still had more pages after limits.maxPages (${limits.maxPages}); the rest were not read.`,
+        });
+      } else {
+        cursors.add(next);
+        // Ask for the next page first, then normalise this one while the server prepares it.
+        page = session.request(phase, method, { cursor: next });
+      }
+    }
+    onPage(items);
+  }
+  return pages;
 }
 
 /** The page's nextCursor when paging should go on; null at the end, or (with a problem) when it cannot. */
-function nextCursor(next: unknown, pages: number, seen: Set<string>, problems: DiscoveryProblem[]): string | null {
+function nextCursor(method: ListMethod, next: unknown, pages: number, seen: Set<string>, problems: DiscoveryProblem[]): string | null {
   if (next === undefined || next === null) return null;
   if (typeof next !== 'string') {
-    problems.push({ tool: null, message: `tools/list page ${pages}: nextCursor is ${typeof next}, expected a string; stopped paging.` });
+    problems.push({ tool: null, message: `${method} page ${pages}: nextCursor is ${typeof next}, expected a string; stopped paging.` });
     return null;
   }
   if (seen.has(next)) {
     problems.push({
       tool: null,
-      message: `tools/list page ${pages} repeats cursor ${JSON.stringify(next.slice(0, 80))}: a cursor loop; stopped paging.`,
+      message: `${method} page ${pages} repeats cursor ${JSON.stringify(next.slice(0, 80))}: a cursor loop; stopped paging.`,
     });
     return null;
   }

@@ -3,7 +3,8 @@ import { readSource } from '../config/source.js';
 import { GATE_NAME, GATE_VERSION } from '../version.js';
 import { sortKeys } from './canonical.js';
 import { buildContract } from './normalize.js';
-import type { Contract, ContractTool } from './types.js';
+import { buildSurface, type RawSurface } from './surface.js';
+import type { Contract, ContractTool, Surface } from './types.js';
 
 const SNAPSHOT_KIND = 'mcp-gate/contract';
 
@@ -18,6 +19,17 @@ const rawTool = (t: ContractTool): Record<string, unknown> => ({
   ...(t.annotations !== null ? { annotations: t.annotations } : {}),
 });
 
+/** The surface beside the tools as the lists gave it (hashes and derived fields are computed again on reading). */
+const rawSurface = (surface: Surface): RawSurface => {
+  const strip = <T extends { hash: string }>(items: T[] | null) => items?.map(({ hash: _hash, ...item }) => item) ?? null;
+  return {
+    capabilities: surface.capabilities,
+    prompts: strip(surface.prompts),
+    resources: strip(surface.resources),
+    resourceTemplates: surface.resourceTemplates?.map(({ hash: _hash, variables: _variables, ...item }) => item) ?? null,
+  };
+};
+
 /**
  * A versioned, deterministic contract snapshot: sorted keys, tools sorted by name, and no
  * timestamps or durations, so the same server always gives the same bytes.
@@ -30,6 +42,7 @@ export function toSnapshot(contract: Contract): string {
     server: contract.server,
     contractHash: contract.hash,
     tools: contract.tools.map(rawTool),
+    ...(contract.surface && { surface: rawSurface(contract.surface) }),
   };
   return `${JSON.stringify(sortKeys(snapshot), null, 2)}\n`;
 }
@@ -47,7 +60,7 @@ export function readSnapshot(file: string, display: string): Contract {
     throw problem('schemaVersion', `is ${JSON.stringify(value.schemaVersion)}; this mcp-gate reads snapshot schemaVersion 1`);
   if (!Array.isArray(value.tools)) throw problem('tools', 'must be an array of tool objects');
   const server = (value.server ?? {}) as Contract['server'];
-  return buildContract(
+  const contract = buildContract(
     {
       name: server.name ?? null,
       version: server.version ?? null,
@@ -57,4 +70,20 @@ export function readSnapshot(file: string, display: string): Contract {
     value.tools,
     { pages: 0, durationMs: 0, errors: [] },
   );
+  // A snapshot written before mcp-gate read more than tools has no surface: it stays unknown, never empty.
+  if (value.surface === undefined) return contract;
+  if (!value.surface || typeof value.surface !== 'object')
+    throw problem('surface', 'must be an object (capabilities, prompts, resources, resourceTemplates)');
+  const raw = value.surface as Record<string, unknown>;
+  const list = (key: string): unknown[] | null => (Array.isArray(raw[key]) ? (raw[key] as unknown[]) : null);
+  const surface = buildSurface(
+    {
+      capabilities: raw.capabilities,
+      prompts: list('prompts'),
+      resources: list('resources'),
+      resourceTemplates: list('resourceTemplates'),
+    },
+    contract.discovery.errors,
+  );
+  return { ...contract, surface };
 }

@@ -40,6 +40,61 @@ export interface Discovery {
 export interface Contract {
   server: ServerIdentity;
   tools: ContractTool[];
+  /** Canonical hash of the tools (the prompts and resources have their own in `surface`). */
   hash: string;
   discovery: Discovery;
+  /**
+   * Everything beside the tools. Absent when it was not read: a snapshot written before mcp-gate
+   * read more than tools, which is never taken as "everything removed".
+   */
+  surface?: Surface;
+}
+
+/**
+ * What a server offers beside its tools, as it declared it in `initialize` and listed it. A list
+ * is [] when its capability is not declared (nothing to list), and null when it is declared but
+ * could not be read (a discovery problem says why): never read as empty.
+ */
+export interface Surface {
+  capabilities: Record<string, unknown>;
+  prompts: ContractPrompt[] | null;
+  resources: ContractResource[] | null;
+  resourceTemplates: ContractResourceTemplate[] | null;
+  /** Canonical hash of the capabilities and the three lists. */
+  hash: string;
+}
+
+export interface PromptArgument {
+  name: string;
+  description: string | null;
+  required: boolean;
+}
+
+export interface ContractPrompt {
+  name: string;
+  title: string | null;
+  description: string | null;
+  arguments: PromptArgument[];
+  /** Canonical SHA-256 of the raw prompt object. */
+  hash: string;
+}
+
+export interface ContractResource {
+  uri: string;
+  name: string | null;
+  title: string | null;
+  description: string | null;
+  mimeType: string | null;
+  hash: string;
+}
+
+export interface ContractResourceTemplate {
+  uriTemplate: string;
+  name: string | null;
+  title: string | null;
+  description: string | null;
+  mimeType: string | null;
+  /** The RFC 6570 variable names in `uriTemplate`, sorted. */
+  variables: string[];
+  hash: string;
 }

@@ -4,6 +4,7 @@ import type { Change } from '../findings/types.js';
 import { diffAnnotations } from './annotations.js';
 import { diffProtocolVersion } from './protocol.js';
 import { diffSchemas } from './schemas.js';
+import { diffSurface } from './surface.js';
 import { diffNewToolText, diffText } from './text.js';
 import { diffToolSet } from './tools.js';
 
@@ -22,6 +23,8 @@ export function diffContracts(before: Contract, after: Contract): Change[] {
   const a = after.server;
   if ((b.instructions ?? '') !== (a.instructions ?? '')) changes.push(...diffText.instructions(b.instructions, a.instructions));
   changes.push(...diffProtocolVersion(b, a));
+  // A side without a surface was read from a snapshot that holds tools only: nothing beside them is compared.
+  if (before.surface && after.surface) changes.push(...diffSurface(before.surface, after.surface));
   return sortChanges(changes);
 }
 

@@ -21,7 +21,25 @@ const subject = (path: string): string => {
     : path;
 };
 
+/** The pointer's segments after the first: a prompt's name, a resource's URI, an argument. */
+const segment = (path: string, index: number): string => (path.split('/')[index + 1] ?? '').replace(/~1/g, '/').replace(/~0/g, '~');
+
 const MESSAGES: Partial<Record<Code, (c: ChangeFacts) => string>> = {
+  'prompt-removed': (c) => `Prompt "${segment(c.path, 1)}" was removed.`,
+  'prompt-renamed': (c) => `Prompt "${c.before}" appears to be renamed to "${c.after}"; clients that offer the old name break.`,
+  'prompt-argument-required': (c) =>
+    `Prompt "${segment(c.path, 1)}" now requires argument "${segment(c.path, 3)}"${c.before === null ? ' (a new one)' : ''}.`,
+  'prompt-argument-removed': (c) => `Prompt "${segment(c.path, 1)}" no longer takes argument "${segment(c.path, 3)}".`,
+  'prompt-added': (c) => `Prompt "${segment(c.path, 1)}" was added.`,
+  'resource-template-removed': (c) => `Resource template ${show(c.before)} was removed.`,
+  'resource-template-variables-changed': (c) => `Resource template ${show(c.before)} became ${show(c.after)}: its variables changed.`,
+  'resource-template-added': (c) => `Resource template ${show(c.after)} was added.`,
+  'resource-removed': (c) => `Resource ${show(c.before)} is no longer listed.`,
+  'resource-mime-type-changed': (c) =>
+    `${c.path.startsWith('/resourceTemplates/') ? 'Resource template' : 'Resource'} ${JSON.stringify(segment(c.path, 1))} changed its MIME type from ${show(c.before)} to ${show(c.after)}.`,
+  'resource-added': (c) => `Resource ${show(c.after)} was added.`,
+  'capability-removed': (c) => `The server no longer declares the ${c.path.split('/').slice(2).join('.')} capability.`,
+  'capability-added': (c) => `The server now declares the ${c.path.split('/').slice(2).join('.')} capability.`,
   'tool-removed': (c) => `Tool "${c.tool}" was removed.`,
   'tool-added': (c) => `Tool "${c.tool}" was added.`,
   'tool-added-destructive': (c) => `New tool "${c.tool}" declares itself destructive (destructiveHint true).`,

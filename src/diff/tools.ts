@@ -68,8 +68,8 @@ export function diffToolSet(before: Contract, after: Contract): Change[] {
   return out;
 }
 
-/** Words of a tool name: `getTinyImage`, `get-tiny-image` and `get_tiny_image` all give get, tiny, image. */
-const words = (name: string) =>
+/** Words of a name: `getTinyImage`, `get-tiny-image` and `get_tiny_image` all give get, tiny, image. */
+export const words = (name: string) =>
   new Set(
     name
       .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
@@ -79,10 +79,10 @@ const words = (name: string) =>
   );
 
 /**
- * The one added tool with the same schemas. When several share them (tools without parameters
- * often do), the name decides: the unique candidate sharing the most words, if it shares any.
+ * The one added entry with the same call signature. When several share it (tools without
+ * parameters often do), the name decides: the unique candidate sharing the most words, if it shares any.
  */
-function likelySuccessor(gone: ContractTool, matches: ContractTool[]): ContractTool | null {
+export function likelySuccessor<T extends { name: string }>(gone: T, matches: T[]): T | null {
   if (matches.length <= 1) return matches[0] ?? null;
   const own = words(gone.name);
   const scored = matches.map((t) => ({ t, score: [...words(t.name)].filter((w) => own.has(w)).length }));

@@ -4,7 +4,21 @@
  */
 export type Action = 'rollback' | 'hold' | 'ignore';
 export type Severity = 'breaking' | 'dangerous' | 'safe';
-type Subject = 'tools' | 'input' | 'output' | 'annotations' | 'text' | 'cases' | 'discovery' | 'audit' | 'roles' | 'bundle' | 'policy';
+type Subject =
+  | 'tools'
+  | 'input'
+  | 'output'
+  | 'annotations'
+  | 'text'
+  | 'prompts'
+  | 'resources'
+  | 'capabilities'
+  | 'cases'
+  | 'discovery'
+  | 'audit'
+  | 'roles'
+  | 'bundle'
+  | 'policy';
 
 export interface CodeMeta {
   subject: Subject;
@@ -67,6 +81,22 @@ export const CODES = {
   'instructions-changed': { subject: 'text', action: 'hold', title: 'Server instructions rewritten' },
   'instructions-reworded': { subject: 'text', action: 'ignore', title: 'Server instructions reworded' },
 
+  // Beside the tools (contract/surface.ts, diff/surface.ts): what clients offer users, and what they read.
+  'prompt-removed': { subject: 'prompts', action: 'rollback', title: 'Prompts removed' },
+  'prompt-renamed': { subject: 'prompts', action: 'rollback', title: 'Prompts likely renamed' },
+  'prompt-argument-required': { subject: 'prompts', action: 'rollback', title: 'Prompt arguments now required' },
+  'prompt-argument-removed': { subject: 'prompts', action: 'hold', title: 'Prompt arguments removed' },
+  'prompt-added': { subject: 'prompts', action: 'ignore', title: 'Prompts added' },
+  'resource-template-removed': { subject: 'resources', action: 'rollback', title: 'Resource templates removed' },
+  'resource-template-variables-changed': { subject: 'resources', action: 'rollback', title: 'Resource template variables changed' },
+  'resource-template-added': { subject: 'resources', action: 'ignore', title: 'Resource templates added' },
+  // Static resources are often data (files, records) that come and go: held for a person, not rolled back.
+  'resource-removed': { subject: 'resources', action: 'hold', title: 'Resources removed' },
+  'resource-mime-type-changed': { subject: 'resources', action: 'hold', title: 'Resource MIME types changed' },
+  'resource-added': { subject: 'resources', action: 'ignore', title: 'Resources added' },
+  'capability-removed': { subject: 'capabilities', action: 'hold', title: 'Capabilities removed' },
+  'capability-added': { subject: 'capabilities', action: 'ignore', title: 'Capabilities added' },
+
   'case-broken': { subject: 'cases', action: 'rollback', title: 'Frozen role cases broken' },
   // A case the baseline fails the same way: pre-existing, so reported and not judged unless a rule says hold.
   'case-already-failing': { subject: 'cases', action: 'ignore', title: 'Cases failing on the baseline too' },
@@ -74,6 +104,8 @@ export const CODES = {
 
   'candidate-unavailable': { subject: 'discovery', action: 'rollback', title: 'Candidate unavailable' },
   'protocol-violation': { subject: 'discovery', action: 'hold', title: 'Protocol violations' },
+  // A side read from a snapshot that holds tools only: its prompts, resources and capabilities are unknown, not removed.
+  'surface-not-compared': { subject: 'discovery', action: 'ignore', title: 'Prompts, resources and capabilities not compared' },
   // Fires (and holds) only when the negotiated revision goes down, severity dangerous. An upgrade is
   // a safe change: listed in diff.changes, never a signal (see decide/signals.ts).
   'protocol-version-changed': { subject: 'discovery', action: 'hold', title: 'Protocol version went down' },

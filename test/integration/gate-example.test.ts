@@ -111,6 +111,30 @@ describe('other scenarios', () => {
     expect(report.diff.changes.map((c) => [c.code, c.severity, c.tool])).toEqual([['tool-added', 'safe', 'Runbooks.Search']]);
   });
 
+  it('MCPGATE_CANDIDATE=candidate-template: a resource template whose variable was renamed is a Rollback on its own', async () => {
+    const dir = scratchProject();
+    const result = await runCli(['run', '--format', 'json'], { cwd: dir, env: { MCPGATE_CANDIDATE: 'candidate-template' } });
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout) as Report;
+    expect(report.diff.changes.map((c) => [c.code, c.severity, c.before, c.after])).toEqual([
+      ['resource-template-variables-changed', 'breaking', 'support-ops://tickets/{ticketId}', 'support-ops://tickets/{id}'],
+    ]);
+    expect(report.decision.reasons.map((r) => [r.code, r.action])).toEqual([['resource-template-variables-changed', 'rollback']]);
+    // Both sides carry what they offer beside the tools: the prompt, unchanged, and the template.
+    expect(report.baseline.surface?.prompts?.map((p) => [p.name, p.arguments.map((a) => [a.name, a.required])])).toEqual([
+      [
+        'Incident.Triage',
+        [
+          ['summary', true],
+          ['service', false],
+        ],
+      ],
+    ]);
+    expect(report.candidate.surface?.resourceTemplates?.map((t) => [t.uriTemplate, t.variables])).toEqual([
+      ['support-ops://tickets/{id}', ['id']],
+    ]);
+  });
+
   it('--format json prints only the report on stdout', async () => {
     const dir = scratchProject();
     const result = await runCli(['run', '--format', 'json'], { cwd: dir });

@@ -13,7 +13,8 @@ const baseline: ToolRegistration[] = [
   tools.incidentDeclare,
 ];
 
-export const profiles: Record<string, { version: string; tools: ToolRegistration[] }> = {
+/** A release: its tools, and (when it changes it) the URI template of its ticket resource (surface.ts). */
+export const profiles: Record<string, { version: string; tools: ToolRegistration[]; ticketTemplate?: string }> = {
   /** The release in production: five tools with honest annotations. */
   baseline: { version: '1.4.0', tools: baseline },
   /** Drops `severity` from Incident.Declare and adds a destructive Deployments.Rollback. Must Rollback. */
@@ -21,6 +22,8 @@ export const profiles: Record<string, { version: string; tools: ToolRegistration
     version: '1.5.0',
     tools: [...baseline.filter((t) => t !== tools.incidentDeclare), tools.incidentDeclareAutoTriage, tools.deploymentsRollback],
   },
+  /** Renames the ticket template's variable ({ticketId} -> {id}), and changes nothing else. Must Rollback. */
+  'candidate-template': { version: '1.4.2', tools: baseline, ticketTemplate: 'support-ops://tickets/{id}' },
   /** Adds one read-only tool and changes nothing else. Must Promote. */
   'candidate-safe': { version: '1.4.1', tools: [...baseline, tools.runbooksSearch] },
 

@@ -12,6 +12,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { serveHttp, type HttpMode } from './http.js';
 import { profiles } from './profiles.js';
+import { registerSurface } from './surface.js';
 
 const name = process.argv[2] ?? 'baseline';
 const profile = profiles[name];
@@ -27,6 +28,7 @@ function buildServer(): McpServer {
     { instructions: 'Support Ops tools for the help desk and incident response. Prefer read-only tools.' },
   );
   for (const register of profile!.tools) register(server);
+  registerSurface(server, profile!.ticketTemplate);
   return server;
 }
 

@@ -1,0 +1,127 @@
+import { canonicalHash } from './canonical.js';
+import type { ContractPrompt, ContractResource, ContractResourceTemplate, DiscoveryProblem, PromptArgument, Surface } from './types.js';
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+const byKey =
+  <T>(key: (item: T) => string) =>
+  (a: T, b: T) =>
+    key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
+
+/** The raw lists of one side, as discovery read them: null for a list that could not be read. */
+export interface RawSurface {
+  capabilities: unknown;
+  prompts: unknown[] | null;
+  resources: unknown[] | null;
+  resourceTemplates: unknown[] | null;
+}
+
+/**
+ * Raw `prompts/list`, `resources/list` and `resources/templates/list` entries and the `initialize`
+ * capabilities -> a Surface. Lenient like the tools: an entry that cannot be named is left out with
+ * a problem, a repeated one is kept once with a problem. Only the fields the gate compares are kept
+ * (and hashed), so an entry's depth is bounded whatever the server sends.
+ */
+export function buildSurface(raw: RawSurface, problems: DiscoveryProblem[]): Surface {
+  const capabilities = boundedCapabilities(raw.capabilities);
+  const prompts = raw.prompts && keyed(raw.prompts, 'prompts', 'name', normalizePrompt, problems).sort(byKey((p) => p.name));
+  const resources = raw.resources && keyed(raw.resources, 'resources', 'uri', normalizeResource, problems).sort(byKey((r) => r.uri));
+  const resourceTemplates =
+    raw.resourceTemplates &&
+    keyed(raw.resourceTemplates, 'resourceTemplates', 'uriTemplate', normalizeTemplate, problems).sort(byKey((t) => t.uriTemplate));
+  const hashes = (items: { hash: string }[] | null) => items?.map((i) => i.hash) ?? null;
+  return {
+    capabilities,
+    prompts,
+    resources,
+    resourceTemplates,
+    hash: canonicalHash([capabilities, hashes(prompts), hashes(resources), hashes(resourceTemplates)]),
+  };
+}
+
+/** Entries with a non-empty string key, each key once, in the order listed. */
+function keyed<T>(
+  items: unknown[],
+  list: string,
+  key: string,
+  normalize: (raw: Record<string, unknown>) => T,
+  problems: DiscoveryProblem[],
+): T[] {
+  const seen = new Set<string>();
+  const out: T[] = [];
+  items.forEach((raw, at) => {
+    const id = isObject(raw) ? raw[key] : undefined;
+    if (!isObject(raw) || typeof id !== 'string' || id === '') {
+      problems.push({ tool: null, message: `${list}[${at}] has no string "${key}"; it was left out of the contract.` });
+    } else if (seen.has(id)) {
+      problems.push({ tool: null, message: `${list}: ${JSON.stringify(id.slice(0, 200))} is listed more than once; the first is used.` });
+    } else {
+      seen.add(id);
+      out.push(normalize(raw));
+    }
+  });
+  return out;
+}
+
+function normalizePrompt(raw: Record<string, unknown>): ContractPrompt {
+  const args: PromptArgument[] = (Array.isArray(raw.arguments) ? raw.arguments : [])
+    .filter((a): a is Record<string, unknown> => isObject(a) && typeof a.name === 'string')
+    .map((a) => ({ name: a.name as string, description: text(a.description), required: a.required === true }));
+  const prompt = { name: raw.name as string, title: text(raw.title), description: text(raw.description), arguments: args };
+  return { ...prompt, hash: canonicalHash(prompt) };
+}
+
+function normalizeResource(raw: Record<string, unknown>): ContractResource {
+  const resource = {
+    uri: raw.uri as string,
+    name: text(raw.name),
+    title: text(raw.title),
+    description: text(raw.description),
+    mimeType: text(raw.mimeType),
+  };
+  return { ...resource, hash: canonicalHash(resource) };
+}
+
+function normalizeTemplate(raw: Record<string, unknown>): ContractResourceTemplate {
+  const uriTemplate = raw.uriTemplate as string;
+  const template = {
+    uriTemplate,
+    name: text(raw.name),
+    title: text(raw.title),
+    description: text(raw.description),
+    mimeType: text(raw.mimeType),
+    variables: templateVariables(uriTemplate),
+  };
+  return { ...template, hash: canonicalHash(template) };
+}
+
+/**
+ * The variable names of an RFC 6570 URI template: `{id}`, `{+path}`, `{?q,page}`, `{/segments*}`,
+ * `{name:3}` give id, path, q, page, segments, name. Sorted and unique.
+ */
+export function templateVariables(template: string): string[] {
+  const names = new Set<string>();
+  for (const [, expression] of template.matchAll(/\{([^{}]*)\}/g)) {
+    for (const spec of expression!.replace(/^[+#./;?&=,!@|]/, '').split(',')) {
+      const name = spec.replace(/\*$/, '').replace(/:\d+$/, '').trim();
+      if (name) names.add(name);
+    }
+  }
+  return [...names].sort();
+}
+
+/**
+ * The capabilities two levels deep (`resources.subscribe`, `tools.listChanged`, `logging`): what a
+ * client negotiates on. Deeper values (`experimental` payloads) are kept as `true`, so a server
+ * cannot make the comparison, the hash or the report walk a value of any depth.
+ */
+function boundedCapabilities(raw: unknown): Record<string, unknown> {
+  if (!isObject(raw)) return {};
+  const leaf = (value: unknown): unknown => (value !== null && typeof value === 'object' ? true : value);
+  return Object.fromEntries(
+    Object.entries(raw).map(([name, value]) => [
+      name,
+      isObject(value) ? Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, leaf(inner)])) : leaf(value),
+    ]),
+  );
+}

@@ -1,0 +1,170 @@
+import { canonicalJson } from '../contract/canonical.js';
+import type { ContractPrompt, ContractResource, ContractResourceTemplate, Surface } from '../contract/types.js';
+import type { Change } from '../findings/types.js';
+import { change, pointer } from './change.js';
+import { likelySuccessor, words } from './tools.js';
+
+/**
+ * What changed beside the tools: the capabilities, the prompts, the resource templates and the
+ * static resources. A list that either side could not read (null) is not compared: unknown is not
+ * "removed". Changes here name no tool; their path says which prompt or resource.
+ */
+export function diffSurface(before: Surface, after: Surface): Change[] {
+  return [
+    ...diffCapabilities(before.capabilities, after.capabilities),
+    ...(before.prompts && after.prompts ? diffPrompts(before.prompts, after.prompts) : []),
+    ...(before.resourceTemplates && after.resourceTemplates ? diffTemplates(before.resourceTemplates, after.resourceTemplates) : []),
+    ...(before.resources && after.resources ? diffResources(before.resources, after.resources) : []),
+  ];
+}
+
+/** Capabilities as dotted names: `logging`, `resources`, `resources.subscribe` (a sub-capability counts when set). */
+function capabilityNames(capabilities: Record<string, unknown>): Set<string> {
+  const names = new Set<string>();
+  for (const [name, value] of Object.entries(capabilities)) {
+    if (value === undefined || value === null || value === false) continue;
+    names.add(name);
+    if (value && typeof value === 'object') {
+      for (const [sub, flag] of Object.entries(value))
+        if (flag !== undefined && flag !== null && flag !== false) names.add(`${name}.${sub}`);
+    }
+  }
+  return names;
+}
+
+function diffCapabilities(before: Record<string, unknown>, after: Record<string, unknown>): Change[] {
+  const was = capabilityNames(before);
+  const now = capabilityNames(after);
+  const at = (name: string) => pointer('capabilities', ...name.split('.'));
+  // A sub-capability is news only under a capability both sides declare: a new `resources` is one addition.
+  const counted = (name: string) => !name.includes('.') || (was.has(name.split('.')[0]!) && now.has(name.split('.')[0]!));
+  return [
+    ...[...was].filter((n) => !now.has(n) && counted(n)).map((n) => change('capability-removed', 'dangerous', null, at(n), true, null)),
+    ...[...now].filter((n) => !was.has(n) && counted(n)).map((n) => change('capability-added', 'safe', null, at(n), null, true)),
+  ];
+}
+
+/** A prompt's arguments, the way a client calls it: names and whether each is required. */
+const signature = (p: ContractPrompt) => canonicalJson(p.arguments.map((a) => [a.name, a.required]).sort());
+const sameWords = (a: string, b: string) => canonicalJson([...words(a)].sort()) === canonicalJson([...words(b)].sort());
+
+function diffPrompts(before: ContractPrompt[], after: ContractPrompt[]): Change[] {
+  const afterByName = new Map(after.map((p) => [p.name, p]));
+  const beforeNames = new Set(before.map((p) => p.name));
+  const removed = before.filter((p) => !afterByName.has(p.name));
+  const added = after.filter((p) => !beforeNames.has(p.name));
+  const claimed = new Set<ContractPrompt>();
+  const out: Change[] = [];
+  for (const gone of removed) {
+    const open = added.filter((p) => !claimed.has(p));
+    // `simple_prompt` -> `simple-prompt`: the same words; otherwise the same arguments, as for tools.
+    const byName = open.filter((p) => sameWords(p.name, gone.name));
+    const successor =
+      byName.length === 1
+        ? byName[0]!
+        : likelySuccessor(
+            gone,
+            open.filter((p) => signature(p) === signature(gone)),
+          );
+    if (successor) {
+      claimed.add(successor);
+      out.push(change('prompt-renamed', 'breaking', null, pointer('prompts', gone.name), gone.name, successor.name));
+      out.push(...diffArguments(gone, successor));
+    } else {
+      out.push(change('prompt-removed', 'breaking', null, pointer('prompts', gone.name), promptSummary(gone), null));
+    }
+  }
+  for (const prompt of added)
+    if (!claimed.has(prompt)) out.push(change('prompt-added', 'safe', null, pointer('prompts', prompt.name), null, promptSummary(prompt)));
+  for (const prompt of before) {
+    const successor = afterByName.get(prompt.name);
+    if (successor && successor.hash !== prompt.hash) out.push(...diffArguments(prompt, successor));
+  }
+  return out;
+}
+
+/** Arguments a caller must now pass, or may no longer pass, under the candidate's name of the prompt. */
+function diffArguments(before: ContractPrompt, after: ContractPrompt): Change[] {
+  const was = new Map(before.arguments.map((a) => [a.name, a]));
+  const now = new Map(after.arguments.map((a) => [a.name, a]));
+  const at = (name: string) => pointer('prompts', after.name, 'arguments', name);
+  const out: Change[] = [];
+  for (const [name, argument] of now) {
+    if (argument.required && !was.get(name)?.required)
+      out.push(change('prompt-argument-required', 'breaking', null, at(name), was.has(name) ? 'optional' : null, 'required'));
+  }
+  for (const [name, argument] of was) {
+    if (!now.has(name))
+      out.push(change('prompt-argument-removed', 'dangerous', null, at(name), argument.required ? 'required' : 'optional', null));
+  }
+  return out;
+}
+
+const promptSummary = (p: ContractPrompt) => ({
+  name: p.name,
+  arguments: p.arguments.map((a) => (a.required ? `${a.name} (required)` : a.name)),
+});
+
+/** A template with its variables blanked: `demo://{a}/x` and `demo://{id}/x` address the same thing. */
+const templateShape = (t: ContractResourceTemplate) => t.uriTemplate.replace(/\{[^{}]*\}/g, '{}');
+
+function diffTemplates(before: ContractResourceTemplate[], after: ContractResourceTemplate[]): Change[] {
+  const afterByUri = new Map(after.map((t) => [t.uriTemplate, t]));
+  const beforeUris = new Set(before.map((t) => t.uriTemplate));
+  const added = after.filter((t) => !beforeUris.has(t.uriTemplate));
+  const claimed = new Set<ContractResourceTemplate>();
+  const out: Change[] = [];
+  for (const gone of before.filter((t) => !afterByUri.has(t.uriTemplate))) {
+    const open = added.filter((t) => !claimed.has(t));
+    const sameShape = open.filter((t) => templateShape(t) === templateShape(gone));
+    const sameName = gone.name === null ? [] : open.filter((t) => t.name === gone.name);
+    const successor = sameShape.length === 1 ? sameShape[0]! : sameName.length === 1 ? sameName[0]! : null;
+    const at = pointer('resourceTemplates', gone.uriTemplate);
+    if (successor) {
+      claimed.add(successor);
+      out.push(change('resource-template-variables-changed', 'breaking', null, at, gone.uriTemplate, successor.uriTemplate));
+    } else {
+      out.push(change('resource-template-removed', 'breaking', null, at, gone.uriTemplate, null));
+    }
+  }
+  for (const template of added) {
+    if (!claimed.has(template))
+      out.push(
+        change('resource-template-added', 'safe', null, pointer('resourceTemplates', template.uriTemplate), null, template.uriTemplate),
+      );
+  }
+  for (const template of before) {
+    const successor = afterByUri.get(template.uriTemplate);
+    if (successor && successor.mimeType !== template.mimeType) {
+      out.push(
+        change(
+          'resource-mime-type-changed',
+          'dangerous',
+          null,
+          pointer('resourceTemplates', template.uriTemplate, 'mimeType'),
+          template.mimeType,
+          successor.mimeType,
+        ),
+      );
+    }
+  }
+  return out;
+}
+
+function diffResources(before: ContractResource[], after: ContractResource[]): Change[] {
+  const afterByUri = new Map(after.map((r) => [r.uri, r]));
+  const beforeUris = new Set(before.map((r) => r.uri));
+  const out: Change[] = [];
+  for (const resource of before) {
+    const successor = afterByUri.get(resource.uri);
+    const at = pointer('resources', resource.uri);
+    if (!successor) out.push(change('resource-removed', 'dangerous', null, at, resource.uri, null));
+    else if (successor.mimeType !== resource.mimeType) {
+      out.push(change('resource-mime-type-changed', 'dangerous', null, `${at}/mimeType`, resource.mimeType, successor.mimeType));
+    }
+  }
+  for (const resource of after)
+    if (!beforeUris.has(resource.uri))
+      out.push(change('resource-added', 'safe', null, pointer('resources', resource.uri), null, resource.uri));
+  return out;
+}

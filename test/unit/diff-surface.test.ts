@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import { buildSurface, templateVariables, type RawSurface } from '../../src/contract/surface.js';
+import type { Contract, DiscoveryProblem } from '../../src/contract/types.js';
+import { discoveryFindings } from '../../src/contract/findings.js';
+import { diffContracts } from '../../src/diff/index.js';
+import { contractOf, tool } from '../helpers/contracts.js';
+
+const CAPS = { tools: {}, prompts: {}, resources: {} };
+
+/** A contract with one tool and this surface, as discovery would build it. */
+function withSurface(raw: Partial<RawSurface>, problems: DiscoveryProblem[] = []): Contract {
+  const surface = buildSurface({ capabilities: CAPS, prompts: [], resources: [], resourceTemplates: [], ...raw }, problems);
+  return { ...contractOf(tool('t')), surface };
+}
+
+const pairs = (before: Contract, after: Contract) => diffContracts(before, after).map((c) => [c.code, c.severity, c.path]);
+
+describe('the surface beside the tools', () => {
+  it('is no change against itself, whatever the order it was listed in', () => {
+    const prompts = [{ name: 'b', arguments: [{ name: 'x', required: true }] }, { name: 'a' }];
+    expect(pairs(withSurface({ prompts }), withSurface({ prompts: [...prompts].reverse() }))).toEqual([]);
+  });
+
+  it('prompts: removed, added, an argument made required or removed, renamed with the same words', () => {
+    const before = withSurface({
+      prompts: [
+        { name: 'gone' },
+        { name: 'simple_prompt' },
+        { name: 'resource_prompt', arguments: [{ name: 'resourceId', required: true }] },
+        { name: 'args', arguments: [{ name: 'city', required: false }, { name: 'old' }] },
+      ],
+    });
+    const after = withSurface({
+      prompts: [
+        { name: 'simple-prompt' },
+        {
+          name: 'resource-prompt',
+          arguments: [
+            { name: 'resourceType', required: true },
+            { name: 'resourceId', required: true },
+          ],
+        },
+        { name: 'args', arguments: [{ name: 'city', required: true }] },
+        { name: 'fresh' },
+      ],
+    });
+    expect(pairs(before, after)).toEqual(
+      expect.arrayContaining([
+        ['prompt-removed', 'breaking', '/prompts/gone'],
+        ['prompt-renamed', 'breaking', '/prompts/simple_prompt'],
+        ['prompt-renamed', 'breaking', '/prompts/resource_prompt'],
+        ['prompt-argument-required', 'breaking', '/prompts/resource-prompt/arguments/resourceType'],
+        ['prompt-argument-required', 'breaking', '/prompts/args/arguments/city'],
+        ['prompt-argument-removed', 'dangerous', '/prompts/args/arguments/old'],
+        ['prompt-added', 'safe', '/prompts/fresh'],
+      ]),
+    );
+    expect(pairs(before, after)).toHaveLength(7);
+  });
+
+  it('resource templates: variables changed, removed, added; static resources removed, added, MIME type changed', () => {
+    const before = withSurface({
+      resourceTemplates: [
+        { uriTemplate: 'x://tickets/{ticketId}', name: 'ticket' },
+        { uriTemplate: 'x://gone/{id}', name: 'gone' },
+      ],
+      resources: [
+        { uri: 'x://a', name: 'a', mimeType: 'text/plain' },
+        { uri: 'x://b', name: 'b' },
+      ],
+    });
+    const after = withSurface({
+      resourceTemplates: [
+        { uriTemplate: 'x://tickets/{id}', name: 'ticket' },
+        { uriTemplate: 'x://new/{q}', name: 'new' },
+      ],
+      resources: [
+        { uri: 'x://a', name: 'a', mimeType: 'text/markdown' },
+        { uri: 'x://c', name: 'c' },
+      ],
+    });
+    expect(pairs(before, after)).toEqual(
+      expect.arrayContaining([
+        ['resource-template-variables-changed', 'breaking', '/resourceTemplates/x:~1~1tickets~1{ticketId}'],
+        ['resource-template-removed', 'breaking', '/resourceTemplates/x:~1~1gone~1{id}'],
+        ['resource-template-added', 'safe', '/resourceTemplates/x:~1~1new~1{q}'],
+        ['resource-mime-type-changed', 'dangerous', '/resources/x:~1~1a/mimeType'],
+        ['resource-removed', 'dangerous', '/resources/x:~1~1b'],
+        ['resource-added', 'safe', '/resources/x:~1~1c'],
+      ]),
+    );
+    expect(pairs(before, after)).toHaveLength(6);
+  });
+
+  it('capabilities: a sub-capability dropped is a removal, a new one an addition', () => {
+    const before = {
+      ...contractOf(tool('t')),
+      surface: buildSurface(
+        {
+          capabilities: { tools: { listChanged: true }, logging: {}, resources: { subscribe: true } },
+          prompts: [],
+          resources: [],
+          resourceTemplates: [],
+        },
+        [],
+      ),
+    };
+    const after = {
+      ...contractOf(tool('t')),
+      surface: buildSurface(
+        {
+          capabilities: { tools: {}, resources: { subscribe: true, listChanged: true }, completions: {} },
+          prompts: [],
+          resources: [],
+          resourceTemplates: [],
+        },
+        [],
+      ),
+    };
+    expect(pairs(before, after).sort()).toEqual(
+      [
+        ['capability-removed', 'dangerous', '/capabilities/tools/listChanged'],
+        ['capability-removed', 'dangerous', '/capabilities/logging'],
+        ['capability-added', 'safe', '/capabilities/resources/listChanged'],
+        ['capability-added', 'safe', '/capabilities/completions'],
+      ].sort(),
+    );
+  });
+
+  it('a list that could not be read (null) is unknown: nothing in it is taken as removed', () => {
+    const before = withSurface({ prompts: [{ name: 'a' }], resources: [{ uri: 'x://a' }] });
+    const after = withSurface({ prompts: null, resources: null });
+    expect(pairs(before, after)).toEqual([]);
+  });
+
+  it('a baseline snapshot that holds tools only is compared on its tools alone, and says so', () => {
+    const old = contractOf(tool('t'));
+    const live = withSurface({ prompts: [{ name: 'a' }] });
+    expect(pairs(old, live)).toEqual([]);
+    expect(discoveryFindings(old, live).map((f) => [f.code, f.side])).toEqual([['surface-not-compared', 'baseline']]);
+  });
+
+  it('names the URI template variables the RFC 6570 way, and keeps unnamed or repeated entries out with a problem', () => {
+    expect(templateVariables('x://{+base}/items{/path*}{?q,page}{&lang}{id:3}')).toEqual(['base', 'id', 'lang', 'page', 'path', 'q']);
+    const problems: DiscoveryProblem[] = [];
+    const surface = buildSurface(
+      { capabilities: {}, prompts: [{ name: 'a' }, { name: 'a' }, { title: 'no name' }], resources: null, resourceTemplates: [] },
+      problems,
+    );
+    expect(surface.prompts!.map((p) => p.name)).toEqual(['a']);
+    expect(problems.map((p) => p.message)).toEqual([
+      'prompts: "a" is listed more than once; the first is used.',
+      'prompts[2] has no string "name"; it was left out of the contract.',
+    ]);
+  });
+});
