@@ -175,6 +175,14 @@ async function replayBoth(
     return replayCases(datasets, {
       contract: side.contract,
       caller: session ? { callTool: (name, args) => deadline.track(side.side, name, () => session.callTool(name, args)) } : null,
+      reader: session
+        ? {
+            getPrompt: (name, args) =>
+              deadline.track(side.side, `prompt ${name}`, () => session.request('prompts/get', 'prompts/get', { name, arguments: args })),
+            readResource: (uri) =>
+              deadline.track(side.side, `resource ${uri}`, () => session.request('resources/read', 'resources/read', { uri })),
+          }
+        : null,
       noCallerReason: `profile "${side.profile.name}" is a snapshot: no live server to call`,
       allowSideEffects: side.profile.allowSideEffects,
       concurrency: config.cases.concurrency,

@@ -1,6 +1,6 @@
 import { safeRegex } from '../safe-regex.js';
 import { relative } from 'node:path';
-import { InputError, type Problem } from '../config/problems.js';
+import { dotted, InputError, type Problem } from '../config/problems.js';
 import { readSource } from '../config/source.js';
 import { validateAgainst } from '../config/validate.js';
 import type { Case, Dataset, RoleSurface } from './types.js';
@@ -53,6 +53,38 @@ export function loadDatasets(files: string[], cwd = process.cwd()): Dataset[] {
           message: `duplicate case id "${c.id}" (also in ${earlier}); ids must be unique across datasets`,
         });
       ids.set(c.id, display);
+      const at = (path: (string | number)[], message: string): Problem => ({
+        file: display,
+        line: parsed.source.lineOf(path),
+        path: dotted(path),
+        message,
+      });
+      if (c.requiredTools === undefined && c.requiredPrompts === undefined && c.requiredResources === undefined) {
+        problems.push(at(['cases', i], 'needs requiredTools, requiredPrompts or requiredResources: what the role depends on'));
+      }
+      c.requiredTools ??= [];
+      (c.requiredResources ?? []).forEach((resource, j) => {
+        const where = ['cases', i, 'requiredResources', j];
+        if ((resource.uri === undefined) === (resource.uriTemplate === undefined)) {
+          problems.push(at(where, 'needs either uri (a resource) or uriTemplate with variables (a template the server lists), not both'));
+        } else if (resource.variables !== undefined && resource.uri !== undefined) {
+          problems.push(at([...where, 'variables'], 'applies to a uriTemplate; a uri is read as it is'));
+        }
+      });
+      const surfacePatterns = [
+        ...(c.requiredPrompts ?? []).map((p, j) => ({
+          pattern: p.expect?.matches,
+          path: ['cases', i, 'requiredPrompts', j, 'expect', 'matches'],
+        })),
+        ...(c.requiredResources ?? []).map((r, j) => ({
+          pattern: r.expect?.matches,
+          path: ['cases', i, 'requiredResources', j, 'expect', 'matches'],
+        })),
+      ];
+      for (const { pattern, path } of surfacePatterns) {
+        const re = pattern === undefined ? null : safeRegex(pattern);
+        if (typeof re === 'string') problems.push(at(path, `is not a regular expression the gate can run in linear time: ${re}`));
+      }
       c.requiredTools.forEach((tool, j) => {
         const expect = tool.expect as (typeof tool.expect & { maxResultBytes?: number }) | undefined;
         if (expect?.maxResultBytes !== undefined) {

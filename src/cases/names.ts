@@ -61,6 +61,20 @@ export function datasetNameProblems(
         (required.requiredArguments ?? []).forEach((name, k) => check(name, [...where, 'requiredArguments', k]));
         for (const name of Object.keys(required.probeArguments ?? {})) check(name, [...where, 'probeArguments', name]);
       });
+      // A prompt that neither side lists, when both lists are known, is a typo, not a regression.
+      const promptLists = contracts.map((c) => c.surface?.prompts ?? null);
+      if (bothSides && promptLists.every((list) => list !== null)) {
+        const prompts = [...new Set(promptLists.flatMap((list) => list!.map((p) => p.name)))].sort();
+        (spec.requiredPrompts ?? []).forEach((required, j) => {
+          if (prompts.includes(required.name)) return;
+          const hint = closest(required.name, prompts);
+          problem(
+            dataset,
+            ['cases', i, 'requiredPrompts', j, 'name'],
+            `names prompt "${required.name}", which neither side lists${hint ? ` (did you mean "${hint}"?)` : `; the sides list: ${listed(prompts)}`}`,
+          );
+        });
+      }
       (spec.forbiddenTools ?? []).forEach((name, k) => {
         if (anywhere(name)) return;
         const hint = closestTool(name);

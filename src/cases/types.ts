@@ -19,10 +19,38 @@ export interface RequiredTool {
   expect?: Expectation;
 }
 
+/** What the text of a prompt's messages, or of a resource's contents, must hold. */
+export interface SurfaceExpectation {
+  contains?: string[];
+  matches?: string;
+  /** Resources only: the MIME type one of the contents must have. */
+  mimeType?: string;
+}
+
+export interface RequiredPrompt {
+  name: string;
+  /** Arguments the live prompt must mark required. */
+  requiredArguments?: string[];
+  /** When present, the prompt is fetched with prompts/get and these arguments. */
+  arguments?: Record<string, string>;
+  expect?: SurfaceExpectation;
+}
+
+/** A resource by `uri`, or by a `uriTemplate` the server must list, filled with `variables`. */
+export interface RequiredResource {
+  uri?: string;
+  uriTemplate?: string;
+  variables?: Record<string, string>;
+  expect?: SurfaceExpectation;
+}
+
 export interface Case {
   id: string;
   userTask: string;
+  /** Empty when the file leaves it out (a case of prompts or resources only). */
   requiredTools: RequiredTool[];
+  requiredPrompts?: RequiredPrompt[];
+  requiredResources?: RequiredResource[];
   forbiddenTools?: string[];
   sideEffects?: 'allowed' | 'forbidden';
   /** Further roles this case stands for, beside its dataset's role. */
@@ -53,6 +81,8 @@ export interface Dataset {
 
 type FailureCode =
   | 'required-tool-missing'
+  | 'required-prompt-missing'
+  | 'required-resource-template-missing'
   | 'required-argument-missing'
   | 'read-only-hint-mismatch'
   | 'destructive-hint-mismatch'
@@ -76,7 +106,10 @@ export interface CaseFailure {
 }
 
 export interface Probe {
+  /** The tool called; for a prompt or a resource, its name or URI (see `kind`). */
   tool: string;
+  /** Absent for a tools/call probe. */
+  kind?: 'prompt' | 'resource';
   status: 'called' | 'skipped' | 'failed';
   /** Why a probe was skipped or failed to complete. */
   reason: string | null;

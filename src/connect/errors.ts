@@ -1,7 +1,17 @@
 import type { Side } from '../findings/types.js';
 
 export type Phase =
-  'spawn' | 'ready' | 'initialize' | 'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list' | 'tools/call' | 'run';
+  | 'spawn'
+  | 'ready'
+  | 'initialize'
+  | 'tools/list'
+  | 'prompts/list'
+  | 'resources/list'
+  | 'resources/templates/list'
+  | 'tools/call'
+  | 'prompts/get'
+  | 'resources/read'
+  | 'run';
 
 /** A side could not be reached or read. The message says what happened, in which phase. */
 export class SideUnavailableError extends Error {

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, scratchProject } from '../helpers/cli.js';
@@ -184,5 +184,64 @@ describe('other scenarios', () => {
     expect(report.candidate.error!.message).toContain('ENOENT');
     expect(report.candidate.cases).toMatchObject({ total: 3, passed: 0, skipped: 3 });
     expect(report.diff.changes).toEqual([]);
+  });
+});
+
+describe('cases of prompts and resources (datasets/support-ops.surface.cases.yaml)', () => {
+  const surfaceRun = async (candidate: string, edit?: (text: string) => string) => {
+    const dir = scratchProject();
+    const file = join(dir, 'datasets/support-ops.surface.cases.yaml');
+    if (edit) writeFileSync(file, edit(readFileSync(file, 'utf8')));
+    const result = await runCli(['run', '--candidate', candidate, '--dataset', file, '--format', 'json'], { cwd: dir });
+    return { ...result, report: result.stdout ? (JSON.parse(result.stdout) as Report) : null };
+  };
+
+  it('the same release on both sides: both cases probed (prompts/get, resources/read) and passed, Promote', async () => {
+    const { code, report } = await surfaceRun('baseline');
+    expect(code).toBe(0);
+    expect(report!.candidate.caseResults.map((c) => [c.id, c.status, c.probes.map((p) => [p.kind, p.tool, p.status])])).toEqual([
+      ['triage-prompt', 'passed', [['prompt', 'Incident.Triage', 'called']]],
+      ['read-ticket', 'passed', [['resource', 'support-ops://tickets/TCK-1001', 'called']]],
+    ]);
+  });
+
+  it('a template the candidate no longer lists breaks its case on the candidate only: case-broken, Rollback', async () => {
+    const { code, report } = await surfaceRun('candidate-template');
+    expect(code).toBe(1);
+    const broken = report!.candidate.caseResults.find((c) => c.id === 'read-ticket')!;
+    expect(broken.failures.map((f) => [f.code, f.tool])).toEqual([
+      ['required-resource-template-missing', 'support-ops://tickets/{ticketId}'],
+    ]);
+    expect(report!.baseline.caseResults.every((c) => c.status === 'passed')).toBe(true);
+    expect(report!.decision.reasons.map((r) => r.code)).toEqual(['case-broken', 'resource-template-variables-changed']);
+  });
+
+  it('an expectation both sides miss is case-already-failing, not a regression: Promote', async () => {
+    const { code, report } = await surfaceRun('candidate-safe', (t) =>
+      t.replace('matches: "Search open tickets"', 'matches: "Escalate to legal"'),
+    );
+    expect(code).toBe(0);
+    const failing = report!.candidate.caseResults.find((c) => c.id === 'triage-prompt')!;
+    expect([failing.status, failing.regression, failing.failures.map((f) => f.check)]).toEqual(['failed', false, ['matches']]);
+  });
+
+  it('a prompt name neither side lists is a dataset problem (exit 3) with the closest name', async () => {
+    const { code, stderr } = await surfaceRun('baseline', (t) => t.replace('- name: Incident.Triage', '- name: Incident.Triag'));
+    expect(code).toBe(3);
+    expect(stderr).toMatch(
+      /support-ops\.surface\.cases\.yaml:\d+: cases\[0\]\.requiredPrompts\[0\]\.name: names prompt "Incident\.Triag", which neither side lists \(did you mean "Incident\.Triage"\?\)/,
+    );
+  });
+
+  it('a resource given both a uri and a uriTemplate is a dataset problem before any server starts', async () => {
+    const { code, stderr } = await surfaceRun('baseline', (t) =>
+      t.replace(
+        '- uriTemplate: support-ops://tickets/{ticketId}',
+        '- uri: support-ops://tickets/TCK-1\n        uriTemplate: support-ops://tickets/{ticketId}',
+      ),
+    );
+    expect(code).toBe(3);
+    expect(stderr).toMatch(/cases\[1\]\.requiredResources\[0\]: needs either uri .* or uriTemplate/);
+    expect(stderr).not.toContain('connecting');
   });
 });

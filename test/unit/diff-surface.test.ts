@@ -154,3 +154,13 @@ describe('the surface beside the tools', () => {
     ]);
   });
 });
+
+describe('filling a resource template for a probe', () => {
+  it('expands the RFC 6570 forms with string values', async () => {
+    const { expandTemplate } = await import('../../src/cases/surface-probes.js');
+    expect(expandTemplate('x://tickets/{ticketId}', { ticketId: 'TCK 1/2' })).toBe('x://tickets/TCK%201%2F2');
+    expect(expandTemplate('x://files{/path}{?q,page}', { path: 'a b', q: 'x', page: '2' })).toBe('x://files/a%20b?q=x&page=2');
+    expect(expandTemplate('x://{+base}/y', { base: 'a/b c' })).toBe('x://a/b%20c/y');
+    expect(expandTemplate('x://{missing}/y', {})).toBe('x:///y');
+  });
+});
