@@ -12,6 +12,8 @@ export interface DefinitionCost {
   heaviest: { tool: string; tokens: number }[];
   /** The rest of the definitions (outputSchema, annotations, title, _meta): the contract's size, not the model's cost. */
   contractOnlyTokens?: number;
+  /** The server's instructions, which go into the model's context too (not counted in totalTokens). Absent in older reports. */
+  instructionsTokens?: number;
 }
 
 const NAME = /^[A-Za-z0-9._-]{1,128}$/;

@@ -3,6 +3,7 @@ import type { Contract } from '../contract/types.js';
 import type { Finding, Side } from '../findings/types.js';
 import { auditContract, type DefinitionCost, type ToolAuditMemo } from './contract-checks.js';
 import { auditResult, type Observation } from './result-checks.js';
+import { auditSurface, instructionsTokens } from './surface-checks.js';
 
 export interface AuditSide {
   side: Side;
@@ -29,7 +30,8 @@ export function audit(baseline: AuditSide, candidate: AuditSide, settings: Audit
     const byName = new Map(s.contract.tools.map((t) => [t.name, t]));
     const contract = auditContract(s.contract, s.side, memo);
     const results = s.observations.flatMap((o) => auditResult(o, byName.get(o.tool), s.side, settings.resultBudgetBytes));
-    return { findings: [...contract.findings, ...results], cost: contract.cost };
+    const cost: DefinitionCost = { ...contract.cost, instructionsTokens: instructionsTokens(s.contract) };
+    return { findings: [...contract.findings, ...auditSurface(s.contract, s.side), ...results], cost };
   };
   const b = run(baseline);
   const c = run(candidate);
@@ -51,6 +53,21 @@ export function audit(baseline: AuditSide, candidate: AuditSide, settings: Audit
         message: `Tool definitions grew ${Math.round(grown)}%, from about ${b.cost.totalTokens} to ${c.cost.totalTokens} tokens (limit ${settings.definitionCostGrowthPercent}%).`,
       });
     }
+  }
+  const [wasInstructions, isInstructions] = [b.cost?.instructionsTokens ?? 0, c.cost?.instructionsTokens ?? 0];
+  if (
+    c.cost &&
+    isInstructions - wasInstructions > settings.definitionCostGrowthMinTokens &&
+    isInstructions > wasInstructions * (1 + settings.definitionCostGrowthPercent / 100)
+  ) {
+    growth.push({
+      code: 'instructions-cost-regression',
+      severity: 'dangerous',
+      side: 'candidate',
+      tool: null,
+      regression: true,
+      message: `The server's instructions grew from about ${wasInstructions} to ${isInstructions} tokens (limit ${settings.definitionCostGrowthPercent}% and ${settings.definitionCostGrowthMinTokens} tokens); every session pays for them.`,
+    });
   }
   return {
     findings: [...b.findings.map((f) => ({ ...f, regression: false })), ...candidateFindings, ...growth],

@@ -153,7 +153,7 @@ export const auditSchema = z
     definitionCostGrowthPercent: setting(
       z.number().min(0),
       25,
-      "tool-definition-cost-regression fires when the candidate's total tool definition cost grows by more than this (and more than definitionCostGrowthMinTokens).",
+      "tool-definition-cost-regression fires when the candidate's total tool definition cost grows by more than this (and more than definitionCostGrowthMinTokens); instructions-cost-regression, when the server's instructions do.",
     ),
     resultGrowthMinBytes: setting(int().min(0), 1024, 'The least growth in bytes that counts as a result-size-regression.'),
     definitionCostGrowthMinTokens: setting(int().min(0), 500, 'The least growth in estimated tokens that counts.'),

@@ -130,6 +130,9 @@ export const CODES = {
   'tool-definition-cost': { subject: 'audit', action: 'ignore', title: 'Tool definition cost' },
   'tool-definition-cost-regression': { subject: 'audit', action: 'hold', title: 'Tool definitions grew' },
   'confusable-tools': { subject: 'audit', action: 'ignore', title: 'Confusable tools' },
+  'prompt-description-missing': { subject: 'audit', action: 'ignore', title: 'Prompts without a description' },
+  'resource-description-missing': { subject: 'audit', action: 'ignore', title: 'Resources and templates without a description' },
+  'instructions-cost-regression': { subject: 'audit', action: 'hold', title: 'Server instructions grew' },
 
   // Roles: a dataset's `role: { name, allowedTools, maxDestructiveTools }`. Hold, not rollback: the tool
   // may be sound and the allowlist stale, so a person decides which one to change. A new destructive

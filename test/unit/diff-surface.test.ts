@@ -164,3 +164,53 @@ describe('filling a resource template for a probe', () => {
     expect(expandTemplate('x://{missing}/y', {})).toBe('x:///y');
   });
 });
+
+describe('the audit beside the tools', () => {
+  it('names prompts and resources without a description, one finding per kind, and judges them as regressions', async () => {
+    const { audit } = await import('../../src/audit/index.js');
+    const { DEFAULTS } = await import('../../src/config/types.js');
+    const described = withSurface({
+      prompts: [{ name: 'p', description: 'Drafts a reply.' }],
+      resources: [{ uri: 'x://a', description: 'A.' }],
+    });
+    const bare = withSurface({
+      prompts: [{ name: 'p' }, { name: 'q', description: ' ' }],
+      resources: [{ uri: 'x://a' }],
+      resourceTemplates: [{ uriTemplate: 'x://{id}' }],
+    });
+    const result = audit(
+      { side: 'baseline', contract: described, observations: [] },
+      { side: 'candidate', contract: bare, observations: [] },
+      DEFAULTS.audit,
+    );
+    expect(
+      result.findings
+        .filter((f) => f.side === 'candidate' && f.regression)
+        .map((f) => [f.code, f.regression, f.message]),
+    ).toEqual([
+      ['prompt-description-missing', true, '2 prompts without a description: "p", "q".'],
+      ['resource-description-missing', true, '2 resources and templates without a description: "x://a", "x://{id}".'],
+    ]);
+  });
+
+  it('holds instructions that grew past the cost limits, and says how much', async () => {
+    const { audit } = await import('../../src/audit/index.js');
+    const { DEFAULTS } = await import('../../src/config/types.js');
+    const withInstructions = (text: string): Contract => {
+      const c = withSurface({});
+      return { ...c, server: { ...c.server, instructions: text } };
+    };
+    const run = (before: string, after: string) =>
+      audit(
+        { side: 'baseline', contract: withInstructions(before), observations: [] },
+        { side: 'candidate', contract: withInstructions(after), observations: [] },
+        DEFAULTS.audit,
+      );
+    const grown = run('Use the tools.', 'x'.repeat(4_000));
+    expect(grown.findings.filter((f) => f.code === 'instructions-cost-regression').map((f) => f.message)).toEqual([
+      "The server's instructions grew from about 4 to 1000 tokens (limit 25% and 500 tokens); every session pays for them.",
+    ]);
+    expect(grown.cost.candidate?.instructionsTokens).toBe(1000);
+    expect(run('x'.repeat(4_000), 'y'.repeat(4_400)).findings.some((f) => f.code === 'instructions-cost-regression')).toBe(false);
+  });
+});
