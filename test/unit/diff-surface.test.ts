@@ -183,11 +183,7 @@ describe('the audit beside the tools', () => {
       { side: 'candidate', contract: bare, observations: [] },
       DEFAULTS.audit,
     );
-    expect(
-      result.findings
-        .filter((f) => f.side === 'candidate' && f.regression)
-        .map((f) => [f.code, f.regression, f.message]),
-    ).toEqual([
+    expect(result.findings.filter((f) => f.side === 'candidate' && f.regression).map((f) => [f.code, f.regression, f.message])).toEqual([
       ['prompt-description-missing', true, '2 prompts without a description: "p", "q".'],
       ['resource-description-missing', true, '2 resources and templates without a description: "x://a", "x://{id}".'],
     ]);
