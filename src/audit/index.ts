@@ -3,7 +3,7 @@ import type { Contract } from '../contract/types.js';
 import type { Finding, Side } from '../findings/types.js';
 import { auditContract, type DefinitionCost, type ToolAuditMemo } from './contract-checks.js';
 import { auditResult, type Observation } from './result-checks.js';
-import { auditSurface, instructionsTokens } from './surface-checks.js';
+import { auditFeatures, instructionsTokens } from './feature-checks.js';
 
 export interface AuditSide {
   side: Side;
@@ -31,7 +31,7 @@ export function audit(baseline: AuditSide, candidate: AuditSide, settings: Audit
     const contract = auditContract(s.contract, s.side, memo);
     const results = s.observations.flatMap((o) => auditResult(o, byName.get(o.tool), s.side, settings.resultBudgetBytes));
     const cost: DefinitionCost = { ...contract.cost, instructionsTokens: instructionsTokens(s.contract) };
-    return { findings: [...contract.findings, ...auditSurface(s.contract, s.side), ...results], cost };
+    return { findings: [...contract.findings, ...auditFeatures(s.contract, s.side), ...results], cost };
   };
   const b = run(baseline);
   const c = run(candidate);

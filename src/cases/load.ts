@@ -71,7 +71,7 @@ export function loadDatasets(files: string[], cwd = process.cwd()): Dataset[] {
           problems.push(at([...where, 'variables'], 'applies to a uriTemplate; a uri is read as it is'));
         }
       });
-      const surfacePatterns = [
+      const featurePatterns = [
         ...(c.requiredPrompts ?? []).map((p, j) => ({
           pattern: p.expect?.matches,
           path: ['cases', i, 'requiredPrompts', j, 'expect', 'matches'],
@@ -81,7 +81,7 @@ export function loadDatasets(files: string[], cwd = process.cwd()): Dataset[] {
           path: ['cases', i, 'requiredResources', j, 'expect', 'matches'],
         })),
       ];
-      for (const { pattern, path } of surfacePatterns) {
+      for (const { pattern, path } of featurePatterns) {
         const re = pattern === undefined ? null : safeRegex(pattern);
         if (typeof re === 'string') problems.push(at(path, `is not a regular expression the gate can run in linear time: ${re}`));
       }

@@ -62,7 +62,7 @@ export function datasetNameProblems(
         for (const name of Object.keys(required.probeArguments ?? {})) check(name, [...where, 'probeArguments', name]);
       });
       // A prompt that neither side lists, when both lists are known, is a typo, not a regression.
-      const promptLists = contracts.map((c) => c.surface?.prompts ?? null);
+      const promptLists = contracts.map((c) => c.features?.prompts ?? null);
       if (bothSides && promptLists.every((list) => list !== null)) {
         const prompts = [...new Set(promptLists.flatMap((list) => list!.map((p) => p.name)))].sort();
         (spec.requiredPrompts ?? []).forEach((required, j) => {

@@ -1,6 +1,6 @@
 import type { Contract, ContractTool } from '../contract/types.js';
 import { mapLimit } from '../concurrency.js';
-import { surfaceProbes, type SurfaceReader } from './surface-probes.js';
+import { featureProbes, type FeatureReader } from './feature-probes.js';
 import { describe } from '../error-text.js';
 import { depthOf, MAX_DEFINITION_DEPTH } from '../contract/normalize.js';
 import type { Observation } from '../audit/result-checks.js';
@@ -25,7 +25,7 @@ export interface ReplaySide {
   contract: Contract;
   caller: ToolCaller | null;
   /** prompts/get and resources/read on the live server; null where there is none. */
-  reader?: SurfaceReader | null;
+  reader?: FeatureReader | null;
   /** Why there is no caller, e.g. "snapshot profile: no live server". */
   noCallerReason?: string;
   allowSideEffects: boolean;
@@ -90,14 +90,14 @@ async function replayCase(
       });
     }
   }
-  const surfaced = await surfaceProbes(
+  const featured = await featureProbes(
     spec,
-    side.contract.surface,
+    side.contract.features,
     side.reader ?? null,
     side.noCallerReason ?? 'no live server on this side',
   );
-  probes.push(...surfaced.probes);
-  failures.push(...surfaced.failures);
+  probes.push(...featured.probes);
+  failures.push(...featured.failures);
   const status = failures.length ? 'failed' : probes.some((p) => p.status === 'skipped') ? 'skipped' : 'passed';
   return {
     result: {

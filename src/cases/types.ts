@@ -20,7 +20,7 @@ export interface RequiredTool {
 }
 
 /** What the text of a prompt's messages, or of a resource's contents, must hold. */
-export interface SurfaceExpectation {
+export interface FeatureExpectation {
   contains?: string[];
   matches?: string;
   /** Resources only: the MIME type one of the contents must have. */
@@ -33,7 +33,7 @@ export interface RequiredPrompt {
   requiredArguments?: string[];
   /** When present, the prompt is fetched with prompts/get and these arguments. */
   arguments?: Record<string, string>;
-  expect?: SurfaceExpectation;
+  expect?: FeatureExpectation;
 }
 
 /** A resource by `uri`, or by a `uriTemplate` the server must list, filled with `variables`. */
@@ -41,7 +41,7 @@ export interface RequiredResource {
   uri?: string;
   uriTemplate?: string;
   variables?: Record<string, string>;
-  expect?: SurfaceExpectation;
+  expect?: FeatureExpectation;
 }
 
 export interface Case {

@@ -3,7 +3,7 @@ import type { Phase } from '../connect/errors.js';
 import type { RawCallResult, Session } from '../connect/session.js';
 import { SideUnavailableError } from '../connect/errors.js';
 import { contractBuilder } from './normalize.js';
-import { buildSurface } from './surface.js';
+import { buildFeatures } from './features.js';
 import type { Contract, DiscoveryProblem } from './types.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -24,7 +24,7 @@ const ITEMS: Record<ListMethod, string> = {
  * helpers neither follow cursors nor tolerate real servers' payloads, so this sends the raw
  * requests, follows `nextCursor` itself with a page limit and a loop guard, and turns every
  * deviation into a problem. A tools page that cannot be read makes the side unavailable (an
- * unreadable surface is never "zero tools"); another list that cannot be read is a problem, and
+ * unreadable tool list is never "zero tools"); another list that cannot be read is a problem, and
  * that list is unknown, never empty.
  */
 export async function discover(session: Session, limits: Limits): Promise<Contract> {
@@ -61,9 +61,9 @@ export async function discover(session: Session, limits: Limits): Promise<Contra
       message: `the server wrote ${noise.lines} non-JSON-RPC line(s) to stdout, e.g. ${JSON.stringify(noise.samples[0])}`,
     });
   }
-  const surface = buildSurface({ capabilities, prompts, resources, resourceTemplates }, problems);
+  const features = buildFeatures({ capabilities, prompts, resources, resourceTemplates }, problems);
   const finished = contract.finish(session.identity(), { pages, durationMs: Math.round(performance.now() - started), errors: problems });
-  return { ...finished, surface };
+  return { ...finished, features };
 }
 
 const capabilityOf = (method: ListMethod): string => method.split('/')[0]!;

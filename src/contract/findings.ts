@@ -25,9 +25,9 @@ export function discoveryFindings(baseline: Contract, candidate: Contract | null
       regression: !known.has(e.message),
     });
   }
-  if (candidate?.surface && !baseline.surface) {
+  if (candidate?.features && !baseline.features) {
     findings.push({
-      code: 'surface-not-compared',
+      code: 'features-not-compared',
       severity: 'safe',
       side: 'baseline',
       tool: null,

@@ -3,8 +3,8 @@ import { readSource } from '../config/source.js';
 import { GATE_NAME, GATE_VERSION } from '../version.js';
 import { sortKeys } from './canonical.js';
 import { buildContract } from './normalize.js';
-import { buildSurface, type RawSurface } from './surface.js';
-import type { Contract, ContractTool, Surface } from './types.js';
+import { buildFeatures, type RawFeatures } from './features.js';
+import type { Contract, ContractTool, Features } from './types.js';
 
 const SNAPSHOT_KIND = 'mcp-gate/contract';
 
@@ -19,14 +19,14 @@ const rawTool = (t: ContractTool): Record<string, unknown> => ({
   ...(t.annotations !== null ? { annotations: t.annotations } : {}),
 });
 
-/** The surface beside the tools as the lists gave it (hashes and derived fields are computed again on reading). */
-const rawSurface = (surface: Surface): RawSurface => {
+/** The features beside the tools as the lists gave them (hashes and derived fields are computed again on reading). */
+const rawFeatures = (features: Features): RawFeatures => {
   const strip = <T extends { hash: string }>(items: T[] | null) => items?.map(({ hash: _hash, ...item }) => item) ?? null;
   return {
-    capabilities: surface.capabilities,
-    prompts: strip(surface.prompts),
-    resources: strip(surface.resources),
-    resourceTemplates: surface.resourceTemplates?.map(({ hash: _hash, variables: _variables, ...item }) => item) ?? null,
+    capabilities: features.capabilities,
+    prompts: strip(features.prompts),
+    resources: strip(features.resources),
+    resourceTemplates: features.resourceTemplates?.map(({ hash: _hash, variables: _variables, ...item }) => item) ?? null,
   };
 };
 
@@ -42,7 +42,7 @@ export function toSnapshot(contract: Contract): string {
     server: contract.server,
     contractHash: contract.hash,
     tools: contract.tools.map(rawTool),
-    ...(contract.surface && { surface: rawSurface(contract.surface) }),
+    ...(contract.features && { features: rawFeatures(contract.features) }),
   };
   return `${JSON.stringify(sortKeys(snapshot), null, 2)}\n`;
 }
@@ -70,13 +70,13 @@ export function readSnapshot(file: string, display: string): Contract {
     value.tools,
     { pages: 0, durationMs: 0, errors: [] },
   );
-  // A snapshot written before mcp-gate read more than tools has no surface: it stays unknown, never empty.
-  if (value.surface === undefined) return contract;
-  if (!value.surface || typeof value.surface !== 'object')
-    throw problem('surface', 'must be an object (capabilities, prompts, resources, resourceTemplates)');
-  const raw = value.surface as Record<string, unknown>;
+  // A snapshot written before mcp-gate read more than tools has no features: it stays unknown, never empty.
+  if (value.features === undefined) return contract;
+  if (!value.features || typeof value.features !== 'object')
+    throw problem('features', 'must be an object (capabilities, prompts, resources, resourceTemplates)');
+  const raw = value.features as Record<string, unknown>;
   const list = (key: string): unknown[] | null => (Array.isArray(raw[key]) ? (raw[key] as unknown[]) : null);
-  const surface = buildSurface(
+  const features = buildFeatures(
     {
       capabilities: raw.capabilities,
       prompts: list('prompts'),
@@ -85,5 +85,5 @@ export function readSnapshot(file: string, display: string): Contract {
     },
     contract.discovery.errors,
   );
-  return { ...contract, surface };
+  return { ...contract, features };
 }

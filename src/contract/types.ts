@@ -40,14 +40,14 @@ export interface Discovery {
 export interface Contract {
   server: ServerIdentity;
   tools: ContractTool[];
-  /** Canonical hash of the tools (the prompts and resources have their own in `surface`). */
+  /** Canonical hash of the tools (the prompts and resources have their own in `features`). */
   hash: string;
   discovery: Discovery;
   /**
    * Everything beside the tools. Absent when it was not read: a snapshot written before mcp-gate
    * read more than tools, which is never taken as "everything removed".
    */
-  surface?: Surface;
+  features?: Features;
 }
 
 /**
@@ -55,7 +55,7 @@ export interface Contract {
  * is [] when its capability is not declared (nothing to list), and null when it is declared but
  * could not be read (a discovery problem says why): never read as empty.
  */
-export interface Surface {
+export interface Features {
   capabilities: Record<string, unknown>;
   prompts: ContractPrompt[] | null;
   resources: ContractResource[] | null;

@@ -4,7 +4,7 @@ import type { Change } from '../findings/types.js';
 import { diffAnnotations } from './annotations.js';
 import { diffProtocolVersion } from './protocol.js';
 import { diffSchemas } from './schemas.js';
-import { diffSurface } from './surface.js';
+import { diffFeatures } from './features.js';
 import { diffNewToolText, diffText } from './text.js';
 import { diffToolSet } from './tools.js';
 
@@ -23,8 +23,8 @@ export function diffContracts(before: Contract, after: Contract): Change[] {
   const a = after.server;
   if ((b.instructions ?? '') !== (a.instructions ?? '')) changes.push(...diffText.instructions(b.instructions, a.instructions));
   changes.push(...diffProtocolVersion(b, a));
-  // A side without a surface was read from a snapshot that holds tools only: nothing beside them is compared.
-  if (before.surface && after.surface) changes.push(...diffSurface(before.surface, after.surface));
+  // A side without features was read from a snapshot that holds tools only: nothing beside them is compared.
+  if (before.features && after.features) changes.push(...diffFeatures(before.features, after.features));
   return sortChanges(changes);
 }
 

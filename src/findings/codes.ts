@@ -81,7 +81,7 @@ export const CODES = {
   'instructions-changed': { subject: 'text', action: 'hold', title: 'Server instructions rewritten' },
   'instructions-reworded': { subject: 'text', action: 'ignore', title: 'Server instructions reworded' },
 
-  // Beside the tools (contract/surface.ts, diff/surface.ts): what clients offer users, and what they read.
+  // Beside the tools (contract/features.ts, diff/features.ts): what clients offer users, and what they read.
   'prompt-removed': { subject: 'prompts', action: 'rollback', title: 'Prompts removed' },
   'prompt-renamed': { subject: 'prompts', action: 'rollback', title: 'Prompts likely renamed' },
   'prompt-argument-required': { subject: 'prompts', action: 'rollback', title: 'Prompt arguments now required' },
@@ -105,7 +105,7 @@ export const CODES = {
   'candidate-unavailable': { subject: 'discovery', action: 'rollback', title: 'Candidate unavailable' },
   'protocol-violation': { subject: 'discovery', action: 'hold', title: 'Protocol violations' },
   // A side read from a snapshot that holds tools only: its prompts, resources and capabilities are unknown, not removed.
-  'surface-not-compared': { subject: 'discovery', action: 'ignore', title: 'Prompts, resources and capabilities not compared' },
+  'features-not-compared': { subject: 'discovery', action: 'ignore', title: 'Prompts, resources and capabilities not compared' },
   // Fires (and holds) only when the negotiated revision goes down, severity dangerous. An upgrade is
   // a safe change: listed in diff.changes, never a signal (see decide/signals.ts).
   'protocol-version-changed': { subject: 'discovery', action: 'hold', title: 'Protocol version went down' },

@@ -2,6 +2,7 @@ import type { Change } from '../findings/types.js';
 import { markdownCode, markdownText } from '../inert.js';
 import { approvalRecord } from './approval-record.js';
 import { modelSeatHighlights } from './model-seat.js';
+import { featureRows } from './feature-rows.js';
 import type { Report, SideReport } from './types.js';
 
 /** The hidden line that marks the gate's PR comment, so a later run updates it instead of adding one. */
@@ -202,6 +203,7 @@ function serverSection(b: SideReport, c: SideReport): string[] {
     `| server | ${cell(version(b))} | ${cell(version(c))} |`,
     `| protocol | ${b.server.protocolVersion ?? '-'} | ${c.server.protocolVersion ?? '-'} |`,
     `| tools | ${b.toolCount} | ${c.available ? c.toolCount : 'unavailable'} |`,
+    ...featureRows(b, c).map(([label, was, now]) => `| ${label} | ${was} | ${now} |`),
     `| contract | ${short(b.contractHash)} | ${short(c.contractHash)} |`,
   ];
 }

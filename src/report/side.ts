@@ -20,7 +20,7 @@ export function buildSideReport(side: OpenSide & { error?: SideUnavailableError 
     tools: side.contract.tools,
     discovery: side.contract.discovery,
     stderr: { tail, droppedBytes: dropped },
-    ...(side.contract.surface && { surface: side.contract.surface }),
+    ...(side.contract.features && { features: side.contract.features }),
     cases: caseTotals(caseResults),
     caseResults,
   };

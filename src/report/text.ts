@@ -1,5 +1,6 @@
 import { inert, inertLines } from '../inert.js';
 import { modelSeatHighlights } from './model-seat.js';
+import { featureRows } from './feature-rows.js';
 import type { Report, SideReport } from './types.js';
 
 export interface TextStyle {
@@ -36,6 +37,7 @@ export function renderText(report: Report, style: TextStyle = plain, reportPath:
   const rows = [
     ['', 'baseline', 'candidate'],
     ['tools', String(b.toolCount), c.available ? String(c.toolCount) : 'unavailable'],
+    ...featureRows(b, c),
     ['pass rate', passRate(b), passRate(c)],
     ['cases passed', String(b.cases.passed), String(c.cases.passed)],
     ['cases failed', String(b.cases.failed), String(c.cases.failed)],

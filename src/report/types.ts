@@ -1,5 +1,5 @@
 import type { CaseResult, CaseTotals } from '../cases/types.js';
-import type { ContractTool, Discovery, ServerIdentity, Surface } from '../contract/types.js';
+import type { ContractTool, Discovery, ServerIdentity, Features } from '../contract/types.js';
 import type { Decision } from '../decide/decide.js';
 import type { DiffSummary } from '../diff/summary.js';
 import type { Audit } from '../audit/index.js';
@@ -22,8 +22,8 @@ export interface SideReport {
   discovery: Discovery;
   /** The last bytes the server wrote to stderr, and how many earlier bytes were dropped. */
   stderr: { tail: string; droppedBytes: number };
-  /** Capabilities, prompts, resources and resource templates; absent when not read (see Contract.surface). */
-  surface?: Surface;
+  /** Capabilities, prompts, resources and resource templates; absent when not read (see Contract.features). */
+  features?: Features;
   cases: CaseTotals;
   caseResults: CaseResult[];
 }

@@ -121,7 +121,7 @@ describe('other scenarios', () => {
     ]);
     expect(report.decision.reasons.map((r) => [r.code, r.action])).toEqual([['resource-template-variables-changed', 'rollback']]);
     // Both sides carry what they offer beside the tools: the prompt, unchanged, and the template.
-    expect(report.baseline.surface?.prompts?.map((p) => [p.name, p.arguments.map((a) => [a.name, a.required])])).toEqual([
+    expect(report.baseline.features?.prompts?.map((p) => [p.name, p.arguments.map((a) => [a.name, a.required])])).toEqual([
       [
         'Incident.Triage',
         [
@@ -130,7 +130,7 @@ describe('other scenarios', () => {
         ],
       ],
     ]);
-    expect(report.candidate.surface?.resourceTemplates?.map((t) => [t.uriTemplate, t.variables])).toEqual([
+    expect(report.candidate.features?.resourceTemplates?.map((t) => [t.uriTemplate, t.variables])).toEqual([
       ['support-ops://tickets/{id}', ['id']],
     ]);
   });
@@ -187,10 +187,10 @@ describe('other scenarios', () => {
   });
 });
 
-describe('cases of prompts and resources (datasets/support-ops.surface.cases.yaml)', () => {
+describe('cases of prompts and resources (datasets/support-ops.features.cases.yaml)', () => {
   const surfaceRun = async (candidate: string, edit?: (text: string) => string) => {
     const dir = scratchProject();
-    const file = join(dir, 'datasets/support-ops.surface.cases.yaml');
+    const file = join(dir, 'datasets/support-ops.features.cases.yaml');
     if (edit) writeFileSync(file, edit(readFileSync(file, 'utf8')));
     const result = await runCli(['run', '--candidate', candidate, '--dataset', file, '--format', 'json'], { cwd: dir });
     return { ...result, report: result.stdout ? (JSON.parse(result.stdout) as Report) : null };
@@ -229,7 +229,7 @@ describe('cases of prompts and resources (datasets/support-ops.surface.cases.yam
     const { code, stderr } = await surfaceRun('baseline', (t) => t.replace('- name: Incident.Triage', '- name: Incident.Triag'));
     expect(code).toBe(3);
     expect(stderr).toMatch(
-      /support-ops\.surface\.cases\.yaml:\d+: cases\[0\]\.requiredPrompts\[0\]\.name: names prompt "Incident\.Triag", which neither side lists \(did you mean "Incident\.Triage"\?\)/,
+      /support-ops\.features\.cases\.yaml:\d+: cases\[0\]\.requiredPrompts\[0\]\.name: names prompt "Incident\.Triag", which neither side lists \(did you mean "Incident\.Triage"\?\)/,
     );
   });
 

@@ -99,7 +99,7 @@ describe('published servers from npm', () => {
     // Resources: the 100 test://static resources (10 pages of 10) gave way to 7 demo:// documents.
     expect(of('resource-removed')).toHaveLength(100);
     expect(of('resource-added')).toHaveLength(7);
-    expect(report.baseline.surface?.resources).toHaveLength(100);
+    expect(report.baseline.features?.resources).toHaveLength(100);
     // Templates: test://static/resource/{id} is gone; two demo:// templates are new.
     expect(of('resource-template-removed').map((c) => c.before)).toEqual(['test://static/resource/{id}']);
     expect(of('resource-template-added').map((c) => c.after)).toEqual([
@@ -121,7 +121,7 @@ describe('published servers from npm', () => {
   it('everything 2026.1.14 against itself: no change beside the tools either', async () => {
     const { code, report } = await diff('everything-2026.1.14', 'everything-2026.1.14');
     expect(report.diff.changes).toEqual([]);
-    expect(report.candidate.surface?.prompts?.map((p) => p.name)).toEqual([
+    expect(report.candidate.features?.prompts?.map((p) => p.name)).toEqual([
       'args-prompt',
       'completable-prompt',
       'resource-prompt',

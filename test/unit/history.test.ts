@@ -32,6 +32,33 @@ describe('history runs', () => {
     expect(runs.map((r) => r.addedTools)).toEqual([0, 0, 1, 0, 1]);
   });
 
+  it('marks drift when only the prompts or resources changed, and never against a report without them', async () => {
+    const { buildFeatures } = await import('../../src/contract/features.js');
+    const withPrompts = (minute: number, prompts: string[] | null) => {
+      const report = at(minute, ['a']);
+      if (prompts) {
+        const features = buildFeatures(
+          { capabilities: { prompts: {} }, prompts: prompts.map((name) => ({ name })), resources: [], resourceTemplates: [] },
+          [],
+        );
+        report.candidate = { ...report.candidate, features };
+      }
+      return report;
+    };
+    const runs = historyRuns([
+      { file: 'a.json', report: withPrompts(1, null), page: null },
+      { file: 'b.json', report: withPrompts(2, ['p']), page: null },
+      { file: 'c.json', report: withPrompts(3, ['p']), page: null },
+      { file: 'd.json', report: withPrompts(4, ['p', 'q']), page: null },
+    ]);
+    expect(runs.map((r) => [r.file, r.drift])).toEqual([
+      ['a.json', null],
+      ['b.json', false], // an older report without prompts: the tools alone are compared
+      ['c.json', false],
+      ['d.json', true],
+    ]);
+  });
+
   it('shortens hashes for tables and says when there are no runs', () => {
     expect(shortHash('sha256:0123456789abcdef')).toBe('0123456789ab');
     expect(shortHash(null)).toBe('-');

@@ -19,7 +19,10 @@ export interface HistoryRun {
   toolCount: number;
   /** The candidate's contract hash; null when the candidate was unavailable. */
   contractHash: string | null;
-  /** The candidate's contract differs from the previous run's; null when there is nothing to compare. */
+  /**
+   * The candidate's contract differs from the previous run's (its tools, or, when both runs read them,
+   * its prompts, resources and capabilities); null when there is nothing to compare.
+   */
   drift: boolean | null;
   /** Link to the run's HTML page when `<report>.html` sits beside the JSON, else null. */
   page: string | null;
@@ -46,11 +49,16 @@ export interface SavedReport {
 export function historyRuns(saved: SavedReport[]): HistoryRun[] {
   const ordered = [...saved].sort((a, b) => a.report.startedAt.localeCompare(b.report.startedAt) || a.file.localeCompare(b.file));
   let previous: string | null | undefined;
+  let previousFeatures: string | undefined;
   return ordered.map(({ file, report, page }) => {
     const { baseline, candidate, diff, decision } = report;
     const hash = candidate.contractHash;
-    const drift = previous === undefined || previous === null || hash === null ? null : previous !== hash;
+    const features = candidate.features?.hash;
+    // A report written before the features were read has none: only the tools are compared then.
+    const featureDrift = previousFeatures !== undefined && features !== undefined && previousFeatures !== features;
+    const drift = previous === undefined || previous === null || hash === null ? null : previous !== hash || featureDrift;
     previous = hash;
+    previousFeatures = features;
     return {
       file,
       startedAt: report.startedAt,

@@ -13,9 +13,9 @@ const undescribed = <T extends { description: string | null }>(items: T[] | null
  * alone to the user or the model, who must guess what each one is for. One finding per kind,
  * naming at most ten, so a server with a hundred bare resources is one line.
  */
-export function auditSurface(contract: Contract, side: Side): Finding[] {
-  const surface = contract.surface;
-  if (!surface) return [];
+export function auditFeatures(contract: Contract, side: Side): Finding[] {
+  const features = contract.features;
+  if (!features) return [];
   const findings: Finding[] = [];
   const add = (code: Finding['code'], one: string, many: string, keys: string[]) => {
     if (!keys.length) return;
@@ -36,9 +36,9 @@ export function auditSurface(contract: Contract, side: Side): Finding[] {
     'prompt-description-missing',
     'prompt',
     'prompts',
-    undescribed(surface.prompts, (p) => p.name),
+    undescribed(features.prompts, (p) => p.name),
   );
-  const resources = [...undescribed(surface.resources, (r) => r.uri), ...undescribed(surface.resourceTemplates, (t) => t.uriTemplate)];
+  const resources = [...undescribed(features.resources, (r) => r.uri), ...undescribed(features.resourceTemplates, (t) => t.uriTemplate)];
   add('resource-description-missing', 'resource or template', 'resources and templates', resources);
   return findings;
 }

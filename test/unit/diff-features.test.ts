@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSurface, templateVariables, type RawSurface } from '../../src/contract/surface.js';
+import { buildFeatures, templateVariables, type RawFeatures } from '../../src/contract/features.js';
 import type { Contract, DiscoveryProblem } from '../../src/contract/types.js';
 import { discoveryFindings } from '../../src/contract/findings.js';
 import { diffContracts } from '../../src/diff/index.js';
@@ -7,22 +7,22 @@ import { contractOf, tool } from '../helpers/contracts.js';
 
 const CAPS = { tools: {}, prompts: {}, resources: {} };
 
-/** A contract with one tool and this surface, as discovery would build it. */
-function withSurface(raw: Partial<RawSurface>, problems: DiscoveryProblem[] = []): Contract {
-  const surface = buildSurface({ capabilities: CAPS, prompts: [], resources: [], resourceTemplates: [], ...raw }, problems);
-  return { ...contractOf(tool('t')), surface };
+/** A contract with one tool and these features, as discovery would build it. */
+function withFeatures(raw: Partial<RawFeatures>, problems: DiscoveryProblem[] = []): Contract {
+  const features = buildFeatures({ capabilities: CAPS, prompts: [], resources: [], resourceTemplates: [], ...raw }, problems);
+  return { ...contractOf(tool('t')), features };
 }
 
 const pairs = (before: Contract, after: Contract) => diffContracts(before, after).map((c) => [c.code, c.severity, c.path]);
 
-describe('the surface beside the tools', () => {
+describe('the features beside the tools', () => {
   it('is no change against itself, whatever the order it was listed in', () => {
     const prompts = [{ name: 'b', arguments: [{ name: 'x', required: true }] }, { name: 'a' }];
-    expect(pairs(withSurface({ prompts }), withSurface({ prompts: [...prompts].reverse() }))).toEqual([]);
+    expect(pairs(withFeatures({ prompts }), withFeatures({ prompts: [...prompts].reverse() }))).toEqual([]);
   });
 
   it('prompts: removed, added, an argument made required or removed, renamed with the same words', () => {
-    const before = withSurface({
+    const before = withFeatures({
       prompts: [
         { name: 'gone' },
         { name: 'simple_prompt' },
@@ -30,7 +30,7 @@ describe('the surface beside the tools', () => {
         { name: 'args', arguments: [{ name: 'city', required: false }, { name: 'old' }] },
       ],
     });
-    const after = withSurface({
+    const after = withFeatures({
       prompts: [
         { name: 'simple-prompt' },
         {
@@ -59,7 +59,7 @@ describe('the surface beside the tools', () => {
   });
 
   it('resource templates: variables changed, removed, added; static resources removed, added, MIME type changed', () => {
-    const before = withSurface({
+    const before = withFeatures({
       resourceTemplates: [
         { uriTemplate: 'x://tickets/{ticketId}', name: 'ticket' },
         { uriTemplate: 'x://gone/{id}', name: 'gone' },
@@ -69,7 +69,7 @@ describe('the surface beside the tools', () => {
         { uri: 'x://b', name: 'b' },
       ],
     });
-    const after = withSurface({
+    const after = withFeatures({
       resourceTemplates: [
         { uriTemplate: 'x://tickets/{id}', name: 'ticket' },
         { uriTemplate: 'x://new/{q}', name: 'new' },
@@ -95,7 +95,7 @@ describe('the surface beside the tools', () => {
   it('capabilities: a sub-capability dropped is a removal, a new one an addition', () => {
     const before = {
       ...contractOf(tool('t')),
-      surface: buildSurface(
+      features: buildFeatures(
         {
           capabilities: { tools: { listChanged: true }, logging: {}, resources: { subscribe: true } },
           prompts: [],
@@ -107,7 +107,7 @@ describe('the surface beside the tools', () => {
     };
     const after = {
       ...contractOf(tool('t')),
-      surface: buildSurface(
+      features: buildFeatures(
         {
           capabilities: { tools: {}, resources: { subscribe: true, listChanged: true }, completions: {} },
           prompts: [],
@@ -128,26 +128,26 @@ describe('the surface beside the tools', () => {
   });
 
   it('a list that could not be read (null) is unknown: nothing in it is taken as removed', () => {
-    const before = withSurface({ prompts: [{ name: 'a' }], resources: [{ uri: 'x://a' }] });
-    const after = withSurface({ prompts: null, resources: null });
+    const before = withFeatures({ prompts: [{ name: 'a' }], resources: [{ uri: 'x://a' }] });
+    const after = withFeatures({ prompts: null, resources: null });
     expect(pairs(before, after)).toEqual([]);
   });
 
   it('a baseline snapshot that holds tools only is compared on its tools alone, and says so', () => {
     const old = contractOf(tool('t'));
-    const live = withSurface({ prompts: [{ name: 'a' }] });
+    const live = withFeatures({ prompts: [{ name: 'a' }] });
     expect(pairs(old, live)).toEqual([]);
-    expect(discoveryFindings(old, live).map((f) => [f.code, f.side])).toEqual([['surface-not-compared', 'baseline']]);
+    expect(discoveryFindings(old, live).map((f) => [f.code, f.side])).toEqual([['features-not-compared', 'baseline']]);
   });
 
   it('names the URI template variables the RFC 6570 way, and keeps unnamed or repeated entries out with a problem', () => {
     expect(templateVariables('x://{+base}/items{/path*}{?q,page}{&lang}{id:3}')).toEqual(['base', 'id', 'lang', 'page', 'path', 'q']);
     const problems: DiscoveryProblem[] = [];
-    const surface = buildSurface(
+    const features = buildFeatures(
       { capabilities: {}, prompts: [{ name: 'a' }, { name: 'a' }, { title: 'no name' }], resources: null, resourceTemplates: [] },
       problems,
     );
-    expect(surface.prompts!.map((p) => p.name)).toEqual(['a']);
+    expect(features.prompts!.map((p) => p.name)).toEqual(['a']);
     expect(problems.map((p) => p.message)).toEqual([
       'prompts: "a" is listed more than once; the first is used.',
       'prompts[2] has no string "name"; it was left out of the contract.',
@@ -157,7 +157,7 @@ describe('the surface beside the tools', () => {
 
 describe('filling a resource template for a probe', () => {
   it('expands the RFC 6570 forms with string values', async () => {
-    const { expandTemplate } = await import('../../src/cases/surface-probes.js');
+    const { expandTemplate } = await import('../../src/cases/feature-probes.js');
     expect(expandTemplate('x://tickets/{ticketId}', { ticketId: 'TCK 1/2' })).toBe('x://tickets/TCK%201%2F2');
     expect(expandTemplate('x://files{/path}{?q,page}', { path: 'a b', q: 'x', page: '2' })).toBe('x://files/a%20b?q=x&page=2');
     expect(expandTemplate('x://{+base}/y', { base: 'a/b c' })).toBe('x://a/b%20c/y');
@@ -169,11 +169,11 @@ describe('the audit beside the tools', () => {
   it('names prompts and resources without a description, one finding per kind, and judges them as regressions', async () => {
     const { audit } = await import('../../src/audit/index.js');
     const { DEFAULTS } = await import('../../src/config/types.js');
-    const described = withSurface({
+    const described = withFeatures({
       prompts: [{ name: 'p', description: 'Drafts a reply.' }],
       resources: [{ uri: 'x://a', description: 'A.' }],
     });
-    const bare = withSurface({
+    const bare = withFeatures({
       prompts: [{ name: 'p' }, { name: 'q', description: ' ' }],
       resources: [{ uri: 'x://a' }],
       resourceTemplates: [{ uriTemplate: 'x://{id}' }],
@@ -193,7 +193,7 @@ describe('the audit beside the tools', () => {
     const { audit } = await import('../../src/audit/index.js');
     const { DEFAULTS } = await import('../../src/config/types.js');
     const withInstructions = (text: string): Contract => {
-      const c = withSurface({});
+      const c = withFeatures({});
       return { ...c, server: { ...c.server, instructions: text } };
     };
     const run = (before: string, after: string) =>

@@ -1,5 +1,5 @@
 import { canonicalJson } from '../contract/canonical.js';
-import type { ContractPrompt, ContractResource, ContractResourceTemplate, Surface } from '../contract/types.js';
+import type { ContractPrompt, ContractResource, ContractResourceTemplate, Features } from '../contract/types.js';
 import type { Change } from '../findings/types.js';
 import { change, pointer } from './change.js';
 import { likelySuccessor, words } from './tools.js';
@@ -9,7 +9,7 @@ import { likelySuccessor, words } from './tools.js';
  * static resources. A list that either side could not read (null) is not compared: unknown is not
  * "removed". Changes here name no tool; their path says which prompt or resource.
  */
-export function diffSurface(before: Surface, after: Surface): Change[] {
+export function diffFeatures(before: Features, after: Features): Change[] {
   return [
     ...diffCapabilities(before.capabilities, after.capabilities),
     ...(before.prompts && after.prompts ? diffPrompts(before.prompts, after.prompts) : []),

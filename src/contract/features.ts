@@ -1,5 +1,5 @@
 import { canonicalHash } from './canonical.js';
-import type { ContractPrompt, ContractResource, ContractResourceTemplate, DiscoveryProblem, PromptArgument, Surface } from './types.js';
+import type { ContractPrompt, ContractResource, ContractResourceTemplate, DiscoveryProblem, PromptArgument, Features } from './types.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
@@ -9,7 +9,7 @@ const byKey =
     key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
 
 /** The raw lists of one side, as discovery read them: null for a list that could not be read. */
-export interface RawSurface {
+export interface RawFeatures {
   capabilities: unknown;
   prompts: unknown[] | null;
   resources: unknown[] | null;
@@ -18,11 +18,11 @@ export interface RawSurface {
 
 /**
  * Raw `prompts/list`, `resources/list` and `resources/templates/list` entries and the `initialize`
- * capabilities -> a Surface. Lenient like the tools: an entry that cannot be named is left out with
+ * capabilities -> a Features. Lenient like the tools: an entry that cannot be named is left out with
  * a problem, a repeated one is kept once with a problem. Only the fields the gate compares are kept
  * (and hashed), so an entry's depth is bounded whatever the server sends.
  */
-export function buildSurface(raw: RawSurface, problems: DiscoveryProblem[]): Surface {
+export function buildFeatures(raw: RawFeatures, problems: DiscoveryProblem[]): Features {
   const capabilities = boundedCapabilities(raw.capabilities);
   const prompts = raw.prompts && keyed(raw.prompts, 'prompts', 'name', normalizePrompt, problems).sort(byKey((p) => p.name));
   const resources = raw.resources && keyed(raw.resources, 'resources', 'uri', normalizeResource, problems).sort(byKey((r) => r.uri));

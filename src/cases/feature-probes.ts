@@ -1,19 +1,19 @@
-import type { Surface } from '../contract/types.js';
+import type { Features } from '../contract/types.js';
 import { depthOf, MAX_DEFINITION_DEPTH } from '../contract/normalize.js';
 import { describe } from '../error-text.js';
 import { safeRegex } from '../safe-regex.js';
-import type { Case, CaseFailure, Probe, SurfaceExpectation } from './types.js';
+import type { Case, CaseFailure, Probe, FeatureExpectation } from './types.js';
 
 /** A raw answer to prompts/get or resources/read, and how long it took. */
-export interface SurfaceAnswer {
+export interface FeatureAnswer {
   result: unknown;
   durationMs: number;
 }
 
 /** What a live side offers for the prompt and resource probes. */
-export interface SurfaceReader {
-  getPrompt(name: string, args: Record<string, string>): Promise<SurfaceAnswer>;
-  readResource(uri: string): Promise<SurfaceAnswer>;
+export interface FeatureReader {
+  getPrompt(name: string, args: Record<string, string>): Promise<FeatureAnswer>;
+  readResource(uri: string): Promise<FeatureAnswer>;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -25,17 +25,17 @@ const clip = (text: string, max = 160) => (text.length > max ? `${text.slice(0, 
  * resources/read. Both methods read by definition, so no side-effect consent is asked. A side whose
  * lists are unknown (a tools-only snapshot, a list that failed) has its contract checks skipped.
  */
-export async function surfaceProbes(
+export async function featureProbes(
   spec: Case,
-  surface: Surface | undefined,
-  reader: SurfaceReader | null,
+  features: Features | undefined,
+  reader: FeatureReader | null,
   noReaderReason: string,
 ): Promise<{ probes: Probe[]; failures: CaseFailure[] }> {
   const probes: Probe[] = [];
   const failures: CaseFailure[] = [];
   for (const required of spec.requiredPrompts ?? []) {
-    const listed = surface?.prompts?.find((p) => p.name === required.name);
-    if (surface?.prompts && !listed) {
+    const listed = features?.prompts?.find((p) => p.name === required.name);
+    if (features?.prompts && !listed) {
       failures.push({ code: 'required-prompt-missing', tool: required.name, message: `required prompt ${required.name} is not listed` });
       continue;
     }
@@ -60,7 +60,7 @@ export async function surfaceProbes(
   }
   for (const required of spec.requiredResources ?? []) {
     const template = required.uriTemplate;
-    if (template !== undefined && surface?.resourceTemplates && !surface.resourceTemplates.some((t) => t.uriTemplate === template)) {
+    if (template !== undefined && features?.resourceTemplates && !features.resourceTemplates.some((t) => t.uriTemplate === template)) {
       failures.push({
         code: 'required-resource-template-missing',
         tool: template,
@@ -83,9 +83,9 @@ export async function surfaceProbes(
 async function probe(
   kind: 'prompt' | 'resource',
   subject: string,
-  reader: SurfaceReader | null,
+  reader: FeatureReader | null,
   noReaderReason: string,
-  read: () => Promise<SurfaceAnswer>,
+  read: () => Promise<FeatureAnswer>,
 ): Promise<{ probe: Probe; failures: CaseFailure[]; result?: unknown }> {
   const base: Probe = {
     tool: subject,
@@ -99,7 +99,7 @@ async function probe(
   };
   if (!reader) return { probe: { ...base, reason: noReaderReason }, failures: [] };
   const method = kind === 'prompt' ? 'prompts/get' : 'resources/read';
-  let answer: SurfaceAnswer;
+  let answer: FeatureAnswer;
   try {
     answer = await read();
   } catch (error) {
@@ -145,7 +145,7 @@ function resourceContents(result: unknown): { text: string; mimeTypes: string[] 
   };
 }
 
-function expectations(subject: string, text: string, mimeTypes: string[] | null, expect: SurfaceExpectation | undefined): CaseFailure[] {
+function expectations(subject: string, text: string, mimeTypes: string[] | null, expect: FeatureExpectation | undefined): CaseFailure[] {
   const failures: CaseFailure[] = [];
   const fail = (check: string, message: string) => failures.push({ code: 'expectation-failed', tool: subject, message, check });
   for (const needle of expect?.contains ?? []) {
