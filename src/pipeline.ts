@@ -60,6 +60,11 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
       `discovered: baseline ${base.contract.tools.length} tools, candidate ${cand ? `${cand.contract.tools.length} tools` : 'unavailable'}`,
     );
     checkDatasetNames(datasets, base, cand, log);
+    if (cand?.contract.features && !base.contract.features) {
+      log(
+        'note: the baseline snapshot holds tools only (written before mcp-gate read prompts, resources and capabilities): only the tools are compared',
+      );
+    }
 
     const changes: Change[] = clock.time('diff', () => (cand ? diffContracts(base.contract, cand.contract) : []));
     const [baseReplay, candReplay] = await clock.time('cases', () => replayBoth(datasets, base, cand, config, deadline, log));

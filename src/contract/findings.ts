@@ -25,16 +25,6 @@ export function discoveryFindings(baseline: Contract, candidate: Contract | null
       regression: !known.has(e.message),
     });
   }
-  if (candidate?.features && !baseline.features) {
-    findings.push({
-      code: 'features-not-compared',
-      severity: 'safe',
-      side: 'baseline',
-      tool: null,
-      message:
-        'the baseline snapshot holds tools only (written before mcp-gate read prompts, resources and capabilities): those were not compared, and nothing is taken as removed. Write it again with `mcp-gate snapshot` to compare them.',
-    });
-  }
   return findings;
 }
 

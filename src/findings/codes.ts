@@ -104,8 +104,6 @@ export const CODES = {
 
   'candidate-unavailable': { subject: 'discovery', action: 'rollback', title: 'Candidate unavailable' },
   'protocol-violation': { subject: 'discovery', action: 'hold', title: 'Protocol violations' },
-  // A side read from a snapshot that holds tools only: its prompts, resources and capabilities are unknown, not removed.
-  'features-not-compared': { subject: 'discovery', action: 'ignore', title: 'Prompts, resources and capabilities not compared' },
   // Fires (and holds) only when the negotiated revision goes down, severity dangerous. An upgrade is
   // a safe change: listed in diff.changes, never a signal (see decide/signals.ts).
   'protocol-version-changed': { subject: 'discovery', action: 'hold', title: 'Protocol version went down' },

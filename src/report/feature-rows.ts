@@ -8,12 +8,13 @@ const SURFACE_ROWS = [
 
 /**
  * Rows for the counts beside the tools, when either side read them: a count, `unread` when a list
- * failed, `not read` for a side without them (a tools-only snapshot). Empty when neither side has them.
+ * failed, `tools only` for a side without them (a snapshot written before they were read). Empty
+ * when neither side has them.
  */
 export function featureRows(baseline: SideReport, candidate: SideReport): [string, string, string][] {
   if (!baseline.features && !candidate.features) return [];
   const count = (side: SideReport, key: (typeof SURFACE_ROWS)[number][1]) => {
-    if (!side.features) return side.available ? 'not read' : '-';
+    if (!side.features) return side.available ? 'tools only' : '-';
     const list = side.features[key];
     return list === null ? 'unread' : String(list.length);
   };

@@ -60,6 +60,29 @@ describe('snapshot and diff commands', () => {
     expect(report.candidate.cases.failed).toBe(3);
   });
 
+  it('a snapshot carries the prompts, resources and capabilities; one written before they were read still loads, compared on its tools only', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-snap-'));
+    const file = join(dir, 'everything.json');
+    expect((await runCli(['snapshot', '-c', published, '--profile', 'everything-2026.1.14', '-o', file])).code).toBe(0);
+    const snapshot = JSON.parse(readFileSync(file, 'utf8')) as { features: { prompts: { name: string }[]; resourceTemplates: unknown[] } };
+    expect(snapshot.features.prompts.map((p) => p.name)).toEqual(['args-prompt', 'completable-prompt', 'resource-prompt', 'simple-prompt']);
+    const same = await runCli(['diff', file, 'everything-2026.1.14', '-c', published, '--format', 'json', '--quiet']);
+    expect((JSON.parse(same.stdout) as Report).diff.changes).toEqual([]);
+    expect(same.code).toBe(0);
+
+    const { features: _features, ...toolsOnly } = snapshot as unknown as Record<string, unknown>;
+    const old = join(dir, 'old.json');
+    writeFileSync(old, JSON.stringify(toolsOnly));
+    const result = await runCli(['diff', old, 'everything-2026.1.14', '-c', published, '--format', 'json']);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as Report;
+    expect(report.diff.changes).toEqual([]);
+    expect(report.baseline.features).toBeUndefined();
+    expect(result.stderr).toContain('note: the baseline snapshot holds tools only');
+    const text = await runCli(['diff', old, 'everything-2026.1.14', '-c', published, '--quiet']);
+    expect(text.stdout).toMatch(/^ {2}prompts +tools only +4$/m);
+  });
+
   it('a bad snapshot file is exit 3 with the file and field', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-badsnap-'));
     writeFileSync(join(dir, 'x.json'), JSON.stringify({ kind: 'something-else', tools: [] }));

@@ -123,6 +123,33 @@ describe('a hostile candidate cannot hang, crash or fool the gate', { timeout: T
     await expectNoLeftovers('ok', 'escape');
   });
 
+  it('declares prompts and resources, then fails their lists: each a protocol-violation (Hold), each list unknown, never "removed"', async () => {
+    const result = await run('features-fail', { env: { MCPGATE_LIMITS__MAX_PAGES: '20' } });
+    expect(result.code, result.stderr).toBe(2);
+    const report = reportOf(result);
+    const features = report.candidate.features!;
+    expect([features.prompts, features.resources]).toEqual([null, null]);
+    // The endless template pages stop at limits.maxPages: what was read is kept, and the rest said.
+    expect(features.resourceTemplates).toHaveLength(20);
+    expect(report.decision.reasons.map((r) => r.code)).toEqual(['protocol-violation']);
+    const messages = report.candidate.discovery.errors.map((e) => e.message);
+    expect(messages).toEqual([
+      expect.stringMatching(/^the server declares the prompts capability, but prompts\/list failed: .*prompt store offline/),
+      expect.stringMatching(
+        /^the server declares the resources capability, but resources\/list failed: resources\/list page 1 has no "resources" array/,
+      ),
+      'resources/templates/list still had more pages after limits.maxPages (20); the rest were not read.',
+    ]);
+    // What could be read is compared: two new capabilities and the 20 templates read, all safe.
+    const counts = new Map<string, number>();
+    for (const c of report.diff.changes) counts.set(c.code, (counts.get(c.code) ?? 0) + 1);
+    expect([...counts].sort()).toEqual([
+      ['capability-added', 2],
+      ['resource-template-added', 20],
+    ]);
+    await expectNoLeftovers('ok', 'features-fail');
+  });
+
   it('pages under the message cap that add up past limits.maxSideBytes: the session ends there, Rollback', async () => {
     const result = await run('many-tools', { env: { MCPGATE_LIMITS__MAX_SIDE_BYTES: '150000' } });
     expect(result.code, result.stderr).toBe(1);
