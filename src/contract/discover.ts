@@ -34,25 +34,30 @@ export async function discover(session: Session, limits: Limits): Promise<Contra
   const pages = await readList(session, 'tools/list', limits, problems, (items) => contract.add(items));
 
   const capabilities = session.capabilities();
-  const optional = async (method: ListMethod, declared: boolean): Promise<unknown[] | null> => {
-    if (!declared) return [];
+  // The other lists are read at once, each with its own problems, which are then told in a fixed order.
+  const optional = async (method: ListMethod, declared: boolean): Promise<{ items: unknown[] | null; problems: DiscoveryProblem[] }> => {
+    const own: DiscoveryProblem[] = [];
+    if (!declared) return { items: [], problems: own };
     const items: unknown[] = [];
     try {
-      await readList(session, method, limits, problems, (page) => items.push(...page));
-      return items;
+      await readList(session, method, limits, own, (page) => items.push(...page));
+      return { items, problems: own };
     } catch (error) {
       // A server that died takes the whole side with it; one list that fails is that list's problem.
       if (!session.alive || !(error instanceof SideUnavailableError)) throw error;
-      problems.push({
+      own.push({
         tool: null,
         message: `the server declares the ${capabilityOf(method)} capability, but ${method} failed: ${error.message}`,
       });
-      return null;
+      return { items: null, problems: own };
     }
   };
-  const prompts = await optional('prompts/list', isObject(capabilities.prompts));
-  const resources = await optional('resources/list', isObject(capabilities.resources));
-  const resourceTemplates = await optional('resources/templates/list', isObject(capabilities.resources));
+  const [prompts, resources, resourceTemplates] = await Promise.all([
+    optional('prompts/list', isObject(capabilities.prompts)),
+    optional('resources/list', isObject(capabilities.resources)),
+    optional('resources/templates/list', isObject(capabilities.resources)),
+  ]);
+  problems.push(...prompts.problems, ...resources.problems, ...resourceTemplates.problems);
 
   const noise = session.stdoutNoise;
   if (noise.lines > 0) {
@@ -61,7 +66,10 @@ export async function discover(session: Session, limits: Limits): Promise<Contra
       message: `the server wrote ${noise.lines} non-JSON-RPC line(s) to stdout, e.g. ${JSON.stringify(noise.samples[0])}`,
     });
   }
-  const features = buildFeatures({ capabilities, prompts, resources, resourceTemplates }, problems);
+  const features = buildFeatures(
+    { capabilities, prompts: prompts.items, resources: resources.items, resourceTemplates: resourceTemplates.items },
+    problems,
+  );
   const finished = contract.finish(session.identity(), { pages, durationMs: Math.round(performance.now() - started), errors: problems });
   return { ...finished, features };
 }

@@ -15,6 +15,7 @@ const side = (profile: string, contract: Contract): SideReport => ({
   tools: contract.tools,
   discovery: contract.discovery,
   stderr: { tail: '', droppedBytes: 0 },
+  ...(contract.features && { features: contract.features }),
   cases: { total: 0, passed: 0, failed: 0, skipped: 0, passRate: null },
   caseResults: [],
 });

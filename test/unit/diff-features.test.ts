@@ -211,3 +211,26 @@ describe('the audit beside the tools', () => {
     expect(run('x'.repeat(4_000), 'y'.repeat(4_400)).findings.some((f) => f.code === 'instructions-cost-regression')).toBe(false);
   });
 });
+
+describe('the HTML page beside the tools', () => {
+  it('aligns both sides by kind and key, marking what was added, removed or changed', async () => {
+    const { featureRows } = await import('../../src/report/html/view.js');
+    const { reportOf } = await import('../helpers/report-of.js');
+    const before = withFeatures({
+      prompts: [{ name: 'p', arguments: [{ name: 'a' }] }, { name: 'gone' }],
+      resources: [{ uri: 'x://r', mimeType: 'text/plain' }],
+    });
+    const after = withFeatures({
+      prompts: [{ name: 'p', arguments: [{ name: 'a', required: true }] }],
+      resourceTemplates: [{ uriTemplate: 'x://{id}' }],
+    });
+    const rows = featureRows(reportOf(before, after))!;
+    expect(rows.filter((r) => r.status !== 'unchanged').map((r) => [r.kind, r.key, r.baseline, r.candidate, r.status])).toEqual([
+      ['prompt', 'gone', 'gone()', null, 'removed'],
+      ['prompt', 'p', 'p(a)', 'p(a*)', 'changed'],
+      ['template', 'x://{id}', null, 'x://{id}', 'added'],
+      ['resource', 'x://r', 'x://r (text/plain)', null, 'removed'],
+    ]);
+    expect(featureRows(reportOf(contractOf(tool('t')), contractOf(tool('t'))))).toBeNull();
+  });
+});

@@ -1,5 +1,5 @@
 import type { CaseResult } from '../../cases/types.js';
-import type { ContractTool } from '../../contract/types.js';
+import type { ContractTool, Features } from '../../contract/types.js';
 import { CODES, type Severity } from '../../findings/codes.js';
 import type { Change, Finding } from '../../findings/types.js';
 import type { Report, SideReport } from '../types.js';
@@ -43,7 +43,17 @@ interface CaseRow {
   candidate: CaseResult | null;
 }
 
-export type SideView = Omit<SideReport, 'tools' | 'caseResults'>;
+export type SideView = Omit<SideReport, 'tools' | 'caseResults' | 'features'>;
+
+/** One line of the features beside the tools, both sides aligned by key (a name, a URI, a template, a capability). */
+export interface FeatureRow {
+  kind: 'capability' | 'prompt' | 'template' | 'resource';
+  key: string;
+  /** What the side lists under the key, in one line; null when it does not list it. */
+  baseline: string | null;
+  candidate: string | null;
+  status: 'added' | 'removed' | 'changed' | 'unchanged';
+}
 
 /** Everything the page shows, computed once on the Node side; the page only lays it out. */
 export interface ReportView {
@@ -58,7 +68,9 @@ export interface ReportView {
   severityCounts: Record<Severity, number>;
   sides: { baseline: SideView; candidate: SideView };
   rows: ToolRow[];
-  /** Changes that belong to no listed tool: server instructions, protocol version. */
+  /** Capabilities, prompts, templates and resources side by side; null when neither side read them. */
+  features: FeatureRow[] | null;
+  /** Changes that belong to no listed tool: server instructions, protocol version, features. */
   serverChanges: Change[];
   cases: CaseRow[];
   /** Candidate regressions first (those that move the verdict before those that do not), then the rest. */
@@ -139,7 +151,43 @@ export function orderedFindings(findings: Finding[]): Finding[] {
     .map(({ f }) => f);
 }
 
-const sideView = ({ tools: _tools, caseResults: _cases, ...rest }: SideReport): SideView => rest;
+const sideView = ({ tools: _tools, caseResults: _cases, features: _features, ...rest }: SideReport): SideView => rest;
+
+/** Each feature of one side, keyed, in one line: what the page shows of it. */
+function featureLines(features: Features | undefined): Map<string, { kind: FeatureRow['kind']; key: string; line: string }> {
+  const lines = new Map<string, { kind: FeatureRow['kind']; key: string; line: string }>();
+  if (!features) return lines;
+  const add = (kind: FeatureRow['kind'], key: string, line: string) => lines.set(`${kind}\u0000${key}`, { kind, key, line });
+  for (const [name, value] of Object.entries(features.capabilities)) {
+    const subs = value && typeof value === 'object' ? Object.keys(value).filter((k) => (value as Record<string, unknown>)[k]) : [];
+    add('capability', name, subs.length ? `${name} (${subs.join(', ')})` : name);
+  }
+  for (const p of features.prompts ?? [])
+    add('prompt', p.name, `${p.name}(${p.arguments.map((a) => (a.required ? `${a.name}*` : a.name)).join(', ')})`);
+  for (const t of features.resourceTemplates ?? [])
+    add('template', t.uriTemplate, t.mimeType ? `${t.uriTemplate} (${t.mimeType})` : t.uriTemplate);
+  for (const r of features.resources ?? []) add('resource', r.uri, r.mimeType ? `${r.uri} (${r.mimeType})` : r.uri);
+  return lines;
+}
+
+const KIND_ORDER: FeatureRow['kind'][] = ['capability', 'prompt', 'template', 'resource'];
+
+/** The features of both sides aligned by kind and key; a side that did not read them (a tools-only snapshot) is left out of the status. */
+export function featureRows(report: Report): FeatureRow[] | null {
+  const [b, c] = [report.baseline.features, report.candidate.features];
+  if (!b && !c) return null;
+  const before = featureLines(b);
+  const after = featureLines(c);
+  return [...new Set([...before.keys(), ...after.keys()])]
+    .map((id) => {
+      const was = before.get(id) ?? null;
+      const now = after.get(id) ?? null;
+      const { kind, key } = (was ?? now)!;
+      const status: FeatureRow['status'] = !was ? 'added' : !now ? 'removed' : was.line === now.line ? 'unchanged' : 'changed';
+      return { kind, key, baseline: was?.line ?? null, candidate: now?.line ?? null, status: b && c ? status : 'unchanged' };
+    })
+    .sort((x, y) => KIND_ORDER.indexOf(x.kind) - KIND_ORDER.indexOf(y.kind) || (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
+}
 
 export function reportView(report: Report): ReportView {
   const rows = toolRows(report);
@@ -160,6 +208,7 @@ export function reportView(report: Report): ReportView {
     },
     sides: { baseline: sideView(report.baseline), candidate: sideView(report.candidate) },
     rows,
+    features: featureRows(report),
     serverChanges: changes.filter((c) => !shown.has(c)),
     cases: caseRows(report),
     findings: orderedFindings(report.audit.findings),

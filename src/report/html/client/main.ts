@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 import type { ReportView } from '../view.js';
 import { renderCases } from './cases.js';
+import { renderFeatures } from './features.js';
 import { el, section } from './dom.js';
 import { renderFilters } from './filters.js';
 import { renderFindings } from './findings.js';
@@ -43,6 +44,7 @@ export function main(): void {
             ),
       ),
       surface.element,
+      renderFeatures(view),
       renderCases(view),
       renderFindings(view),
     ),
