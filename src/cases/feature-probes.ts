@@ -2,6 +2,7 @@ import type { Features } from '../contract/types.js';
 import { depthOf, MAX_DEFINITION_DEPTH } from '../contract/normalize.js';
 import { describe } from '../error-text.js';
 import { safeRegex } from '../safe-regex.js';
+import { unprobed } from './probe.js';
 import type { Case, CaseFailure, Probe, FeatureExpectation } from './types.js';
 
 /** A raw answer to prompts/get or resources/read, and how long it took. */
@@ -87,16 +88,7 @@ async function probe(
   noReaderReason: string,
   read: () => Promise<FeatureAnswer>,
 ): Promise<{ probe: Probe; failures: CaseFailure[]; result?: unknown }> {
-  const base: Probe = {
-    tool: subject,
-    kind,
-    status: 'skipped',
-    reason: null,
-    isError: null,
-    durationMs: null,
-    resultBytes: null,
-    textBytes: null,
-  };
+  const base = unprobed(subject, kind);
   if (!reader) return { probe: { ...base, reason: noReaderReason }, failures: [] };
   const method = kind === 'prompt' ? 'prompts/get' : 'resources/read';
   let answer: FeatureAnswer;

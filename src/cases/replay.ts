@@ -1,5 +1,6 @@
 import type { Contract, ContractTool } from '../contract/types.js';
 import { mapLimit } from '../concurrency.js';
+import { unprobed } from './probe.js';
 import { featureProbes, type FeatureReader } from './feature-probes.js';
 import { describe } from '../error-text.js';
 import { depthOf, MAX_DEFINITION_DEPTH } from '../contract/normalize.js';
@@ -151,15 +152,7 @@ async function probe(
   spec: Case,
   side: ReplaySide,
 ): Promise<{ probe: Probe; failures: CaseFailure[]; result?: unknown }> {
-  const base: Probe = {
-    tool: tool.name,
-    status: 'skipped',
-    reason: null,
-    isError: null,
-    durationMs: null,
-    resultBytes: null,
-    textBytes: null,
-  };
+  const base = unprobed(tool.name);
   if (!side.caller) return { probe: { ...base, reason: side.noCallerReason ?? 'no live server on this side' }, failures: [] };
   const consent = side.allowSideEffects || spec.sideEffects === 'allowed';
   if (!tool.effectiveAnnotations.readOnlyHint && !consent) {

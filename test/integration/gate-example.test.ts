@@ -133,6 +133,18 @@ describe('other scenarios', () => {
     expect(report.candidate.features?.resourceTemplates?.map((t) => [t.uriTemplate, t.variables])).toEqual([
       ['support-ops://tickets/{id}', ['id']],
     ]);
+    // Every format of the saved report tells it: text and markdown (counts and the change), SARIF, JUnit.
+    const saved = join(dir, 'reports', reportsIn(dir)[0]!);
+    const show = async (format: string) => (await runCli(['show', saved, '--format', format], { cwd: dir })).stdout;
+    const text = await show('text');
+    expect(text).toMatch(/^ {2}templates +1 +1$/m);
+    expect(text).toContain('resource-template-variables-changed: Resource template "support-ops://tickets/{ticketId}" became');
+    const markdown = await show('markdown');
+    expect(markdown).toContain('| templates | 1 | 1 |');
+    expect(markdown).toContain('resource-template-variables-changed');
+    const sarif = JSON.parse(await show('sarif')) as { runs: { results: { ruleId: string; level: string }[] }[] };
+    expect(sarif.runs[0]!.results.map((r) => [r.ruleId, r.level])).toContainEqual(['resource-template-variables-changed', 'error']);
+    expect(await show('junit')).toContain('resource-template-variables-changed');
   });
 
   it('--format json prints only the report on stdout', async () => {
