@@ -3,6 +3,7 @@ import type { Contract } from '../contract/types.js';
 import type { Finding, Side } from '../findings/types.js';
 import { auditContract, type DefinitionCost, type ToolAuditMemo } from './contract-checks.js';
 import { auditResult, type Observation } from './result-checks.js';
+import { resultDrift } from './result-drift.js';
 import { auditFeatures, instructionsTokens } from './feature-checks.js';
 
 export interface AuditSide {
@@ -40,7 +41,10 @@ export function audit(baseline: AuditSide, candidate: AuditSide, settings: Audit
     ...f,
     regression: f.code !== 'tool-definition-cost' && !known.has(keyOf(f)),
   }));
-  const growth = [...sizeRegressions(baseline.observations, candidate.observations, settings)];
+  const growth = [
+    ...sizeRegressions(baseline.observations, candidate.observations, settings),
+    ...resultDrift(baseline.observations, candidate.observations),
+  ];
   if (b.cost && c.cost && b.cost.totalTokens > 0) {
     const grown = ((c.cost.totalTokens - b.cost.totalTokens) / b.cost.totalTokens) * 100;
     if (grown > settings.definitionCostGrowthPercent && c.cost.totalTokens - b.cost.totalTokens > settings.definitionCostGrowthMinTokens) {

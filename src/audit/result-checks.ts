@@ -12,6 +12,8 @@ export interface Observation {
   resultBytes: number;
   /** A case's own budget (`expect.resultBudgetBytes`), over the config's. */
   resultBudgetBytes?: number;
+  /** JSON pointers (`*` for any key or index) whose values may differ between runs: left out of the comparison. */
+  volatile?: string[];
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);

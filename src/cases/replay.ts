@@ -88,6 +88,7 @@ async function replayCase(
         result: outcome.result,
         resultBytes: outcome.probe.resultBytes ?? 0,
         resultBudgetBytes: required.expect?.resultBudgetBytes,
+        volatile: required.volatile,
       });
     }
   }

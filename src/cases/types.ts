@@ -17,6 +17,8 @@ export interface RequiredTool {
   probeArguments?: Record<string, unknown>;
   expectedOutputContains?: string;
   expect?: Expectation;
+  /** JSON pointers into the result (`*` for any key or index) that may differ between runs, left out when the two sides' results are compared. */
+  volatile?: string[];
 }
 
 /** What the text of a prompt's messages, or of a resource's contents, must hold. */

@@ -116,6 +116,12 @@ export const CODES = {
   'result-too-large': { subject: 'audit', action: 'hold', title: 'Results over the byte budget' },
   'result-pretty-json': { subject: 'audit', action: 'ignore', title: 'Pretty-printed JSON in results' },
   'result-size-regression': { subject: 'audit', action: 'hold', title: 'Results grew' },
+  // The candidate's live result against the baseline's for the same probe (audit/result-drift.ts).
+  'result-field-removed': { subject: 'audit', action: 'hold', title: 'Result fields gone' },
+  'result-type-changed': { subject: 'audit', action: 'hold', title: 'Result values of another type' },
+  'result-list-emptied': { subject: 'audit', action: 'hold', title: 'Result lists now empty' },
+  'result-error-flipped': { subject: 'audit', action: 'hold', title: 'Probes that now return an error' },
+  'result-content-moved': { subject: 'audit', action: 'hold', title: 'Result data moved between text and structuredContent' },
   'annotations-missing': { subject: 'audit', action: 'ignore', title: 'Tools without annotations' },
   'open-world-hint-missing': { subject: 'audit', action: 'ignore', title: 'openWorldHint left to its default' },
   'description-missing': { subject: 'audit', action: 'ignore', title: 'Tools without a description' },

@@ -29,4 +29,6 @@ export interface Finding {
   role?: string;
   /** The case whose probe produced it, for findings on live results. */
   caseId?: string;
+  /** JSON pointer into the result, for findings that compare the two sides' results. */
+  path?: string;
 }

@@ -1,0 +1,119 @@
+import type { Finding } from '../findings/types.js';
+import type { Observation } from './result-checks.js';
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** How deep and how wide the comparison goes: a result is data of any size, and findings must stay readable. */
+const MAX_DEPTH = 32;
+const MAX_FINDINGS_PER_PROBE = 20;
+
+/** A result's data: its structuredContent, and the first text block that is a JSON object or array. */
+function payloadOf(result: Record<string, unknown>): { structuredContent?: unknown; text?: unknown } {
+  const payload: { structuredContent?: unknown; text?: unknown } = {};
+  if (isObject(result.structuredContent) || Array.isArray(result.structuredContent)) payload.structuredContent = result.structuredContent;
+  for (const block of Array.isArray(result.content) ? result.content : []) {
+    if (!isObject(block) || block.type !== 'text' || typeof block.text !== 'string' || !/^\s*[[{]/.test(block.text)) continue;
+    try {
+      payload.text = JSON.parse(block.text) as unknown;
+      break;
+    } catch {
+      // not JSON after all: prose that starts with a bracket
+    }
+  }
+  return payload;
+}
+
+const kindOf = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
+const segment = (key: string | number) => `/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+
+/** A volatile pattern is a JSON pointer whose `*` segments match any key or index. */
+const volatileMatcher = (patterns: string[]) => {
+  const split = patterns.map((p) => p.split('/').slice(1));
+  return (pointer: string) => {
+    const parts = pointer.split('/').slice(1);
+    return split.some((p) => p.length <= parts.length && p.every((s, i) => s === '*' || s === parts[i]));
+  };
+};
+
+/**
+ * What the candidate returns for the same probe, against what the baseline returned: a field gone,
+ * a value of another type, a list that came back empty, an error where there was none, the data
+ * moved between `structuredContent` and the text. This catches a breaking output change in a server
+ * that declares no outputSchema. Lists are compared by their first item; pointers the dataset marks
+ * `volatile` (timestamps, ids, counters) are left out. Findings are candidate regressions.
+ */
+export function* resultDrift(baseline: Observation[], candidate: Observation[]): Generator<Finding> {
+  const before = new Map<string, Observation>();
+  for (const o of baseline) if (!before.has(`${o.caseId}|${o.tool}`)) before.set(`${o.caseId}|${o.tool}`, o);
+  for (const o of candidate) {
+    const was = before.get(`${o.caseId}|${o.tool}`);
+    if (!was || !isObject(was.result) || !isObject(o.result)) continue;
+    const volatile = volatileMatcher(o.volatile ?? []);
+    const found: Finding[] = [];
+    const add = (code: Finding['code'], path: string, message: string) =>
+      found.push({
+        code,
+        severity: 'dangerous',
+        side: 'candidate',
+        tool: o.tool,
+        caseId: o.caseId,
+        path,
+        regression: true,
+        message: `${o.caseId} ${o.tool}: ${message}`,
+      });
+    if (was.result.isError !== true && o.result.isError === true)
+      add('result-error-flipped', '/isError', 'the probe now returns isError true; the baseline answered it.');
+    const b = payloadOf(was.result);
+    const c = payloadOf(o.result);
+    const has = (p: { structuredContent?: unknown; text?: unknown }, where: 'structuredContent' | 'text') => Object.hasOwn(p, where);
+    if (has(b, 'structuredContent') && has(c, 'structuredContent')) {
+      compare(b.structuredContent, c.structuredContent, '', 0, 'structuredContent', volatile, add);
+    } else if (has(b, 'structuredContent')) {
+      // JSON text turned into prose is still text for the model; structuredContent gone leaves a client without its data.
+      if (o.result.isError !== true) {
+        const now = has(c, 'text') ? ' (it is in the text now)' : '';
+        add('result-content-moved', '/structuredContent', `structuredContent is gone${now}: a client that reads it finds nothing.`);
+      }
+    } else if (has(b, 'text') && has(c, 'text')) {
+      compare(b.text, c.text, '', 0, 'text', volatile, add);
+    } else if (has(b, 'text') && has(c, 'structuredContent')) {
+      add(
+        'result-content-moved',
+        '/structuredContent',
+        'the data moved from JSON text to structuredContent: a client that parsed the text finds none.',
+      );
+    }
+    yield* found.slice(0, MAX_FINDINGS_PER_PROBE);
+  }
+}
+
+function compare(
+  was: unknown,
+  now: unknown,
+  pointer: string,
+  depth: number,
+  where: string,
+  volatile: (pointer: string) => boolean,
+  add: (code: Finding['code'], path: string, message: string) => void,
+): void {
+  if (depth > MAX_DEPTH || volatile(pointer)) return;
+  const at = `/${where}${pointer}`;
+  if (was === null || now === null) return; // null stands in for "no value" too often to call it a type change
+  if (kindOf(was) !== kindOf(now)) {
+    add('result-type-changed', at, `${at} was ${kindOf(was)}, is ${kindOf(now)}.`);
+    return;
+  }
+  if (Array.isArray(was) && Array.isArray(now)) {
+    if (was.length && !now.length) add('result-list-emptied', at, `${at} had ${was.length} item(s), is empty.`);
+    else if (was.length && now.length) compare(was[0], now[0], `${pointer}/0`, depth + 1, where, volatile, add);
+    return;
+  }
+  if (isObject(was) && isObject(now)) {
+    for (const key of Object.keys(was).sort()) {
+      const child = `${pointer}${segment(key)}`;
+      if (volatile(child)) continue;
+      if (!Object.hasOwn(now, key)) add('result-field-removed', `/${where}${child}`, `/${where}${child} is gone from the result.`);
+      else compare(was[key], now[key], child, depth + 1, where, volatile, add);
+    }
+  }
+}
