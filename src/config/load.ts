@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { closest } from '../closest.js';
 import { CODE_ORDER, isCode, type Action } from '../findings/codes.js';
 import { applyOverride, envOverrides, type Override } from './env.js';
 import { InputError, dotted, type Problem } from './problems.js';
@@ -70,7 +72,9 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv, flags: ConfigFl
   const config = raw as RawConfig;
   const rules =
     config.servers !== undefined ? bundleProblems(config, source.lineOf, display) : semanticProblems(config, source.lineOf, display);
-  const problems = [...schema, ...rules, ...renamedKeyProblems(raw, source.lineOf, display)].map((p) => blame(p, overrides));
+  // Datasets named in the file are looked for now, so a missing one is told at its config line.
+  const missing = flags.datasets?.length ? [] : missingDatasets(raw, dirname(absolute), source.lineOf, display, cwd);
+  const problems = [...schema, ...rules, ...renamedKeyProblems(raw, source.lineOf, display), ...missing].map((p) => blame(p, overrides));
   if (problems.length) throw new InputError(problems.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity)));
   const notes = applyRenamedKeys(raw, source.lineOf, display).map((p) => blame(p, overrides));
   const origin = { env, lineOf: source.lineOf, display };
@@ -81,6 +85,21 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv, flags: ConfigFl
   }));
   const shared = normalise({ ...config, profiles: config.profiles ?? {}, baseline: '', candidate: '' }, absolute, {}, origin);
   return { ...shared, notes, bundle: { concurrency: config.bundle?.concurrency ?? DEFAULTS.bundle.concurrency, servers } };
+}
+
+/** Every `datasets` entry (top level, and each server's) whose file does not exist, at its line. */
+function missingDatasets(raw: Record<string, unknown>, base: string, lineOf: LineOf, file: string, cwd: string): Problem[] {
+  const lists: { at: (string | number)[]; list: unknown }[] = [{ at: ['datasets'], list: raw.datasets }];
+  for (const [name, server] of Object.entries(isRecord(raw.servers) ? raw.servers : {})) {
+    if (isRecord(server)) lists.push({ at: ['servers', name, 'datasets'], list: server.datasets });
+  }
+  return lists.flatMap(({ at, list }) =>
+    (Array.isArray(list) ? list : []).flatMap((entry: unknown, i) => {
+      if (typeof entry !== 'string' || !entry || existsSync(resolve(base, entry))) return [];
+      const shown = relative(cwd, resolve(base, entry)) || entry;
+      return [{ file, line: lineOf([...at, i]), path: dotted([...at, i]), message: `names dataset ${shown}, which does not exist` }];
+    }),
+  );
 }
 
 /** A deprecated key beside the key that replaced it: which one is meant cannot be guessed. */
@@ -207,11 +226,12 @@ function pairProblems(config: { profiles?: unknown; baseline?: unknown; candidat
   for (const side of ['baseline', 'candidate'] as const) {
     const name = config[side];
     if (typeof name === 'string' && !Object.hasOwn(profiles, name)) {
+      const hint = closest(name, names);
       problems.push({
         file,
         line: lineOf([side]),
         path: side,
-        message: `names profile "${name}", which is not defined; defined profiles: ${names.join(', ')}`,
+        message: `names profile "${name}", which is not defined${hint ? ` (did you mean "${hint}"?)` : ''}; defined profiles: ${names.join(', ')}`,
       });
     }
   }

@@ -1,4 +1,7 @@
 import type { ErrorObject } from 'ajv';
+import { readFileSync } from 'node:fs';
+import { closest } from '../closest.js';
+import { packageFile } from '../package-root.js';
 import { schemaValidator } from '../validators.js';
 import { dotted, type Problem } from './problems.js';
 import type { SourceFile } from './source.js';
@@ -19,7 +22,8 @@ export function validateAgainst(schemaName: string, source: SourceFile): Problem
       ['type', 'enum', 'const', 'pattern', 'minimum', 'maximum', 'minLength', 'minItems', 'minProperties'].includes(error.keyword)
         ? `, found ${describeValue(valueAt(source.value, segments))}`
         : '';
-    const problem = { file: source.file, line: source.lineOf(segments), path: dotted(segments), message: explain(error) + found };
+    const hint = error.keyword === 'additionalProperties' ? keyHint(schemaName, error) : '';
+    const problem = { file: source.file, line: source.lineOf(segments), path: dotted(segments), message: explain(error) + found + hint };
     const key = `${problem.path}|${problem.message}`;
     if (!seen.has(key)) problems.push(problem);
     seen.add(key);
@@ -72,4 +76,27 @@ function describeValue(value: unknown): string {
   if (typeof value === 'object') return 'an object';
   const text = JSON.stringify(value) ?? String(value);
   return `${typeof value} ${text.length > 60 ? `${text.slice(0, 57)}...` : text}`;
+}
+
+const schemas = new Map<string, Record<string, unknown>>();
+
+/**
+ * For an unknown key, the known key it most likely meant (` (did you mean "startupMs"?)`), read
+ * from the schema object the error points at; empty when none is close.
+ */
+function keyHint(schemaName: string, error: ErrorObject): string {
+  let schema = schemas.get(schemaName);
+  if (!schema) {
+    schema = JSON.parse(readFileSync(packageFile(`schemas/${schemaName}`), 'utf8')) as Record<string, unknown>;
+    schemas.set(schemaName, schema);
+  }
+  // "#/definitions/profile/additionalProperties": the object schema is everything before the keyword.
+  const at = error.schemaPath.replace(/^#\/?/, '').split('/').slice(0, -1);
+  let node: unknown = schema;
+  for (const part of at)
+    node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+  const properties = node && typeof node === 'object' ? (node as { properties?: unknown }).properties : undefined;
+  if (!properties || typeof properties !== 'object') return '';
+  const hint = closest(String(error.params.additionalProperty), Object.keys(properties));
+  return hint ? ` (did you mean "${hint}"?)` : '';
 }

@@ -172,6 +172,31 @@ describe('bad input stops the gate with exit 3 and names the file, line and fiel
     expect(result.stderr).toContain('bundle.yaml: servers.desk.profiles.old.path: snapshot file contracts/old.json does not exist');
   });
 
+  it('validate says "did you mean" for a misspelled key and a misspelled profile, and names the config line of a missing dataset', async () => {
+    const dir = scratchProject();
+    edit(dir, 'gate.config.yaml', (t) =>
+      t
+        .replace('startupMs: 15000', 'startupMS: 15000')
+        .replace(/^baseline: baseline$/m, 'baseline: basline')
+        .replace('datasets: [datasets/support-ops.cases.yaml]', 'datasets: [datasets/support-ops.case.yaml]'),
+    );
+    const result = await runCli(['validate'], { cwd: dir });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(
+      /gate\.config\.yaml:\d+: timeouts\.startupMS: unknown key; remove it or check its spelling \(did you mean "startupMs"\?\)/,
+    );
+    expect(result.stderr).toMatch(
+      /gate\.config\.yaml:\d+: baseline: names profile "basline", which is not defined \(did you mean "baseline"\?\)/,
+    );
+    const datasetsLine =
+      readFileSync(join(dir, 'gate.config.yaml'), 'utf8')
+        .split('\n')
+        .findIndex((l) => l.startsWith('datasets:')) + 1;
+    expect(result.stderr).toContain(
+      `gate.config.yaml:${datasetsLine}: datasets[0]: names dataset datasets/support-ops.case.yaml, which does not exist`,
+    );
+  });
+
   it('a dataset file that does not exist', async () => {
     const dir = scratchProject();
     const result = await runCli(['run', '--dataset', 'datasets/missing.yaml'], { cwd: dir });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { closest, datasetNameProblems } from '../../src/cases/names.js';
+import { closest } from '../../src/closest.js';
+import { datasetNameProblems } from '../../src/cases/names.js';
 import type { Case, Dataset } from '../../src/cases/types.js';
 import { contractOf, tool } from '../helpers/contracts.js';
 
