@@ -11,7 +11,19 @@ import { ROOT } from '../helpers/cli.js';
  */
 const LAYERS: string[][] = [
   // Shared by all: plain data (finding codes), text safety, redaction, small helpers.
-  ['findings', 'version', 'package-root', 'error-text', 'inert', 'secrets', 'references', 'safe-regex', 'validators', 'concurrency', 'closest'],
+  [
+    'findings',
+    'version',
+    'package-root',
+    'error-text',
+    'inert',
+    'secrets',
+    'references',
+    'safe-regex',
+    'validators',
+    'concurrency',
+    'closest',
+  ],
   ['config'],
   ['connect'],
   ['contract'],
