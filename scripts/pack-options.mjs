@@ -20,5 +20,7 @@ export const PACK_OPTIONS = {
   // "use strict" first: the sources were ES modules, always strict, and esbuild's own directive
   // would come after the banner, where it does nothing.
   banner: { js: "'use strict';\nconst __mcpGateBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // ES builds first: a UMD build (jsonc-parser's) loads its parts with a require() esbuild cannot follow.
+  mainFields: ['module', 'main'],
   logLevel: 'warning', // errors reject the promise, which fails the build
 };

@@ -1,8 +1,10 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseArgs } from 'node:util';
+import { closest } from './closest.js';
 import { exitCodeOf, FAIL_ONS, failureText, toStderr, toStdout, type CommandIO, type FailOn, type Outcome } from './commands/io.js';
 import { guardProcess } from './connect/process-guard.js';
 import { describe } from './error-text.js';
 import { FORMATS, type Format } from './report/render.js';
+import { COMMANDS, commandUsage, flagsOf, isCommand, OPTIONS, usage, type CommandName, type OptionName } from './usage.js';
 import { GATE_VERSION } from './version.js';
 
 /**
@@ -12,61 +14,10 @@ import { GATE_VERSION } from './version.js';
  * `--version` and a mistyped flag do not initialise the SDK, ajv or the YAML reader.
  */
 
-const USAGE = `Usage: mcp-gate <command> [options]
-
-Commands:
-  run [-c FILE]                    start both profiles, diff, replay cases, decide, write the report;
-                                   with servers in the config, gate every server (a bundle)
-  plan [-c FILE]                   print the bundle's servers as a GitHub Actions matrix (JSON)
-  merge REPORT...                  combine per-server reports into the bundle verdict and summary
-  validate [-c FILE]               check the config and every dataset without starting a server
-  snapshot --profile NAME [-o F]   write one profile's contract snapshot (JSON)
-  diff BEFORE AFTER                diff two contracts: snapshot files or profile names
-  show REPORT.json [-o FILE]       render a saved report (--format html: one self-contained page)
-  history [DIR] [-o FILE]          past runs in DIR (default reports.dir), oldest first, with contract drift
-
-Options:
-  -c, --config FILE        default ./gate.config.yaml
-  --baseline NAME          baseline profile (run)
-  --candidate NAME         candidate profile (run)
-  --dataset FILE           repeatable; replaces datasets (run)
-  --server NAME            gate one server of a bundle (run)
-  --report-dir DIR         where reports go (run); where merge writes the bundle summary
-  --format text|json|markdown|junit|sarif|html
-                           what goes to stdout, or to -o FILE (default text)
-  --fail-on rollback|hold|never default hold
-  --approved-by-label NAME a person approved this run with a PR label: Rollback or Hold
-                           becomes Promote, and the report records the approval (run)
-  --policy-base REF        hold (gate-policy-changed) when the config or a dataset differs
-                           from this git commit, the change's base (run)
-  --quiet                  no progress on stderr
-  -h, --help, --version
-
-Exit codes: 0 Promote (or allowed by --fail-on), 1 Rollback, 2 Hold, 3 could not decide.
-`;
-
-const OPTIONS = {
-  config: { type: 'string', short: 'c', default: 'gate.config.yaml' },
-  baseline: { type: 'string' },
-  candidate: { type: 'string' },
-  dataset: { type: 'string', multiple: true },
-  'report-dir': { type: 'string' },
-  format: { type: 'string', default: 'text' },
-  'fail-on': { type: 'string', default: 'hold' },
-  profile: { type: 'string' },
-  server: { type: 'string' },
-  'approved-by-label': { type: 'string' },
-  'policy-base': { type: 'string' },
-  output: { type: 'string', short: 'o' },
-  quiet: { type: 'boolean', default: false },
-  help: { type: 'boolean', short: 'h', default: false },
-  version: { type: 'boolean', default: false },
-} satisfies ParseArgsConfig['options'];
-
 /** A command line, parsed and checked. */
 export interface CommandRequest {
-  command: 'run' | 'plan' | 'merge' | 'validate' | 'snapshot' | 'diff' | 'show' | 'history';
-  /** Positional arguments after the command, in the number the command takes. */
+  command: CommandName;
+  /** Positional arguments after the command, in the number the command takes (for init: the server's command after `--`). */
   args: string[];
   options: {
     config: string;
@@ -81,29 +32,55 @@ export interface CommandRequest {
     'approved-by-label'?: string;
     'policy-base'?: string;
     output?: string;
+    from?: string;
+    command?: string;
+    package?: string;
+    args?: string;
+    force: boolean;
     quiet: boolean;
   };
   /** Whether -c/--config was given, not defaulted: merge and history read a config only then. */
   configGiven: boolean;
 }
 
-class UsageError extends Error {}
+/** A mistake on the command line: the message, and the help to print after it. */
+class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly help: string = usage(),
+  ) {
+    super(message);
+  }
+}
 
-const noPositionals = (command: string) => (n: number) => (n === 0 ? null : `${command} takes no positional arguments`);
+const flagName = (name: string): string => (name.length === 1 ? `-${name}` : `--${name}`);
 
-/** Positional arguments each command takes: null when fine, else what it takes. */
-const ARITY: Record<CommandRequest['command'], (count: number) => string | null> = {
-  run: noPositionals('run'),
-  plan: noPositionals('plan'),
-  merge: () => null,
-  validate: noPositionals('validate'),
-  snapshot: noPositionals('snapshot'),
-  diff: (n) => (n === 2 ? null : 'diff takes BEFORE and AFTER: snapshot files or profile names'),
-  show: (n) => (n === 1 ? null : 'show takes one REPORT.json'),
-  history: (n) => (n <= 1 ? null : 'history takes at most one DIR'),
-};
+/** The command named on the line, read before the flags are checked, so an error can show that command's help. */
+function commandOf(argv: string[]): CommandName | null {
+  const stop = argv.indexOf('--');
+  return (stop === -1 ? argv : argv.slice(0, stop)).find(isCommand) ?? null;
+}
 
-const isCommand = (name: string): name is CommandRequest['command'] => Object.hasOwn(ARITY, name);
+/** Node's parse errors, said the way the rest of the gate speaks: the flag, the command, the fix. */
+function parseError(error: unknown, argv: string[]): UsageError {
+  const command = commandOf(argv);
+  const help = command ? commandUsage(command) : usage();
+  const where = command ? ` for ${command}` : '';
+  const seeHelp = `mcp-gate ${command ? `${command} ` : ''}--help lists the options`;
+  const text = describe(error);
+  const unknown = /Unknown option '([^']+)'/.exec(text);
+  if (unknown) {
+    const given = unknown[1]!;
+    const known = (command ? flagsOf(command) : (Object.keys(OPTIONS) as OptionName[])).map(flagName);
+    const near = closest(given.replace(/=.*$/, ''), known);
+    return new UsageError(`unknown option ${given}${where}${near ? ` (did you mean ${near}?)` : ''}; ${seeHelp}`, help);
+  }
+  const missing = /Option '(?:-\w, )?(--[\w-]+)[^']*' argument missing/.exec(text);
+  if (missing) return new UsageError(`${missing[1]} needs a value; ${seeHelp}`, help);
+  const notValue = /Option '(?:-\w, )?(--[\w-]+)' does not take an argument/.exec(text);
+  if (notValue) return new UsageError(`${notValue[1]} takes no value; ${seeHelp}`, help);
+  return new UsageError(`${text.split('\n')[0]}; ${seeHelp}`, help);
+}
 
 /** The command to run, or the exit code when the arguments were answered here (version, help). */
 function parse(argv: string[]): CommandRequest | number {
@@ -111,27 +88,51 @@ function parse(argv: string[]): CommandRequest | number {
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {
-    throw new UsageError(describe(error));
+    throw parseError(error, argv);
   }
-  const { values, positionals } = parsed;
+  const { values, tokens } = parsed;
   if (values.version) {
     process.stdout.write(`${GATE_VERSION}\n`);
     return 0;
   }
-  const [command, ...args] = positionals;
-  if (values.help || !command) {
-    process.stdout.write(USAGE);
-    return command || values.help ? 0 : 3;
+  // Positionals after `--` belong to init (the server's own command line), never to the gate.
+  const terminator = tokens.findIndex((t) => t.kind === 'option-terminator');
+  const before = tokens
+    .filter((t, i) => t.kind === 'positional' && (terminator === -1 || i < terminator))
+    .map((t) => (t as { value: string }).value);
+  const after = terminator === -1 ? [] : tokens.slice(terminator + 1).map((t) => (t as { value: string }).value);
+  const [command, ...args] = before;
+  if (!command) {
+    process.stdout.write(usage());
+    return values.help ? 0 : 3;
+  }
+  if (!isCommand(command)) {
+    const near = closest(command, Object.keys(COMMANDS));
+    throw new UsageError(`unknown command "${command}"${near ? ` (did you mean ${near}?)` : ''}`);
+  }
+  if (values.help) {
+    process.stdout.write(commandUsage(command));
+    return 0;
+  }
+  const allowed = new Set<string>(flagsOf(command));
+  for (const token of tokens) {
+    if (token.kind === 'option' && !allowed.has(token.name)) {
+      throw new UsageError(
+        `${command} does not take ${flagName(token.name)}; mcp-gate ${command} --help lists its options`,
+        commandUsage(command),
+      );
+    }
   }
   const format = values.format as Format;
-  if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, not "${values.format}"`);
+  if (!FORMATS.includes(format))
+    throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, not "${values.format}"`, commandUsage(command));
   const failOn = values['fail-on'] as FailOn;
-  if (!FAIL_ONS.includes(failOn)) throw new UsageError(`--fail-on must be rollback, hold or never, not "${failOn}"`);
-  if (!isCommand(command)) throw new UsageError(`unknown command "${command}"`);
-  const wrongArity = ARITY[command](args.length);
-  if (wrongArity) throw new UsageError(wrongArity);
-  const configGiven = parsed.tokens.some((t) => t.kind === 'option' && t.name === 'config');
-  return { command, args, options: { ...values, format, failOn }, configGiven };
+  if (!FAIL_ONS.includes(failOn)) throw new UsageError(`--fail-on must be rollback, hold or never, not "${failOn}"`, commandUsage(command));
+  if (after.length && command !== 'init') throw new UsageError(`${command} takes nothing after --`, commandUsage(command));
+  const wrongArity = COMMANDS[command].arity(args.length);
+  if (wrongArity) throw new UsageError(wrongArity, commandUsage(command));
+  const configGiven = tokens.some((t) => t.kind === 'option' && t.name === 'config');
+  return { command, args: command === 'init' ? after : args, options: { ...values, format, failOn }, configGiven };
 }
 
 /** Runs the CLI on its arguments (without node and the script) and sets the process's exit code. */
@@ -142,7 +143,7 @@ export async function main(argv: string[]): Promise<void> {
   } catch (error) {
     // Nothing is registered as a secret before a config is read, so there is nothing to redact yet.
     process.stderr.write(
-      error instanceof UsageError ? `mcp-gate: ${error.message}\n\n${USAGE}` : `mcp-gate: internal error: ${describe(error)}\n`,
+      error instanceof UsageError ? `mcp-gate: ${error.message}\n\n${error.help}` : `mcp-gate: internal error: ${describe(error)}\n`,
     );
     process.exitCode = 3;
     return;
@@ -199,6 +200,23 @@ async function dispatch({ command, args, options, configGiven }: CommandRequest,
           policyBase: options['policy-base'],
           server: options.server,
         },
+        io,
+      );
+    case 'init':
+      return (await import('./commands/init.js')).initCommand(
+        {
+          config: options.config,
+          from: options.from,
+          command: options.command,
+          argv: args,
+          package: options.package,
+          force: options.force,
+        },
+        io,
+      );
+    case 'record':
+      return (await import('./commands/record.js')).recordCommand(
+        { config, profile: options.profile, output, args: options.args, force: options.force },
         io,
       );
     case 'plan':

@@ -23,11 +23,18 @@ function payloadOf(result: Record<string, unknown>): { structuredContent?: unkno
   return payload;
 }
 
+/** A result's data, as a client reads it: its structuredContent, or else its JSON text. Undefined when it has neither. */
+export function resultData(result: unknown): unknown {
+  if (!isObject(result)) return undefined;
+  const payload = payloadOf(result);
+  return Object.hasOwn(payload, 'structuredContent') ? payload.structuredContent : payload.text;
+}
+
 const kindOf = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
 const segment = (key: string | number) => `/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
 
 /** A volatile pattern is a JSON pointer whose `*` segments match any key or index. */
-const volatileMatcher = (patterns: string[]) => {
+export const volatileMatcher = (patterns: string[]) => {
   const split = patterns.map((p) => p.split('/').slice(1));
   return (pointer: string) => {
     const parts = pointer.split('/').slice(1);

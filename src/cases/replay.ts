@@ -5,6 +5,7 @@ import { featureProbes, type FeatureReader } from './feature-probes.js';
 import { describe } from '../error-text.js';
 import { depthOf, MAX_DEFINITION_DEPTH } from '../contract/normalize.js';
 import type { Observation } from '../audit/result-checks.js';
+import { resultData } from '../audit/result-drift.js';
 import { checkExpectations, type ObservedResult } from './expect.js';
 import { caseRoles } from './load.js';
 import type { Case, CaseFailure, CaseResult, CaseTotals, Dataset, Probe, RequiredTool } from './types.js';
@@ -211,7 +212,8 @@ function observe(result: unknown): ObservedResult {
   return {
     isError: record.isError === true,
     text,
-    structured: record.structuredContent,
+    // structuredContent, or the JSON text of a server that declares no outputSchema: what `expect.structured` is held to.
+    structured: resultData(result),
     resultBytes: Buffer.byteLength(JSON.stringify(result) ?? '', 'utf8'),
   };
 }

@@ -73,14 +73,25 @@ const profile = z
     readyTimeoutMs: readyTimeout.optional(),
     allowSideEffects: z.boolean().describe('Allow probe calls of tools that are not read-only. Default false.').optional(),
     path: z.string().min(1).describe('snapshot: a contract snapshot file, relative to this file.').optional(),
+    from: z
+      .string()
+      .regex(/^.+#.+$/)
+      .describe(
+        'FILE#SERVER: take command, args, env, cwd (or url and headers) from a server of an MCP client config (.mcp.json or Claude Desktop `mcpServers`, .vscode/mcp.json `servers`, .cursor/mcp.json), relative to this file. Keys set on the profile win; env is merged.',
+      )
+      .optional(),
   })
   .meta({
     id: 'profile',
     // Which keys each transport needs. Keys that do not apply to a transport are reported by config/profiles.ts, with why.
     allOf: [
       { if: { properties: { transport: { const: 'snapshot' } }, required: ['transport'] }, then: { required: ['path'] } },
-      { if: { properties: { transport: { enum: ['http', 'sse'] } }, required: ['transport'] }, then: { required: ['url'] } },
-      { if: { properties: { transport: { const: 'stdio' } } }, then: { required: ['command'] } },
+      // A profile with `from` takes command or url from the client config, before this schema is checked.
+      {
+        if: { properties: { transport: { enum: ['http', 'sse'] } }, required: ['transport'], not: { required: ['from'] } },
+        then: { required: ['url'] },
+      },
+      { if: { properties: { transport: { const: 'stdio' } }, not: { required: ['from'] } }, then: { required: ['command'] } },
     ],
   });
 

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { closest } from '../closest.js';
+import { resolveClientProfiles } from './client-config.js';
 import { CODE_ORDER, isCode, type Action } from '../findings/codes.js';
 import { applyOverride, envOverrides, type Override } from './env.js';
 import { InputError, dotted, type Problem } from './problems.js';
@@ -61,6 +62,9 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv, flags: ConfigFl
   if (flags.candidate) raw.candidate = flags.candidate;
   if (flags.datasets?.length) raw.datasets = flags.datasets.map((d) => resolve(cwd, d));
   if (flags.reportDir) raw.reports = { ...(raw.reports as object), dir: resolve(cwd, flags.reportDir) };
+  // A profile's `from` becomes the keys of the client config entry it names, before anything reads profiles.
+  const clientProblems = resolveClientProfiles(raw, dirname(absolute), env, source.lineOf, display);
+  if (clientProblems.length) throw new InputError(clientProblems);
   registerProfileSecrets(raw.profiles, env); // before validation: even a message about a bad file is redacted
   for (const server of Object.values(isRecord(raw.servers) ? raw.servers : {}))
     registerProfileSecrets(isRecord(server) ? server.profiles : null, env);

@@ -1,25 +1,60 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { COMMANDS, flagsOf, type CommandName } from '../../src/usage.js';
 
-/** Usage errors are answered by the CLI's front: exit 3, the reason, then the usage. */
+/** Usage errors are answered by the CLI's front: exit 3, the reason, then the help of the command named. */
 describe('mcp-gate usage errors (the built CLI)', () => {
-  const cases: [string[], string][] = [
-    [['run', 'extra'], 'run takes no positional arguments'],
-    [['plan', 'a'], 'plan takes no positional arguments'],
-    [['validate', 'a'], 'validate takes no positional arguments'],
-    [['snapshot', 'a'], 'snapshot takes no positional arguments'],
-    [['diff', 'only-one'], 'diff takes BEFORE and AFTER: snapshot files or profile names'],
-    [['show'], 'show takes one REPORT.json'],
-    [['history', 'a', 'b'], 'history takes at most one DIR'],
-    [['deploy'], 'unknown command "deploy"'],
-    [['run', '--fail-on', 'sometimes'], '--fail-on must be rollback, hold or never, not "sometimes"'],
-    [['run', '--format', 'pdf'], '--format must be one of text, json, markdown, junit, sarif, html, not "pdf"'],
+  const cases: [string[], string, string][] = [
+    [['run', 'extra'], 'run takes no positional arguments', 'run'],
+    [['plan', 'a'], 'plan takes no positional arguments', 'plan'],
+    [['validate', 'a'], 'validate takes no positional arguments', 'validate'],
+    [['snapshot', 'a'], 'snapshot takes no positional arguments', 'snapshot'],
+    [['record', 'a'], 'record takes no positional arguments', 'record'],
+    [
+      ['init', 'node', 'server.js'],
+      "init takes no positional arguments; put the server's command after --, as in init -- node dist/server.js",
+      'init',
+    ],
+    [['diff', 'only-one'], 'diff takes BEFORE and AFTER: snapshot files or profile names', 'diff'],
+    [['show'], 'show takes one REPORT.json', 'show'],
+    [['history', 'a', 'b'], 'history takes at most one DIR', 'history'],
+    [['deploy'], 'unknown command "deploy"', '<command>'],
+    [['histroy'], 'unknown command "histroy" (did you mean history?)', '<command>'],
+    [['run', '--fail-on', 'sometimes'], '--fail-on must be rollback, hold or never, not "sometimes"', 'run'],
+    [['run', '--format', 'pdf'], '--format must be one of text, json, markdown, junit, sarif, html, not "pdf"', 'run'],
+    [
+      ['run', '--baselin', 'x'],
+      'unknown option --baselin for run (did you mean --baseline?); mcp-gate run --help lists the options',
+      'run',
+    ],
+    [['run', '--frobnicate'], 'unknown option --frobnicate for run; mcp-gate run --help lists the options', 'run'],
+    [['snapshot', '--profile'], '--profile needs a value; mcp-gate snapshot --help lists the options', 'snapshot'],
+    [['run', '--profile', 'x'], 'run does not take --profile; mcp-gate run --help lists its options', 'run'],
+    [['run', '--', 'node'], 'run takes nothing after --', 'run'],
   ];
 
-  it.each(cases)('%j: exit 3 with "%s" and the usage', async (args, message) => {
+  it.each(cases)('%j: exit 3 with "%s" and the usage of %s', async (args, message, command) => {
     const result = await runCli(args);
     expect([result.code, result.stdout]).toEqual([3, '']);
     expect(result.stderr.split('\n')[0]).toBe(`mcp-gate: ${message}`);
-    expect(result.stderr).toContain('Usage: mcp-gate <command> [options]');
+    expect(result.stderr).toContain(`Usage: mcp-gate ${command}`);
+    expect(result.stderr).not.toMatch(/TypeError|ERR_PARSE_ARGS|at .*\.js:\d+/);
+  });
+});
+
+describe('mcp-gate COMMAND --help', () => {
+  it.each(Object.keys(COMMANDS) as CommandName[])('%s: its usage, every flag it takes, and an example; exit 0', async (command) => {
+    const result = await runCli([command, '--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.startsWith(`Usage: mcp-gate ${COMMANDS[command].synopsis}\n`)).toBe(true);
+    for (const flag of flagsOf(command)) expect(result.stdout).toContain(`--${flag}`);
+    expect(result.stdout).toContain(`Example:\n  ${COMMANDS[command].example}\n`);
+  });
+
+  it('mcp-gate --help lists every command and points to the per-command help', async () => {
+    const result = await runCli(['--help']);
+    expect(result.code).toBe(0);
+    for (const command of Object.keys(COMMANDS)) expect(result.stdout).toContain(`\n  ${command}`);
+    expect(result.stdout).toContain('mcp-gate <command> --help');
   });
 });

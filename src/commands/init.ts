@@ -1,0 +1,240 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import { stringify } from 'yaml';
+import { parse as parseJsonc } from 'jsonc-parser';
+import { loadConfig } from '../config/load.js';
+import { InputError, type Problem } from '../config/problems.js';
+import { openSide } from '../contract/open-side.js';
+import { toSnapshot } from '../contract/snapshot.js';
+import { packageFile } from '../package-root.js';
+import { redactDeep } from '../secrets.js';
+import type { CommandIO, Outcome } from './io.js';
+import { recordInto } from './record.js';
+
+export interface InitFlags {
+  config: string;
+  from?: string;
+  command?: string;
+  /** The server's command line given after `--`. */
+  argv: string[];
+  package?: string;
+  force: boolean;
+}
+
+/** The client configs init looks for in the project, in this order. */
+const CLIENT_CONFIGS = ['.mcp.json', '.vscode/mcp.json', '.cursor/mcp.json'];
+const SNAPSHOT = 'contracts/baseline.contract.json';
+const DATASET = 'datasets/starter.cases.yaml';
+/** A published package at a pinned version, as npx names it: `pkg@1.2.3`, `@scope/pkg@2026.7.4`. */
+const PINNED = /^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*@\d[\w.+-]*$/i;
+
+const usageProblem = (path: string, message: string): Problem => ({ file: 'command line', line: null, path, message });
+
+/** How the candidate is reached, as profile keys. */
+type Source = { from: string } | { command: string; args: string[] };
+
+/**
+ * `mcp-gate init`: a gate for the server of this project. Starts the server, writes its contract as
+ * the baseline (or a profile of the released npm version), records a starter dataset from its
+ * read-only tools, and writes a commented gate.config.yaml that ties them together. Everything is
+ * checked before anything is written, and no file is overwritten without --force.
+ */
+export async function initCommand(flags: InitFlags, io: CommandIO): Promise<Outcome> {
+  const configPath = resolve(io.cwd, flags.config);
+  const dir = dirname(configPath);
+  const source = await chooseSource(flags, dir, io);
+  const pinned = flags.package ?? pinnedPackage(source);
+  if (flags.package && !PINNED.test(flags.package))
+    throw new InputError([usageProblem('--package', `must be NAME@VERSION, e.g. @acme/tickets-mcp@1.4.0, not "${flags.package}"`)]);
+  const files = [configPath, ...(pinned ? [] : [join(dir, SNAPSHOT)]), join(dir, DATASET)];
+  const existing = files.filter((f) => existsSync(f));
+  if (existing.length && !flags.force) {
+    throw new InputError(
+      existing.map((f) =>
+        usageProblem(
+          relative(io.cwd, f) || f,
+          'exists; init never overwrites a file: pass --force to write it anew, or -c to write the config elsewhere',
+        ),
+      ),
+    );
+  }
+  const baseline = pinned
+    ? { command: 'npx', args: ['-y', pinned, ...argsAfterPackage(source)] }
+    : { transport: 'snapshot', path: SNAPSHOT };
+  const text = (datasets: boolean) =>
+    configText({
+      source,
+      baseline,
+      pinned: pinned ?? null,
+      datasets,
+      schema: relative(dir, packageFile('schemas/gate.config.schema.json')),
+    });
+
+  // A config without its dataset first: it names the profiles that the snapshot and record read.
+  const draft = join(dir, `.mcp-gate-init.${process.pid}.yaml`);
+  writeFileSync(draft, text(false));
+  let recorded: boolean;
+  try {
+    const config = loadConfig(draft, io.env, {}, io.cwd);
+    const candidate = config.profiles.candidate!;
+    if (!pinned) {
+      io.log('mcp-gate: init: starting the server to read its contract');
+      const side = await openSide('candidate', candidate, config, () => undefined);
+      await side.session?.close();
+      writeAtomic(join(dir, SNAPSHOT), toSnapshot(redactDeep(side.contract)));
+      io.log(
+        `mcp-gate: init: wrote ${relative(io.cwd, join(dir, SNAPSHOT))}: ${side.contract.tools.length} tool(s), the baseline contract`,
+      );
+    }
+    const recordFrom = pinned ? 'baseline' : 'candidate';
+    recorded = await recordInto(
+      { config, name: recordFrom, profile: config.profiles[recordFrom]!, givenArgs: {}, target: join(dir, DATASET), force: true },
+      io,
+    );
+  } finally {
+    rmSync(draft, { force: true });
+  }
+  writeAtomic(configPath, text(recorded));
+  loadConfig(configPath, io.env, {}, io.cwd); // what was written reads back as a config
+  const shown = (f: string) => relative(io.cwd, join(dir, f)) || f;
+  const configArg = relative(io.cwd, configPath) === 'gate.config.yaml' ? '' : ` -c ${relative(io.cwd, configPath)}`;
+  io.stdout(
+    [
+      `mcp-gate init: wrote ${[relative(io.cwd, configPath), ...(pinned ? [] : [shown(SNAPSHOT)]), ...(recorded ? [shown(DATASET)] : [])].join(', ')}`,
+      '',
+      'Next:',
+      `  npx mcp-gate run${configArg}        gate the candidate against the baseline (exit 0 Promote, 1 Rollback, 2 Hold)`,
+      `  npx mcp-gate record${configArg}     add cases for tools added later; edit ${shown(DATASET)} freely`,
+      '',
+    ].join('\n'),
+  );
+  return { kind: 'ok' };
+}
+
+function writeAtomic(target: string, text: string): void {
+  mkdirSync(dirname(target), { recursive: true });
+  const temp = `${target}.${process.pid}.tmp`;
+  writeFileSync(temp, text);
+  renameSync(temp, target);
+}
+
+/** A candidate that is `npx [-y] pkg@1.2.3 ...`: a published version, which is then also the baseline. */
+function pinnedPackage(source: Source): string | undefined {
+  if (!('command' in source) || !/(^|\/)npx$/.test(source.command)) return undefined;
+  return source.args.find((a) => PINNED.test(a));
+}
+
+/** The server's own arguments after the package name, which the baseline's npx line keeps. */
+function argsAfterPackage(source: Source): string[] {
+  if (!('command' in source)) return [];
+  const at = source.args.findIndex((a) => PINNED.test(a));
+  return at === -1 ? [] : source.args.slice(at + 1);
+}
+
+/** The server: --from, --command or the words after `--`, else the only server of the project's client configs (or the one a person picks). */
+async function chooseSource(flags: InitFlags, dir: string, io: CommandIO): Promise<Source> {
+  const given = [flags.from !== undefined, flags.command !== undefined, flags.argv.length > 0].filter(Boolean).length;
+  if (given > 1)
+    throw new InputError([
+      usageProblem('--from, --command, --', 'name the server one way: --from FILE#NAME, --command "CMD ARGS", or -- CMD ARGS...'),
+    ]);
+  if (flags.from !== undefined) return { from: flags.from };
+  const words = flags.command !== undefined ? flags.command.trim().split(/\s+/).filter(Boolean) : flags.argv;
+  if (words.length) return { command: words[0]!, args: words.slice(1) };
+  const found = CLIENT_CONFIGS.flatMap((file) => serversIn(join(dir, file)).map((name) => `${file}#${name}`));
+  if (found.length === 1) {
+    io.log(`mcp-gate: init: using ${found[0]}, the one server in the project's MCP client configs`);
+    return { from: found[0]! };
+  }
+  if (found.length > 1 && process.stdin.isTTY && !io.env.CI) return { from: await pick(found) };
+  throw new InputError([
+    usageProblem(
+      '--from',
+      found.length
+        ? `is needed: the project's client configs have ${found.length} servers; pick one with ${found.map((f) => `--from ${f}`).join(', ')}`
+        : `is needed: no server given and none found in ${CLIENT_CONFIGS.join(', ')}; pass --from FILE#NAME, --command "node dist/server.js", or -- CMD ARGS...`,
+    ),
+  ]);
+}
+
+/** Server names of a client config, or none when the file is missing or unreadable (init reads it properly later). */
+function serversIn(path: string): string[] {
+  if (!existsSync(path)) return [];
+  try {
+    const value = parseJsonc(readFileSync(path, 'utf8'), [], { allowTrailingComma: true }) as Record<string, unknown> | null;
+    const servers = value?.mcpServers ?? value?.servers;
+    return servers !== null && typeof servers === 'object' ? Object.keys(servers).sort() : [];
+  } catch {
+    return [];
+  }
+}
+
+async function pick(choices: string[]): Promise<string> {
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    process.stderr.write(`Servers in this project's MCP client configs:\n${choices.map((c, i) => `  ${i + 1}. ${c}`).join('\n')}\n`);
+    for (;;) {
+      const answer = Number((await prompt.question('Gate which one? ')).trim());
+      if (Number.isInteger(answer) && answer >= 1 && answer <= choices.length) return choices[answer - 1]!;
+    }
+  } finally {
+    prompt.close();
+  }
+}
+
+interface ConfigParts {
+  source: Source;
+  baseline: Record<string, unknown>;
+  pinned: string | null;
+  datasets: boolean;
+  schema: string;
+}
+
+const yamlValue = (value: unknown): string =>
+  stringify(value, { lineWidth: 0, flowCollectionPadding: false, collectionStyle: 'flow' }).trim();
+
+/** The config init writes: each part with a comment of what it is and how to change it. */
+function configText({ source, baseline, pinned, datasets, schema }: ConfigParts): string {
+  const profileLines = (profile: Record<string, unknown>) => Object.entries(profile).map(([k, v]) => `    ${k}: ${yamlValue(v)}`);
+  const baselineComment = pinned
+    ? [`  # The released version, ${pinned}, started with npx. Move it to each new release.`]
+    : [
+        '  # The contract of the server when init ran, as the released baseline. After a release, refresh it:',
+        `  #   npx mcp-gate snapshot --profile candidate -o ${SNAPSHOT}`,
+      ];
+  const candidateComment =
+    'from' in source
+      ? ['  # The server as the project runs it: command, args and env come from the client config.']
+      : pinned
+        ? ['  # The version to promote: change its version to gate a new release.']
+        : ['  # The server as this branch builds it.'];
+  return [
+    `# yaml-language-server: $schema=${schema}`,
+    '# The contract promotion gate of this MCP server, written by `mcp-gate init`.',
+    '#   npx mcp-gate run        exit 0 Promote, 1 Rollback, 2 Hold, 3 could not decide',
+    '#   npx mcp-gate validate   checks this file and its datasets without starting a server',
+    'version: 1',
+    'profiles:',
+    ...baselineComment,
+    '  baseline:',
+    ...profileLines(baseline),
+    ...candidateComment,
+    '  candidate:',
+    ...profileLines(source),
+    '    # Tools that are not read-only are never called unless this is true (or a case allows it).',
+    '    allowSideEffects: false',
+    'baseline: baseline',
+    'candidate: candidate',
+    ...(datasets
+      ? [
+          '# Frozen cases recorded from the server (`mcp-gate record`); edit them, and record again to add new tools.',
+          'datasets:',
+          `  - ${DATASET}`,
+        ]
+      : ['# No dataset: no tool could be recorded. Write cases, or give arguments: mcp-gate record --args FILE', 'datasets: []']),
+    'reports:',
+    '  dir: reports',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,172 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { loadDatasets } from '../cases/load.js';
+import { InputError, type Problem } from '../config/problems.js';
+import { readSource } from '../config/source.js';
+import type { GateConfig, Profile } from '../config/types.js';
+import { openSide } from '../contract/open-side.js';
+import { packageFile } from '../package-root.js';
+import { recordTools, type Recording } from '../record/record.js';
+import { mergeDataset, RECORDED_MARK, renderDataset } from '../record/write.js';
+import { readConfig, type CommandIO, type Outcome } from './io.js';
+
+export interface RecordFlags {
+  config: string;
+  profile?: string;
+  output?: string;
+  args?: string;
+  force: boolean;
+}
+
+const commandLine = (path: string, message: string): Problem => ({ file: 'command line', line: null, path, message });
+
+/** `mcp-gate record`: a profile's read-only tools called twice, what they returned frozen as a dataset. */
+export async function recordCommand(flags: RecordFlags, io: CommandIO): Promise<Outcome> {
+  const config = readConfig(flags.config, io);
+  const { name, profile } = chooseProfile(config, flags.profile, io);
+  const givenArgs = flags.args ? readArgsFile(resolve(io.cwd, flags.args), io.cwd) : {};
+  const target = outputOf(config, flags.output, io.cwd);
+  const written = await recordInto({ config, name, profile, givenArgs, target, force: flags.force }, io);
+  if (written && !config.datasets.includes(target)) {
+    io.log(
+      `mcp-gate: record: add ${relative(dirname(config.file ?? io.cwd), target)} to datasets in ${relative(io.cwd, config.file ?? '') || 'the config'} so that run replays it`,
+    );
+  }
+  return written ? { kind: 'ok' } : { kind: 'undecided' };
+}
+
+export interface RecordJob {
+  config: GateConfig;
+  name: string;
+  profile: Profile;
+  givenArgs: Record<string, Record<string, unknown>>;
+  /** Absolute path of the dataset. */
+  target: string;
+  force: boolean;
+}
+
+/**
+ * Records one profile into a dataset: a new file, or new tools added to the one there (all of it
+ * anew with `force`). The text is checked as a dataset before it replaces anything, so a failed
+ * record leaves the old file as it was. False when there was nothing to write.
+ */
+export async function recordInto(job: RecordJob, io: CommandIO): Promise<boolean> {
+  const shown = relative(io.cwd, job.target) || job.target;
+  io.log(`mcp-gate: record: reading the tools of profile "${job.name}"`);
+  const side = await openSide('baseline', job.profile, job.config, () => undefined);
+  let recordings: Recording[];
+  try {
+    recordings = await recordTools(side.contract, (tool, args) => side.session!.callTool(tool, args), {
+      allowSideEffects: job.profile.allowSideEffects,
+      givenArgs: job.givenArgs,
+      concurrency: job.config.cases.concurrency,
+      log: io.log,
+    });
+  } finally {
+    await side.session?.close();
+  }
+  const notReadOnly = recordings.filter((r) => r.skipped?.includes(' is not read-only ')).map((r) => r.tool);
+  if (notReadOnly.length) io.log(`mcp-gate: record: not read-only, so not called (left commented out): ${notReadOnly.join(', ')}`);
+  for (const r of recordings) if (r.skipped && !notReadOnly.includes(r.tool)) io.log(`mcp-gate: record: ${r.tool}: ${r.skipped}`);
+  const recorded = recordings.filter((r) => !r.skipped).length;
+  const exists = existsSync(job.target);
+  let text: string;
+  let summary: string;
+  if (exists && !job.force) {
+    let merged;
+    try {
+      merged = mergeDataset(readFileSync(job.target, 'utf8'), recordings, shown);
+    } catch (error) {
+      throw new InputError([{ file: shown, line: null, path: 'cases', message: (error as Error).message.replace(`${shown}: `, '') }]);
+    }
+    if (!merged.added.length) {
+      io.log(`mcp-gate: record: ${shown} already has a case for every tool; nothing added (--force writes it anew)`);
+      return true;
+    }
+    text = merged.text;
+    summary = `added ${merged.added.length} tool(s) to ${shown}, kept its ${merged.kept} case(s)`;
+  } else {
+    if (!recorded) {
+      io.error(`mcp-gate: record: no tool of profile "${job.name}" could be recorded (the reasons are above); ${shown} was not written`);
+      return false;
+    }
+    const server = [side.contract.server.name, side.contract.server.version].filter(Boolean).join(' ') || 'unnamed server';
+    const schemaPath = relative(dirname(job.target), packageFile('schemas/dataset.schema.json'));
+    text = renderDataset(recordings, { schemaPath, profile: job.name, server, role: 'recorded' });
+    summary = `wrote ${shown}: ${recorded} case(s), ${recordings.length - recorded} tool(s) left commented out`;
+  }
+  writeChecked(job.target, text);
+  io.log(`mcp-gate: record: ${summary}`);
+  return true;
+}
+
+/** Writes a dataset only once it loads as one: a temp file beside it, loaded, then renamed over it. */
+function writeChecked(target: string, text: string): void {
+  mkdirSync(dirname(target), { recursive: true });
+  const temp = `${target}.${process.pid}.tmp.yaml`;
+  writeFileSync(temp, text);
+  try {
+    loadDatasets([temp]);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  renameSync(temp, target);
+}
+
+/** The profile to record: --profile, else the baseline, else (a snapshot baseline has no server) the candidate. */
+function chooseProfile(config: GateConfig, wanted: string | undefined, io: CommandIO): { name: string; profile: Profile } {
+  const names = Object.keys(config.profiles);
+  if (wanted) {
+    const profile = config.profiles[wanted];
+    if (!profile) throw new InputError([commandLine('--profile', `"${wanted}" is not a profile; profiles: ${names.join(', ')}`)]);
+    if (profile.transport === 'snapshot')
+      throw new InputError([
+        commandLine('--profile', `"${wanted}" is a snapshot: record calls tools on a live server; pick a profile with a command or url`),
+      ]);
+    return { name: wanted, profile };
+  }
+  for (const name of [config.baseline, config.candidate]) {
+    const profile = config.profiles[name];
+    if (profile && profile.transport !== 'snapshot') {
+      if (name !== config.baseline)
+        io.log(`mcp-gate: record: the baseline "${config.baseline}" is a snapshot; recording the candidate "${name}"`);
+      return { name, profile };
+    }
+  }
+  throw new InputError([
+    commandLine('--profile', `is required: neither the baseline nor the candidate has a live server; profiles: ${names.join(', ')}`),
+  ]);
+}
+
+/** -o, else a dataset of the config that record wrote before, else datasets/recorded.cases.yaml beside the config. */
+function outputOf(config: GateConfig, output: string | undefined, cwd: string): string {
+  if (output) return resolve(cwd, output);
+  const earlier = config.datasets.find((d) => existsSync(d) && readFileSync(d, 'utf8').includes(RECORDED_MARK));
+  return earlier ?? resolve(dirname(config.file ?? resolve(cwd, 'gate.config.yaml')), 'datasets/recorded.cases.yaml');
+}
+
+/** The --args file: tool name -> its arguments (an object), checked with the file and key named. */
+function readArgsFile(path: string, cwd: string): Record<string, Record<string, unknown>> {
+  const shown = relative(cwd, path) || path;
+  const parsed = readSource(path, shown);
+  if (!parsed.ok) throw new InputError(parsed.problems);
+  const value = parsed.source.value;
+  const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  if (!isRecord(value))
+    throw new InputError([
+      { file: shown, line: 1, path: '', message: 'must map tool names to their arguments, e.g. Tickets.Search: { query: refund }' },
+    ]);
+  const problems: Problem[] = [];
+  for (const [tool, args] of Object.entries(value)) {
+    if (!isRecord(args))
+      problems.push({
+        file: shown,
+        line: parsed.source.lineOf([tool]),
+        path: tool,
+        message: 'must be an object of arguments, e.g. { query: refund }',
+      });
+  }
+  if (problems.length) throw new InputError(problems);
+  return value as Record<string, Record<string, unknown>>;
+}

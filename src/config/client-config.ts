@@ -1,0 +1,212 @@
+import { readFileSync } from 'node:fs';
+import { basename, dirname, relative, resolve } from 'node:path';
+import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { closest } from '../closest.js';
+import { dotted, type Problem } from './problems.js';
+
+/**
+ * MCP client configs as the source of a profile: `from: .mcp.json#tickets` reads the server
+ * `tickets` of a client config the project already keeps, instead of repeating its command, args
+ * and env. Three shapes are read, each JSON with comments:
+ *
+ * - `mcpServers` (Claude Code's `.mcp.json`, Claude Desktop, `.cursor/mcp.json`);
+ * - `servers` (VS Code's `.vscode/mcp.json`).
+ *
+ * Keys the profile sets win over the client's (`env` is merged, the profile's variables winning).
+ * The clients' variable forms become the gate's: `${env:VAR}` and `${VAR}` read the environment
+ * when the server starts, `${VAR:-default}` takes the default when VAR is unset, and
+ * `${workspaceFolder}` is the project (the folder holding `.vscode/` or `.cursor/`, or the file).
+ */
+
+type LineOf = (path: (string | number)[]) => number | null;
+type RawProfile = Record<string, unknown>;
+
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** Keys of a client entry the gate reads; any other key is named in a problem rather than dropped in silence. */
+const READ_KEYS = new Set(['type', 'transport', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'disabled', 'description', 'name']);
+
+interface Reference {
+  file: string;
+  name: string;
+}
+
+function parseReference(value: string): Reference | null {
+  const hash = value.lastIndexOf('#');
+  if (hash <= 0 || hash === value.length - 1) return null;
+  return { file: value.slice(0, hash), name: value.slice(hash + 1) };
+}
+
+/** The folder a client config belongs to: where its relative paths and `${workspaceFolder}` point. */
+function projectOf(file: string): string {
+  const folder = dirname(file);
+  return ['.vscode', '.cursor'].includes(basename(folder)) ? dirname(folder) : folder;
+}
+
+const lineAt = (text: string, offset: number): number => text.slice(0, offset).split('\n').length;
+
+/** One client config file, read once per load, with the problems of reading it. */
+type ClientFile = { ok: true; servers: Record<string, unknown>; key: string } | { ok: false; message: string; line: number | null };
+
+function readClientFile(path: string): ClientFile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { ok: false, line: null, message: code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? 'error'})` };
+  }
+  const errors: ParseError[] = [];
+  const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length) {
+    const first = errors[0]!;
+    return { ok: false, line: lineAt(text, first.offset), message: `is not valid JSON: ${printParseErrorCode(first.error)}` };
+  }
+  if (!isRecord(value)) return { ok: false, line: 1, message: 'must be a JSON object with "mcpServers" or "servers"' };
+  for (const key of ['mcpServers', 'servers']) {
+    if (isRecord(value[key])) return { ok: true, servers: value[key], key };
+  }
+  return { ok: false, line: 1, message: 'has no "mcpServers" (Claude, Cursor) or "servers" (VS Code) object' };
+}
+
+/** A client's string with its variable forms turned into the gate's; the VS Code prompts it cannot answer are returned. */
+function translate(value: string, project: string, env: NodeJS.ProcessEnv, unanswerable: Set<string>): string {
+  return value.replace(/\$\{([^}]*)\}/g, (whole, inner: string) => {
+    if (inner === 'workspaceFolder' || inner === 'workspaceRoot') return project;
+    if (inner === 'userHome') return '${HOME}';
+    const envForm = /^env:([A-Za-z_][A-Za-z0-9_]*)$/.exec(inner);
+    if (envForm) return `\${${envForm[1]}}`;
+    const withDefault = /^([A-Za-z_][A-Za-z0-9_]*):-(.*)$/.exec(inner);
+    if (withDefault) return env[withDefault[1]!] === undefined ? withDefault[2]! : `\${${withDefault[1]}}`;
+    if (inner.startsWith('input:') || inner.startsWith('command:')) unanswerable.add(whole);
+    return whole;
+  });
+}
+
+const strings = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === 'string');
+const stringMap = (value: unknown): value is Record<string, string> =>
+  isRecord(value) && Object.values(value).every((v) => typeof v === 'string');
+
+/**
+ * The profile keys one client entry stands for, or the problems that stop it. `at` names where in
+ * the client file a problem lies.
+ */
+function entryToProfile(
+  entry: unknown,
+  project: string,
+  configDir: string,
+  env: NodeJS.ProcessEnv,
+  say: (message: string) => void,
+): RawProfile | null {
+  if (!isRecord(entry)) {
+    say('is not an object with "command" or "url"');
+    return null;
+  }
+  const unknown = Object.keys(entry).filter((k) => !READ_KEYS.has(k));
+  if (unknown.length) {
+    say(`has ${unknown.map((k) => `"${k}"`).join(', ')}, which the gate does not read; set what it stands for on the profile instead`);
+    return null;
+  }
+  const unanswerable = new Set<string>();
+  const t = (value: string) => translate(value, project, env, unanswerable);
+  const type = typeof entry.type === 'string' ? entry.type : typeof entry.transport === 'string' ? entry.transport : undefined;
+  const profile: RawProfile = {};
+  if (typeof entry.url === 'string') {
+    if (type === 'sse') profile.transport = 'sse';
+    else if (type === undefined || type === 'http' || type === 'streamable-http' || type === 'streamableHttp') profile.transport = 'http';
+    else {
+      say(`has type "${type}" with a url; the gate reaches http (streamable HTTP) and sse servers`);
+      return null;
+    }
+    profile.url = t(entry.url);
+    if (entry.headers !== undefined) {
+      if (!stringMap(entry.headers)) return (say('has "headers" that are not all strings'), null);
+      profile.headers = Object.fromEntries(Object.entries(entry.headers).map(([k, v]) => [k, t(v)]));
+    }
+  } else if (typeof entry.command === 'string' && entry.command) {
+    if (type !== undefined && type !== 'stdio') {
+      say(`has type "${type}" but no url`);
+      return null;
+    }
+    profile.command = t(entry.command);
+    if (entry.args !== undefined) {
+      if (!strings(entry.args)) return (say('has "args" that are not all strings'), null);
+      profile.args = entry.args.map(t);
+    }
+    if (entry.env !== undefined) {
+      if (!stringMap(entry.env)) return (say('has "env" values that are not all strings'), null);
+      profile.env = Object.fromEntries(Object.entries(entry.env).map(([k, v]) => [k, t(v)]));
+    }
+    // A client starts the server in the project unless told otherwise; the profile's cwd is relative to the gate config.
+    const cwd = typeof entry.cwd === 'string' ? resolve(project, t(entry.cwd)) : project;
+    profile.cwd = relative(configDir, cwd) || '.';
+  } else {
+    say('has neither a "command" (stdio) nor a "url" (http, sse)');
+    return null;
+  }
+  if (unanswerable.size) {
+    say(
+      `uses ${[...unanswerable].join(', ')}, which a client asks a person for; the gate cannot. Set that value on the profile (its env or args win over the client's)`,
+    );
+    return null;
+  }
+  return profile;
+}
+
+/**
+ * Replaces every profile's `from` (in `profiles` and each server's `profiles`) with the keys of the
+ * client config entry it names, the profile's own keys winning. Returns the problems; a profile
+ * whose `from` cannot be read keeps its `from`, and the caller stops on the problems.
+ */
+export function resolveClientProfiles(
+  raw: Record<string, unknown>,
+  configDir: string,
+  env: NodeJS.ProcessEnv,
+  lineOf: LineOf,
+  display: string,
+): Problem[] {
+  const problems: Problem[] = [];
+  const files = new Map<string, ClientFile>();
+  const groups: { at: (string | number)[]; profiles: unknown }[] = [{ at: ['profiles'], profiles: raw.profiles }];
+  for (const [name, server] of Object.entries(isRecord(raw.servers) ? raw.servers : {})) {
+    if (isRecord(server)) groups.push({ at: ['servers', name, 'profiles'], profiles: server.profiles });
+  }
+  for (const { at, profiles } of groups) {
+    if (!isRecord(profiles)) continue;
+    for (const [name, profile] of Object.entries(profiles)) {
+      if (!isRecord(profile) || profile.from === undefined) continue;
+      const path = [...at, name, 'from'];
+      const problem = (message: string, file = display, line = lineOf(path)) => problems.push({ file, line, path: dotted(path), message });
+      if (typeof profile.from !== 'string' || !parseReference(profile.from)) {
+        problem('must be FILE#SERVER, a server of an MCP client config, e.g. .mcp.json#tickets or .vscode/mcp.json#tickets');
+        continue;
+      }
+      const reference = parseReference(profile.from)!;
+      const file = resolve(configDir, reference.file);
+      const shown = relative(process.cwd(), file) || file;
+      if (!files.has(file)) files.set(file, readClientFile(file));
+      const client = files.get(file)!;
+      if (!client.ok) {
+        problem(`names ${shown}, which ${client.message}`);
+        continue;
+      }
+      const entry = client.servers[reference.name];
+      if (entry === undefined) {
+        const known = Object.keys(client.servers);
+        const near = closest(reference.name, known);
+        problem(
+          `names server "${reference.name}", which ${shown} does not have${near ? ` (did you mean "${near}"?)` : ''}; its ${client.key}: ${known.join(', ') || 'none'}`,
+        );
+        continue;
+      }
+      const mapped = entryToProfile(entry, projectOf(file), configDir, env, (message) =>
+        problem(`names ${shown} ${client.key}.${reference.name}, which ${message}`),
+      );
+      if (!mapped) continue;
+      const { from: _from, ...own } = profile;
+      const mergedEnv = mapped.env || own.env ? { ...(mapped.env as object), ...(own.env as object) } : undefined;
+      profiles[name] = { ...mapped, ...own, ...(mergedEnv ? { env: mergedEnv } : {}) };
+    }
+  }
+  return problems;
+}

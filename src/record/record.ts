@@ -1,0 +1,209 @@
+import { resultData, volatileMatcher } from '../audit/result-drift.js';
+import { mapLimit } from '../concurrency.js';
+import type { ToolCallResult } from '../connect/session.js';
+import type { Contract, ContractTool } from '../contract/types.js';
+import { describe } from '../error-text.js';
+import { probeArguments } from './probe-args.js';
+
+/**
+ * `record`: what a server returns, frozen as expectations. Every tool that may be called (read-only,
+ * or any tool when the profile allows side effects) is called twice with the same arguments; what
+ * differed between the two answers (timestamps, ids, counters) is volatile and left out, the rest
+ * is frozen: `isError`, the stable data (structuredContent, or JSON text), and a size budget with
+ * headroom. A tool that cannot be recorded gets the reason, and is written commented out.
+ */
+
+export interface Recording {
+  tool: string;
+  /** The call's arguments, and where they came from. */
+  args: Record<string, unknown> | null;
+  argsFrom: 'file' | 'schema' | null;
+  /** Set when the tool was not recorded: why, in one sentence. */
+  skipped: string | null;
+  /** What the case expects, once recorded. */
+  expect: { isError: boolean; structured?: Record<string, unknown>; resultBudgetBytes: number } | null;
+  /** JSON pointers (with `*` for any index) that differed between the two recordings. */
+  volatile: string[];
+  /** What was left out of `structured` besides the volatile fields, for the case's comment. */
+  notes: string[];
+}
+
+export interface RecordOptions {
+  allowSideEffects: boolean;
+  /** Arguments per tool name from the --args file; they win over the ones built from the schema. */
+  givenArgs: Record<string, Record<string, unknown>>;
+  concurrency: number;
+  log: (line: string) => void;
+}
+
+type Call = (name: string, args: Record<string, unknown>) => Promise<ToolCallResult>;
+
+/** Frozen data bigger than this is thinned: a case is read by people, and a list of records changes with the data. */
+const MAX_FROZEN_BYTES = 2048;
+const MAX_VOLATILE = 50;
+const MAX_DEPTH = 32;
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const clip = (text: string, max = 160) => (text.length > max ? `${text.slice(0, max)}…` : text);
+const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+
+/** Why a tool is not called, or null when it may be. */
+function consentProblem(tool: ContractTool, allowSideEffects: boolean): string | null {
+  if (tool.effectiveAnnotations.readOnlyHint || allowSideEffects) return null;
+  const why = tool.defaultedHints.includes('readOnlyHint')
+    ? 'it declares no readOnlyHint, and the spec default is false'
+    : 'its readOnlyHint is false';
+  return `not recorded: ${tool.name} is not read-only (${why}), so recording would change something. Set allowSideEffects: true on the profile to record it`;
+}
+
+type Answer = { ok: true; isError: boolean; data: unknown; bytes: number; text: string } | { ok: false; reason: string };
+
+async function callOnce(call: Call, tool: string, args: Record<string, unknown>): Promise<Answer> {
+  let response: ToolCallResult;
+  try {
+    response = await call(tool, args);
+  } catch (error) {
+    return { ok: false, reason: `the call failed: ${clip(describe(error))}` };
+  }
+  if (response.droppedBytes !== undefined)
+    return { ok: false, reason: `the result (${response.droppedBytes} bytes) was over the byte cap` };
+  const result = isObject(response.result) ? response.result : {};
+  const text = (Array.isArray(result.content) ? result.content : [])
+    .map((block: unknown) => (isObject(block) && block.type === 'text' && typeof block.text === 'string' ? block.text : ''))
+    .join('\n');
+  return { ok: true, isError: result.isError === true, data: resultData(result), bytes: bytesOf(response.result), text };
+}
+
+export async function recordTools(contract: Contract, call: Call, options: RecordOptions): Promise<Recording[]> {
+  const tools = [...contract.tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const plans = tools.map((tool) => plan(tool, options));
+  const callable = plans.filter((p) => p.skipped === null);
+  // Two passes over every tool, not two calls in a row: a clock or a counter has moved by the second.
+  const answers: Answer[][] = [[], []];
+  for (const pass of callable.length ? [0, 1] : []) {
+    options.log(
+      `mcp-gate: record: ${pass === 0 ? 'calling' : 'calling again (to find what changes between calls)'} ${callable.length} tool(s)`,
+    );
+    answers[pass] = await mapLimit(callable, options.concurrency, (p) => callOnce(call, p.tool, p.args!));
+  }
+  callable.forEach((p, i) => settle(p, answers[0]![i]!, answers[1]![i]!));
+  return plans;
+}
+
+function plan(tool: ContractTool, options: RecordOptions): Recording {
+  const base: Recording = { tool: tool.name, args: null, argsFrom: null, skipped: null, expect: null, volatile: [], notes: [] };
+  const given = options.givenArgs[tool.name];
+  const built = given ? null : probeArguments(tool.inputSchema);
+  // Arguments are built even for a tool that is not called: its commented-out case shows them.
+  const withArgs: Recording = given
+    ? { ...base, args: given, argsFrom: 'file' }
+    : built?.ok
+      ? { ...base, args: built.value as Record<string, unknown>, argsFrom: 'schema' }
+      : base;
+  const consent = consentProblem(tool, options.allowSideEffects);
+  if (consent) return { ...withArgs, skipped: consent };
+  if (built && !built.ok) {
+    return {
+      ...base,
+      skipped: `not recorded: no arguments could be built from the input schema (${built.reason}); give them in the --args file`,
+    };
+  }
+  return withArgs;
+}
+
+function settle(recording: Recording, first: Answer, second: Answer): void {
+  const failed = [first, second].find((a): a is { ok: false; reason: string } => !a.ok);
+  if (failed || !first.ok || !second.ok) {
+    recording.skipped = `not recorded: ${failed?.reason ?? 'no answer'}`;
+    return;
+  }
+  if (first.isError || second.isError) {
+    const text = first.isError ? first.text : second.text;
+    recording.skipped = `not recorded: the server answered isError (${clip(text.replace(/\s+/g, ' ').trim()) || 'no text'}); give working arguments in the --args file`;
+    return;
+  }
+  const budget = Math.max(1024, Math.ceil((Math.max(first.bytes, second.bytes) * 1.5) / 256) * 256);
+  recording.expect = { isError: false, resultBudgetBytes: budget };
+  if (first.data === undefined || second.data === undefined) {
+    if (first.data !== undefined || second.data !== undefined)
+      recording.notes.push('the result was JSON in one recording only, so its data is not frozen');
+    return;
+  }
+  const changed = new Set<string>();
+  differences(first.data, second.data, '', 0, changed);
+  if (changed.has('')) {
+    recording.notes.push('the whole result changed between two recordings, so its data is not frozen');
+    return;
+  }
+  recording.volatile = [...changed].sort().slice(0, MAX_VOLATILE);
+  if (changed.size > MAX_VOLATILE) recording.notes.push(`${changed.size - MAX_VOLATILE} more volatile fields were not listed`);
+  if (!isObject(first.data)) {
+    recording.notes.push('the result is a list, not an object; the live comparison checks its first item');
+    return;
+  }
+  const stable = without(first.data, volatileMatcher(recording.volatile), '') as Record<string, unknown>;
+  const frozen = thin(stable, recording.notes);
+  if (frozen && Object.keys(frozen).length) recording.expect.structured = frozen;
+}
+
+/** Where two answers differ, as JSON pointers with array indices as `*` (a clock in every item is one field). */
+function differences(a: unknown, b: unknown, pointer: string, depth: number, out: Set<string>): void {
+  const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+  if (depth > MAX_DEPTH) return;
+  if (kind(a) !== kind(b)) {
+    out.add(pointer);
+    return;
+  }
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) out.add(pointer);
+    else a.forEach((item, i) => differences(item, b[i], `${pointer}/*`, depth + 1, out));
+    return;
+  }
+  if (isObject(a) && isObject(b)) {
+    for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      const child = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      if (!Object.hasOwn(a, key) || !Object.hasOwn(b, key)) out.add(child);
+      else differences(a[key], b[key], child, depth + 1, out);
+    }
+    return;
+  }
+  if (a !== b) out.add(pointer);
+}
+
+/** A copy of `value` without what `volatile` matches. */
+function without(value: unknown, volatile: (pointer: string) => boolean, pointer: string): unknown {
+  if (Array.isArray(value)) return value.map((item, i) => without(item, volatile, `${pointer}/${i}`));
+  if (!isObject(value)) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const child = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    if (!volatile(child)) copy[key] = without(item, volatile, child);
+  }
+  return copy;
+}
+
+/**
+ * The part of the stable data worth freezing: all of it when small; else without its lists (a
+ * list of records changes with the data, and the live comparison checks its first item); else its
+ * top-level plain values only.
+ */
+function thin(stable: Record<string, unknown>, notes: string[]): Record<string, unknown> | null {
+  if (bytesOf(stable) <= MAX_FROZEN_BYTES) return stable;
+  const noLists = dropLists(stable) as Record<string, unknown>;
+  if (bytesOf(noLists) <= MAX_FROZEN_BYTES) {
+    notes.push(`its lists are not frozen (the data is over ${MAX_FROZEN_BYTES} bytes); the live comparison checks their first item`);
+    return noLists;
+  }
+  const plain = Object.fromEntries(Object.entries(stable).filter(([, v]) => v === null || typeof v !== 'object'));
+  notes.push(`only its top-level values are frozen (the data is over ${MAX_FROZEN_BYTES} bytes); the live comparison checks the rest`);
+  return bytesOf(plain) <= MAX_FROZEN_BYTES ? plain : null;
+}
+
+function dropLists(value: unknown): unknown {
+  if (!isObject(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => !Array.isArray(v))
+      .map(([k, v]) => [k, dropLists(v)]),
+  );
+}

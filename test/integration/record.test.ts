@@ -1,0 +1,139 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, runCli } from '../helpers/cli.js';
+
+/**
+ * `mcp-gate record` against a real server over stdio (test/fixtures/servers/record-server.mjs): what
+ * it calls, what it freezes, what it leaves out and why, and a second recording over a dataset a
+ * person edited.
+ */
+const SERVER = join(ROOT, 'test/fixtures/servers/record-server.mjs');
+
+interface Tool {
+  toolName: string;
+  probeArguments: Record<string, unknown>;
+  expect?: { isError: boolean; structured?: Record<string, unknown>; resultBudgetBytes: number };
+  volatile?: string[];
+}
+const casesOf = (file: string) =>
+  new Map(
+    (parse(readFileSync(file, 'utf8')) as { cases: { id: string; requiredTools: Tool[] }[] }).cases.map((c) => [c.id, c.requiredTools[0]!]),
+  );
+
+describe('mcp-gate record', () => {
+  let dir: string;
+  let marker: string;
+  let dataset: string;
+  let first: Awaited<ReturnType<typeof runCli>>;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mcp-gate-record-'));
+    marker = join(dir, 'cancel-was-called');
+    dataset = join(dir, 'datasets/recorded.cases.yaml');
+    writeFileSync(
+      join(dir, 'gate.config.yaml'),
+      [
+        'version: 1',
+        'profiles:',
+        `  v1: { command: node, args: [${SERVER}, v1, ${marker}] }`,
+        `  v2: { command: node, args: [${SERVER}, v2, ${marker}] }`,
+        'baseline: v1',
+        'candidate: v2',
+        'reports: { dir: reports }',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(join(dir, 'args.yaml'), 'Lookup.ByCode: { code: FRA }\n');
+    first = await runCli(['record', '--args', 'args.yaml'], { cwd: dir });
+  }, 30_000);
+
+  it('records the read-only tools, and never calls the one that is not', () => {
+    expect(first.code, first.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+    const cases = casesOf(dataset);
+    expect([...cases.keys()]).toEqual(['recorded.Clock.Now', 'recorded.Lookup.ByCode', 'recorded.Orders.Find', 'recorded.Report.Big']);
+    const text = readFileSync(dataset, 'utf8');
+    expect(text).toContain('# not recorded: Orders.Cancel is not read-only');
+    expect(text).toContain('# - id: recorded.Orders.Cancel');
+    expect(text).toMatch(/# not recorded: the server answered isError \(backend offline\)/);
+    expect(first.stderr).toContain('wrote datasets/recorded.cases.yaml: 4 case(s), 2 tool(s) left commented out');
+  });
+
+  it('finds what changes between two calls, and freezes the rest', () => {
+    const cases = casesOf(dataset);
+    const clock = cases.get('recorded.Clock.Now')!;
+    expect(clock.volatile).toEqual(['/now', '/requestId']);
+    expect(clock.expect).toEqual({ isError: false, resultBudgetBytes: 1024, structured: { zone: 'UTC' } });
+    const find = cases.get('recorded.Orders.Find')!;
+    // Required properties only, from the enum; the optional limit is left out.
+    expect(find.probeArguments).toEqual({ status: 'open' });
+    expect(find.volatile).toEqual(['/orders/*/updatedAt']);
+    expect(find.expect?.structured).toEqual({
+      orders: [
+        { id: 'A1', status: 'open' },
+        { id: 'A2', status: 'open' },
+      ],
+      total: 2,
+    });
+  });
+
+  it('takes arguments from the --args file, and freezes JSON text like structuredContent', () => {
+    const lookup = casesOf(dataset).get('recorded.Lookup.ByCode')!;
+    expect(lookup.probeArguments).toEqual({ code: 'FRA' });
+    expect(lookup.expect?.structured).toEqual({ code: 'FRA', name: 'France' });
+  });
+
+  it('thins data too large to freeze and says so', () => {
+    const big = casesOf(dataset).get('recorded.Report.Big')!;
+    expect(big.expect?.structured).toEqual({ title: 'Orders report' });
+    expect(big.expect!.resultBudgetBytes).toBeGreaterThan(15_000);
+    expect(readFileSync(dataset, 'utf8')).toContain('its lists are not frozen');
+  });
+
+  it('the recorded dataset holds on the same server, and a changed answer breaks its case', async () => {
+    const same = await runCli(['run', '--candidate', 'v1', '--dataset', dataset, '--format', 'json', '--quiet'], { cwd: dir });
+    expect(same.code, same.stderr).toBe(0);
+    const changed = await runCli(['run', '--dataset', dataset, '--format', 'json', '--quiet'], { cwd: dir });
+    const report = JSON.parse(changed.stdout) as {
+      decision: { verdict: string; reasons: { code: string }[] };
+      candidate: { caseResults: { id: string; failures: { check?: string }[] }[] };
+    };
+    expect(report.decision.verdict).toBe('Rollback');
+    expect(report.decision.reasons.map((r) => r.code)).toContain('case-broken');
+    const clock = report.candidate.caseResults.find((r) => r.id === 'recorded.Clock.Now')!;
+    expect(clock.failures.map((f) => f.check)).toEqual(['structured']);
+    expect(existsSync(marker)).toBe(false);
+  }, 30_000);
+
+  it('a second record keeps the cases a person edited and adds the new tools', async () => {
+    const edited = readFileSync(dataset, 'utf8').replace('userTask: Call Clock.Now as recorded.', 'userTask: What time is it in the shop?');
+    writeFileSync(dataset, edited);
+    const again = await runCli(['record', '--profile', 'v2', '--args', 'args.yaml'], { cwd: dir });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('added 1 tool(s) to datasets/recorded.cases.yaml, kept its 4 case(s)');
+    const text = readFileSync(dataset, 'utf8');
+    expect(text.startsWith(edited)).toBe(true);
+    expect([...casesOf(dataset).keys()]).toEqual([
+      'recorded.Clock.Now',
+      'recorded.Lookup.ByCode',
+      'recorded.Orders.Find',
+      'recorded.Report.Big',
+      'recorded.Orders.Count',
+    ]);
+    const third = await runCli(['record', '--profile', 'v2', '--args', 'args.yaml'], { cwd: dir });
+    expect(third.stderr).toContain('already has a case for every tool');
+    expect(readFileSync(dataset, 'utf8')).toBe(text);
+    expect(existsSync(marker)).toBe(false);
+  }, 30_000);
+
+  it('says what is wrong with the --args file, and writes nothing', async () => {
+    writeFileSync(join(dir, 'bad-args.yaml'), 'Lookup.ByCode: FRA\n');
+    const bad = await runCli(['record', '--args', 'bad-args.yaml', '-o', 'other.yaml'], { cwd: dir });
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toContain('bad-args.yaml:1: Lookup.ByCode: must be an object of arguments');
+    expect(existsSync(join(dir, 'other.yaml'))).toBe(false);
+  });
+});
