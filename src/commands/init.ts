@@ -44,7 +44,7 @@ export async function initCommand(flags: InitFlags, io: CommandIO): Promise<Outc
   const configPath = resolve(io.cwd, flags.config);
   const dir = dirname(configPath);
   const source = await chooseSource(flags, dir, io);
-  const pinned = flags.package ?? pinnedPackage(source);
+  const pinned = flags.package ?? pinnedPackage(launchOf(source, dir));
   if (flags.package && !PINNED.test(flags.package))
     throw new InputError([usageProblem('--package', `must be NAME@VERSION, e.g. @acme/tickets-mcp@1.4.0, not "${flags.package}"`)]);
   const files = [configPath, ...(pinned ? [] : [join(dir, SNAPSHOT)]), join(dir, DATASET)];
@@ -60,7 +60,7 @@ export async function initCommand(flags: InitFlags, io: CommandIO): Promise<Outc
     );
   }
   const baseline = pinned
-    ? { command: 'npx', args: ['-y', pinned, ...argsAfterPackage(source)] }
+    ? { command: 'npx', args: ['-y', pinned, ...argsAfterPackage(launchOf(source, dir))] }
     : { transport: 'snapshot', path: SNAPSHOT };
   const text = (datasets: boolean) =>
     configText({
@@ -119,17 +119,29 @@ function writeAtomic(target: string, text: string): void {
   renameSync(temp, target);
 }
 
-/** A candidate that is `npx [-y] pkg@1.2.3 ...`: a published version, which is then also the baseline. */
-function pinnedPackage(source: Source): string | undefined {
-  if (!('command' in source) || !/(^|\/)npx$/.test(source.command)) return undefined;
-  return source.args.find((a) => PINNED.test(a));
+type Launch = { command: string; args: string[] } | null;
+
+/** The command line a source starts, when it is one: given, or read from the client config entry. */
+function launchOf(source: Source, dir: string): Launch {
+  if ('command' in source) return source;
+  const hash = source.from.lastIndexOf('#');
+  const entry = clientServers(join(dir, source.from.slice(0, hash)))[source.from.slice(hash + 1)];
+  if (entry === null || typeof entry !== 'object') return null;
+  const { command, args } = entry as { command?: unknown; args?: unknown };
+  if (typeof command !== 'string') return null;
+  return { command, args: Array.isArray(args) ? args.filter((a): a is string => typeof a === 'string') : [] };
+}
+
+/** A server started as `npx [-y] pkg@1.2.3 ...`: a published version, which is then also the baseline. */
+function pinnedPackage(launch: Launch): string | undefined {
+  if (!launch || !/(^|\/)npx$/.test(launch.command)) return undefined;
+  return launch.args.find((a) => PINNED.test(a));
 }
 
 /** The server's own arguments after the package name, which the baseline's npx line keeps. */
-function argsAfterPackage(source: Source): string[] {
-  if (!('command' in source)) return [];
-  const at = source.args.findIndex((a) => PINNED.test(a));
-  return at === -1 ? [] : source.args.slice(at + 1);
+function argsAfterPackage(launch: Launch): string[] {
+  const at = launch ? launch.args.findIndex((a) => PINNED.test(a)) : -1;
+  return at === -1 ? [] : launch!.args.slice(at + 1);
 }
 
 /** The server: --from, --command or the words after `--`, else the only server of the project's client configs (or the one a person picks). */
@@ -158,17 +170,15 @@ async function chooseSource(flags: InitFlags, dir: string, io: CommandIO): Promi
   ]);
 }
 
-/** Server names of a client config, or none when the file is missing or unreadable (init reads it properly later). */
-function serversIn(path: string): string[] {
-  if (!existsSync(path)) return [];
-  try {
-    const value = parseJsonc(readFileSync(path, 'utf8'), [], { allowTrailingComma: true }) as Record<string, unknown> | null;
-    const servers = value?.mcpServers ?? value?.servers;
-    return servers !== null && typeof servers === 'object' ? Object.keys(servers).sort() : [];
-  } catch {
-    return [];
-  }
+/** The servers of a client config, or none when the file is missing or unreadable (the config loader says why, later). */
+function clientServers(path: string): Record<string, unknown> {
+  if (!existsSync(path)) return {};
+  const value = parseJsonc(readFileSync(path, 'utf8'), [], { allowTrailingComma: true }) as Record<string, unknown> | null;
+  const servers = value?.mcpServers ?? value?.servers;
+  return servers !== null && typeof servers === 'object' ? (servers as Record<string, unknown>) : {};
 }
+
+const serversIn = (path: string): string[] => Object.keys(clientServers(path)).sort();
 
 async function pick(choices: string[]): Promise<string> {
   const prompt = createInterface({ input: process.stdin, output: process.stderr });

@@ -46,7 +46,7 @@ function projectOf(file: string): string {
 const lineAt = (text: string, offset: number): number => text.slice(0, offset).split('\n').length;
 
 /** One client config file, read once per load, with the problems of reading it. */
-type ClientFile = { ok: true; servers: Record<string, unknown>; key: string } | { ok: false; message: string; line: number | null };
+type ClientFile = { ok: true; servers: Record<string, unknown>; key: string } | { ok: false; message: string };
 
 function readClientFile(path: string): ClientFile {
   let text: string;
@@ -54,19 +54,22 @@ function readClientFile(path: string): ClientFile {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return { ok: false, line: null, message: code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? 'error'})` };
+    return { ok: false, message: code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? 'error'})` };
   }
   const errors: ParseError[] = [];
   const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length) {
     const first = errors[0]!;
-    return { ok: false, line: lineAt(text, first.offset), message: `is not valid JSON: ${printParseErrorCode(first.error)}` };
+    const what = printParseErrorCode(first.error)
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .toLowerCase();
+    return { ok: false, message: `is not valid JSON (line ${lineAt(text, first.offset)}: ${what})` };
   }
-  if (!isRecord(value)) return { ok: false, line: 1, message: 'must be a JSON object with "mcpServers" or "servers"' };
+  if (!isRecord(value)) return { ok: false, message: 'must be a JSON object with "mcpServers" or "servers"' };
   for (const key of ['mcpServers', 'servers']) {
     if (isRecord(value[key])) return { ok: true, servers: value[key], key };
   }
-  return { ok: false, line: 1, message: 'has no "mcpServers" (Claude, Cursor) or "servers" (VS Code) object' };
+  return { ok: false, message: 'has no "mcpServers" (Claude, Cursor) or "servers" (VS Code) object' };
 }
 
 /** A client's string with its variable forms turned into the gate's; the VS Code prompts it cannot answer are returned. */
@@ -164,6 +167,7 @@ export function resolveClientProfiles(
   env: NodeJS.ProcessEnv,
   lineOf: LineOf,
   display: string,
+  cwd: string,
 ): Problem[] {
   const problems: Problem[] = [];
   const files = new Map<string, ClientFile>();
@@ -176,14 +180,14 @@ export function resolveClientProfiles(
     for (const [name, profile] of Object.entries(profiles)) {
       if (!isRecord(profile) || profile.from === undefined) continue;
       const path = [...at, name, 'from'];
-      const problem = (message: string, file = display, line = lineOf(path)) => problems.push({ file, line, path: dotted(path), message });
+      const problem = (message: string) => problems.push({ file: display, line: lineOf(path), path: dotted(path), message });
       if (typeof profile.from !== 'string' || !parseReference(profile.from)) {
         problem('must be FILE#SERVER, a server of an MCP client config, e.g. .mcp.json#tickets or .vscode/mcp.json#tickets');
         continue;
       }
       const reference = parseReference(profile.from)!;
       const file = resolve(configDir, reference.file);
-      const shown = relative(process.cwd(), file) || file;
+      const shown = relative(cwd, file) || file;
       if (!files.has(file)) files.set(file, readClientFile(file));
       const client = files.get(file)!;
       if (!client.ok) {

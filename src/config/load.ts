@@ -63,7 +63,7 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv, flags: ConfigFl
   if (flags.datasets?.length) raw.datasets = flags.datasets.map((d) => resolve(cwd, d));
   if (flags.reportDir) raw.reports = { ...(raw.reports as object), dir: resolve(cwd, flags.reportDir) };
   // A profile's `from` becomes the keys of the client config entry it names, before anything reads profiles.
-  const clientProblems = resolveClientProfiles(raw, dirname(absolute), env, source.lineOf, display);
+  const clientProblems = resolveClientProfiles(raw, dirname(absolute), env, source.lineOf, display, cwd);
   if (clientProblems.length) throw new InputError(clientProblems);
   registerProfileSecrets(raw.profiles, env); // before validation: even a message about a bad file is redacted
   for (const server of Object.values(isRecord(raw.servers) ? raw.servers : {}))
