@@ -115,7 +115,7 @@ describe('a recording written as a dataset', () => {
     expect(dataset.role).toBe('recorded');
     expect(dataset.cases.map((c) => c.id)).toEqual([`recorded.${evil}`]);
     expect(dataset.cases[0]!.requiredTools[0]!.toolName).toBe(evil);
-    for (const line of text.split('\n')) expect(line).toMatch(/^(#|role: recorded$|cases:$|  #|  - |      |    |$)/);
+    for (const line of text.split('\n')) expect(line).toMatch(/^(#|role: recorded$|cases:$| {2}#| {2}- | {6}| {4}|$)/);
   });
 
   it('a second recording adds only tools without a case, even a commented-out one, and keeps the text before it', () => {
