@@ -11,6 +11,7 @@ import { BaselineUnavailableError, SideUnavailableError } from './connect/errors
 import { openSide, unavailableSide, type OpenSide } from './contract/open-side.js';
 import { describeProfile, relativeToCwd } from './connect/redact.js';
 import { RunDeadline } from './connect/run-deadline.js';
+import { noticeSlow } from './connect/slow-notice.js';
 import { approveCovering, decide, type Decision } from './decide/decide.js';
 import { collectSignals } from './decide/signals.js';
 import { diffContracts } from './diff/index.js';
@@ -140,8 +141,8 @@ async function connect(config: GateConfig, deadline: RunDeadline, log: (line: st
     `connecting: baseline "${config.baseline}" (${describeProfile(profiles.baseline)}), candidate "${config.candidate}" (${describeProfile(profiles.candidate)})`,
   );
   const opened = await Promise.allSettled([
-    openSide('baseline', profiles.baseline, config, deadline.adopt),
-    openSide('candidate', profiles.candidate, config, deadline.adopt),
+    openSide('baseline', profiles.baseline, config, deadline.adopt, log),
+    openSide('candidate', profiles.candidate, config, deadline.adopt, log),
   ]);
   const baseline = deadline.blame(opened[0], 'baseline');
   const candidate = deadline.blame(opened[1], 'candidate');
@@ -175,22 +176,33 @@ async function replayBoth(
   if (caseCount) log(`replaying ${caseCount} cases on both sides`);
   // Past the deadline already (a side was blamed for it): every server is gone, so nothing is replayed.
   if (deadline.expired) return [unreachedCases(datasets), unreachedCases(datasets)];
+  const requestMs = { name: 'timeouts.requestMs', ms: config.timeouts.requestMs };
+  // Each case as it ends, per side; past 50 cases, every twentieth of them, so a long run shows it moves.
+  const every = caseCount <= 50 ? 1 : Math.ceil(caseCount / 20);
   const replay = (side: OpenSide): Promise<Replay> => {
     const session = side.session;
+    // `tracked` is how the run deadline names a call in flight; `what` is the request, for the slow notice.
+    const call = <T>(tracked: string, what: string, step: () => Promise<T>) =>
+      deadline.track(side.side, tracked, () => noticeSlow(log, `${side.side}: ${what}`, requestMs, step));
+    let done = 0;
     return replayCases(datasets, {
       contract: side.contract,
-      caller: session ? { callTool: (name, args) => deadline.track(side.side, name, () => session.callTool(name, args)) } : null,
+      caller: session ? { callTool: (name, args) => call(name, `tools/call ${name}`, () => session.callTool(name, args)) } : null,
       reader: session
         ? {
             getPrompt: (name, args) =>
-              deadline.track(side.side, `prompt ${name}`, () => session.request('prompts/get', 'prompts/get', { name, arguments: args })),
+              call(`prompt ${name}`, `prompts/get ${name}`, () => session.request('prompts/get', 'prompts/get', { name, arguments: args })),
             readResource: (uri) =>
-              deadline.track(side.side, `resource ${uri}`, () => session.request('resources/read', 'resources/read', { uri })),
+              call(`resource ${uri}`, `resources/read ${uri}`, () => session.request('resources/read', 'resources/read', { uri })),
           }
         : null,
       noCallerReason: `profile "${side.profile.name}" is a snapshot: no live server to call`,
       allowSideEffects: side.profile.allowSideEffects,
       concurrency: config.cases.concurrency,
+      onCase: (result) => {
+        done++;
+        if (done % every === 0 || done === caseCount) log(`${side.side}: case ${done}/${caseCount} ${result.id}: ${result.status}`);
+      },
     });
   };
   return deadline.race(Promise.all([replay(base), cand ? replay(cand) : Promise.resolve(unreachedCases(datasets))]));

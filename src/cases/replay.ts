@@ -32,6 +32,8 @@ export interface ReplaySide {
   noCallerReason?: string;
   allowSideEffects: boolean;
   concurrency: number;
+  /** Told of each case as it ends, in the order they end: progress for the log. */
+  onCase?: (result: CaseResult) => void;
 }
 
 export interface Replay {
@@ -44,7 +46,11 @@ export interface Replay {
 export async function replayCases(datasets: Dataset[], side: ReplaySide): Promise<Replay> {
   const jobs = datasets.flatMap((d) => d.cases.map((c) => ({ dataset: d, case: c })));
   const tools = new Map(side.contract.tools.map((t) => [t.name, t]));
-  const done = await mapLimit(jobs, side.concurrency, (job) => replayCase(job.dataset, job.case, tools, side));
+  const done = await mapLimit(jobs, side.concurrency, async (job) => {
+    const outcome = await replayCase(job.dataset, job.case, tools, side);
+    side.onCase?.(outcome.result);
+    return outcome;
+  });
   return { results: done.map((d) => d.result), observations: done.flatMap((d) => d.observations) };
 }
 

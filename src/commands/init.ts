@@ -80,7 +80,13 @@ export async function initCommand(flags: InitFlags, io: CommandIO): Promise<Outc
     const candidate = config.profiles.candidate!;
     if (!pinned) {
       io.log('mcp-gate: init: starting the server to read its contract');
-      const side = await openSide('candidate', candidate, config, () => undefined);
+      const side = await openSide(
+        'candidate',
+        candidate,
+        config,
+        () => undefined,
+        (line) => io.log(`mcp-gate: ${line}`),
+      );
       await side.session?.close();
       writeAtomic(join(dir, SNAPSHOT), toSnapshot(redactDeep(side.contract)));
       io.log(

@@ -53,7 +53,13 @@ export interface RecordJob {
 export async function recordInto(job: RecordJob, io: CommandIO): Promise<boolean> {
   const shown = relative(io.cwd, job.target) || job.target;
   io.log(`mcp-gate: record: reading the tools of profile "${job.name}"`);
-  const side = await openSide('baseline', job.profile, job.config, () => undefined);
+  const side = await openSide(
+    'baseline',
+    job.profile,
+    job.config,
+    () => undefined,
+    (line) => io.log(`mcp-gate: ${line}`),
+  );
   let recordings: Recording[];
   try {
     recordings = await recordTools(side.contract, (tool, args) => side.session!.callTool(tool, args), {

@@ -22,7 +22,13 @@ export async function snapshotCommand(flags: { config: string; profile?: string;
     ]);
   }
   io.log(`mcp-gate: reading the contract of profile "${name}"`);
-  const side = await openSide('candidate', profile, config, () => undefined);
+  const side = await openSide(
+    'candidate',
+    profile,
+    config,
+    () => undefined,
+    (line) => io.log(`mcp-gate: ${line}`),
+  );
   await side.session?.close();
   const text = toSnapshot(redactDeep(side.contract));
   if (!flags.output || flags.output === '-') {

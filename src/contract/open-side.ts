@@ -6,6 +6,7 @@ import type { Contract } from './types.js';
 import type { Side } from '../findings/types.js';
 import { SideUnavailableError } from '../connect/errors.js';
 import { Session } from '../connect/session.js';
+import { noticeSlow } from '../connect/slow-notice.js';
 
 /** One side of the comparison once reached: its contract, and a live session unless it is a snapshot. */
 export interface OpenSide {
@@ -20,17 +21,34 @@ export interface OpenSide {
  * Reaches a profile and reads its contract. Throws SideUnavailableError (with phase and stderr tail)
  * when the server cannot be started, initialised or listed; never returns an empty contract for that.
  */
-export async function openSide(side: Side, profile: Profile, config: GateConfig, track: (session: Session) => void): Promise<OpenSide> {
+export async function openSide(
+  side: Side,
+  profile: Profile,
+  config: GateConfig,
+  track: (session: Session) => void,
+  log?: (line: string) => void,
+): Promise<OpenSide> {
   const started = performance.now();
   if (profile.transport === 'snapshot') {
     const contract = readSnapshot(profile.path, relative(process.cwd(), profile.path) || profile.path);
     const ms = Math.round(performance.now() - started);
     return { side, profile, contract, session: null, timing: { connectMs: 0, discoverMs: ms } };
   }
-  const session = await Session.open(side, profile, config.timeouts, config.limits, track);
+  const { startupMs, requestMs } = config.timeouts;
+  const session = await noticeSlow(
+    log,
+    `${side}: starting the server (spawn and initialize)`,
+    { name: 'timeouts.startupMs', ms: startupMs },
+    () => Session.open(side, profile, config.timeouts, config.limits, track),
+  );
   const connected = performance.now();
   try {
-    const contract = await discover(session, config.limits);
+    const contract = await noticeSlow(
+      log,
+      `${side}: reading its contract (tools/list, then prompts, resources and templates)`,
+      { name: 'timeouts.requestMs, per request', ms: requestMs },
+      () => discover(session, config.limits),
+    );
     return {
       side,
       profile,

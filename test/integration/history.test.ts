@@ -2,14 +2,16 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli, scratchProject } from '../helpers/cli.js';
+import { ROOT, runCli, scratchProject } from '../helpers/cli.js';
 import { readReportFile } from '../helpers/report.js';
 import type { History } from '../../src/report/history/runs.js';
 import type { Report } from '../../src/report/types.js';
 
 /**
- * Three real runs of the example: Rollback, then the safe candidate (Promote), then the first
- * candidate again. The candidate's contract changes twice, so runs 2 and 3 show drift.
+ * Four real runs of the example: Rollback, then the safe candidate (Promote), then the first
+ * candidate again, then the `candidate` profile pointed at the safe release. Drift is judged per
+ * baseline -> candidate pair: the second run is the first of its pair, the third has the contract
+ * of the first (no drift, though the run before it had another), the fourth a new one (drift).
  */
 describe('mcp-gate history over real saved reports', () => {
   let dir: string;
@@ -17,12 +19,20 @@ describe('mcp-gate history over real saved reports', () => {
 
   beforeAll(async () => {
     dir = scratchProject();
-    for (const candidate of ['candidate', 'candidate-safe', 'candidate']) {
-      const run = await runCli(['run', '--quiet'], { cwd: dir, env: { MCPGATE_CANDIDATE: candidate } });
-      expect(run.code, run.stderr).toBe(candidate === 'candidate' ? 1 : 0);
+    const safeRelease = {
+      MCPGATE_PROFILES__CANDIDATE__ARGS: `[${join(ROOT, 'examples/support-ops/dist/server.js')}, candidate-safe, --tag=${dir}]`,
+    };
+    for (const [candidate, env, code] of [
+      ['candidate', {}, 1],
+      ['candidate-safe', {}, 0],
+      ['candidate', {}, 1],
+      ['candidate', safeRelease, 0],
+    ] as const) {
+      const run = await runCli(['run', '--quiet'], { cwd: dir, env: { MCPGATE_CANDIDATE: candidate, ...env } });
+      expect(run.code, run.stderr).toBe(code);
     }
     const files = readdirSync(join(dir, 'reports')).filter((f) => f.endsWith('.json'));
-    expect(files).toHaveLength(3);
+    expect(files).toHaveLength(4);
     reports = files.map((f) => readReportFile(join(dir, 'reports', f))).sort((a, b) => a.startedAt.localeCompare(b.startedAt));
   }, 90_000);
 
@@ -40,8 +50,9 @@ describe('mcp-gate history over real saved reports', () => {
       history.runs.map((r) => [r.candidate, r.verdict, r.addedTools, r.removedTools, r.breaking, r.brokenCases, r.toolCount, r.drift]),
     ).toEqual([
       ['candidate', 'Rollback', 1, 0, 1, 3, 6, null],
-      ['candidate-safe', 'Promote', 1, 0, 0, 0, 6, true],
-      ['candidate', 'Rollback', 1, 0, 1, 3, 6, true],
+      ['candidate-safe', 'Promote', 1, 0, 0, 0, 6, null],
+      ['candidate', 'Rollback', 1, 0, 1, 3, 6, false],
+      ['candidate', 'Promote', 1, 0, 0, 0, 6, true],
     ]);
     expect(history.runs.map((r) => r.startedAt)).toEqual(reports.map((r) => r.startedAt));
     expect(history.runs.map((r) => r.contractHash)).toEqual(reports.map((r) => r.candidate.contractHash));
@@ -51,7 +62,7 @@ describe('mcp-gate history over real saved reports', () => {
   it('reads reports.dir from the config when DIR is left out', async () => {
     const { code, history } = await json([]);
     expect(code).toBe(0);
-    expect(history.runs).toHaveLength(3);
+    expect(history.runs).toHaveLength(4);
   });
 
   it('prints a table, oldest first, with the drift marked (text and markdown)', async () => {
@@ -59,17 +70,18 @@ describe('mcp-gate history over real saved reports', () => {
     expect(text.code).toBe(0);
     const lines = text.stdout.split('\n');
     expect(lines[0]).toMatch(/^time\s+baseline → candidate\s+verdict\s+added\s+removed\s+breaking\s+broken cases\s+contract$/);
-    expect(lines.slice(1, 4).map((l) => [/ (Rollback|Promote) /.exec(l)?.[1], l.endsWith('drift')])).toEqual([
+    expect(lines.slice(1, 5).map((l) => [/ (Rollback|Promote) /.exec(l)?.[1], l.endsWith('drift')])).toEqual([
+      ['Rollback', false],
+      ['Promote', false],
       ['Rollback', false],
       ['Promote', true],
-      ['Rollback', true],
     ]);
     expect(lines[1]).toContain(reports[0]!.candidate.contractHash!.slice(7, 19));
-    expect(text.stdout).toContain('3 runs in reports; 2 with contract drift');
+    expect(text.stdout).toContain('4 runs in reports; 1 with contract drift');
 
     const markdown = await runCli(['history', '--format', 'markdown'], { cwd: dir });
     expect(markdown.stdout).toContain('| time | baseline → candidate | verdict |');
-    expect(markdown.stdout.match(/\*\*drift\*\*/g)).toHaveLength(2);
+    expect(markdown.stdout.match(/\*\*drift\*\*/g)).toHaveLength(1);
   });
 
   it('writes an HTML timeline with a chart, linking the runs whose page sits beside the report', async () => {
@@ -84,17 +96,17 @@ describe('mcp-gate history over real saved reports', () => {
     const result = await runCli(['history', '--format', 'html', '-o', 'reports/index.html'], { cwd: dir });
     expect(result.code, result.stderr).toBe(0);
     const html = readFileSync(join(dir, 'reports/index.html'), 'utf8');
-    expect(html.match(/<li class="run /g)).toHaveLength(3);
-    expect([...html.matchAll(/data-verdict="(\w+)"/g)].map((m) => m[1])).toEqual(['Rollback', 'Promote', 'Rollback']);
-    expect(html.match(/<span class="drift-mark"/g)).toHaveLength(2);
+    expect(html.match(/<li class="run /g)).toHaveLength(4);
+    expect([...html.matchAll(/data-verdict="(\w+)"/g)].map((m) => m[1])).toEqual(['Rollback', 'Promote', 'Rollback', 'Promote']);
+    expect(html.match(/<span class="drift-mark"/g)).toHaveLength(1);
     const series = [...html.matchAll(/<polyline class="[^"]+" data-series="(\w+)" points="([^"]+)"/g)].map((m) => [
       m[1],
       m[2]!.split(' ').length,
     ]);
     expect(series).toEqual([
-      ['toolCount', 3],
-      ['breaking', 3],
-      ['brokenCases', 3],
+      ['toolCount', 4],
+      ['breaking', 4],
+      ['brokenCases', 4],
     ]);
     expect([...html.matchAll(/<a href="([^"]+)"/g)].map((m) => m[1])).toEqual([first.replace(/\.json$/, '.html')]);
     expect(html).not.toMatch(/<script/);
@@ -103,7 +115,7 @@ describe('mcp-gate history over real saved reports', () => {
   it('names each file that is not a readable report, lists the rest, and exits 3', async () => {
     const mixed = mkdtempSync(join(tmpdir(), 'mcp-gate-history-'));
     // Names that sort against time: the order must come from startedAt, not from the file names.
-    reports.forEach((r, i) => writeFileSync(join(mixed, `run-${'cba'[i]}.json`), JSON.stringify(r)));
+    reports.slice(0, 3).forEach((r, i) => writeFileSync(join(mixed, `run-${'cba'[i]}.json`), JSON.stringify(r)));
     writeFileSync(join(mixed, 'broken.json'), '{"schemaVersion": 1,');
     writeFileSync(join(mixed, 'other.json'), '{"hello": "world"}');
     writeFileSync(join(mixed, 'future.json'), JSON.stringify({ ...reports[0], schemaVersion: 2 }));

@@ -352,6 +352,21 @@ describe('a hostile candidate cannot hang, crash or fool the gate', { timeout: T
     await expectNoLeftovers('ok', 'call-hang');
   });
 
+  it('while a tools/call hangs, the progress log says which side waits on which call, and the timeout with its value', async () => {
+    started.push('ok', 'call-hang');
+    const result = await runCli(['run', '--baseline', 'ok', '--candidate', 'call-hang', '-c', CONFIG, '--format', 'json'], {
+      timeoutMs: CLI_TIMEOUT_MS,
+    });
+    expect(result.code).toBe(1);
+    const lines = result.stderr.split('\n');
+    // requestMs is 2000: told at 1 s, before the call fails at 2 s; the baseline answered in time, so it is not named.
+    expect(lines).toContain('mcp-gate: candidate: tools/call alpha: still waiting after 1 s (timeouts.requestMs is 2000 ms)');
+    expect(lines.filter((l) => l.includes('still waiting')).every((l) => l.startsWith('mcp-gate: candidate: tools/call alpha'))).toBe(true);
+    expect(lines).toContain('mcp-gate: baseline: case 1/1 HX-001: passed');
+    expect(lines).toContain('mcp-gate: candidate: case 1/1 HX-001: failed');
+    await expectNoLeftovers('ok', 'call-hang');
+  });
+
   it('answers a tools/call with ~50 MB: the result is dropped unread (result-too-large), the session goes on', async () => {
     started.push('ok', 'call-huge');
     const dataset = join(ROOT, 'test/fixtures/servers/hostile-two-probes.cases.yaml');

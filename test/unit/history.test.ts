@@ -32,6 +32,28 @@ describe('history runs', () => {
     expect(runs.map((r) => r.addedTools)).toEqual([0, 0, 1, 0, 1]);
   });
 
+  it('judges drift against the previous run of the same pair, not of another candidate or server', () => {
+    const of = (minute: number, tools: string[], candidate: string, server?: string): Report => {
+      const report = at(minute, tools);
+      report.candidate = { ...report.candidate, profile: candidate };
+      return server ? { ...report, server } : report;
+    };
+    const runs = historyRuns([
+      { file: '1.json', report: of(1, ['a'], 'pr'), page: null },
+      { file: '2.json', report: of(2, ['a', 'b'], 'pr-safe'), page: null },
+      { file: '3.json', report: of(3, ['a'], 'pr'), page: null },
+      { file: '4.json', report: of(4, ['a', 'b'], 'pr', 'billing'), page: null },
+      { file: '5.json', report: of(5, ['a', 'c'], 'pr'), page: null },
+    ]);
+    expect(runs.map((r) => [r.file, r.drift])).toEqual([
+      ['1.json', null],
+      ['2.json', null], // the first run of baseline -> pr-safe
+      ['3.json', false], // the run before is another pair's
+      ['4.json', null], // another server of a bundle
+      ['5.json', true],
+    ]);
+  });
+
   it('marks drift when only the prompts or resources changed, and never against a report without them', async () => {
     const { buildFeatures } = await import('../../src/contract/features.js');
     const withPrompts = (minute: number, prompts: string[] | null) => {

@@ -78,7 +78,9 @@ function historyChart(runs: HistoryRun[]): string {
 
 function runItem(r: HistoryRun): string {
   const link = r.page ? ` · <a href="${escapeHtml(r.page)}">open the report</a>` : '';
-  const drift = r.drift ? ' <span class="drift-mark" title="the candidate contract hash differs from the run before">drift</span>' : '';
+  const drift = r.drift
+    ? ' <span class="drift-mark" title="the candidate contract differs from the previous run of the same baseline → candidate pair">drift</span>'
+    : '';
   return `<li class="run verdict-${escapeHtml(r.verdict)}" data-verdict="${escapeHtml(r.verdict)}" data-drift="${r.drift === true}">
 <div><span class="verdict">${escapeHtml(r.verdict)}</span> ${escapeHtml(`${r.baseline} → ${r.candidate}`)} <span class="muted">${escapeHtml(shortTime(r.startedAt))}</span></div>
 <div class="counts">${r.addedTools} added, ${r.removedTools} removed, ${r.breaking} breaking, ${r.brokenCases} broken cases, ${r.toolCount} tools · contract <code title="${escapeHtml(r.contractHash ?? '')}">${escapeHtml(shortHash(r.contractHash))}</code>${drift}${link}</div>

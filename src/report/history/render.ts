@@ -5,7 +5,7 @@ import { renderHistoryHtml } from './html.js';
 export type HistoryFormat = 'text' | 'json' | 'markdown' | 'html';
 export const HISTORY_FORMATS: readonly HistoryFormat[] = ['text', 'json', 'markdown', 'html'];
 
-const DRIFT_NOTE = 'drift: the candidate contract hash differs from the run before';
+const DRIFT_NOTE = 'drift: the candidate contract differs from the previous run of the same baseline -> candidate pair';
 const profiles = (r: HistoryRun) => `${r.baseline} → ${r.candidate}`;
 const driftMark = (r: HistoryRun) => (r.drift ? 'drift' : '');
 

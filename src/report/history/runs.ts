@@ -20,8 +20,9 @@ export interface HistoryRun {
   /** The candidate's contract hash; null when the candidate was unavailable. */
   contractHash: string | null;
   /**
-   * The candidate's contract differs from the previous run's (its tools, or, when both runs read them,
-   * its prompts, resources and capabilities); null when there is nothing to compare.
+   * The candidate's contract differs from the previous run's of the same baseline -> candidate pair
+   * (its tools, or, when both runs read them, its prompts, resources and capabilities); null when
+   * there is nothing to compare.
    */
   drift: boolean | null;
   /** Link to the run's HTML page when `<report>.html` sits beside the JSON, else null. */
@@ -45,20 +46,25 @@ export interface SavedReport {
   page: string | null;
 }
 
-/** Saved reports -> runs, oldest first (ties by file name), each with drift against the one before. Pure. */
+/**
+ * Saved reports -> runs, oldest first (ties by file name), each with drift against the previous run
+ * of the same pair: the same server of a bundle, baseline profile and candidate profile. A history
+ * folder often mixes pairs (the candidate and candidate-safe of one config, say), and a run of
+ * another pair says nothing about this one's drift. Pure.
+ */
 export function historyRuns(saved: SavedReport[]): HistoryRun[] {
   const ordered = [...saved].sort((a, b) => a.report.startedAt.localeCompare(b.report.startedAt) || a.file.localeCompare(b.file));
-  let previous: string | null | undefined;
-  let previousFeatures: string | undefined;
+  const previous = new Map<string, { hash: string | null; features: string | undefined }>();
   return ordered.map(({ file, report, page }) => {
     const { baseline, candidate, diff, decision } = report;
     const hash = candidate.contractHash;
     const features = candidate.features?.hash;
+    const pair = JSON.stringify([report.server ?? null, baseline.profile, candidate.profile]);
+    const before = previous.get(pair);
     // A report written before the features were read has none: only the tools are compared then.
-    const featureDrift = previousFeatures !== undefined && features !== undefined && previousFeatures !== features;
-    const drift = previous === undefined || previous === null || hash === null ? null : previous !== hash || featureDrift;
-    previous = hash;
-    previousFeatures = features;
+    const featureDrift = before?.features !== undefined && features !== undefined && before.features !== features;
+    const drift = !before || before.hash === null || hash === null ? null : before.hash !== hash || featureDrift;
+    previous.set(pair, { hash, features });
     return {
       file,
       startedAt: report.startedAt,
