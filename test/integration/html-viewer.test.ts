@@ -52,6 +52,45 @@ describe.skipIf(!hasChromium)('the HTML report of the example Rollback run, in h
     expect(await opened.page.textContent('#profiles [data-side="candidate"] [data-hash]')).toBe(report.candidate.contractHash);
   });
 
+  it('wraps tool names and paths only at their separators, never mid-word; at 1280 px the names fit on one line', async () => {
+    /** Where each tool name or path wraps: the character before each line break. */
+    const wraps = () =>
+      opened.page.locator('.tool-name, code.path').evaluateAll((nodes) =>
+        nodes
+          .filter((n) => (n as HTMLElement).getClientRects().length > 0)
+          .flatMap((n) => {
+            const found: { text: string; after: string }[] = [];
+            const walker = document.createTreeWalker(n, NodeFilter.SHOW_TEXT);
+            const range = document.createRange();
+            let top: number | null = null;
+            let before = '';
+            for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
+              for (let i = 0; i < node.data.length; i++) {
+                range.setStart(node, i);
+                range.setEnd(node, i + 1);
+                const rect = range.getClientRects()[0];
+                if (!rect) continue;
+                if (top !== null && rect.top > top + 2) found.push({ text: n.textContent ?? '', after: before });
+                top = rect.top;
+                before = node.data[i]!;
+              }
+            }
+            return found;
+          }),
+      );
+    const wide = await wraps();
+    expect(wide.filter((w) => !'./_:-'.includes(w.after))).toEqual([]);
+    expect(wide.filter((w) => !w.text.startsWith('/'))).toEqual([]); // names: one line; a long path may wrap at a slash
+    await opened.page.setViewportSize({ width: 760, height: 900 });
+    try {
+      const narrow = await wraps();
+      expect(narrow.length).toBeGreaterThan(0); // the page is narrow enough to wrap something
+      expect(narrow.filter((w) => !'./_:-'.includes(w.after))).toEqual([]);
+    } finally {
+      await opened.page.setViewportSize({ width: 1280, height: 900 });
+    }
+  });
+
   it('counts the added and removed tools, in the summary and on the surface', async () => {
     expect(await opened.page.textContent('[data-summary="addedTools"]')).toBe('1');
     expect(await opened.page.textContent('[data-summary="removedTools"]')).toBe('0');

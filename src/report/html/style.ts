@@ -71,7 +71,10 @@ details.tool[data-status="removed"] .cell-baseline, details.tool[data-status="re
 .json-empty { white-space: normal; padding: 8px; color: var(--muted); }
 table.hints { width: auto; margin: 10px 0; } table.hints td.differs { font-weight: 700; } table.hints tbody th { font-weight: 400; color: var(--muted); }
 table.changes td:nth-child(1) { width: 1%; } table.changes td:nth-child(2) code { white-space: nowrap; }
-table.changes td.message { min-width: 280px; } table.changes code.path { word-break: break-all; }
+table.changes td.message { min-width: 280px; }
+/* Names and pointers wrap only at their separators (<wbr>, client/dom.ts breakable), never mid-word. */
+.tool-name, code.path { overflow-wrap: break-word; word-break: normal; }
+td.tool-name, td:has(> code.path) { overflow-wrap: break-word; min-width: min(30ch, 20vw); }
 table.changes td.before-after { font-family: var(--mono); font-size: 12px; color: var(--muted); }
 table.findings td:nth-child(-n+3) { width: 1%; white-space: nowrap; }
 table.cases th { width: 140px; } table.cases th .muted { font-weight: 400; font-size: 12px; } table.cases td { width: 45%; }

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import type { CaseResult } from '../../../cases/types.js';
 import type { ReportView } from '../view.js';
-import { el, section } from './dom.js';
+import { breakable, el, section } from './dom.js';
 
 function bytes(n: number | null): string {
   return n === null ? '' : n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KiB`;
@@ -36,7 +36,7 @@ function caseCell(result: CaseResult | null, side: string): HTMLElement {
             el(
               'li',
               null,
-              el('span', { class: 'tool-name' }, p.tool),
+              el('span', { class: 'tool-name' }, breakable(p.tool)),
               ': ',
               p.status === 'called'
                 ? `${bytes(p.resultBytes)}${p.isError ? ', isError' : ''}`

@@ -17,6 +17,17 @@ export function el(tag: string, attributes: Attributes | null, ...children: (Chi
   return node;
 }
 
+/**
+ * A name or a JSON pointer that may wrap only after its separators (`.`, `/`, `_`, `-`, `:`), never
+ * inside a word: text nodes with a <wbr> after each separator. With `overflow-wrap: break-word` on
+ * the element (not `anywhere`), a column is at least as wide as the longest part, so names stay
+ * readable in a narrow table.
+ */
+export function breakable(text: string): (string | HTMLElement)[] {
+  const parts = text.split(/(?<=[./_:-])/);
+  return parts.flatMap((part, i) => (i === parts.length - 1 ? [part] : [part, document.createElement('wbr')]));
+}
+
 export function severityBadge(severity: Severity): HTMLElement {
   return el('span', { class: `sev sev-${severity}` }, severity);
 }

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import type { Finding } from '../../../findings/types.js';
 import type { ReportView } from '../view.js';
-import { cappedBody, el, section, severityBadge } from './dom.js';
+import { breakable, cappedBody, el, section, severityBadge } from './dom.js';
 
 function findingRow(f: Finding): HTMLElement {
   const kind = f.side === 'baseline' ? 'baseline' : f.regression ? 'regression' : 'shared';
@@ -12,7 +12,7 @@ function findingRow(f: Finding): HTMLElement {
     el('td', null, el('span', { class: `kind kind-${kind}` }, label)),
     el('td', null, severityBadge(f.severity)),
     el('td', null, el('code', null, f.code)),
-    el('td', { class: 'tool-name' }, f.tool ?? ''),
+    el('td', { class: 'tool-name' }, breakable(f.tool ?? '')),
     el('td', null, f.message),
   );
 }

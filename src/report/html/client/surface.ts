@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import type { Change } from '../../../findings/types.js';
 import type { ReportView, ToolRow, ViewTool } from '../view.js';
-import { cappedBody, el, riskBadges, section, severityBadge, shortJson } from './dom.js';
+import { breakable, cappedBody, el, riskBadges, section, severityBadge, shortJson } from './dom.js';
 import { schemaDiff } from './schema-diff.js';
 
 /** What the search box and the filters work on: one entry per tool row. */
@@ -23,8 +23,8 @@ function changeRow(change: Change, all: boolean): HTMLElement {
     { class: 'change', 'data-severity': change.severity, 'data-code': change.code },
     el('td', null, severityBadge(change.severity)),
     el('td', null, el('code', null, change.code)),
-    all ? el('td', { class: 'tool-name' }, change.tool ?? '(server)') : null,
-    el('td', null, el('code', { class: 'path' }, change.path || '/')),
+    all ? el('td', { class: 'tool-name' }, breakable(change.tool ?? '(server)')) : null,
+    el('td', null, el('code', { class: 'path' }, breakable(change.path || '/'))),
     el('td', { class: 'message' }, change.message),
     all
       ? null
@@ -65,7 +65,7 @@ function toolCell(tool: ViewTool | null, side: 'baseline' | 'candidate'): HTMLEl
   return el(
     'div',
     { class: `cell cell-${side}`, 'data-tool': tool.name },
-    el('span', { class: 'tool-name' }, tool.name),
+    el('span', { class: 'tool-name' }, breakable(tool.name)),
     ' ',
     riskBadges(tool),
   );
