@@ -26,6 +26,8 @@ function payloadOf(result: Record<string, unknown>): { structuredContent?: unkno
 /** A result's data, as a client reads it: its structuredContent, or else its JSON text. Undefined when it has neither. */
 export function resultData(result: unknown): unknown {
   if (!isObject(result)) return undefined;
+  // The text is parsed only when it is the data: a result with structuredContent is not read twice.
+  if (isObject(result.structuredContent) || Array.isArray(result.structuredContent)) return result.structuredContent;
   const payload = payloadOf(result);
   return Object.hasOwn(payload, 'structuredContent') ? payload.structuredContent : payload.text;
 }
