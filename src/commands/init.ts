@@ -73,10 +73,11 @@ export async function initCommand(flags: InitFlags, io: CommandIO): Promise<Outc
 
   // A config without its dataset first: it names the profiles that the snapshot and record read.
   const draft = join(dir, `.mcp-gate-init.${process.pid}.yaml`);
+  mkdirSync(dir, { recursive: true });
   writeFileSync(draft, text(false));
   let recorded: boolean;
   try {
-    const config = loadConfig(draft, io.env, {}, io.cwd);
+    const config = asConfigFile(() => loadConfig(draft, io.env, {}, io.cwd), relative(io.cwd, draft), relative(io.cwd, configPath));
     const candidate = config.profiles.candidate!;
     if (!pinned) {
       io.log('mcp-gate: init: starting the server to read its contract');
@@ -118,6 +119,16 @@ export async function initCommand(flags: InitFlags, io: CommandIO): Promise<Outc
   return { kind: 'ok' };
 }
 
+/** Problems found in the draft are told as problems of the config it becomes. */
+function asConfigFile<T>(load: () => T, draft: string, config: string): T {
+  try {
+    return load();
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    throw new InputError(error.problems.map((p) => (p.file === draft ? { ...p, file: config } : p)));
+  }
+}
+
 function writeAtomic(target: string, text: string): void {
   mkdirSync(dirname(target), { recursive: true });
   const temp = `${target}.${process.pid}.tmp`;
@@ -157,7 +168,12 @@ async function chooseSource(flags: InitFlags, dir: string, io: CommandIO): Promi
     throw new InputError([
       usageProblem('--from, --command, --', 'name the server one way: --from FILE#NAME, --command "CMD ARGS", or -- CMD ARGS...'),
     ]);
-  if (flags.from !== undefined) return { from: flags.from };
+  if (flags.from !== undefined) {
+    // Given on the command line, the file is relative to where init runs; in the config, to the config's folder.
+    const hash = flags.from.lastIndexOf('#');
+    if (hash <= 0) return { from: flags.from }; // the config loader says what FILE#SERVER must be
+    return { from: `${relative(dir, resolve(io.cwd, flags.from.slice(0, hash))) || '.'}${flags.from.slice(hash)}` };
+  }
   const words = flags.command !== undefined ? flags.command.trim().split(/\s+/).filter(Boolean) : flags.argv;
   if (words.length) return { command: words[0]!, args: words.slice(1) };
   const found = CLIENT_CONFIGS.flatMap((file) => serversIn(join(dir, file)).map((name) => `${file}#${name}`));

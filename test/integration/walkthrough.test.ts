@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -102,4 +102,23 @@ describe('init with a server started as npx -y pkg@version', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('Decision: Promote');
   }, 60_000);
+});
+
+describe('init when the server cannot be read', () => {
+  it('names the config it was writing, the line and the fix, and leaves no file behind', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-init-bad-'));
+    writeFileSync(join(dir, '.mcp.json'), '{ "mcpServers": { "memory": { "command": "node", "args": ["server.js"] } } }');
+    const typo = await runCli(['init', '--from', '.mcp.json#memroy', '-c', 'gate/gate.config.yaml'], { cwd: dir });
+    expect(typo.code).toBe(3);
+    expect(typo.stderr).toContain(
+      'gate/gate.config.yaml:14: profiles.candidate.from: names server "memroy", which .mcp.json does not have (did you mean "memory"?)',
+    );
+    const none = await runCli(['init'], { cwd: mkdtempSync(join(tmpdir(), 'mcp-gate-init-none-')) });
+    expect(none.code).toBe(3);
+    expect(none.stderr).toContain('--from: is needed: no server given and none found in .mcp.json, .vscode/mcp.json, .cursor/mcp.json');
+    const dead = await runCli(['init', '--command', 'node -e process.exit(7)'], { cwd: dir });
+    expect(dead.code).toBe(3);
+    expect(readdirSync(dir).sort()).toEqual(['.mcp.json', 'gate']);
+    expect(readdirSync(join(dir, 'gate'))).toEqual([]);
+  }, 30_000);
 });
