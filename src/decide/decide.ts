@@ -63,7 +63,11 @@ export function decide(signals: Signal[], policy: Policy, today: string): Decisi
     const action = (policy.rules[code] as Action | undefined) ?? CODES[code].action;
     if (action === 'ignore' || fired.length <= tolerated(code, policy)) continue;
     const tools = [...new Set(fired.map((s) => s.tool).filter((t): t is string => t !== null))].sort();
-    reasons.push({ code, action, count: fired.length, message: reasonMessage(code, fired.length, tools), tools });
+    // Changes beside the tools name their prompt, resource or capability instead (decide/signals.ts).
+    const features = FEATURE_SUBJECTS.has(CODES[code].subject)
+      ? [...new Set(fired.flatMap((s) => (s.subject ? [s.subject] : [])))].sort()
+      : [];
+    reasons.push({ code, action, count: fired.length, message: reasonMessage(code, fired.length, tools.length ? tools : features), tools });
   }
   subsumeForbiddenExposure(reasons);
   reasons.sort((a, b) => STRENGTH[b.action] - STRENGTH[a.action] || reasonRank(a.code) - reasonRank(b.code));
@@ -121,6 +125,10 @@ const LEADING: Code[] = [
 ];
 const reasonRank = (code: Code) => (LEADING.includes(code) ? LEADING.indexOf(code) - LEADING.length : codeRank(code));
 
+const FEATURE_SUBJECTS = new Set(['prompts', 'resources', 'capabilities']);
+/** Names listed in one reason; the rest are counted, and all of them are in the report's changes. */
+const MAX_NAMED = 10;
+
 function reasonMessage(code: Code, count: number, tools: string[]): string {
   const meta = CODES[code];
   if (
@@ -140,5 +148,6 @@ function reasonMessage(code: Code, count: number, tools: string[]): string {
   if (code === 'case-broken') return `Candidate failed ${count} frozen role cases.`;
   if (code === 'case-already-failing')
     return `${count} frozen role case${count === 1 ? ' fails' : 's fail'} on the baseline too, the same way.`;
-  return `${meta.title}: ${count}${tools.length ? ` (${tools.join(', ')})` : ''}.`;
+  const named = tools.length > MAX_NAMED ? [...tools.slice(0, MAX_NAMED), `and ${tools.length - MAX_NAMED} more`] : tools;
+  return `${meta.title}: ${count}${named.length ? ` (${named.join(', ')})` : ''}.`;
 }

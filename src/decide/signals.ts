@@ -1,5 +1,5 @@
 import type { CaseResult } from '../cases/types.js';
-import type { Code } from '../findings/codes.js';
+import { CODES, type Code } from '../findings/codes.js';
 import type { Change, Finding } from '../findings/types.js';
 
 /** Anything that can move the verdict, reduced to what policy needs to judge and match it. */
@@ -10,6 +10,24 @@ export interface Signal {
   message: string;
   /** What the signal is about beyond code and tool, when there is no fingerprint: a case (`dataset#id`). */
   subject?: string;
+}
+
+const FEATURE_SUBJECTS = new Set(['prompts', 'resources', 'capabilities']);
+
+/**
+ * The prompt, resource, template or capability a change of the features is about, from its path
+ * (`/prompts/Incident.Triage/arguments/service` -> `Incident.Triage: service`), so that a reason can
+ * name them as it names tools. Null for any other change.
+ */
+function featureName(change: Change): string | null {
+  if (change.tool !== null || !FEATURE_SUBJECTS.has(CODES[change.code].subject)) return null;
+  const [collection, name, ...rest] = change.path
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (!name) return null;
+  if (collection === 'capabilities') return [name, ...rest].join('.');
+  return rest[0] === 'arguments' && rest[1] ? `${name}: ${rest[1]}` : name;
 }
 
 /** A signal's identity across runs: what an approval covers (see decide/decide.ts approveCovering). */
@@ -24,7 +42,10 @@ export const signalKey = (s: Signal): string => s.fingerprint ?? `${s.code}|${s.
 export function collectSignals(changes: Change[], candidateCases: CaseResult[], findings: Finding[]): Signal[] {
   const signals: Signal[] = changes
     .filter((c) => !(c.code === 'protocol-version-changed' && c.severity === 'safe')) // an upgrade is news, not a risk
-    .map((c) => ({ code: c.code, tool: c.tool, fingerprint: c.fingerprint, message: c.message }));
+    .map((c) => {
+      const feature = featureName(c);
+      return { code: c.code, tool: c.tool, fingerprint: c.fingerprint, message: c.message, ...(feature && { subject: feature }) };
+    });
   const exposed = new Map<string, string[]>();
   for (const result of candidateCases) {
     for (const failure of result.failures) {

@@ -65,8 +65,14 @@ describe('the five-minute walkthrough (README)', () => {
     install('2026-01-26');
     const run = await runCli(['run', '--format', 'json', '--quiet'], { cwd: dir });
     expect(run.code, run.stderr).toBe(1);
-    const report = JSON.parse(run.stdout) as { decision: { verdict: string; reasons: { code: string; action: string }[] } };
+    const report = JSON.parse(run.stdout) as {
+      decision: { verdict: string; reasons: { code: string; action: string; message: string }[] };
+    };
     expect(report.decision.verdict).toBe('Rollback');
+    // What it lost beside the tools is named, as tools are.
+    expect(report.decision.reasons.filter((r) => r.action === 'hold').map((r) => r.message)).toEqual(
+      expect.arrayContaining(['Resources removed: 1 (memory://knowledge-graph).', 'Capabilities removed: 1 (resources).']),
+    );
     expect(report.decision.reasons.filter((r) => r.action === 'rollback').map((r) => r.code)).toEqual([
       'readonly-hint-regression',
       'destructive-hint-regression',

@@ -84,6 +84,41 @@ describe('decide', () => {
     expect(decide(s, policy({ maxBrokenCases: 1 }), TODAY).reasons.map((r) => r.code)).toEqual(['forbidden-tool-exposed']);
   });
 
+  it('names the prompts, resources and capabilities behind a reason, as it names tools, ten at most', async () => {
+    const { diffFeatures } = await import('../../src/diff/features.js');
+    const { buildFeatures } = await import('../../src/contract/features.js');
+    const before = buildFeatures(
+      {
+        capabilities: { prompts: {}, resources: {} },
+        prompts: [{ name: 'triage', arguments: [{ name: 'service' }] }, { name: 'gone' }],
+        resources: [{ uri: 'file:///a/b.txt', name: 'b' }],
+        resourceTemplates: [],
+      },
+      [],
+    );
+    const after = buildFeatures(
+      {
+        capabilities: { prompts: {} },
+        prompts: [{ name: 'triage', arguments: [{ name: 'service', required: true }] }],
+        resources: [],
+        resourceTemplates: [],
+      },
+      [],
+    );
+    const d = decide(collectSignals(diffFeatures(before, after), [], []), policy(), TODAY);
+    expect(d.reasons.map((r) => r.message)).toEqual([
+      'Prompts removed: 1 (gone).',
+      'Prompt arguments now required: 1 (triage: service).',
+      'Resources removed: 1 (file:///a/b.txt).',
+      'Capabilities removed: 1 (resources).',
+    ]);
+    expect(d.reasons.every((r) => r.tools.length === 0)).toBe(true);
+    const many = Array.from({ length: 12 }, (_, i) => signal('tool-removed', `t${String(i).padStart(2, '0')}`));
+    expect(decide(many, policy(), TODAY).reasons[0]!.message).toBe(
+      'Tools removed: 12 (t00, t01, t02, t03, t04, t05, t06, t07, t08, t09, and 2 more).',
+    );
+  });
+
   it('is deterministic: input order does not change the reasons', () => {
     const s = [signal('description-changed', 'z'), signal('tool-removed', 'b'), signal('input-closed', 'a'), signal('tool-removed', 'a')];
     expect(decide([...s].reverse(), policy(), TODAY)).toEqual(decide(s, policy(), TODAY));
