@@ -158,8 +158,9 @@ function entryToProfile(
 
 /**
  * Replaces every profile's `from` (in `profiles` and each server's `profiles`) with the keys of the
- * client config entry it names, the profile's own keys winning. Returns the problems; a profile
- * whose `from` cannot be read keeps its `from`, and the caller stops on the problems.
+ * client config entry it names, the profile's own keys winning. Returns the problems (a profile
+ * whose `from` cannot be read keeps its `from`, and the caller stops on them), and which client
+ * config each profile came from: a baseline's is policy (config/policy-drift.ts).
  */
 export function resolveClientProfiles(
   raw: Record<string, unknown>,
@@ -168,8 +169,10 @@ export function resolveClientProfiles(
   lineOf: LineOf,
   display: string,
   cwd: string,
-): Problem[] {
+): { problems: Problem[]; sources: Map<string, string> } {
   const problems: Problem[] = [];
+  /** `profiles.NAME` or `servers.S.profiles.NAME` -> the absolute path of the client config it came from. */
+  const sources = new Map<string, string>();
   const files = new Map<string, ClientFile>();
   const groups: { at: (string | number)[]; profiles: unknown }[] = [{ at: ['profiles'], profiles: raw.profiles }];
   for (const [name, server] of Object.entries(isRecord(raw.servers) ? raw.servers : {})) {
@@ -210,7 +213,8 @@ export function resolveClientProfiles(
       const { from: _from, ...own } = profile;
       const mergedEnv = mapped.env || own.env ? { ...(mapped.env as object), ...(own.env as object) } : undefined;
       profiles[name] = { ...mapped, ...own, ...(mergedEnv ? { env: mergedEnv } : {}) };
+      sources.set(dotted([...at, name]), file);
     }
   }
-  return problems;
+  return { problems, sources };
 }

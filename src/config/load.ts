@@ -63,8 +63,8 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv, flags: ConfigFl
   if (flags.datasets?.length) raw.datasets = flags.datasets.map((d) => resolve(cwd, d));
   if (flags.reportDir) raw.reports = { ...(raw.reports as object), dir: resolve(cwd, flags.reportDir) };
   // A profile's `from` becomes the keys of the client config entry it names, before anything reads profiles.
-  const clientProblems = resolveClientProfiles(raw, dirname(absolute), env, source.lineOf, display, cwd);
-  if (clientProblems.length) throw new InputError(clientProblems);
+  const client = resolveClientProfiles(raw, dirname(absolute), env, source.lineOf, display, cwd);
+  if (client.problems.length) throw new InputError(client.problems);
   registerProfileSecrets(raw.profiles, env); // before validation: even a message about a bad file is redacted
   for (const server of Object.values(isRecord(raw.servers) ? raw.servers : {}))
     registerProfileSecrets(isRecord(server) ? server.profiles : null, env);
@@ -82,10 +82,17 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv, flags: ConfigFl
   if (problems.length) throw new InputError(problems.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity)));
   const notes = applyRenamedKeys(raw, source.lineOf, display).map((p) => blame(p, overrides));
   const origin = { env, lineOf: source.lineOf, display };
-  if (!config.servers) return { ...normalise(config as PairConfig, absolute, {}, origin), notes };
+  const withSources = (loaded: GateConfig, server?: string): GateConfig => {
+    for (const [name, profile] of Object.entries(loaded.profiles)) {
+      const from = (server && client.sources.get(`servers.${server}.profiles.${name}`)) || client.sources.get(`profiles.${name}`);
+      if (from && profile.transport !== 'snapshot') profile.from = from;
+    }
+    return loaded;
+  };
+  if (!config.servers) return { ...withSources(normalise(config as PairConfig, absolute, {}, origin)), notes };
   const servers = Object.entries(config.servers).map(([name, server]) => ({
     name,
-    config: normalise(serverConfig(config, server), absolute, {}, origin),
+    config: withSources(normalise(serverConfig(config, server), absolute, {}, origin), name),
   }));
   const shared = normalise({ ...config, profiles: config.profiles ?? {}, baseline: '', candidate: '' }, absolute, {}, origin);
   return { ...shared, notes, bundle: { concurrency: config.bundle?.concurrency ?? DEFAULTS.bundle.concurrency, servers } };

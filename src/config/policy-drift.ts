@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import type { Finding } from '../findings/types.js';
+import type { GateConfig } from './types.js';
 
 /**
  * Whether a pull request changes the gate's own policy. The config (rules, thresholds, exceptions)
@@ -20,6 +21,17 @@ export interface PolicyDrift {
 
 const git = (args: string[], cwd: string): string =>
   execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+
+/**
+ * The files that are policy for one pair: the config, the datasets, and what defines the baseline,
+ * its snapshot or the MCP client config its `from` names. A PR that rewrites the baseline to match
+ * its candidate would otherwise pass its own gate.
+ */
+export function policyFiles(config: GateConfig): string[] {
+  const baseline = config.profiles[config.baseline];
+  const own = baseline?.transport === 'snapshot' ? baseline.path : baseline?.from;
+  return [...(config.file ? [config.file] : []), ...config.datasets, ...(own ? [own] : [])];
+}
 
 /** Policy files (as given, relative to `cwd` or absolute) compared with the same paths at `base`. */
 export function policyDrift(base: string, files: string[], cwd: string): PolicyDrift {

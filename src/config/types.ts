@@ -15,6 +15,8 @@ export interface StdioProfile {
   cwd: string;
   env: Record<string, string>;
   allowSideEffects: boolean;
+  /** Absolute path of the MCP client config its `from` named, when it has one. */
+  from?: string;
 }
 
 interface SnapshotProfile {
@@ -49,6 +51,8 @@ export interface RemoteProfile {
   /** `${VAR}` references in url and headers that were unset when the config was loaded, as problems with their lines. */
   unresolved: Problem[];
   allowSideEffects: boolean;
+  /** Absolute path of the MCP client config its `from` named, when it has one. */
+  from?: string;
 }
 
 export type Profile = StdioProfile | SnapshotProfile | RemoteProfile;

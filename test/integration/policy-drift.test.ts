@@ -61,6 +61,45 @@ describe("--policy-base: the gate's own policy changed by the change under revie
     expect(run.stdout).toContain('gate-policy-changed: Gate policy changed by this change');
   });
 
+  it("what defines the baseline is policy too: its snapshot, or the client config its from names; the candidate's is not", async () => {
+    const { dir } = repo();
+    const server = /args: \[([^,]+), baseline/.exec(readFileSync(join(dir, 'gate.config.yaml'), 'utf8'))![1]!;
+    const gitIn = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: dir, encoding: 'utf8' });
+    const mcp = (release: string) =>
+      JSON.stringify({
+        mcpServers: { base: { command: 'node', args: [server, release] }, pr: { command: 'node', args: [server, 'candidate-safe'] } },
+      });
+    writeFileSync(join(dir, '.mcp.json'), mcp('baseline'));
+    writeFileSync(join(dir, 'candidate.mcp.json'), mcp('baseline'));
+    const config = readFileSync(join(dir, 'gate.config.yaml'), 'utf8').replace(
+      'profiles:\n',
+      'profiles:\n  released: { from: .mcp.json#base }\n  branch: { from: candidate.mcp.json#pr }\n  frozen: { transport: snapshot, path: contracts/base.json }\n',
+    );
+    writeFileSync(join(dir, 'gate.config.yaml'), config);
+    const snapshot = await runCli(['snapshot', '--profile', 'released', '-o', 'contracts/base.json'], { cwd: dir });
+    expect(snapshot.code, snapshot.stderr).toBe(0);
+    gitIn('add', '-A');
+    gitIn('commit', '-q', '-m', 'base with client configs and a snapshot');
+    const base = gitIn('rev-parse', 'HEAD').trim();
+
+    // The PR points the released profile at the candidate's build, edits the candidate's own client config, and refreshes the snapshot.
+    writeFileSync(join(dir, '.mcp.json'), mcp('candidate-safe'));
+    writeFileSync(join(dir, 'candidate.mcp.json'), mcp('candidate-safe'));
+    const flags = (baseline: string) => ['run', '--policy-base', base, '--baseline', baseline, '--candidate', 'branch'];
+    const fromRun = await runCli(flags('released'), { cwd: dir });
+    expect(fromRun.code).toBe(2);
+    expect(reportIn(dir).policy!.files).toEqual([{ file: '.mcp.json', change: 'changed' }]);
+
+    writeFileSync(
+      join(dir, 'contracts/base.json'),
+      readFileSync(join(dir, 'contracts/base.json'), 'utf8').replace('"support-ops"', '"support-ops-x"'),
+    );
+    const snapshotRun = await runCli(flags('frozen'), { cwd: dir });
+    expect(snapshotRun.code).toBe(2);
+    expect(reportIn(dir).policy!.files).toEqual([{ file: 'contracts/base.json', change: 'changed' }]);
+  });
+
   it('a base the clone does not have: the run says the policy was not checked, and the verdict stands', async () => {
     const { dir } = repo();
     const run = await runCli(['run', '--policy-base', '0123456789abcdef0123456789abcdef01234567'], { cwd: dir });

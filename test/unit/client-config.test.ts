@@ -49,6 +49,7 @@ describe('profiles from MCP client configs', () => {
       cwd: dir,
       env: { API_URL: '${API_URL}', MODE: 'dev' },
       allowSideEffects: false,
+      from: join(dir, '.mcp.json'), // a baseline's client config is policy (config/policy-drift.ts)
     });
     expect(config.profiles.b).toMatchObject({ env: { API_URL: '${API_URL}', MODE: 'ci' }, allowSideEffects: true });
     // With the variable set, ${PORT:-7000} is the variable, read when the server starts.
