@@ -1,6 +1,7 @@
 import { resultData, volatileMatcher } from '../audit/result-drift.js';
 import { mapLimit } from '../concurrency.js';
 import type { ToolCallResult } from '../connect/session.js';
+import { depthOf, MAX_DEFINITION_DEPTH } from '../contract/normalize.js';
 import type { Contract, ContractTool } from '../contract/types.js';
 import { describe } from '../error-text.js';
 import { probeArguments } from './probe-args.js';
@@ -67,6 +68,10 @@ async function callOnce(call: Call, tool: string, args: Record<string, unknown>)
   }
   if (response.droppedBytes !== undefined)
     return { ok: false, reason: `the result (${response.droppedBytes} bytes) was over the byte cap` };
+  // Everything below walks the result: one nested past the bound is refused, as replay refuses it.
+  if (depthOf(response.result, MAX_DEFINITION_DEPTH + 1) > MAX_DEFINITION_DEPTH) {
+    return { ok: false, reason: `the result nests more than ${MAX_DEFINITION_DEPTH} levels deep` };
+  }
   const result = isObject(response.result) ? response.result : {};
   const text = (Array.isArray(result.content) ? result.content : [])
     .map((block: unknown) => (isObject(block) && block.type === 'text' && typeof block.text === 'string' ? block.text : ''))
@@ -149,7 +154,11 @@ function settle(recording: Recording, first: Answer, second: Answer): void {
 /** Where two answers differ, as JSON pointers with array indices as `*` (a clock in every item is one field). */
 function differences(a: unknown, b: unknown, pointer: string, depth: number, out: Set<string>): void {
   const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
-  if (depth > MAX_DEPTH) return;
+  if (depth > MAX_DEPTH) {
+    // Past the depth compared field by field, a subtree that changed at all is volatile as a whole.
+    if (JSON.stringify(a) !== JSON.stringify(b)) out.add(pointer);
+    return;
+  }
   if (kind(a) !== kind(b)) {
     out.add(pointer);
     return;

@@ -59,7 +59,8 @@ describe('mcp-gate record', () => {
     expect(text).toContain('# not recorded: Orders.Cancel is not read-only');
     expect(text).toContain('# - id: recorded.Orders.Cancel');
     expect(text).toMatch(/# not recorded: the server answered isError \(backend offline\)/);
-    expect(first.stderr).toContain('wrote datasets/recorded.cases.yaml: 4 case(s), 2 tool(s) left commented out');
+    expect(text).toContain('# not recorded: the result nests more than 256 levels deep');
+    expect(first.stderr).toContain('wrote datasets/recorded.cases.yaml: 4 case(s), 3 tool(s) left commented out');
   });
 
   it('finds what changes between two calls, and freezes the rest', () => {
