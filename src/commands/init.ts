@@ -1,16 +1,14 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { stringify } from 'yaml';
-import { parse as parseJsonc } from 'jsonc-parser';
+import { clientServers } from '../config/client-config.js';
 import { loadConfig } from '../config/load.js';
 import { InputError, type Problem } from '../config/problems.js';
-import { openSide } from '../contract/open-side.js';
-import { toSnapshot } from '../contract/snapshot.js';
 import { packageFile } from '../package-root.js';
-import { redactDeep } from '../secrets.js';
-import type { CommandIO, Outcome } from './io.js';
+import { writeFileAtomic, type CommandIO, type Outcome } from './io.js';
 import { recordInto } from './record.js';
+import { contractSnapshot } from './snapshot.js';
 
 export interface InitFlags {
   config: string;
@@ -81,18 +79,9 @@ export async function initCommand(flags: InitFlags, io: CommandIO): Promise<Outc
     const candidate = config.profiles.candidate!;
     if (!pinned) {
       io.log('mcp-gate: init: starting the server to read its contract');
-      const side = await openSide(
-        'candidate',
-        candidate,
-        config,
-        () => undefined,
-        (line) => io.log(`mcp-gate: ${line}`),
-      );
-      await side.session?.close();
-      writeAtomic(join(dir, SNAPSHOT), toSnapshot(redactDeep(side.contract)));
-      io.log(
-        `mcp-gate: init: wrote ${relative(io.cwd, join(dir, SNAPSHOT))}: ${side.contract.tools.length} tool(s), the baseline contract`,
-      );
+      const { text: snapshot, tools } = await contractSnapshot(candidate, config, io);
+      writeFileAtomic(join(dir, SNAPSHOT), snapshot);
+      io.log(`mcp-gate: init: wrote ${relative(io.cwd, join(dir, SNAPSHOT))}: ${tools} tool(s), the baseline contract`);
     }
     const recordFrom = pinned ? 'baseline' : 'candidate';
     recorded = await recordInto(
@@ -102,7 +91,7 @@ export async function initCommand(flags: InitFlags, io: CommandIO): Promise<Outc
   } finally {
     rmSync(draft, { force: true });
   }
-  writeAtomic(configPath, text(recorded));
+  writeFileAtomic(configPath, text(recorded));
   loadConfig(configPath, io.env, {}, io.cwd); // what was written reads back as a config
   const shown = (f: string) => relative(io.cwd, join(dir, f)) || f;
   const configArg = relative(io.cwd, configPath) === 'gate.config.yaml' ? '' : ` -c ${relative(io.cwd, configPath)}`;
@@ -127,13 +116,6 @@ function asConfigFile<T>(load: () => T, draft: string, config: string): T {
     if (!(error instanceof InputError)) throw error;
     throw new InputError(error.problems.map((p) => (p.file === draft ? { ...p, file: config } : p)));
   }
-}
-
-function writeAtomic(target: string, text: string): void {
-  mkdirSync(dirname(target), { recursive: true });
-  const temp = `${target}.${process.pid}.tmp`;
-  writeFileSync(temp, text);
-  renameSync(temp, target);
 }
 
 type Launch = { command: string; args: string[] } | null;
@@ -190,14 +172,6 @@ async function chooseSource(flags: InitFlags, dir: string, io: CommandIO): Promi
         : `is needed: no server given and none found in ${CLIENT_CONFIGS.join(', ')}; pass --from FILE#NAME, --command "node dist/server.js", or -- CMD ARGS...`,
     ),
   ]);
-}
-
-/** The servers of a client config, or none when the file is missing or unreadable (the config loader says why, later). */
-function clientServers(path: string): Record<string, unknown> {
-  if (!existsSync(path)) return {};
-  const value = parseJsonc(readFileSync(path, 'utf8'), [], { allowTrailingComma: true }) as Record<string, unknown> | null;
-  const servers = value?.mcpServers ?? value?.servers;
-  return servers !== null && typeof servers === 'object' ? (servers as Record<string, unknown>) : {};
 }
 
 const serversIn = (path: string): string[] => Object.keys(clientServers(path)).sort();

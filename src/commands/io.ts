@@ -64,11 +64,16 @@ export function emit(text: string, output: string | undefined, io: CommandIO): v
     return;
   }
   const target = resolve(io.cwd, output);
+  writeFileAtomic(target, text);
+  io.log(`mcp-gate: wrote ${relative(io.cwd, target) || target}`);
+}
+
+/** Writes a file whole or not at all: a temp file beside it, then a rename; the folder is created. */
+export function writeFileAtomic(target: string, text: string): void {
   mkdirSync(dirname(target), { recursive: true });
   const temp = `${target}.${process.pid}.tmp`;
   writeFileSync(temp, text);
   renameSync(temp, target);
-  io.log(`mcp-gate: wrote ${relative(io.cwd, target) || target}`);
 }
 
 /** Prints a summary and turns it into an outcome: shared by `run` and `merge`. */

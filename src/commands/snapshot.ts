@@ -1,10 +1,10 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { InputError } from '../config/problems.js';
+import type { GateConfig, Profile } from '../config/types.js';
 import { openSide } from '../contract/open-side.js';
 import { toSnapshot } from '../contract/snapshot.js';
 import { redactDeep } from '../secrets.js';
-import { readConfig, type CommandIO, type Outcome } from './io.js';
+import { readConfig, writeFileAtomic, type CommandIO, type Outcome } from './io.js';
 
 /** `mcp-gate snapshot --profile NAME [-o FILE]`: one profile's contract, deterministic, as JSON. */
 export async function snapshotCommand(flags: { config: string; profile?: string; output?: string }, io: CommandIO): Promise<Outcome> {
@@ -22,6 +22,19 @@ export async function snapshotCommand(flags: { config: string; profile?: string;
     ]);
   }
   io.log(`mcp-gate: reading the contract of profile "${name}"`);
+  const { text, tools } = await contractSnapshot(profile, config, io);
+  if (!flags.output || flags.output === '-') {
+    io.stdout(text);
+  } else {
+    const target = resolve(io.cwd, flags.output);
+    writeFileAtomic(target, text);
+    io.log(`mcp-gate: wrote ${tools} tools to ${relative(io.cwd, target)}`);
+  }
+  return { kind: 'ok' };
+}
+
+/** One profile's contract as snapshot text: its server started, read and ended; its protocol problems said on stderr. */
+export async function contractSnapshot(profile: Profile, config: GateConfig, io: CommandIO): Promise<{ text: string; tools: number }> {
   const side = await openSide(
     'candidate',
     profile,
@@ -30,16 +43,6 @@ export async function snapshotCommand(flags: { config: string; profile?: string;
     (line) => io.log(`mcp-gate: ${line}`),
   );
   await side.session?.close();
-  const text = toSnapshot(redactDeep(side.contract));
-  if (!flags.output || flags.output === '-') {
-    io.stdout(text);
-  } else {
-    const target = resolve(io.cwd, flags.output);
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(`${target}.tmp`, text);
-    renameSync(`${target}.tmp`, target);
-    io.log(`mcp-gate: wrote ${side.contract.tools.length} tools to ${relative(io.cwd, target)}`);
-  }
   for (const problem of side.contract.discovery.errors) io.error(`mcp-gate: protocol-violation: ${problem.message}`);
-  return { kind: 'ok' };
+  return { text: toSnapshot(redactDeep(side.contract)), tools: side.contract.tools.length };
 }

@@ -48,6 +48,12 @@ const lineAt = (text: string, offset: number): number => text.slice(0, offset).s
 /** One client config file, read once per load, with the problems of reading it. */
 type ClientFile = { ok: true; servers: Record<string, unknown>; key: string } | { ok: false; message: string };
 
+/** The servers of a client config, or none when it cannot be read (a profile naming it is told why, by the config loader). */
+export function clientServers(path: string): Record<string, unknown> {
+  const file = readClientFile(path);
+  return file.ok ? file.servers : {};
+}
+
 function readClientFile(path: string): ClientFile {
   let text: string;
   try {

@@ -1,7 +1,7 @@
 import type { GateConfig } from '../config/types.js';
 import { CODES, codeRank, type Action, type Code } from '../findings/codes.js';
 import { applyExceptions, type AppliedException } from './exceptions.js';
-import { signalKey, type Signal } from './signals.js';
+import { isFeatureCode, signalKey, type Signal } from './signals.js';
 
 export type Verdict = 'Promote' | 'Hold' | 'Rollback';
 
@@ -64,9 +64,7 @@ export function decide(signals: Signal[], policy: Policy, today: string): Decisi
     if (action === 'ignore' || fired.length <= tolerated(code, policy)) continue;
     const tools = [...new Set(fired.map((s) => s.tool).filter((t): t is string => t !== null))].sort();
     // Changes beside the tools name their prompt, resource or capability instead (decide/signals.ts).
-    const features = FEATURE_SUBJECTS.has(CODES[code].subject)
-      ? [...new Set(fired.flatMap((s) => (s.subject ? [s.subject] : [])))].sort()
-      : [];
+    const features = isFeatureCode(code) ? [...new Set(fired.flatMap((s) => (s.subject ? [s.subject] : [])))].sort() : [];
     reasons.push({ code, action, count: fired.length, message: reasonMessage(code, fired.length, tools.length ? tools : features), tools });
   }
   subsumeForbiddenExposure(reasons);
@@ -125,7 +123,6 @@ const LEADING: Code[] = [
 ];
 const reasonRank = (code: Code) => (LEADING.includes(code) ? LEADING.indexOf(code) - LEADING.length : codeRank(code));
 
-const FEATURE_SUBJECTS = new Set(['prompts', 'resources', 'capabilities']);
 /** Names listed in one reason; the rest are counted, and all of them are in the report's changes. */
 const MAX_NAMED = 10;
 

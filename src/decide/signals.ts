@@ -13,6 +13,8 @@ export interface Signal {
 }
 
 const FEATURE_SUBJECTS = new Set(['prompts', 'resources', 'capabilities']);
+/** Codes of the features beside the tools: their signals carry the prompt, resource or capability as `subject`. */
+export const isFeatureCode = (code: Code): boolean => FEATURE_SUBJECTS.has(CODES[code].subject);
 
 /**
  * The prompt, resource, template or capability a change of the features is about, from its path
@@ -20,7 +22,7 @@ const FEATURE_SUBJECTS = new Set(['prompts', 'resources', 'capabilities']);
  * name them as it names tools. Null for any other change.
  */
 function featureName(change: Change): string | null {
-  if (change.tool !== null || !FEATURE_SUBJECTS.has(CODES[change.code].subject)) return null;
+  if (change.tool !== null || !isFeatureCode(change.code)) return null;
   const [collection, name, ...rest] = change.path
     .split('/')
     .slice(1)
