@@ -4,7 +4,8 @@ import { change, pointer } from './change.js';
 import { compareCounts } from './schema-constraints.js';
 import { annotationChange, constraint, emit, type WalkContext } from './schema-context.js';
 import { accepts, isObject, valueKey } from './schema-keywords.js';
-import { fallback, matches, normalize, propertySchema } from './schema-normalize.js';
+import { fallback, matches, propertySchema } from './schema-conjoin.js';
+import { normalize } from './schema-normalize.js';
 
 const requiredSet = (schema: JsonSchema): Set<string> =>
   new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []);
