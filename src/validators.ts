@@ -1,5 +1,6 @@
-import type { Ajv, Options, ValidateFunction } from 'ajv';
-import { readFileSync } from 'node:fs';
+import { Ajv, type Options, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { packageFile } from './package-root.js';
 
@@ -15,8 +16,10 @@ export interface ValidatorSpec {
 
 /**
  * Every JSON Schema validator on the gate's path. `npm run build` compiles each one to code in
- * dist/generated (scripts/compile-schemas.mjs, ajv's standalone output), so a run neither loads
- * ajv's compiler nor compiles a schema; both cost more than a server's whole tools/list.
+ * dist/generated (scripts/compile-schemas.mjs, ajv's standalone output, bundled with the few ajv
+ * runtime helpers it calls), so a run neither loads ajv's compiler nor compiles a schema; both cost
+ * more than a server's whole tools/list. A release carries dist/ and no node_modules: nothing
+ * here may need a package at run time that the packed file does not hold.
  * @public scripts/compile-schemas.mjs reads it from dist/.
  */
 export const VALIDATORS = {
@@ -45,33 +48,26 @@ export function validator(name: ValidatorName): ValidateFunction {
   return validate;
 }
 
-const bySchema = new Map<string, ValidateFunction>();
-
-/** The validator for a file in schemas/: a built one when listed above, else compiled now (draft-07). */
+/** The validator for a file in schemas/ that VALIDATORS lists. */
 export function schemaValidator(file: string): ValidateFunction {
   const listed = (Object.keys(VALIDATORS) as ValidatorName[]).find((name) => VALIDATORS[name].schema === file);
-  if (listed) return validator(listed);
-  let validate = bySchema.get(file);
-  if (!validate) {
-    validate = compileValidator({ draft: '07', schema: file, options: { allErrors: true, strict: false } }).validate;
-    bySchema.set(file, validate);
-  }
-  return validate;
+  if (!listed) throw new Error(`mcp-gate: no validator is built for schemas/${file} (src/validators.ts)`);
+  return validator(listed);
 }
 
+/**
+ * The built validator, or null before a build (the tests run src/). A built file that cannot load is
+ * an error, never a quiet fallback: that fallback once hid a release that could not run without
+ * node_modules.
+ */
 function precompiled(name: ValidatorName): ValidateFunction | null {
-  try {
-    return require(packageFile(`dist/generated/${name}.cjs`)) as ValidateFunction;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return null;
-    throw error;
-  }
+  const file = packageFile(`dist/generated/${name}.cjs`);
+  return existsSync(file) ? (require(file) as ValidateFunction) : null;
 }
 
 /** Compiles with ajv now. The build step calls this with `source: true`, then writes the code out. */
 export function compileValidator(spec: ValidatorSpec, source = false): { ajv: Ajv; validate: ValidateFunction } {
-  const AjvClass = (spec.draft === '2020' ? require('ajv/dist/2020') : require('ajv')).default as new (options: Options) => Ajv;
-  const ajv = new AjvClass({ ...spec.options, code: { source } });
+  const ajv = spec.draft === '2020' ? new Ajv2020({ ...spec.options, code: { source } }) : new Ajv({ ...spec.options, code: { source } });
   if (spec.schema === null) return { ajv, validate: ajv.getSchema(ajv.defaultMeta() as string)! };
   const schema = JSON.parse(readFileSync(packageFile(`schemas/${spec.schema}`), 'utf8')) as object;
   return { ajv, validate: ajv.compile(schema) };

@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 
 /**
- * The package as a user gets it: `npm pack` of this repository (what the registry or a git install
- * would ship: bin, dist, schemas), installed into a fresh project, and `npx mcp-gate run` there
+ * The package as a user gets it: `npm pack` of this repository (what the registry would ship: the launchers, the
+ * packed gate, its validators and the schemas), installed into a fresh project, and `npx mcp-gate run` there
  * against the example's servers. From the npm cache when it can, so it costs seconds.
  */
 describe('installable as a package', { timeout: 180_000 }, () => {
@@ -27,6 +27,8 @@ describe('installable as a package', { timeout: 180_000 }, () => {
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'my-server', version: '1.0.0', private: true }));
     npm(['install', '--prefer-offline', '--no-save', join(work, tarball)], project);
     expect(existsSync(join(project, 'node_modules/mcp-gate/schemas/gate.config.schema.json'))).toBe(true);
+    // The packed gate holds every package it loads: the package brings nothing else along.
+    expect(readdirSync(join(project, 'node_modules')).filter((name) => !name.startsWith('.'))).toEqual(['mcp-gate']);
     const server = join(ROOT, 'examples/support-ops/dist/server.js');
     writeFileSync(
       join(project, 'gate.config.yaml'),
