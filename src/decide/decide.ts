@@ -64,7 +64,7 @@ export function decide(signals: Signal[], policy: Policy, today: string): Decisi
     if (action === 'ignore' || fired.length <= tolerated(code, policy)) continue;
     const tools = [...new Set(fired.map((s) => s.tool).filter((t): t is string => t !== null))].sort();
     // Changes beside the tools name their prompt, resource or capability instead (decide/signals.ts).
-    const features = isFeatureCode(code) ? [...new Set(fired.flatMap((s) => (s.subject ? [s.subject] : [])))].sort() : [];
+    const features = isFeatureCode(code) ? [...new Set(fired.flatMap((s) => (s.about ? [s.about] : [])))].sort() : [];
     reasons.push({ code, action, count: fired.length, message: reasonMessage(code, fired.length, tools.length ? tools : features), tools });
   }
   subsumeForbiddenExposure(reasons);
@@ -129,7 +129,7 @@ const MAX_NAMED = 10;
 function reasonMessage(code: Code, count: number, tools: string[]): string {
   const meta = CODES[code];
   if (
-    meta.subject === 'input' &&
+    meta.area === 'input' &&
     [
       'required-argument-removed',
       'required-argument-added',

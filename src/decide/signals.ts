@@ -1,5 +1,6 @@
 import type { CaseResult } from '../cases/types.js';
 import { CODES, type Code } from '../findings/codes.js';
+import { featureNameOf } from '../findings/subject.js';
 import type { Change, Finding } from '../findings/types.js';
 
 /** Anything that can move the verdict, reduced to what policy needs to judge and match it. */
@@ -8,32 +9,19 @@ export interface Signal {
   tool: string | null;
   fingerprint: string | null;
   message: string;
-  /** What the signal is about beyond code and tool, when there is no fingerprint: a case (`dataset#id`). */
-  subject?: string;
+  /**
+   * What the signal is about beyond code and tool: a case (`dataset#id`), or the prompt, resource,
+   * template or capability a change beside the tools names, so a reason can list them as it lists tools.
+   */
+  about?: string;
 }
 
-const FEATURE_SUBJECTS = new Set(['prompts', 'resources', 'capabilities']);
-/** Codes of the features beside the tools: their signals carry the prompt, resource or capability as `subject`. */
-export const isFeatureCode = (code: Code): boolean => FEATURE_SUBJECTS.has(CODES[code].subject);
-
-/**
- * The prompt, resource, template or capability a change of the features is about, from its path
- * (`/prompts/Incident.Triage/arguments/service` -> `Incident.Triage: service`), so that a reason can
- * name them as it names tools. Null for any other change.
- */
-function featureName(change: Change): string | null {
-  if (change.tool !== null || !isFeatureCode(change.code)) return null;
-  const [collection, name, ...rest] = change.path
-    .split('/')
-    .slice(1)
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-  if (!name) return null;
-  if (collection === 'capabilities') return [name, ...rest].join('.');
-  return rest[0] === 'arguments' && rest[1] ? `${name}: ${rest[1]}` : name;
-}
+const FEATURE_AREAS = new Set(['prompts', 'resources', 'capabilities']);
+/** Codes of the features beside the tools: their signals carry the prompt, resource or capability as `about`. */
+export const isFeatureCode = (code: Code): boolean => FEATURE_AREAS.has(CODES[code].area);
 
 /** A signal's identity across runs: what an approval covers (see decide/decide.ts approveCovering). */
-export const signalKey = (s: Signal): string => s.fingerprint ?? `${s.code}|${s.tool ?? ''}|${s.subject ?? ''}`;
+export const signalKey = (s: Signal): string => s.fingerprint ?? `${s.code}|${s.tool ?? ''}|${s.about ?? ''}`;
 
 /**
  * Collects the signals of a run. Findings on the baseline are context, not signals, and candidate
@@ -45,8 +33,8 @@ export function collectSignals(changes: Change[], candidateCases: CaseResult[], 
   const signals: Signal[] = changes
     .filter((c) => !(c.code === 'protocol-version-changed' && c.severity === 'safe')) // an upgrade is news, not a risk
     .map((c) => {
-      const feature = featureName(c);
-      return { code: c.code, tool: c.tool, fingerprint: c.fingerprint, message: c.message, ...(feature && { subject: feature }) };
+      const feature = featureNameOf(c.subject);
+      return { code: c.code, tool: c.tool, fingerprint: c.fingerprint, message: c.message, ...(feature && { about: feature }) };
     });
   const exposed = new Map<string, string[]>();
   for (const result of candidateCases) {
@@ -72,7 +60,7 @@ export function collectSignals(changes: Change[], candidateCases: CaseResult[], 
       tool: null,
       fingerprint: null,
       message: `${result.id}: ${result.failures.map((f) => f.message).join('; ')}`,
-      subject: `${result.dataset}#${result.id}`,
+      about: `${result.dataset}#${result.id}`,
     });
   }
   for (const finding of findings) {
@@ -82,7 +70,7 @@ export function collectSignals(changes: Change[], candidateCases: CaseResult[], 
       tool: finding.tool,
       fingerprint: null,
       message: finding.message,
-      ...(finding.caseId && { subject: finding.caseId }),
+      ...(finding.caseId && { about: finding.caseId }),
     });
   }
   return signals;

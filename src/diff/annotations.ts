@@ -1,10 +1,10 @@
 import { HINTS, RISKY_VALUE, type Hint } from '../contract/annotations.js';
 import type { ContractTool } from '../contract/types.js';
-import type { Code } from '../findings/codes.js';
+import type { ChangeCode } from '../findings/codes.js';
 import type { Change } from '../findings/types.js';
-import { change, pointer } from './change.js';
+import { toolChange } from './change.js';
 
-const REGRESSION: Record<Hint, Code> = {
+const REGRESSION: Record<Hint, ChangeCode> = {
   readOnlyHint: 'readonly-hint-regression',
   destructiveHint: 'destructive-hint-regression',
   idempotentHint: 'idempotent-hint-regression',
@@ -21,19 +21,7 @@ export function diffAnnotations(before: ContractTool, after: ContractTool): Chan
     const was = before.effectiveAnnotations[hint];
     const now = after.effectiveAnnotations[hint];
     if (was === now) continue;
-    const at = pointer('annotations', hint);
-    out.push(
-      now === RISKY_VALUE[hint]
-        ? change(
-            REGRESSION[hint],
-            hint === 'readOnlyHint' || hint === 'destructiveHint' ? 'breaking' : 'dangerous',
-            after.name,
-            at,
-            was,
-            now,
-          )
-        : change('annotation-improved', 'safe', after.name, at, was, now),
-    );
+    out.push(toolChange(now === RISKY_VALUE[hint] ? REGRESSION[hint] : 'annotation-improved', after.name, ['annotations', hint], was, now));
   }
   return out;
 }

@@ -1,13 +1,13 @@
 import { canonicalJson } from '../contract/canonical.js';
 import type { ContractPrompt, ContractResource, ContractResourceTemplate, Features } from '../contract/types.js';
 import type { Change } from '../findings/types.js';
-import { change, pointer } from './change.js';
+import { change } from './change.js';
 import { likelySuccessor, words } from './tools.js';
 
 /**
  * What changed beside the tools: the capabilities, the prompts, the resource templates and the
  * static resources. A list that either side could not read (null) is not compared: unknown is not
- * "removed". Changes here name no tool; their path says which prompt or resource.
+ * "removed". Changes here name no tool; their subject says which prompt, resource or capability.
  */
 export function diffFeatures(before: Features, after: Features): Change[] {
   return [
@@ -35,12 +35,12 @@ function capabilityNames(capabilities: Record<string, unknown>): Set<string> {
 function diffCapabilities(before: Record<string, unknown>, after: Record<string, unknown>): Change[] {
   const was = capabilityNames(before);
   const now = capabilityNames(after);
-  const at = (name: string) => pointer('capabilities', ...name.split('.'));
+  const at = (name: string) => ({ kind: 'capability', capability: name.split('.') }) as const;
   // A sub-capability is news only under a capability both sides declare: a new `resources` is one addition.
   const counted = (name: string) => !name.includes('.') || (was.has(name.split('.')[0]!) && now.has(name.split('.')[0]!));
   return [
-    ...[...was].filter((n) => !now.has(n) && counted(n)).map((n) => change('capability-removed', 'dangerous', null, at(n), true, null)),
-    ...[...now].filter((n) => !was.has(n) && counted(n)).map((n) => change('capability-added', 'safe', null, at(n), null, true)),
+    ...[...was].filter((n) => !now.has(n) && counted(n)).map((n) => change('capability-removed', at(n), true, null)),
+    ...[...now].filter((n) => !was.has(n) && counted(n)).map((n) => change('capability-added', at(n), null, true)),
   ];
 }
 
@@ -68,14 +68,14 @@ function diffPrompts(before: ContractPrompt[], after: ContractPrompt[]): Change[
           );
     if (successor) {
       claimed.add(successor);
-      out.push(change('prompt-renamed', 'breaking', null, pointer('prompts', gone.name), gone.name, successor.name));
+      out.push(change('prompt-renamed', { kind: 'prompt', prompt: gone.name }, gone.name, successor.name));
       out.push(...diffArguments(gone, successor));
     } else {
-      out.push(change('prompt-removed', 'breaking', null, pointer('prompts', gone.name), promptSummary(gone), null));
+      out.push(change('prompt-removed', { kind: 'prompt', prompt: gone.name }, promptSummary(gone), null));
     }
   }
   for (const prompt of added)
-    if (!claimed.has(prompt)) out.push(change('prompt-added', 'safe', null, pointer('prompts', prompt.name), null, promptSummary(prompt)));
+    if (!claimed.has(prompt)) out.push(change('prompt-added', { kind: 'prompt', prompt: prompt.name }, null, promptSummary(prompt)));
   for (const prompt of before) {
     const successor = afterByName.get(prompt.name);
     if (successor && successor.hash !== prompt.hash) out.push(...diffArguments(prompt, successor));
@@ -87,15 +87,14 @@ function diffPrompts(before: ContractPrompt[], after: ContractPrompt[]): Change[
 function diffArguments(before: ContractPrompt, after: ContractPrompt): Change[] {
   const was = new Map(before.arguments.map((a) => [a.name, a]));
   const now = new Map(after.arguments.map((a) => [a.name, a]));
-  const at = (name: string) => pointer('prompts', after.name, 'arguments', name);
+  const at = (name: string) => ({ kind: 'prompt', prompt: after.name, argument: name }) as const;
   const out: Change[] = [];
   for (const [name, argument] of now) {
     if (argument.required && !was.get(name)?.required)
-      out.push(change('prompt-argument-required', 'breaking', null, at(name), was.has(name) ? 'optional' : null, 'required'));
+      out.push(change('prompt-argument-required', at(name), was.has(name) ? 'optional' : null, 'required'));
   }
   for (const [name, argument] of was) {
-    if (!now.has(name))
-      out.push(change('prompt-argument-removed', 'dangerous', null, at(name), argument.required ? 'required' : 'optional', null));
+    if (!now.has(name)) out.push(change('prompt-argument-removed', at(name), argument.required ? 'required' : 'optional', null));
   }
   return out;
 }
@@ -119,33 +118,23 @@ function diffTemplates(before: ContractResourceTemplate[], after: ContractResour
     const sameShape = open.filter((t) => templateShape(t) === templateShape(gone));
     const sameName = gone.name === null ? [] : open.filter((t) => t.name === gone.name);
     const successor = sameShape.length === 1 ? sameShape[0]! : sameName.length === 1 ? sameName[0]! : null;
-    const at = pointer('resourceTemplates', gone.uriTemplate);
+    const at = { kind: 'template', uriTemplate: gone.uriTemplate } as const;
     if (successor) {
       claimed.add(successor);
-      out.push(change('resource-template-variables-changed', 'breaking', null, at, gone.uriTemplate, successor.uriTemplate));
+      out.push(change('resource-template-variables-changed', at, gone.uriTemplate, successor.uriTemplate));
     } else {
-      out.push(change('resource-template-removed', 'breaking', null, at, gone.uriTemplate, null));
+      out.push(change('resource-template-removed', at, gone.uriTemplate, null));
     }
   }
   for (const template of added) {
     if (!claimed.has(template))
-      out.push(
-        change('resource-template-added', 'safe', null, pointer('resourceTemplates', template.uriTemplate), null, template.uriTemplate),
-      );
+      out.push(change('resource-template-added', { kind: 'template', uriTemplate: template.uriTemplate }, null, template.uriTemplate));
   }
   for (const template of before) {
     const successor = afterByUri.get(template.uriTemplate);
     if (successor && successor.mimeType !== template.mimeType) {
-      out.push(
-        change(
-          'resource-mime-type-changed',
-          'dangerous',
-          null,
-          pointer('resourceTemplates', template.uriTemplate, 'mimeType'),
-          template.mimeType,
-          successor.mimeType,
-        ),
-      );
+      const at = { kind: 'template', uriTemplate: template.uriTemplate, field: 'mimeType' } as const;
+      out.push(change('resource-mime-type-changed', at, template.mimeType, successor.mimeType));
     }
   }
   return out;
@@ -157,14 +146,13 @@ function diffResources(before: ContractResource[], after: ContractResource[]): C
   const out: Change[] = [];
   for (const resource of before) {
     const successor = afterByUri.get(resource.uri);
-    const at = pointer('resources', resource.uri);
-    if (!successor) out.push(change('resource-removed', 'dangerous', null, at, resource.uri, null));
+    if (!successor) out.push(change('resource-removed', { kind: 'resource', uri: resource.uri }, resource.uri, null));
     else if (successor.mimeType !== resource.mimeType) {
-      out.push(change('resource-mime-type-changed', 'dangerous', null, `${at}/mimeType`, resource.mimeType, successor.mimeType));
+      const at = { kind: 'resource', uri: resource.uri, field: 'mimeType' } as const;
+      out.push(change('resource-mime-type-changed', at, resource.mimeType, successor.mimeType));
     }
   }
   for (const resource of after)
-    if (!beforeUris.has(resource.uri))
-      out.push(change('resource-added', 'safe', null, pointer('resources', resource.uri), null, resource.uri));
+    if (!beforeUris.has(resource.uri)) out.push(change('resource-added', { kind: 'resource', uri: resource.uri }, null, resource.uri));
   return out;
 }

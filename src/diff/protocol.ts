@@ -1,7 +1,6 @@
 import type { ServerIdentity } from '../contract/types.js';
 import type { Change } from '../findings/types.js';
 import { change } from './change.js';
-import { revisionKey } from './revision.js';
 
 /**
  * The negotiated revision went up (safe: newer revisions keep what callers used) or down
@@ -10,7 +9,5 @@ import { revisionKey } from './revision.js';
 export function diffProtocolVersion(before: ServerIdentity, after: ServerIdentity): Change[] {
   const [b, a] = [before.protocolVersion, after.protocolVersion];
   if (!b || !a || b === a) return [];
-  const [kb, ka] = [revisionKey(b), revisionKey(a)];
-  const up = kb !== null && ka !== null && ka > kb;
-  return [change('protocol-version-changed', up ? 'safe' : 'dangerous', null, '/protocolVersion', b, a)];
+  return [change('protocol-version-changed', { kind: 'server', field: 'protocolVersion' }, b, a)];
 }

@@ -1,7 +1,7 @@
-import type { Code, Severity } from '../findings/codes.js';
+import type { ChangeCode } from '../findings/codes.js';
 import type { Change } from '../findings/types.js';
 import type { JsonSchema } from '../contract/types.js';
-import { change, pointer } from './change.js';
+import { toolChange } from './change.js';
 import { constraintKey, isObject } from './schema-keywords.js';
 
 export type SchemaSide = 'input' | 'output';
@@ -48,16 +48,16 @@ export function walkContext(
   };
 }
 
+/** A change of this side's code (each code's severity already tells its direction for callers). */
 export function emit(
   ctx: WalkContext,
-  codes: { input: Code; output: Code },
-  severities: { input: Severity; output: Severity },
+  codes: { input: ChangeCode; output: ChangeCode },
   path: string[],
   before: unknown,
   after: unknown,
   note?: string,
 ): Change {
-  return change(codes[ctx.side], severities[ctx.side], ctx.tool, pointer(...path), before, after, note);
+  return toolChange(codes[ctx.side], ctx.tool, path, before, after, note);
 }
 
 export type Direction = 'tightened' | 'loosened';
@@ -65,39 +65,23 @@ export type Direction = 'tightened' | 'loosened';
 /** A constraint that now accepts less (tightened) or more (loosened), told from the side's point of view. */
 export function constraint(ctx: WalkContext, direction: Direction, path: string[], before: unknown, after: unknown, note?: string): Change {
   return direction === 'tightened'
-    ? emit(
-        ctx,
-        { input: 'input-constraint-tightened', output: 'output-constraint-tightened' },
-        { input: 'breaking', output: 'safe' },
-        path,
-        before,
-        after,
-        note,
-      )
-    : emit(
-        ctx,
-        { input: 'input-constraint-loosened', output: 'output-constraint-loosened' },
-        { input: 'safe', output: 'dangerous' },
-        path,
-        before,
-        after,
-        note,
-      );
+    ? emit(ctx, { input: 'input-constraint-tightened', output: 'output-constraint-tightened' }, path, before, after, note)
+    : emit(ctx, { input: 'input-constraint-loosened', output: 'output-constraint-loosened' }, path, before, after, note);
 }
 
 /** A type set that lost (narrowed) or gained (widened) values. */
 export function typeChange(ctx: WalkContext, lost: boolean, path: string[], before: unknown, after: unknown): Change {
-  return ctx.side === 'input'
-    ? change(lost ? 'input-type-changed' : 'input-type-widened', lost ? 'breaking' : 'safe', ctx.tool, pointer(...path), before, after)
-    : change(lost ? 'output-type-narrowed' : 'output-type-changed', lost ? 'safe' : 'breaking', ctx.tool, pointer(...path), before, after);
+  const code =
+    ctx.side === 'input' ? (lost ? 'input-type-changed' : 'input-type-widened') : lost ? 'output-type-narrowed' : 'output-type-changed';
+  return toolChange(code, ctx.tool, path, before, after);
 }
 
 /** What the walker cannot order: a person must look. Never silence. */
 export const unclassified = (ctx: WalkContext, path: string[], why: string): Change =>
-  change('schema-changed', 'dangerous', ctx.tool, pointer(...path), null, null, why);
+  toolChange('schema-changed', ctx.tool, path, null, null, why);
 
 export const annotationChange = (ctx: WalkContext, path: string[], before: unknown, after: unknown): Change =>
-  change('schema-annotation-changed', 'safe', ctx.tool, pointer(...path), before, after);
+  toolChange('schema-annotation-changed', ctx.tool, path, before, after);
 
 const KEYS = new WeakMap<object, string | null>();
 const keyOf = (value: unknown): string | null => {

@@ -1,6 +1,7 @@
+import type { ChangeCode } from '../findings/codes.js';
 import type { Change } from '../findings/types.js';
 import type { JsonSchema } from '../contract/types.js';
-import { change, pointer } from './change.js';
+import { toolChange } from './change.js';
 import { compareCounts } from './schema-constraints.js';
 import { annotationChange, constraint, emit, type WalkContext } from './schema-context.js';
 import { accepts, isObject, valueKey } from './schema-keywords.js';
@@ -48,22 +49,8 @@ export function compareObjects(b: JsonSchema, a: JsonSchema, path: string[], ctx
   if (closedBefore !== closedAfter) {
     out.push(
       closedAfter
-        ? emit(
-            ctx,
-            { input: 'input-closed', output: 'output-constraint-tightened' },
-            { input: 'breaking', output: 'safe' },
-            at,
-            fallback(b) ?? null,
-            false,
-          )
-        : emit(
-            ctx,
-            { input: 'input-opened', output: 'output-constraint-loosened' },
-            { input: 'safe', output: 'dangerous' },
-            at,
-            false,
-            fallback(a) ?? null,
-          ),
+        ? emit(ctx, { input: 'input-closed', output: 'output-constraint-tightened' }, at, fallback(b) ?? null, false)
+        : emit(ctx, { input: 'input-opened', output: 'output-constraint-loosened' }, at, false, fallback(a) ?? null),
     );
   } else if (!closedBefore) {
     out.push(...ctx.walk(fallback(b), fallback(a), at, ctx));
@@ -74,27 +61,9 @@ export function compareObjects(b: JsonSchema, a: JsonSchema, path: string[], ctx
     const at = [...path, 'patternProperties', pattern];
     // As with declared names: a pattern that appears on an open schema declares new optional names.
     if (!own(b) && isOpen(fallback(b)))
-      out.push(
-        emit(
-          ctx,
-          { input: 'input-property-added', output: 'output-property-added' },
-          { input: 'safe', output: 'safe' },
-          at,
-          null,
-          governing(a),
-        ),
-      );
+      out.push(emit(ctx, { input: 'input-property-added', output: 'output-property-added' }, at, null, governing(a)));
     else if (!own(a) && isOpen(fallback(a)))
-      out.push(
-        emit(
-          ctx,
-          { input: 'input-property-removed', output: 'output-property-removed' },
-          { input: 'dangerous', output: 'breaking' },
-          at,
-          governing(b),
-          null,
-        ),
-      );
+      out.push(emit(ctx, { input: 'input-property-removed', output: 'output-property-removed' }, at, governing(b), null));
     else out.push(...ctx.walk(governing(b), governing(a), at, ctx));
   }
   if ('propertyNames' in b || 'propertyNames' in a) out.push(...comparePropertyNames(b, a, closedBefore && closedAfter, path, ctx));
@@ -120,8 +89,8 @@ function compareProperty(
 ): Change[] {
   const before = propertySchema(b, name);
   const after = propertySchema(a, name);
-  const where = pointer(...at);
   const out: Change[] = [];
+  const here = (code: ChangeCode, before: unknown, after: unknown, note?: string) => toolChange(code, ctx.tool, at, before, after, note);
   if (ctx.side === 'input') {
     if (before.declared && !after.declared) {
       const refused = isRefused(after.schema, ctx);
@@ -131,38 +100,29 @@ function compareProperty(
       // optional and an optional one stays accepted (the published Notion server's page
       // `properties`, 2.0.0 → 2.1.0). What the map takes is still compared with the old property.
       if (closedBefore && !closedAfter && !refused) {
-        if (reqB) out.push(change('argument-became-optional', 'safe', ctx.tool, where, 'required', 'optional'));
+        if (reqB) out.push(here('argument-became-optional', 'required', 'optional'));
         if (!isOpen(after.schema)) out.push(...ctx.walk(before.schema, after.schema, at, ctx));
         return out;
       }
       const note = refused ? 'The schema is closed, so a caller that still sends it is refused.' : undefined;
-      out.push(
-        reqB
-          ? change('required-argument-removed', 'breaking', ctx.tool, where, before.schema ?? null, null, note)
-          : change('input-property-removed', 'dangerous', ctx.tool, where, before.schema ?? null, null, note),
-      );
+      out.push(here(reqB ? 'required-argument-removed' : 'input-property-removed', before.schema ?? null, null, note));
       if (!refused && !isOpen(after.schema)) out.push(...ctx.walk(before.schema, after.schema, at, ctx));
       return out;
     }
     if (!before.declared && after.declared) {
-      out.push(
-        reqA && !reqB
-          ? change('required-argument-added', 'breaking', ctx.tool, where, null, after.schema ?? null)
-          : change('input-property-added', 'safe', ctx.tool, where, null, after.schema ?? null),
-      );
+      out.push(here(reqA && !reqB ? 'required-argument-added' : 'input-property-added', null, after.schema ?? null));
       // An undeclared name is no interface, unless the baseline required it (callers had to send
       // it, with any value) or gave undeclared names a schema: then its new schema is compared.
       if (reqB ? !isRefused(before.schema, ctx) : !isOpen(before.schema) && !isRefused(before.schema, ctx))
         out.push(...ctx.walk(before.schema ?? true, after.schema, at, ctx));
       return out;
     }
-    if (!reqB && reqA) out.push(change('required-argument-added', 'breaking', ctx.tool, where, 'optional', 'required'));
-    if (reqB && !reqA) out.push(change('argument-became-optional', 'safe', ctx.tool, where, 'required', 'optional'));
+    if (!reqB && reqA) out.push(here('required-argument-added', 'optional', 'required'));
+    if (reqB && !reqA) out.push(here('argument-became-optional', 'required', 'optional'));
   } else {
-    if (before.declared && !after.declared)
-      return [change('output-property-removed', 'breaking', ctx.tool, where, before.schema ?? null, null)];
-    if (!before.declared && after.declared) return [change('output-property-added', 'safe', ctx.tool, where, null, after.schema ?? null)];
-    if (reqB && !reqA) out.push(change('output-property-optional', 'breaking', ctx.tool, where, 'required', 'optional'));
+    if (before.declared && !after.declared) return [here('output-property-removed', before.schema ?? null, null)];
+    if (!before.declared && after.declared) return [here('output-property-added', null, after.schema ?? null)];
+    if (reqB && !reqA) out.push(here('output-property-optional', 'required', 'optional'));
     if (!reqB && reqA) out.push(constraint(ctx, 'tightened', at, 'optional', 'required'));
   }
   // Names required but declared on neither side are governed by the fallback, compared once for all.

@@ -1,6 +1,6 @@
 import type { Change } from '../findings/types.js';
 import type { JsonSchema } from '../contract/types.js';
-import { change, pointer } from './change.js';
+import { toolChange } from './change.js';
 import { annotationChange, constraint, sameSubschema, typeChange, unclassified, type WalkContext } from './schema-context.js';
 import { compareArrays, compareNumbers, compareStrings } from './schema-constraints.js';
 import { COMPARED_KEYWORDS, TEXT_KEYWORDS, constraintKey, isAnnotation, typesOf, valueKey } from './schema-keywords.js';
@@ -98,18 +98,8 @@ function compareEnums(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkCon
     (before !== null && after === null) || (before !== null && after !== null && after.some((v) => !beforeKeys.has(valueKey(v))));
   const at = [...path, 'enum'];
   const out: Change[] = [];
-  if (narrowed)
-    out.push(
-      ctx.side === 'input'
-        ? change('input-enum-narrowed', 'breaking', ctx.tool, pointer(...at), before, after)
-        : change('output-enum-narrowed', 'safe', ctx.tool, pointer(...at), before, after),
-    );
-  if (widened)
-    out.push(
-      ctx.side === 'input'
-        ? change('input-enum-widened', 'safe', ctx.tool, pointer(...at), before, after)
-        : change('output-enum-widened', 'dangerous', ctx.tool, pointer(...at), before, after),
-    );
+  if (narrowed) out.push(toolChange(ctx.side === 'input' ? 'input-enum-narrowed' : 'output-enum-narrowed', ctx.tool, at, before, after));
+  if (widened) out.push(toolChange(ctx.side === 'input' ? 'input-enum-widened' : 'output-enum-widened', ctx.tool, at, before, after));
   return out;
 }
 
@@ -174,7 +164,7 @@ function compareLocal(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkCon
     const at = [...path, 'default'];
     out.push(
       ctx.side === 'input'
-        ? change('input-default-changed', 'dangerous', ctx.tool, pointer(...at), b.default, a.default)
+        ? toolChange('input-default-changed', ctx.tool, at, b.default, a.default)
         : annotationChange(ctx, at, b.default, a.default),
     );
   }

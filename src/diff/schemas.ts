@@ -1,6 +1,6 @@
 import type { ContractTool, JsonSchema } from '../contract/types.js';
 import type { Change } from '../findings/types.js';
-import { change, pointer } from './change.js';
+import { pointer, toolChange } from './change.js';
 import { annotationChange, walkContext, type SchemaSide } from './schema-context.js';
 import { constraintKey, isObject } from './schema-keywords.js';
 import { normalForm } from './schema-normal-form.js';
@@ -10,9 +10,9 @@ import { compareSchemaNodes } from './schema-walk.js';
 export function diffSchemas(before: ContractTool, after: ContractTool): Change[] {
   const out: Change[] = [...inputChanges(before, after)];
   if (before.outputSchema && !after.outputSchema) {
-    out.push(change('output-schema-removed', 'breaking', after.name, '/outputSchema', before.outputSchema, null));
+    out.push(toolChange('output-schema-removed', after.name, ['outputSchema'], before.outputSchema, null));
   } else if (!before.outputSchema && after.outputSchema) {
-    out.push(change('output-schema-added', 'safe', after.name, '/outputSchema', null, after.outputSchema));
+    out.push(toolChange('output-schema-added', after.name, ['outputSchema'], null, after.outputSchema));
   } else if (before.outputSchema && after.outputSchema) {
     out.push(...walk('output', before.name, before.outputSchema, after.outputSchema));
   }
@@ -34,11 +34,10 @@ function inputChanges(before: ContractTool, after: ContractTool): Change[] {
     .join(' ');
   const note = `${changes.length} difference${changes.length === 1 ? '' : 's'} measured against it: ${shown}${changes.length > 3 ? ' ...' : ''}`;
   return [
-    change(
+    toolChange(
       'input-schema-repaired',
-      'dangerous',
       before.name,
-      '/inputSchema',
+      ['inputSchema'],
       before.inputSchema?.type ?? null,
       after.inputSchema?.type ?? null,
       note,
@@ -68,9 +67,7 @@ function walk(side: SchemaSide, tool: string, before: JsonSchema, after: JsonSch
     }
   }
   if (changes.length === 0 && normalForm(before, before) !== normalForm(after, after)) {
-    changes.push(
-      change('schema-changed', 'dangerous', tool, pointer(root), null, null, 'The schemas differ in a way the gate does not classify.'),
-    );
+    changes.push(toolChange('schema-changed', tool, [root], null, null, 'The schemas differ in a way the gate does not classify.'));
   }
   return changes;
 }

@@ -19,7 +19,7 @@ export function summarize(changes: Change[]): DiffSummary {
   return {
     addedTools: toolsWith(changes, (c) => c.code === 'tool-added'),
     removedTools: toolsWith(changes, (c) => c.code === 'tool-removed' || c.code === 'tool-renamed'),
-    schemaBreakages: toolsWith(changes, (c) => CODES[c.code].subject === 'input' && c.severity === 'breaking'),
+    schemaBreakages: toolsWith(changes, (c) => CODES[c.code].area === 'input' && c.severity === 'breaking'),
     readOnlyHintRegressions: toolsWith(changes, (c) => c.code === 'readonly-hint-regression'),
     addedDestructiveTools: toolsWith(changes, (c) => c.code === 'tool-added-destructive' || c.code === 'tool-added-destructive-by-default'),
     breaking: changes.filter((c) => c.severity === 'breaking').length,

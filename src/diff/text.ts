@@ -1,4 +1,5 @@
 import type { ContractTool, JsonSchema } from '../contract/types.js';
+import type { Subject } from '../findings/subject.js';
 import type { Change } from '../findings/types.js';
 import { change, pointer } from './change.js';
 import { suspiciousReasons } from './suspicious.js';
@@ -7,13 +8,19 @@ import { judgeWording } from './wording.js';
 
 const isObject = (value: unknown): value is JsonSchema => value !== null && typeof value === 'object' && !Array.isArray(value);
 
+interface Text {
+  at: string[];
+  text: string;
+}
+
 /** Every description in a tool: its own, and each (nested) parameter's, keyed by JSON pointer. */
-function descriptions(tool: ContractTool): Map<string, string> {
-  const found = new Map<string, string>();
-  if (tool.description) found.set('/description', tool.description);
+function descriptions(tool: ContractTool): Map<string, Text> {
+  const found = new Map<string, Text>();
+  const add = (at: string[], text: string) => found.set(pointer(...at), { at, text });
+  if (tool.description) add(['description'], tool.description);
   const visit = (schema: unknown, path: string[], depth: number) => {
     if (!isObject(schema) || depth > 16) return;
-    if (typeof schema.description === 'string' && path.length > 1) found.set(pointer(...path, 'description'), schema.description);
+    if (typeof schema.description === 'string' && path.length > 1) add([...path, 'description'], schema.description);
     if (isObject(schema.properties))
       for (const [name, child] of Object.entries(schema.properties)) visit(child, [...path, 'properties', name], depth + 1);
     if (isObject(schema.items)) visit(schema.items, [...path, 'items'], depth + 1);
@@ -23,22 +30,15 @@ function descriptions(tool: ContractTool): Map<string, string> {
   return found;
 }
 
-function textChanges(tool: string | null, path: string, before: string | undefined, after: string): Change[] {
+function textChanges(tool: string, at: string[], before: string | undefined, after: string): Change[] {
   const out: Change[] = [];
+  const subject: Subject = { kind: 'tool', tool, at };
   // New text (a new tool or parameter) is only checked for injection; "changed" needs an old text.
-  if (before !== undefined && before !== after) out.push(wordingChange('description', tool, path, before, after));
+  if (before !== undefined && before !== after) out.push(wordingChange('description', subject, before, after));
   const reasons = suspiciousReasons(after, before ?? '');
   if (reasons.length)
     out.push(
-      change(
-        'description-suspicious',
-        'breaking',
-        tool,
-        path,
-        before ?? null,
-        after,
-        `Contains ${reasons.join('; ')}, in "${tool}" ${path}.`,
-      ),
+      change('description-suspicious', subject, before ?? null, after, `Contains ${reasons.join('; ')}, in "${tool}" ${pointer(...at)}.`),
     );
   return out;
 }
@@ -47,56 +47,33 @@ function textChanges(tool: string | null, path: string, before: string | undefin
  * A changed text: a rewrite (`*-changed`, judged) or a wording edit (`*-reworded`, reported), by
  * the line in diff/wording.ts. The note says which rule decided, then the word diff.
  */
-function wordingChange(
-  kind: 'description' | 'instructions',
-  tool: string | null,
-  path: string,
-  before: string | null,
-  after: string | null,
-): Change {
+function wordingChange(kind: 'description' | 'instructions', subject: Subject, before: string | null, after: string | null): Change {
   const wording = judgeWording(before ?? '', after ?? '');
   const rewritten = wording.kind === 'rewritten';
   const code = rewritten ? (`${kind}-changed` as const) : (`${kind}-reworded` as const);
   const shown = wordDiff(before ?? '', after ?? '');
-  return change(
-    code,
-    rewritten ? 'dangerous' : 'safe',
-    tool,
-    path,
-    before,
-    after,
-    `${wording.why[0]!.toUpperCase()}${wording.why.slice(1)}${shown ? `: ${shown}` : '.'}`,
-  );
+  return change(code, subject, before, after, `${wording.why[0]!.toUpperCase()}${wording.why.slice(1)}${shown ? `: ${shown}` : '.'}`);
 }
 
 /** Descriptions, titles and (through `diffText.instructions`) the server's instructions. */
 export function diffText(before: ContractTool, after: ContractTool): Change[] {
   const out: Change[] = [];
   const was = descriptions(before);
-  for (const [path, text] of descriptions(after)) out.push(...textChanges(after.name, path, was.get(path), text));
+  for (const [path, { at, text }] of descriptions(after)) out.push(...textChanges(after.name, at, was.get(path)?.text, text));
   if ((before.title ?? null) !== (after.title ?? null))
-    out.push(change('title-changed', 'safe', after.name, '/title', before.title, after.title));
+    out.push(change('title-changed', { kind: 'tool', tool: after.name, at: ['title'] }, before.title, after.title));
   return out;
 }
 
 diffText.instructions = (before: string | null, after: string | null): Change[] => {
-  const out = [wordingChange('instructions', null, '/instructions', before, after)];
+  const subject: Subject = { kind: 'server', field: 'instructions' };
+  const out = [wordingChange('instructions', subject, before, after)];
   const reasons = suspiciousReasons(after ?? '', before ?? '');
   if (reasons.length)
-    out.push(
-      change(
-        'description-suspicious',
-        'breaking',
-        null,
-        '/instructions',
-        before,
-        after,
-        `Contains ${reasons.join('; ')}, in the server's instructions.`,
-      ),
-    );
+    out.push(change('description-suspicious', subject, before, after, `Contains ${reasons.join('; ')}, in the server's instructions.`));
   return out;
 };
 
 /** Injection checks on the text of a tool that did not exist before. */
 export const diffNewToolText = (tool: ContractTool): Change[] =>
-  [...descriptions(tool)].flatMap(([path, text]) => textChanges(tool.name, path, undefined, text));
+  [...descriptions(tool).values()].flatMap(({ at, text }) => textChanges(tool.name, at, undefined, text));

@@ -2,7 +2,7 @@ import { isDestructive } from '../contract/annotations.js';
 import { canonicalJson } from '../contract/canonical.js';
 import type { Contract, ContractTool, JsonSchema } from '../contract/types.js';
 import type { Change } from '../findings/types.js';
-import { change } from './change.js';
+import { toolChange } from './change.js';
 
 /**
  * A tool's call signature: each top-level input and output property with its type and whether it is
@@ -44,12 +44,12 @@ export function diffToolSet(before: Contract, after: Contract): Change[] {
     const successor = renamedTo.get(gone.name);
     out.push(
       successor
-        ? change('tool-renamed', 'breaking', gone.name, '', gone.name, successor.name)
-        : change('tool-removed', 'breaking', gone.name, '', summarize(gone), null),
+        ? toolChange('tool-renamed', gone.name, [], gone.name, successor.name)
+        : toolChange('tool-removed', gone.name, [], summarize(gone), null),
     );
   }
   for (const tool of added) {
-    out.push(change('tool-added', 'safe', tool.name, '', null, summarize(tool)));
+    out.push(toolChange('tool-added', tool.name, [], null, summarize(tool)));
     if (isDestructive(tool.effectiveAnnotations)) {
       // Most servers declare no annotations, so the spec's defaults make every new tool destructive.
       // One that says so itself is a rollback; one that is destructive only by default is held until declared.
@@ -60,8 +60,8 @@ export function diffToolSet(before: Contract, after: Contract): Change[] {
           : `Hints left to spec defaults: ${tool.defaultedHints.join(', ')}; declare them.`;
       out.push(
         declared
-          ? change('tool-added-destructive', 'dangerous', tool.name, '/annotations', null, tool.effectiveAnnotations)
-          : change('tool-added-destructive-by-default', 'dangerous', tool.name, '/annotations', null, tool.effectiveAnnotations, defaulted),
+          ? toolChange('tool-added-destructive', tool.name, ['annotations'], null, tool.effectiveAnnotations)
+          : toolChange('tool-added-destructive-by-default', tool.name, ['annotations'], null, tool.effectiveAnnotations, defaulted),
       );
     }
   }

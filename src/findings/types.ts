@@ -1,13 +1,20 @@
-import type { Code, Severity } from './codes.js';
+import type { ChangeCode, Code, Severity } from './codes.js';
+import type { Subject } from './subject.js';
 
 export type Side = 'baseline' | 'candidate';
 
-/** One difference between the two contracts. Plain data: a saved report renders it again. */
+/**
+ * One difference between the two contracts. Plain data: a saved report renders it again. Its code's
+ * facts (severity, default action, message) come from findings/codes; `tool` and `path` are derived
+ * from `subject` (findings/subject.ts) and kept for readers of the report.
+ */
 export interface Change {
-  code: Code;
+  code: ChangeCode;
   severity: Severity;
+  /** What the change is about. Reports written before it existed lack it (report/read.ts restores it). */
+  subject: Subject;
   tool: string | null;
-  /** JSON pointer into the tool definition, e.g. `/inputSchema/properties/severity`. */
+  /** JSON pointer into the tool definition (`/inputSchema/properties/severity`) or the server's features (`/prompts/x`). */
   path: string;
   before: unknown;
   after: unknown;

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { InputError } from '../config/problems.js';
 import { validator } from '../validators.js';
+import type { Subject } from '../findings/subject.js';
+import type { Change } from '../findings/types.js';
 import type { Report } from './types.js';
 
 /** Validates a value against schemas/report.schema.json; returns the problems as text. */
@@ -38,5 +40,33 @@ export function readReport(file: string, cwd: string): Report {
   if (problems.length) {
     throw new InputError(problems.map((p) => ({ file: display, line: null, path: '', message: `not a valid mcp-gate report: ${p}` })));
   }
-  return value as Report;
+  const report = value as Report;
+  for (const change of report.diff.changes) change.subject ??= legacySubject(change);
+  return report;
+}
+
+/**
+ * A change of a report written before changes carried their subject (mcp-gate 0.1.0), read back from
+ * its tool and path. This is the one place a pointer is read back, and only for those old files.
+ */
+export function legacySubject(change: Pick<Change, 'tool' | 'path'>): Subject {
+  const segments = change.path
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (change.tool !== null) return { kind: 'tool', tool: change.tool, at: segments };
+  const [collection, name = '', ...rest] = segments;
+  const field = rest[0] === 'mimeType' ? { field: 'mimeType' as const } : {};
+  switch (collection) {
+    case 'prompts':
+      return { kind: 'prompt', prompt: name, ...(rest[0] === 'arguments' && rest[1] !== undefined && { argument: rest[1] }) };
+    case 'resources':
+      return { kind: 'resource', uri: name, ...field };
+    case 'resourceTemplates':
+      return { kind: 'template', uriTemplate: name, ...field };
+    case 'capabilities':
+      return { kind: 'capability', capability: [name, ...rest] };
+    default:
+      return { kind: 'server', field: collection === 'protocolVersion' ? 'protocolVersion' : 'instructions' };
+  }
 }

@@ -69,7 +69,7 @@ export function renderSarif(report: Report): string {
     shortDescription: { text: CODES[code].title },
     helpUri: `${INFORMATION_URI}#finding-codes`,
     defaultConfiguration: { level: CODES[code].action === 'rollback' ? 'error' : CODES[code].action === 'hold' ? 'warning' : 'note' },
-    properties: { action: CODES[code].action, subject: CODES[code].subject },
+    properties: { action: CODES[code].action, area: CODES[code].area },
   }));
   const sarif = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',

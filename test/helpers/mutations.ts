@@ -289,7 +289,7 @@ export const MUTATIONS: Record<string, (n: Schema, root: Schema, k: number) => b
 };
 
 export const CLASSES = Object.keys(MUTATIONS);
-const schemaCode = (code: string) => ['input'].includes(CODES[code as keyof typeof CODES].subject);
+const schemaCode = (code: string) => ['input'].includes(CODES[code as keyof typeof CODES].area);
 const diffInput = (before: Schema, after: Schema) =>
   diffContracts(contractOf({ name: 't', inputSchema: before }), contractOf({ name: 't', inputSchema: after })).filter((c) =>
     schemaCode(c.code),

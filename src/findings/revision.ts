@@ -7,3 +7,9 @@ export function revisionKey(version: string): string | null {
   if (!found) return null;
   return `${found[1]}-${found[2] ?? '00'}-${found[3] ?? '00'}`;
 }
+
+/** Whether the candidate negotiated a newer revision than the baseline; an unordered name is not newer. */
+export function revisionWentUp(before: unknown, after: unknown): boolean {
+  const [b, a] = [revisionKey(String(before)), revisionKey(String(after))];
+  return b !== null && a !== null && a > b;
+}

@@ -1,0 +1,44 @@
+import { show, toolName, type ChangeFacts, type CodeMeta } from './meta.js';
+
+const hintMoved = (hint: string) => (c: ChangeFacts) =>
+  `"${toolName(c)}" effective ${hint} went from ${show(c.before)} to ${show(c.after)}.`;
+
+/** Effective hints, compared after the spec's defaults are applied (diff/annotations.ts). */
+export const ANNOTATION_CODES = {
+  'readonly-hint-regression': {
+    area: 'annotations',
+    severity: 'breaking',
+    action: 'rollback',
+    title: 'Read-only hint regressions',
+    message: hintMoved('readOnlyHint'),
+  },
+  'destructive-hint-regression': {
+    area: 'annotations',
+    severity: 'breaking',
+    action: 'rollback',
+    title: 'Destructive hint regressions',
+    message: hintMoved('destructiveHint'),
+  },
+  'idempotent-hint-regression': {
+    area: 'annotations',
+    severity: 'dangerous',
+    action: 'hold',
+    title: 'Idempotent hint regressions',
+    message: hintMoved('idempotentHint'),
+  },
+  'open-world-hint-regression': {
+    area: 'annotations',
+    severity: 'dangerous',
+    action: 'hold',
+    title: 'Open-world hint regressions',
+    message: hintMoved('openWorldHint'),
+  },
+  'annotation-improved': {
+    area: 'annotations',
+    severity: 'safe',
+    action: 'ignore',
+    title: 'Annotations made safer',
+    message: (c) =>
+      `"${toolName(c)}" effective ${c.subject.kind === 'tool' ? c.subject.at.at(-1) : ''} went from ${show(c.before)} to ${show(c.after)} (safer).`,
+  },
+} as const satisfies Record<string, CodeMeta>;

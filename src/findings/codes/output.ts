@@ -1,0 +1,83 @@
+import type { CodeMeta } from './meta.js';
+import { generic, place, toolName } from './schema-place.js';
+
+/** What callers get back: the output schema (diff/schema-*.ts, read in the consumer's direction). */
+export const OUTPUT_CODES = {
+  'output-schema-added': {
+    area: 'output',
+    severity: 'safe',
+    action: 'ignore',
+    title: 'Output schemas added',
+    message: (c) => `"${toolName(c)}" now declares an outputSchema.`,
+  },
+  'output-schema-removed': {
+    area: 'output',
+    severity: 'breaking',
+    action: 'rollback',
+    title: 'Output schemas removed',
+    message: (c) => `"${toolName(c)}" no longer declares an outputSchema; structured results lose their contract.`,
+  },
+  'output-property-added': {
+    area: 'output',
+    severity: 'safe',
+    action: 'ignore',
+    title: 'Output fields added',
+    message: (c) => `"${toolName(c)}" output gains field "${place(c)}".`,
+  },
+  'output-property-removed': {
+    area: 'output',
+    severity: 'breaking',
+    action: 'rollback',
+    title: 'Output fields removed',
+    message: (c) => `"${toolName(c)}" output no longer has field "${place(c)}".`,
+  },
+  'output-property-optional': {
+    area: 'output',
+    severity: 'breaking',
+    action: 'rollback',
+    title: 'Output fields no longer guaranteed',
+    message: (c) => `"${toolName(c)}" output field "${place(c)}" is no longer required.`,
+  },
+  'output-type-changed': {
+    area: 'output',
+    severity: 'breaking',
+    action: 'rollback',
+    title: 'Output types widened or changed',
+    message: generic('output-type-changed'),
+  },
+  'output-type-narrowed': {
+    area: 'output',
+    severity: 'safe',
+    action: 'ignore',
+    title: 'Output types narrowed',
+    message: generic('output-type-narrowed'),
+  },
+  'output-enum-widened': {
+    area: 'output',
+    severity: 'dangerous',
+    action: 'hold',
+    title: 'Output enums widened',
+    message: generic('output-enum-widened'),
+  },
+  'output-enum-narrowed': {
+    area: 'output',
+    severity: 'safe',
+    action: 'ignore',
+    title: 'Output enums narrowed',
+    message: generic('output-enum-narrowed'),
+  },
+  'output-constraint-loosened': {
+    area: 'output',
+    severity: 'dangerous',
+    action: 'hold',
+    title: 'Output constraints loosened',
+    message: generic('output-constraint-loosened'),
+  },
+  'output-constraint-tightened': {
+    area: 'output',
+    severity: 'safe',
+    action: 'ignore',
+    title: 'Output constraints tightened',
+    message: generic('output-constraint-tightened'),
+  },
+} as const satisfies Record<string, CodeMeta>;

@@ -1,0 +1,44 @@
+import { revisionWentUp } from '../revision.js';
+import { show, type CodeMeta } from './meta.js';
+
+/** Cases, discovery, roles, bundles and the gate's own policy: what the run observed beside the diff. */
+export const RUN_CODES = {
+  'case-broken': { area: 'cases', action: 'rollback', title: 'Frozen role cases broken' },
+  // A case the baseline fails the same way: pre-existing, so reported and not judged unless a rule says hold.
+  'case-already-failing': { area: 'cases', action: 'ignore', title: 'Cases failing on the baseline too' },
+  'forbidden-tool-exposed': { area: 'cases', action: 'rollback', title: 'Forbidden tools exposed' },
+
+  'candidate-unavailable': { area: 'discovery', action: 'rollback', title: 'Candidate unavailable' },
+  'protocol-violation': { area: 'discovery', action: 'hold', title: 'Protocol violations' },
+  // Fires (and holds) only when the negotiated revision goes down, severity dangerous. An upgrade is
+  // a safe change: listed in diff.changes, never a signal (see decide/signals.ts).
+  'protocol-version-changed': {
+    area: 'discovery',
+    severity: (c) => (revisionWentUp(c.before, c.after) ? 'safe' : 'dangerous'),
+    action: 'hold',
+    title: 'Protocol version went down',
+    message: (c) =>
+      `Negotiated protocol version changed from ${show(c.before)} to ${show(c.after)}${
+        revisionWentUp(c.before, c.after)
+          ? ' (a newer revision)'
+          : ' (an older or unknown revision: what the baseline negotiated may be gone)'
+      }.`,
+  },
+} as const satisfies Record<string, CodeMeta>;
+
+/**
+ * Roles: a dataset's `role: { name, allowedTools, maxDestructiveTools }`. Hold, not rollback: the tool
+ * may be sound and the allowlist stale, so a person decides which one to change. A new destructive
+ * tool is already a rollback through tool-added-destructive.
+ * Bundles: two servers of one bundle whose candidates expose the same tool name; an agent connected
+ * to both cannot tell which one it calls.
+ * Policy: the change under review edits the gate's own config or datasets (see config/policy-drift.ts).
+ */
+export const GOVERNANCE_CODES = {
+  'role-surface-leak': { area: 'roles', action: 'hold', title: "Tools outside a role's allowlist" },
+  'role-destructive-limit': { area: 'roles', action: 'hold', title: 'Roles over their destructive tool cap' },
+  'cross-server-name-collision': { area: 'bundle', action: 'hold', title: 'Tool names exposed by more than one server' },
+  'gate-policy-changed': { area: 'policy', action: 'hold', title: 'Gate policy changed by this change' },
+  'exception-expired': { area: 'policy', action: 'hold', title: 'Expired exceptions' },
+  'exception-stale': { area: 'policy', action: 'hold', title: 'Stale exceptions' },
+} as const satisfies Record<string, CodeMeta>;

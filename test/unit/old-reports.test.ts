@@ -1,0 +1,46 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { legacySubject, readReport } from '../../src/report/read.js';
+import { renderReport } from '../../src/report/render.js';
+import { pathOf, toolOf, type Subject } from '../../src/findings/subject.js';
+import { ROOT } from '../helpers/cli.js';
+
+/**
+ * Reports written by earlier builds stay readable: test/fixtures/reports holds them as they were
+ * written (the 0.1.0 one is the example's Rollback, from before changes carried a subject).
+ */
+const OLD = join(ROOT, 'test/fixtures/reports/support-ops-rollback.0.1.0.report.json');
+
+describe('a report of mcp-gate 0.1.0', () => {
+  it('loads, and each change gets back a subject whose path and tool are the ones it was saved with', () => {
+    const report = readReport(OLD, ROOT);
+    expect(report.diff.changes.map((c) => c.subject)).toEqual([
+      { kind: 'tool', tool: 'Deployments.Rollback', at: [] },
+      { kind: 'tool', tool: 'Deployments.Rollback', at: ['annotations'] },
+      { kind: 'tool', tool: 'Incident.Declare', at: ['inputSchema', 'properties', 'severity'] },
+    ]);
+  });
+
+  it('restores the subject of every kind of change from its tool and path, as it was derived', () => {
+    const subjects: Subject[] = [
+      { kind: 'tool', tool: 'a/b', at: ['inputSchema', 'properties', 'x~y', 'type'] },
+      { kind: 'server', field: 'instructions' },
+      { kind: 'server', field: 'protocolVersion' },
+      { kind: 'prompt', prompt: 'Incident.Triage' },
+      { kind: 'prompt', prompt: 'Incident.Triage', argument: 'service' },
+      { kind: 'resource', uri: 'memory://graph/x' },
+      { kind: 'resource', uri: 'memory://graph/x', field: 'mimeType' },
+      { kind: 'template', uriTemplate: 'tickets://{id}' },
+      { kind: 'template', uriTemplate: 'tickets://{id}', field: 'mimeType' },
+      { kind: 'capability', capability: ['resources', 'subscribe'] },
+    ];
+    for (const subject of subjects) expect(legacySubject({ tool: toolOf(subject), path: pathOf(subject) })).toEqual(subject);
+  });
+
+  it('renders in every format with its verdict', () => {
+    const report = readReport(OLD, ROOT);
+    for (const format of ['text', 'markdown', 'json', 'junit', 'sarif', 'html'] as const) {
+      expect(renderReport(report, format)).toContain('Rollback');
+    }
+  });
+});
