@@ -1,10 +1,22 @@
 import { parseArgs } from 'node:util';
 import { closest } from './closest.js';
-import { exitCodeOf, FAIL_ONS, failureText, toStderr, toStdout, type CommandIO, type FailOn, type Outcome } from './commands/io.js';
+import { exitCodeOf, FAIL_ONS, failureText, toStderr, toStdout, type CommandIO, type FailOn } from './commands/io.js';
 import { guardProcess } from './connect/process-guard.js';
 import { describe } from './error-text.js';
-import { FORMATS, type Format } from './report/render.js';
-import { COMMANDS, commandUsage, flagsOf, isCommand, OPTIONS, usage, type CommandName, type OptionName } from './usage.js';
+import {
+  COMMANDS,
+  commandUsage,
+  flagsOf,
+  formatsOf,
+  isCommand,
+  OPTIONS,
+  UnknownCommand,
+  usage,
+  type CommandName,
+  type CommandRequest,
+  type OptionName,
+} from './commands/table.js';
+import { isFormat, type Format } from './report/formats.js';
 import { GATE_VERSION } from './version.js';
 
 /**
@@ -13,35 +25,6 @@ import { GATE_VERSION } from './version.js';
  * and it alone sets the exit code. Each command's modules load only when that command runs, so
  * `--version` and a mistyped flag do not initialise the SDK, ajv or the YAML reader.
  */
-
-/** A command line, parsed and checked. */
-export interface CommandRequest {
-  command: CommandName;
-  /** Positional arguments after the command, in the number the command takes (for init: the server's command after `--`). */
-  args: string[];
-  options: {
-    config: string;
-    baseline?: string;
-    candidate?: string;
-    dataset?: string[];
-    'report-dir'?: string;
-    format: Format;
-    failOn: FailOn;
-    profile?: string;
-    server?: string;
-    'approved-by-label'?: string;
-    'policy-base'?: string;
-    output?: string;
-    from?: string;
-    command?: string;
-    package?: string;
-    args?: string;
-    force: boolean;
-    quiet: boolean;
-  };
-  /** Whether -c/--config was given, not defaulted: merge and history read a config only then. */
-  configGiven: boolean;
-}
 
 /** A mistake on the command line: the message, and the help to print after it. */
 class UsageError extends Error {
@@ -82,8 +65,14 @@ function parseError(error: unknown, argv: string[]): UsageError {
   return new UsageError(`${text.split('\n')[0]}; ${seeHelp}`, help);
 }
 
+/** A command to run: the table's name for it, and its request. */
+interface Parsed {
+  command: CommandName;
+  request: CommandRequest;
+}
+
 /** The command to run, or the exit code when the arguments were answered here (version, help). */
-function parse(argv: string[]): CommandRequest | number {
+function parse(argv: string[]): Parsed | number {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true, tokens: true });
@@ -103,13 +92,13 @@ function parse(argv: string[]): CommandRequest | number {
   const after = terminator === -1 ? [] : tokens.slice(terminator + 1).map((t) => (t as { value: string }).value);
   const [command, ...args] = before;
   if (!command) {
-    process.stdout.write(usage());
-    return values.help ? 0 : 3;
+    if (values.help) {
+      process.stdout.write(usage());
+      return 0;
+    }
+    throw new UsageError('no command given');
   }
-  if (!isCommand(command)) {
-    const near = closest(command, Object.keys(COMMANDS));
-    throw new UsageError(`unknown command "${command}"${near ? ` (did you mean ${near}?)` : ''}`);
-  }
+  if (!isCommand(command)) throw unknownCommand(command);
   if (values.help) {
     process.stdout.write(commandUsage(command));
     return 0;
@@ -123,23 +112,29 @@ function parse(argv: string[]): CommandRequest | number {
       );
     }
   }
+  const offered = formatsOf(command);
+  if (values.format !== 'text' && !(isFormat(values.format) && offered.includes(values.format)))
+    throw new UsageError(`--format must be one of ${offered.join(', ')}, not "${values.format}"`, commandUsage(command));
   const format = values.format as Format;
-  if (!FORMATS.includes(format))
-    throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, not "${values.format}"`, commandUsage(command));
   const failOn = values['fail-on'] as FailOn;
   if (!FAIL_ONS.includes(failOn)) throw new UsageError(`--fail-on must be rollback, hold or never, not "${failOn}"`, commandUsage(command));
   if (after.length && command !== 'init') throw new UsageError(`${command} takes nothing after --`, commandUsage(command));
   const wrongArity = COMMANDS[command].arity(args.length);
   if (wrongArity) throw new UsageError(wrongArity, commandUsage(command));
   const configGiven = tokens.some((t) => t.kind === 'option' && t.name === 'config');
-  return { command, args: command === 'init' ? after : args, options: { ...values, format, failOn }, configGiven };
+  return { command, request: { args: command === 'init' ? after : args, options: { ...values, format, 'fail-on': failOn }, configGiven } };
+}
+
+function unknownCommand(command: string): UsageError {
+  const near = closest(command, Object.keys(COMMANDS));
+  return new UsageError(`unknown command "${command}"${near ? ` (did you mean ${near}?)` : ''}`);
 }
 
 /** Runs the CLI on its arguments (without node and the script) and sets the process's exit code. */
 export async function main(argv: string[]): Promise<void> {
-  let request: CommandRequest | number;
+  let parsed: Parsed | number;
   try {
-    request = parse(argv);
+    parsed = parse(argv);
   } catch (error) {
     // Nothing is registered as a secret before a config is read, so there is nothing to redact yet.
     process.stderr.write(
@@ -148,15 +143,21 @@ export async function main(argv: string[]): Promise<void> {
     process.exitCode = 3;
     return;
   }
-  if (typeof request === 'number') {
-    process.exitCode = request;
+  if (typeof parsed === 'number') {
+    process.exitCode = parsed;
     return;
   }
+  const { command, request } = parsed;
   const interrupted = guardProcess();
   try {
-    process.exitCode = exitCodeOf(await dispatch(request, processIO(request.options.quiet, interrupted)), request.options.failOn);
+    const outcome = await COMMANDS[command].run(request, processIO(request.options.quiet, interrupted));
+    process.exitCode = exitCodeOf(outcome, request.options['fail-on']);
   } catch (error) {
-    process.stderr.write(`${toStderr(failureText(error))}\n`);
+    process.stderr.write(
+      error instanceof UnknownCommand
+        ? `mcp-gate: ${unknownCommand(error.command).message}\n\n${usage()}`
+        : `${toStderr(failureText(error))}\n`,
+    );
     process.exitCode = 3;
   }
 }
@@ -164,6 +165,16 @@ export async function main(argv: string[]): Promise<void> {
 /** The GitHub Action's entry point (bin/mcp-gate-action.js), in the same bundle as the CLI. */
 export async function runAction(): Promise<void> {
   (await import('./action/main.js')).runAction();
+}
+
+/**
+ * Colour on stdout: FORCE_COLOR (set, and not 0 or false) turns it on even in a pipe, as CI logs
+ * that render ANSI want; NO_COLOR turns it off; otherwise a terminal that is not dumb gets it.
+ */
+export function wantsColour(env: NodeJS.ProcessEnv, tty: boolean): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return !['0', 'false'].includes(force.toLowerCase());
+  return tty && !env.NO_COLOR && env.TERM !== 'dumb';
 }
 
 /**
@@ -178,63 +189,7 @@ function processIO(quiet: boolean, interrupted: () => boolean): CommandIO {
     error: (line) => process.stderr.write(`${toStderr(line)}\n`),
     env: process.env,
     cwd: process.cwd(),
-    colour: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && process.env.TERM !== 'dumb',
+    colour: wantsColour(process.env, Boolean(process.stdout.isTTY)),
     interrupted,
   };
-}
-
-/** One file per command, imported when used. */
-async function dispatch({ command, args, options, configGiven }: CommandRequest, io: CommandIO): Promise<Outcome> {
-  const { config, format, output } = options;
-  switch (command) {
-    case 'run':
-      return (await import('./commands/run.js')).runCommand(
-        {
-          config,
-          baseline: options.baseline,
-          candidate: options.candidate,
-          datasets: options.dataset,
-          reportDir: options['report-dir'],
-          format,
-          approvedByLabel: options['approved-by-label'],
-          policyBase: options['policy-base'],
-          server: options.server,
-        },
-        io,
-      );
-    case 'init':
-      return (await import('./commands/init.js')).initCommand(
-        {
-          config: options.config,
-          from: options.from,
-          command: options.command,
-          argv: args,
-          package: options.package,
-          force: options.force,
-        },
-        io,
-      );
-    case 'record':
-      return (await import('./commands/record.js')).recordCommand(
-        { config, profile: options.profile, output, args: options.args, force: options.force },
-        io,
-      );
-    case 'plan':
-      return (await import('./commands/plan.js')).planCommand({ config }, io);
-    case 'merge':
-      return (await import('./commands/merge.js')).mergeCommand(
-        { config, configGiven, reports: args, reportDir: options['report-dir'], format },
-        io,
-      );
-    case 'validate':
-      return (await import('./commands/validate.js')).validateCommand({ config }, io);
-    case 'snapshot':
-      return (await import('./commands/snapshot.js')).snapshotCommand({ config, profile: options.profile, output }, io);
-    case 'diff':
-      return (await import('./commands/diff.js')).diffCommand({ config, before: args[0]!, after: args[1]!, format }, io);
-    case 'show':
-      return (await import('./commands/show.js')).showCommand(args[0]!, format, io, output);
-    case 'history':
-      return (await import('./commands/history.js')).historyCommand({ dir: args[0], config, configGiven, format, output }, io);
-  }
 }

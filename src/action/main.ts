@@ -7,12 +7,11 @@ import { loadConfig } from '../config/load.js';
 import { readSource } from '../config/source.js';
 import { InputError } from '../config/problems.js';
 import { guardProcess } from '../connect/process-guard.js';
-import { renderMarkdown, STICKY_MARKER } from '../report/markdown.js';
-import { renderReport } from '../report/render.js';
+import { STICKY_MARKER } from '../report/markdown.js';
+import { render } from '../report/formats.js';
 import { markdownBlock } from '../inert.js';
 import type { Report } from '../report/types.js';
-import { redact, redactAll } from '../secrets.js';
-import { renderBundleMarkdown } from '../bundle/render.js';
+import { redact } from '../secrets.js';
 import type { BundleSummary } from '../bundle/summary.js';
 import { annotations, command, type Locator, type Place } from './annotations.js';
 import { approvalState, type ApprovalState } from './approval.js';
@@ -83,7 +82,7 @@ async function main(env: NodeJS.ProcessEnv, interrupted: () => boolean): Promise
 
   // The page people open from the run's artifacts, beside its JSON.
   const htmlPath = outcome.reportPath ? outcome.reportPath.replace(/\.json$/, '.html') : '';
-  if (htmlPath) emit(renderReport(report, 'html'), htmlPath, io);
+  if (htmlPath) emit(render('report', report, 'html'), htmlPath, io);
   setOutputs(env, {
     verdict: report.decision.verdict,
     'report-path': outcome.reportPath ?? '',
@@ -97,8 +96,8 @@ async function main(env: NodeJS.ProcessEnv, interrupted: () => boolean): Promise
     env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
       ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`
       : undefined;
-  // Redacted before rendering, so no secret is cut in half by a clipped cell and left in part.
-  const markdown = redact(renderMarkdown(redactAll(report), { approveLabel: approveLabel || undefined, reportLink: runUrl }));
+  // The markdown form redacts before rendering, so no secret is cut in half by a clipped cell and left in part.
+  const markdown = redact(render('report', report, 'markdown', { approveLabel: approveLabel || undefined, reportLink: runUrl }));
   const note = await comment(
     env,
     pr,
@@ -131,7 +130,7 @@ async function bundleResult(
     'breaking-count': '',
     'broken-cases': '',
   });
-  const markdown = redact(`${STICKY_MARKER}\n${renderBundleMarkdown(redactAll(summary))}`);
+  const markdown = redact(`${STICKY_MARKER}\n${render('bundle', summary, 'markdown')}`);
   const runUrl =
     env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
       ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`

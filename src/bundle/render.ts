@@ -1,33 +1,13 @@
-import type { Format } from '../report/render.js';
 import { inert, markdownCode } from '../inert.js';
 import { approvalRecord } from '../report/approval-record.js';
 import { cell, VERDICT_ICON } from '../report/markdown.js';
-import { colours, plain, type TextStyle } from '../report/text.js';
+import { plain, type TextStyle } from '../report/text.js';
 import type { BundleSummary } from './summary.js';
-
-/** A bundle summary in one format. Reports of single servers render through report/render.ts. */
-export function renderBundle(
-  summary: BundleSummary,
-  format: Format,
-  options: { summaryPath?: string | null; colour?: boolean } = {},
-): string {
-  if (format === 'json') return `${JSON.stringify(summary, null, 2)}\n`;
-  if (format === 'markdown') return renderBundleMarkdown(summary);
-  if (format === 'text') return renderBundleText(summary, options.colour ? colours : plain, options.summaryPath ?? null);
-  throw bundleFormatError(format)!;
-}
-
-/** A bundle has no JUnit or SARIF form of its own: those render one server's report. */
-export function bundleFormatError(format: Format): Error | null {
-  if (format === 'text' || format === 'json' || format === 'markdown') return null;
-  return new Error(
-    `--format ${format} renders one server's report; a bundle prints text, json or markdown. Render a server's report with \`mcp-gate show REPORT --format ${format}\`.`,
-  );
-}
 
 const verdictOf = (s: { verdict: string | null }) => s.verdict ?? 'undecided';
 
-function renderBundleText(summary: BundleSummary, style: TextStyle = plain, summaryPath: string | null = null): string {
+/** The bundle summary for a terminal. */
+export function renderBundleText(summary: BundleSummary, style: TextStyle = plain, summaryPath: string | null = null): string {
   const paint = (v: string) => (v === 'Promote' ? style.green(v) : v === 'Hold' ? style.yellow(v) : style.red(v));
   const lines = [style.bold(`mcp-gate bundle: ${summary.servers.length} servers`)];
   const rows = [['server', 'baseline -> candidate', 'verdict', 'report']];

@@ -2,10 +2,9 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { InputError, formatProblem } from '../config/problems.js';
 import { historyRuns, type History, type SavedReport, type UnreadableReport } from '../report/history/runs.js';
-import { HISTORY_FORMATS, renderHistory, type HistoryFormat } from '../report/history/render.js';
 import { readReport } from '../report/read.js';
-import type { Format } from '../report/render.js';
-import { readConfig, emit, type CommandIO, type Outcome } from './io.js';
+import { render, type Format } from '../report/formats.js';
+import { readConfig, assertRenders, emit, type CommandIO, type Outcome } from './io.js';
 import { isBundleSummaryName } from '../report/write.js';
 
 export interface HistoryFlags {
@@ -38,12 +37,7 @@ function pageLink(jsonPath: string, from: string): string | null {
  * does for such a file.
  */
 export function historyCommand(flags: HistoryFlags, io: CommandIO): Outcome {
-  const format = flags.format as HistoryFormat;
-  if (!HISTORY_FORMATS.includes(format)) {
-    throw new InputError([
-      { file: 'command line', line: null, path: '--format', message: `history renders ${HISTORY_FORMATS.join(', ')}, not ${flags.format}` },
-    ]);
-  }
+  assertRenders('history', flags.format);
   const dir = reportsDir(flags, io);
   const shown = relative(io.cwd, dir) || '.';
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
@@ -74,7 +68,7 @@ export function historyCommand(flags: HistoryFlags, io: CommandIO): Outcome {
     }
   }
   const history: History = { dir: shown, runs: historyRuns(saved), unreadable };
-  emit(renderHistory(history, format), flags.output, io);
+  emit(render('history', history, flags.format), flags.output, io);
   if (unreadable.length) {
     io.error(
       `mcp-gate: ${unreadable.length} file${unreadable.length === 1 ? ' is' : 's are'} not readable reports (listed above); exit code 3. Move other JSON files out of ${shown}.`,

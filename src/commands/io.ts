@@ -1,14 +1,15 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
-import { bundleFormatError, renderBundle } from '../bundle/render.js';
 import { loadConfig, type ConfigFlags } from '../config/load.js';
 import { formatProblem, InputError } from '../config/problems.js';
 import type { GateConfig } from '../config/types.js';
 import { BaselineUnavailableError, RunTimeoutError, SideUnavailableError } from '../connect/errors.js';
 import type { BundleSummary } from '../bundle/summary.js';
 import type { Verdict } from '../decide/decide.js';
+import { stackOf } from '../error-text.js';
 import { inertLines, noWorkflowCommands } from '../inert.js';
-import type { Format } from '../report/render.js';
+import { packageFile } from '../package-root.js';
+import { render, unsupported, type DocumentKind, type Format } from '../report/formats.js';
 import type { Report } from '../report/types.js';
 import { redact } from '../secrets.js';
 
@@ -76,18 +77,24 @@ export function writeFileAtomic(target: string, text: string): void {
   renameSync(temp, target);
 }
 
-/** Prints a summary and turns it into an outcome: shared by `run` and `merge`. */
-export function printBundle(summary: BundleSummary, summaryPath: string | null, written: boolean, format: Format, io: CommandIO): Outcome {
-  io.stdout(renderBundle(summary, format, { summaryPath, colour: io.colour }));
+/** Prints a summary (or writes it to `output`) and turns it into an outcome: shared by `run` and `merge`. */
+export function printBundle(
+  summary: BundleSummary,
+  summaryPath: string | null,
+  written: boolean,
+  shown: { format: Format; output?: string },
+  io: CommandIO,
+): Outcome {
+  emit(render('bundle', summary, shown.format, { summaryPath, colour: io.colour && !shown.output }), shown.output, io);
   if (summaryPath) io.log(`mcp-gate: bundle summary written to ${summaryPath}`);
   if (!summary.verdict) return { kind: 'undecided' };
   return { kind: 'verdict', verdict: summary.verdict, reportWritten: written };
 }
 
-/** Checked before any server starts, so a wrong --format costs nothing. */
-export function assertBundleFormat(format: Format): void {
-  const error = bundleFormatError(format);
-  if (error) throw error;
+/** A format this kind of document has no form in is a usage problem, told before any server starts. */
+export function assertRenders(kind: DocumentKind, format: Format): void {
+  const why = unsupported(kind, format);
+  if (why) throw new InputError([{ file: 'command line', line: null, path: `--format ${format}`, message: why }]);
 }
 
 /** What an entry point prints for an error that stopped the gate before a verdict (exit 3). */
@@ -96,7 +103,7 @@ export function failureText(error: unknown): string {
   if (error instanceof BaselineUnavailableError || error instanceof SideUnavailableError || error instanceof RunTimeoutError) {
     return `mcp-gate: cannot decide: ${error.message}`;
   }
-  return `mcp-gate: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+  return `mcp-gate: internal error: ${error instanceof Error ? stackOf(error, packageFile('dist/packed/mcp-gate.cjs')) : String(error)}`;
 }
 
 /** Loads the config for a command, and says on stderr what is worth fixing but does not stop it (a deprecated key). */

@@ -7,8 +7,8 @@ import type { Policy } from '../decide/decide.js';
 import { describe } from '../error-text.js';
 import { readReport } from '../report/read.js';
 import { writeBundleSummary } from '../report/write.js';
-import type { Format } from '../report/render.js';
-import { readConfig, assertBundleFormat, printBundle, type CommandIO, type Outcome } from './io.js';
+import type { Format } from '../report/formats.js';
+import { readConfig, assertRenders, printBundle, type CommandIO, type Outcome } from './io.js';
 
 export interface MergeFlags {
   config: string;
@@ -17,6 +17,8 @@ export interface MergeFlags {
   reports: string[];
   reportDir?: string;
   format: Format;
+  /** Where the rendered summary goes instead of stdout (`-o`). */
+  output?: string;
 }
 
 const DEFAULT_POLICY: Policy = {
@@ -32,7 +34,7 @@ const DEFAULT_POLICY: Policy = {
  * server of the bundle that has no report is undecided, and the bundle's policy judges collisions.
  */
 export function mergeCommand(flags: MergeFlags, io: CommandIO): Outcome {
-  assertBundleFormat(flags.format);
+  assertRenders('bundle', flags.format);
   if (!flags.reports.length)
     throw new InputError([{ file: 'merge', line: null, path: '', message: 'needs the per-server reports: mcp-gate merge reports/*.json' }]);
   const config: GateConfig | null = flags.configGiven || existsSync(resolve(io.cwd, flags.config)) ? readConfig(flags.config, io) : null;
@@ -82,5 +84,5 @@ export function mergeCommand(flags: MergeFlags, io: CommandIO): Outcome {
       );
     }
   }
-  return printBundle(summary, summaryPath, !dir || summaryPath !== null, flags.format, io);
+  return printBundle(summary, summaryPath, !dir || summaryPath !== null, flags, io);
 }

@@ -8,8 +8,8 @@ import { redactDeep } from '../secrets.js';
 import { summarizeBundle, type ServerOutcome } from '../bundle/summary.js';
 import { mapLimit } from '../concurrency.js';
 import { writeBundleSummary, writeReport } from '../report/write.js';
-import type { Format } from '../report/render.js';
-import { readConfig, assertBundleFormat, printBundle, type CommandIO, type Outcome } from './io.js';
+import type { Format } from '../report/formats.js';
+import { readConfig, assertRenders, emit, printBundle, type CommandIO, type Outcome } from './io.js';
 import { formatProblem, InputError } from '../config/problems.js';
 import type { GateConfig, ServerGate } from '../config/types.js';
 import type { Report } from '../report/types.js';
@@ -21,6 +21,8 @@ export interface RunFlags {
   datasets?: string[];
   reportDir?: string;
   format: Format;
+  /** Where the rendered format goes instead of stdout (`-o`). */
+  output?: string;
   /** Gate only this server of a bundle (`servers.<name>`). */
   server?: string;
   /** The PR label that approved this run, if any (see decide/approve). */
@@ -46,8 +48,8 @@ export async function runCommand(flags: RunFlags, io: CommandIO): Promise<Outcom
   const gated = await gateOne(server?.config ?? config, server?.name ?? null, flags, io, datasets);
   if (!gated) return { kind: 'undecided' };
   const { report, reportPath } = gated;
-  const { renderReport } = await import('../report/render.js');
-  io.stdout(renderReport(report, flags.format, { reportPath, colour: io.colour }));
+  const { render } = await import('../report/formats.js');
+  emit(render('report', report, flags.format, { reportPath, colour: io.colour && !flags.output }), flags.output, io);
   if (reportPath) io.log(`mcp-gate: report written to ${reportPath} (${report.timing.stages.report} ms)`);
   return { kind: 'verdict', verdict: report.decision.verdict, reportWritten: reportPath !== null, report, reportPath };
 }
@@ -120,7 +122,7 @@ export async function gateOne(
  */
 async function bundleCommand(config: GateConfig, flags: RunFlags, io: CommandIO): Promise<Outcome> {
   const bundle = config.bundle!;
-  assertBundleFormat(flags.format);
+  assertRenders('bundle', flags.format);
   const startedAt = new Date().toISOString();
   io.log(`mcp-gate: bundle of ${bundle.servers.length} servers, ${bundle.concurrency} at a time`);
   const outcomes = await mapLimit(bundle.servers, bundle.concurrency, async (server): Promise<ServerOutcome & { written: boolean }> => {
@@ -165,7 +167,7 @@ async function bundleCommand(config: GateConfig, flags: RunFlags, io: CommandIO)
       `mcp-gate: could not write the bundle summary to ${relative(io.cwd, config.reports.dir) || '.'}: ${describe(error)}. Set reports.dir (or --report-dir) to a writable directory.`,
     );
   }
-  return printBundle(summary, summaryPath, outcomes.every((o) => o.report === null || o.written) && summaryPath !== null, flags.format, io);
+  return printBundle(summary, summaryPath, outcomes.every((o) => o.report === null || o.written) && summaryPath !== null, flags, io);
 }
 
 function serverOf(config: GateConfig, name: string, file: string): ServerGate {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { COMMANDS, flagsOf, type CommandName } from '../../src/usage.js';
+import { COMMANDS, flagsOf, type CommandName } from '../../src/commands/table.js';
 
 /** Usage errors are answered by the CLI's front: exit 3, the reason, then the help of the command named. */
 describe('mcp-gate usage errors (the built CLI)', () => {

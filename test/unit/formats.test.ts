@@ -136,7 +136,7 @@ describe("--format markdown within GitHub's comment limit", () => {
 
 describe('markdown sees whole tokens before it clips a cell', () => {
   it('a token that straddles the 300-character cut leaves no fragment', async () => {
-    const { renderReport } = await import('../../src/report/render.js');
+    const { renderReport } = await import('../../src/report/formats.js');
     const leaky = structuredClone(rollback);
     const token = `ghp_${'Q7'.repeat(18)}`;
     leaky.diff.changes[0]!.message = `${'x'.repeat(290)} ${token} tail`;

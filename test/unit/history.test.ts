@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { historyRuns, shortHash } from '../../src/report/history/runs.js';
-import { renderHistory } from '../../src/report/history/render.js';
+import { render } from '../../src/report/formats.js';
 import type { Report } from '../../src/report/types.js';
 import { contractOf, tool } from '../helpers/contracts.js';
 import { reportOf } from '../helpers/report-of.js';
@@ -84,13 +84,14 @@ describe('history runs', () => {
   it('shortens hashes for tables and says when there are no runs', () => {
     expect(shortHash('sha256:0123456789abcdef')).toBe('0123456789ab');
     expect(shortHash(null)).toBe('-');
-    expect(renderHistory({ dir: 'reports', runs: [], unreadable: [] }, 'text')).toBe('No readable reports in reports.\n');
+    expect(render('history', { dir: 'reports', runs: [], unreadable: [] }, 'text')).toBe('No readable reports in reports.\n');
   });
 
   it('escapes profile names and files in the HTML page', () => {
     const report = at(1, ['a']);
     report.candidate = { ...report.candidate, profile: '<img src=x onerror=alert(1)>' };
-    const html = renderHistory(
+    const html = render(
+      'history',
       {
         dir: 'reports',
         runs: historyRuns([{ file: '<b>.json', report, page: null }]),

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { legacySubject, readReport } from '../../src/report/read.js';
-import { renderReport } from '../../src/report/render.js';
+import { renderReport } from '../../src/report/formats.js';
 import { pathOf, toolOf, type Subject } from '../../src/findings/subject.js';
 import { ROOT } from '../helpers/cli.js';
 

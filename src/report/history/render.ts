@@ -1,9 +1,5 @@
 import type { History, HistoryRun } from './runs.js';
 import { shortHash, shortTime } from './runs.js';
-import { renderHistoryHtml } from './html.js';
-
-export type HistoryFormat = 'text' | 'json' | 'markdown' | 'html';
-export const HISTORY_FORMATS: readonly HistoryFormat[] = ['text', 'json', 'markdown', 'html'];
 
 const DRIFT_NOTE = 'drift: the candidate contract differs from the previous run of the same baseline -> candidate pair';
 const profiles = (r: HistoryRun) => `${r.baseline} → ${r.candidate}`;
@@ -25,7 +21,8 @@ function columns(r: HistoryRun): string[] {
 const HEAD = ['time', 'baseline → candidate', 'verdict', 'added', 'removed', 'breaking', 'broken cases', 'contract', ''];
 const NUMERIC = new Set([3, 4, 5, 6]);
 
-function renderText(history: History): string {
+/** The history for a terminal. */
+export function renderHistoryText(history: History): string {
   if (!history.runs.length) return `No readable reports in ${history.dir}.\n`;
   const rows = [HEAD, ...history.runs.map(columns)];
   const widths = HEAD.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
@@ -43,7 +40,8 @@ function renderText(history: History): string {
   return `${lines.join('\n')}\n`;
 }
 
-function renderMarkdown(history: History): string {
+/** The history as a markdown table. */
+export function renderHistoryMarkdown(history: History): string {
   if (!history.runs.length) return `No readable reports in \`${history.dir}\`.\n`;
   const cell = (text: string) => text.replace(/\|/g, '\\|');
   const out = [`## mcp-gate history: ${history.runs.length} runs in \`${cell(history.dir)}\``, ''];
@@ -56,18 +54,4 @@ function renderMarkdown(history: History): string {
   }
   out.push('', `_${DRIFT_NOTE}._`, '');
   return out.join('\n');
-}
-
-/** The history in one format. A pure function of the history. */
-export function renderHistory(history: History, format: HistoryFormat): string {
-  switch (format) {
-    case 'json':
-      return `${JSON.stringify(history, null, 2)}\n`;
-    case 'markdown':
-      return renderMarkdown(history);
-    case 'html':
-      return renderHistoryHtml(history);
-    case 'text':
-      return renderText(history);
-  }
 }

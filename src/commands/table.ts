@@ -1,9 +1,12 @@
 import type { ParseArgsConfig } from 'node:util';
+import { FORMATS, formatsFor, type DocumentKind, type Format } from '../report/formats.js';
+import type { CommandIO, FailOn, Outcome } from './io.js';
 
 /**
- * What each command takes, in one table: its flags, its positional arguments, a line of what it
- * does and an example. `mcp-gate --help`, `mcp-gate COMMAND --help` and the usage errors are all
- * written from it, so a flag the parser accepts is a flag the help lists.
+ * Every command, declared once: its synopsis, its flags and their types, its positional arguments,
+ * a line of what it does, an example, and the function that runs it. The parser (src/cli.ts), every
+ * `--help` and the usage errors are all written from this table, so a flag the help lists is a flag
+ * the command takes, and `test/integration/cli-usage.test.ts` runs each one.
  */
 
 export const OPTIONS = {
@@ -26,10 +29,27 @@ export const OPTIONS = {
   force: { type: 'boolean', default: false },
   quiet: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
-  version: { type: 'boolean', default: false },
+  version: { type: 'boolean', short: 'V', default: false },
 } satisfies ParseArgsConfig['options'];
 
 export type OptionName = keyof typeof OPTIONS;
+
+type OptionValue<O> = O extends { type: 'boolean' } ? boolean : O extends { multiple: true } ? string[] : string;
+/** The parsed flags, typed from OPTIONS: a flag with a default is always there. */
+export type Options = {
+  [K in OptionName as (typeof OPTIONS)[K] extends { default: unknown } ? K : never]: OptionValue<(typeof OPTIONS)[K]>;
+} & {
+  [K in OptionName as (typeof OPTIONS)[K] extends { default: unknown } ? never : K]?: OptionValue<(typeof OPTIONS)[K]>;
+};
+
+/** A command line, parsed and checked. */
+export interface CommandRequest {
+  /** Positional arguments after the command, in the number the command takes (for init: the server's command after `--`). */
+  args: string[];
+  options: Omit<Options, 'format' | 'fail-on'> & { format: Format; 'fail-on': FailOn };
+  /** Whether -c/--config was given, not defaulted: merge and history read a config only then. */
+  configGiven: boolean;
+}
 
 const FLAG_HELP: Record<OptionName, string> = {
   config: '-c, --config FILE        the gate config (default ./gate.config.yaml)',
@@ -37,7 +57,7 @@ const FLAG_HELP: Record<OptionName, string> = {
   candidate: '--candidate NAME         candidate profile, instead of the config\'s "candidate"',
   dataset: "--dataset FILE           a dataset of cases; repeatable; replaces the config's datasets",
   'report-dir': '--report-dir DIR         where reports go (default: reports.dir of the config)',
-  format: '--format FORMAT          text|json|markdown|junit|sarif|html: what goes to stdout, or to -o (default text)',
+  format: '--format FORMAT          what goes to stdout, or to -o (default text)',
   'fail-on': '--fail-on LEVEL          rollback|hold|never: the verdict that fails the command (default hold)',
   profile: '--profile NAME           the profile to read',
   server: '--server NAME            gate one server of a bundle',
@@ -51,7 +71,7 @@ const FLAG_HELP: Record<OptionName, string> = {
   force: '--force                  overwrite files that exist',
   quiet: '--quiet                  no progress on stderr',
   help: '-h, --help               this help',
-  version: '--version                the version of mcp-gate',
+  version: '-V, --version            the version of mcp-gate',
 };
 
 interface CommandSpec {
@@ -59,11 +79,15 @@ interface CommandSpec {
   summary: string;
   /** Flags beyond --help and --quiet, which every command takes. */
   flags: OptionName[];
+  /** What its --format renders, when it takes --format: the formats offered are the ones that kind has. */
+  renders?: DocumentKind[];
   /** Where a flag means something particular to this command. */
   flagHelp?: Partial<Record<OptionName, string>>;
   example: string;
   /** null when the count of positional arguments is fine, else what the command takes. */
   arity: (count: number) => string | null;
+  /** Runs the command; its module loads only then, so `--version` and a mistyped flag load nothing. */
+  run: (request: CommandRequest, io: CommandIO) => Promise<Outcome>;
 }
 
 const none = (command: string) => (n: number) => (n === 0 ? null : `${command} takes no positional arguments`);
@@ -77,6 +101,11 @@ export const COMMANDS = {
     example: 'mcp-gate init --from .mcp.json#tickets',
     arity: (n: number) =>
       n === 0 ? null : "init takes no positional arguments; put the server's command after --, as in init -- node dist/server.js",
+    run: async ({ args, options: o }, io) =>
+      (await import('./init.js')).initCommand(
+        { config: o.config, from: o.from, command: o.command, argv: args, package: o.package, force: o.force },
+        io,
+      ),
   },
   record: {
     synopsis: 'record [-c FILE] [--profile NAME] [-o DATASET]',
@@ -90,14 +119,48 @@ export const COMMANDS = {
     },
     example: 'mcp-gate record --profile baseline -o datasets/recorded.cases.yaml',
     arity: none('record'),
+    run: async ({ options: o }, io) =>
+      (await import('./record.js')).recordCommand(
+        { config: o.config, profile: o.profile, output: o.output, args: o.args, force: o.force },
+        io,
+      ),
   },
   run: {
     synopsis: 'run [-c FILE]',
     summary:
       'start both profiles, diff, replay cases, audit, decide, write the report; with servers in the config, gate every server (a bundle)',
-    flags: ['config', 'baseline', 'candidate', 'dataset', 'server', 'report-dir', 'format', 'fail-on', 'approved-by-label', 'policy-base'],
-    example: 'mcp-gate run -c gate.config.yaml --format markdown',
+    flags: [
+      'config',
+      'baseline',
+      'candidate',
+      'dataset',
+      'server',
+      'report-dir',
+      'format',
+      'output',
+      'fail-on',
+      'approved-by-label',
+      'policy-base',
+    ],
+    renders: ['report', 'bundle'],
+    example: 'mcp-gate run -c gate.config.yaml --format markdown -o comment.md',
     arity: none('run'),
+    run: async ({ options: o }, io) =>
+      (await import('./run.js')).runCommand(
+        {
+          config: o.config,
+          baseline: o.baseline,
+          candidate: o.candidate,
+          datasets: o.dataset,
+          reportDir: o['report-dir'],
+          format: o.format,
+          output: o.output,
+          approvedByLabel: o['approved-by-label'],
+          policyBase: o['policy-base'],
+          server: o.server,
+        },
+        io,
+      ),
   },
   plan: {
     synopsis: 'plan [-c FILE]',
@@ -105,13 +168,20 @@ export const COMMANDS = {
     flags: ['config'],
     example: 'mcp-gate plan -c bundle.config.yaml',
     arity: none('plan'),
+    run: async ({ options: o }, io) => (await import('./plan.js')).planCommand({ config: o.config }, io),
   },
   merge: {
     synopsis: 'merge REPORT...',
     summary: 'combine per-server reports into the bundle verdict and summary',
-    flags: ['config', 'report-dir', 'format', 'fail-on'],
+    flags: ['config', 'report-dir', 'format', 'output', 'fail-on'],
+    renders: ['bundle'],
     example: 'mcp-gate merge reports/*/report.json --format markdown',
     arity: () => null,
+    run: async ({ args, options: o, configGiven }, io) =>
+      (await import('./merge.js')).mergeCommand(
+        { config: o.config, configGiven, reports: args, reportDir: o['report-dir'], format: o.format, output: o.output },
+        io,
+      ),
   },
   validate: {
     synopsis: 'validate [-c FILE]',
@@ -119,6 +189,7 @@ export const COMMANDS = {
     flags: ['config'],
     example: 'mcp-gate validate -c gate.config.yaml',
     arity: none('validate'),
+    run: async ({ options: o }, io) => (await import('./validate.js')).validateCommand({ config: o.config }, io),
   },
   snapshot: {
     synopsis: 'snapshot --profile NAME [-o FILE]',
@@ -127,27 +198,51 @@ export const COMMANDS = {
     flagHelp: { profile: '--profile NAME           the profile to read (required)' },
     example: 'mcp-gate snapshot --profile candidate -o contracts/baseline.contract.json',
     arity: none('snapshot'),
+    run: async ({ options: o }, io) =>
+      (await import('./snapshot.js')).snapshotCommand({ config: o.config, profile: o.profile, output: o.output }, io),
   },
   diff: {
     synopsis: 'diff BEFORE AFTER',
     summary: 'diff two contracts: snapshot files or profile names',
-    flags: ['config', 'format', 'fail-on'],
+    flags: ['config', 'format', 'output', 'fail-on'],
+    renders: ['report'],
     example: 'mcp-gate diff contracts/baseline.contract.json candidate',
     arity: (n: number) => (n === 2 ? null : 'diff takes BEFORE and AFTER: snapshot files or profile names'),
+    run: async ({ args, options: o }, io) =>
+      (await import('./diff.js')).diffCommand(
+        { config: o.config, before: args[0]!, after: args[1]!, format: o.format, output: o.output },
+        io,
+      ),
   },
   show: {
     synopsis: 'show REPORT.json [-o FILE]',
     summary: 'render a saved report (--format html: one self-contained page)',
     flags: ['format', 'output'],
+    renders: ['report'],
     example: 'mcp-gate show reports/latest/report.json --format html -o report.html',
     arity: (n: number) => (n === 1 ? null : 'show takes one REPORT.json'),
+    run: async ({ args, options: o }, io) => (await import('./show.js')).showCommand(args[0]!, o.format, io, o.output),
   },
   history: {
     synopsis: 'history [DIR] [-o FILE]',
     summary: 'past runs in DIR (default reports.dir), oldest first, with contract drift against the same pair',
     flags: ['config', 'format', 'output'],
+    renders: ['history'],
     example: 'mcp-gate history reports --format markdown',
     arity: (n: number) => (n <= 1 ? null : 'history takes at most one DIR'),
+    run: async ({ args, options: o, configGiven }, io) =>
+      (await import('./history.js')).historyCommand(
+        { dir: args[0], config: o.config, configGiven, format: o.format, output: o.output },
+        io,
+      ),
+  },
+  help: {
+    synopsis: 'help [COMMAND]',
+    summary: "this help, or a command's",
+    flags: [],
+    example: 'mcp-gate help run',
+    arity: (n: number) => (n <= 1 ? null : 'help takes at most one COMMAND'),
+    run: (request: CommandRequest, io: CommandIO): Promise<Outcome> => help(request.args[0], io),
   },
 } satisfies Record<string, CommandSpec>;
 
@@ -155,28 +250,54 @@ export type CommandName = keyof typeof COMMANDS;
 
 export const isCommand = (name: string): name is CommandName => Object.hasOwn(COMMANDS, name);
 
+/** `mcp-gate help [COMMAND]`. */
+function help(name: string | undefined, io: CommandIO): Promise<Outcome> {
+  if (name !== undefined && !isCommand(name)) return Promise.reject(new UnknownCommand(name));
+  io.stdout(name === undefined ? usage() : commandUsage(name));
+  return Promise.resolve({ kind: 'ok' });
+}
+
+/** `help NAME` for a name that is no command: the CLI answers it as it answers `mcp-gate NAME`. */
+export class UnknownCommand extends Error {
+  constructor(readonly command: string) {
+    super(`unknown command "${command}"`);
+  }
+}
+
 /** The flags a command accepts: its own, and the ones every command takes. */
 export const flagsOf = (command: CommandName): OptionName[] => [...COMMANDS[command].flags, 'quiet', 'help'];
+
+/** The formats a command's --format offers: those of every kind of document it renders. */
+export const formatsOf = (command: CommandName): Format[] => {
+  const kinds: readonly DocumentKind[] = (COMMANDS[command] as CommandSpec).renders ?? [];
+  return [...new Set(kinds.flatMap(formatsFor))];
+};
 
 const EXIT_CODES = 'Exit codes: 0 Promote (or allowed by --fail-on), 1 Rollback, 2 Hold, 3 could not decide.';
 
 /** `mcp-gate --help`. */
 export function usage(): string {
-  const rows = Object.entries(COMMANDS).map(([, spec]) => `  ${spec.synopsis.padEnd(34)} ${spec.summary}`);
+  const rows = Object.entries(COMMANDS).map(([name, spec]: [string, CommandSpec]) => `  ${name.padEnd(10)} ${spec.summary}`);
   return [
     'Usage: mcp-gate <command> [options]',
     '',
     'Commands:',
     ...rows,
     '',
-    'Each command has its own help: mcp-gate <command> --help',
-    'Other options: --version, -h/--help',
+    'Each command has its own help: mcp-gate help <command>, or mcp-gate <command> --help',
+    'Other options: -V/--version, -h/--help',
     '',
     'Start here: mcp-gate init --from .mcp.json#NAME   (or --command "node dist/server.js")',
     '',
     EXIT_CODES,
     '',
   ].join('\n');
+}
+
+/** The --format line of a command: the formats it offers, each with what it is for. */
+function formatHelp(command: CommandName): string[] {
+  const formats = formatsOf(command);
+  return [`  ${FLAG_HELP.format}`, ...formats.map((f) => `      ${f.padEnd(10)} ${FORMATS[f].help}`)];
 }
 
 /** `mcp-gate COMMAND --help`. */
@@ -188,7 +309,7 @@ export function commandUsage(command: CommandName): string {
     `${spec.summary[0]!.toUpperCase()}${spec.summary.slice(1)}.`,
     '',
     'Options:',
-    ...flagsOf(command).map((flag) => `  ${spec.flagHelp?.[flag] ?? FLAG_HELP[flag]}`),
+    ...flagsOf(command).flatMap((flag) => (flag === 'format' ? formatHelp(command) : [`  ${spec.flagHelp?.[flag] ?? FLAG_HELP[flag]}`])),
     '',
     'Example:',
     `  ${spec.example}`,
