@@ -1,0 +1,146 @@
+import { diffContracts } from '../../src/diff/index.js';
+import { contractOf } from '../helpers/contracts.js';
+import type { Schema } from './ajv.js';
+import type { SchemaSide } from './bases.js';
+import type { Relation } from './classes.js';
+import type { Pair } from './pairs.js';
+import { FAST, GENEROUS, searchWitness, type SearchResult } from './search.js';
+
+/**
+ * One pair judged: the gate's verdict (the only thing taken from src/: `diffContracts`, through the
+ * test helper that builds a contract) against the instance search.
+ *
+ * The breaking direction: for an input, an argument object the baseline accepts and the candidate
+ * refuses; for an output, a result the candidate may return and the baseline refused (consumers of
+ * the old contract break). The reverse direction is the other one; a pair with no witness either
+ * way is "calm" (the schemas accept the same instances, as far as the search can tell).
+ */
+export type Worst = 'breaking' | 'dangerous' | 'safe';
+export type Category = 'agree' | 'silent' | 'false-alarm' | 'under-rated';
+
+export interface ChangeSeen {
+  code: string;
+  severity: string;
+  path: string;
+}
+
+export interface Found {
+  found: boolean;
+  witness?: unknown;
+  /** Found only with the generous budget. */
+  generous: boolean;
+  tried: number;
+}
+
+export interface Outcome {
+  id: number;
+  changes: ChangeSeen[];
+  worst: Worst;
+  breaking: Found;
+  reverse: Found | null;
+  category: Category;
+  /** The documented policy that explains a disagreement or a calm change held, if one does. */
+  policy?: string;
+  /** No witness either way, and the gate says dangerous or breaking. */
+  calmHeld: boolean;
+  /** Ground truth (by construction) against what the search found. */
+  truthMiss?: ('breaking' | 'reverse')[];
+  truthContradicted?: ('breaking' | 'reverse')[];
+  fastMissed?: number;
+}
+
+/** Documented policy: where the gate departs from the instance definition on purpose (README "Documented policy"). */
+export const POLICIES: { name: string; why: string }[] = [
+  {
+    name: 'required-argument-removed',
+    why: 'A required argument removed is breaking by design (a caller that still sends it may be refused by the implementation, and the tool changed its contract), though no argument object witnesses it when the input stays open.',
+  },
+  {
+    name: 'input-default-changed',
+    why: 'A changed or added input `default` is a Hold by design: callers that omit the argument get other behaviour, though `default` validates nothing.',
+  },
+  {
+    name: 'unsafe-integers',
+    why: 'Numeric bounds at or beyond ±(2^53−1) count as no bound (zod 4 `.int()`), so a witness made only of numbers past the safe-integer range is not a failure.',
+  },
+  {
+    name: 'output-hold',
+    why: 'An output enum widened or an output constraint loosened is a Hold (dangerous), not a Rollback, by design: consumers may or may not depend on the old range.',
+  },
+];
+
+const isText = (code: string) => /^(description|title|instructions)-/.test(code);
+
+/** The gate's changes to one side's schema of one tool. */
+export function gateChanges(side: SchemaSide, before: Schema, after: Schema): ChangeSeen[] {
+  const tool = (s: Schema) => (side === 'input' ? { name: 't', inputSchema: s } : { name: 't', inputSchema: { type: 'object' }, outputSchema: s });
+  const root = side === 'input' ? '/inputSchema' : '/outputSchema';
+  return diffContracts(contractOf(tool(before)), contractOf(tool(after)))
+    .filter((c) => (c.path === root || c.path.startsWith(`${root}/`)) && !isText(c.code))
+    .map((c) => ({ code: c.code, severity: c.severity, path: c.path }));
+}
+
+const worstOf = (changes: ChangeSeen[]): Worst =>
+  changes.some((c) => c.severity === 'breaking') ? 'breaking' : changes.some((c) => c.severity === 'dangerous') ? 'dangerous' : 'safe';
+
+/** Whether the relation (candidate's instances against the baseline's) implies a witness in the breaking direction. */
+const impliesBreaking = (side: SchemaSide, r: Relation) =>
+  r === 'incomparable' || (side === 'input' ? r === 'narrower' : r === 'wider');
+const impliesReverse = (side: SchemaSide, r: Relation) => r === 'incomparable' || (side === 'input' ? r === 'wider' : r === 'narrower');
+
+const unsafe = (x: unknown): boolean =>
+  typeof x === 'number'
+    ? Math.abs(x) > Number.MAX_SAFE_INTEGER
+    : Array.isArray(x)
+      ? x.some(unsafe)
+      : x !== null && typeof x === 'object'
+        ? Object.values(x).some(unsafe)
+        : false;
+
+function find(accepting: Schema, refusing: Schema, generous: boolean): Found {
+  const fast: SearchResult = searchWitness(accepting, refusing, FAST);
+  if (fast.found || !generous) return { found: fast.found, witness: fast.witness, generous: false, tried: fast.tried };
+  const deep = searchWitness(accepting, refusing, GENEROUS);
+  return { found: deep.found, witness: deep.witness, generous: deep.found, tried: fast.tried + deep.tried };
+}
+
+export function judgePair(pair: Pair): Outcome {
+  const { side, before, after } = pair;
+  const changes = gateChanges(side, before, after);
+  const worst = worstOf(changes);
+  const [accepting, refusing] = side === 'input' ? [before, after] : [after, before];
+  const expectBreaking = pair.truth !== undefined && impliesBreaking(side, pair.truth);
+  const expectReverse = pair.truth !== undefined && impliesReverse(side, pair.truth);
+
+  // The generous budget wherever "no witness" would count against the gate or against the search.
+  const breaking = find(accepting, refusing, worst !== 'safe' || expectBreaking);
+  let reverse: Found | null = null;
+  if (!breaking.found || pair.truth !== undefined) reverse = find(refusing, accepting, (!breaking.found && worst !== 'safe') || expectReverse);
+
+  const codes = (severity: string) => changes.filter((c) => c.severity === severity).map((c) => c.code);
+  const held = changes.filter((c) => c.severity !== 'safe').map((c) => c.code);
+  let category: Category;
+  if (breaking.found) category = worst === 'breaking' ? 'agree' : worst === 'dangerous' ? 'under-rated' : 'silent';
+  else category = worst === 'breaking' ? 'false-alarm' : 'agree';
+  const calmHeld = !breaking.found && reverse !== null && !reverse.found && worst !== 'safe';
+
+  let policy: string | undefined;
+  if (category === 'false-alarm' && codes('breaking').every((c) => c === 'required-argument-removed')) policy = 'required-argument-removed';
+  else if (category === 'silent' && unsafe(breaking.witness)) policy = 'unsafe-integers';
+  else if (category === 'under-rated' && held.every((c) => c === 'output-enum-widened' || c === 'output-constraint-loosened')) policy = 'output-hold';
+  else if (calmHeld && held.every((c) => c === 'input-default-changed' || c === 'required-argument-removed'))
+    policy = held.includes('required-argument-removed') ? 'required-argument-removed' : 'input-default-changed';
+
+  const outcome: Outcome = { id: pair.id, changes, worst, breaking, reverse, category, calmHeld, ...(policy ? { policy } : {}) };
+  if (pair.truth !== undefined) {
+    const miss = [...(expectBreaking && !breaking.found ? ['breaking' as const] : []), ...(expectReverse && !reverse?.found ? ['reverse' as const] : [])];
+    const contradicted = [
+      ...(!expectBreaking && breaking.found ? ['breaking' as const] : []),
+      ...(!expectReverse && reverse?.found ? ['reverse' as const] : []),
+    ];
+    if (miss.length) outcome.truthMiss = miss;
+    if (contradicted.length) outcome.truthContradicted = contradicted;
+    outcome.fastMissed = (expectBreaking && breaking.generous ? 1 : 0) + (expectReverse && reverse?.generous ? 1 : 0);
+  }
+  return outcome;
+}
