@@ -27,7 +27,6 @@ export const TYPE_SWEEP: unknown[] = ['a', 1, 2.5, true, null, {}, [], -1, 'x y'
 const ANY_VALUES: unknown[] = ['a', 1, true, null, {}, [], 2.5, 'abc', 0, -1, false];
 export const EXTRA_NAME = 'zz_extra';
 /** An undeclared name longer than any `propertyNames` bound a schema is likely to set. */
-const LONG_NAME = 'zz_extra_long_property_name_0123456789';
 
 const CAP = 40;
 
@@ -427,7 +426,7 @@ export class Generator {
     const prefix = Array.isArray(flat.prefixItems) ? flat.prefixItems : [];
     const rest = flat.items !== undefined ? flat.items : flat.unevaluatedItems;
     const items = rest === undefined ? ANY_VALUES : this.of(rest, depth + 1);
-    const tuple = prefix.map((p) => this.of(p, depth + 1)[0] ?? null);
+    const tuple: unknown[] = prefix.map((p) => this.of(p, depth + 1)[0] ?? null);
     const contains = flat.contains !== undefined ? this.of(flat.contains, depth + 1) : [];
     const lo = typeof flat.minItems === 'number' ? flat.minItems : 0;
     const hi = typeof flat.maxItems === 'number' ? flat.maxItems : null;
