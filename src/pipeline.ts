@@ -22,6 +22,7 @@ import { buildSideReport } from './report/side.js';
 import { REPORT_SCHEMA_VERSION, type Report, type Timing } from './report/types.js';
 import { roleBreakdown, type RoleReport } from './roles/breakdown.js';
 import { roleDefinitions } from './roles/definitions.js';
+import { roleReach } from './roles/surface.js';
 import { GATE_NAME, GATE_VERSION } from './version.js';
 
 export interface RunOptions {
@@ -94,7 +95,9 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
         config.promotion,
         today,
       );
-      const signals = collectSignals(changes, candCases, [...findings, ...audited.findings, ...roles.findings]);
+      const forbidden = datasets.flatMap((d) => d.cases.flatMap((c) => c.forbiddenTools ?? []));
+      const reach = roleReach(definitions, forbidden);
+      const signals = collectSignals(changes, candCases, [...findings, ...audited.findings, ...roles.findings], reach);
       const decided = decide(signals, config.promotion, today);
       const decision = options.approvedByLabel
         ? approveCovering(decided, signals, options.approvedByLabel, options.approvalCovers ?? null)

@@ -25,6 +25,7 @@ const DEFAULT_POLICY: Policy = {
   rules: {},
   maxNewDestructiveTools: DEFAULTS.promotion.maxNewDestructiveTools,
   maxBrokenCases: DEFAULTS.promotion.maxBrokenCases,
+  destructiveToolsOutsideRoles: DEFAULTS.promotion.destructiveToolsOutsideRoles,
   exceptions: [],
 };
 

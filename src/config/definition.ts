@@ -113,6 +113,13 @@ const promotion = z.strictObject({
     .optional(),
   maxNewDestructiveTools: setting(int().min(0), 0, 'New destructive tools tolerated before tool-added-destructive fires.').optional(),
   maxBrokenCases: setting(int().min(0), 0, 'Broken candidate cases tolerated before case-broken fires.').optional(),
+  destructiveToolsOutsideRoles: z
+    .enum(['hold', 'rollback'])
+    .default('hold')
+    .describe(
+      "What tool-added-destructive does for a new tool that reaches no role's surface (no dataset defines roles, or every role's allowedTools leaves it out): hold for a person to approve, or roll back as it did before. Default hold.",
+    )
+    .optional(),
   exceptions: z.array(exception).describe('Approved findings that do not count, until they expire.').optional(),
 });
 
@@ -250,6 +257,7 @@ export const DEFAULTS = {
   promotion: {
     maxNewDestructiveTools: promotion.shape.maxNewDestructiveTools.parse(undefined)!,
     maxBrokenCases: promotion.shape.maxBrokenCases.parse(undefined)!,
+    destructiveToolsOutsideRoles: promotion.shape.destructiveToolsOutsideRoles.parse(undefined)!,
   },
   readyTimeoutMs: readyTimeout.parse(undefined),
 } as const;

@@ -177,6 +177,7 @@ function normalise(
       rules: (config.promotion?.rules ?? {}) as Record<string, Action>,
       maxNewDestructiveTools: config.promotion?.maxNewDestructiveTools ?? DEFAULTS.promotion.maxNewDestructiveTools,
       maxBrokenCases: config.promotion?.maxBrokenCases ?? DEFAULTS.promotion.maxBrokenCases,
+      destructiveToolsOutsideRoles: config.promotion?.destructiveToolsOutsideRoles ?? DEFAULTS.promotion.destructiveToolsOutsideRoles,
       exceptions: (config.promotion?.exceptions ?? []) as Exception[],
     },
   };

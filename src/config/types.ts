@@ -100,6 +100,8 @@ export interface GateConfig {
     rules: Record<string, Action>;
     maxNewDestructiveTools: number;
     maxBrokenCases: number;
+    /** tool-added-destructive for a tool outside every role's surface: held (the default), or rolled back as before. */
+    destructiveToolsOutsideRoles?: 'hold' | 'rollback';
     exceptions: Exception[];
   };
 }

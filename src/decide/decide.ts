@@ -60,17 +60,33 @@ export function decide(signals: Signal[], policy: Policy, today: string): Decisi
 
   const reasons: Reason[] = [];
   for (const [code, fired] of byCode) {
-    const action = (policy.rules[code] as Action | undefined) ?? CODES[code].action;
+    const ruled = (policy.rules[code] as Action | undefined) ?? CODES[code].action;
+    const action = fired.reduce<Action>((acc, s) => stronger(acc, capped(ruled, s, policy)), 'ignore');
     if (action === 'ignore' || fired.length <= tolerated(code, policy)) continue;
     const tools = [...new Set(fired.map((s) => s.tool).filter((t): t is string => t !== null))].sort();
     // Changes beside the tools name their prompt, resource or capability instead (decide/signals.ts).
     const features = isFeatureCode(code) ? [...new Set(fired.flatMap((s) => (s.about ? [s.about] : [])))].sort() : [];
-    reasons.push({ code, action, count: fired.length, message: reasonMessage(code, fired.length, tools.length ? tools : features), tools });
+    reasons.push({
+      code,
+      action,
+      count: fired.length,
+      message: reasonMessage(code, action, fired.length, tools.length ? tools : features),
+      tools,
+    });
   }
   subsumeForbiddenExposure(reasons);
   reasons.sort((a, b) => STRENGTH[b.action] - STRENGTH[a.action] || reasonRank(a.code) - reasonRank(b.code));
   const strongest = reasons.reduce<Action>((acc, r) => (STRENGTH[r.action] > STRENGTH[acc] ? r.action : acc), 'ignore');
   return { verdict: VERDICT[strongest], reasons, exceptionsApplied: applied };
+}
+
+const stronger = (x: Action, y: Action): Action => (STRENGTH[y] > STRENGTH[x] ? y : x);
+
+/** A signal's action under its cap (decide/signals.ts capOf); the old rule for new destructive tools is one setting away. */
+function capped(action: Action, signal: Signal, policy: Policy): Action {
+  if (!signal.cap || STRENGTH[action] <= STRENGTH[signal.cap.action]) return action;
+  if (signal.code === 'tool-added-destructive' && policy.destructiveToolsOutsideRoles === 'rollback') return action;
+  return signal.cap.action;
 }
 
 /**
@@ -126,25 +142,19 @@ const reasonRank = (code: Code) => (LEADING.includes(code) ? LEADING.indexOf(cod
 /** Names listed in one reason; the rest are counted, and all of them are in the report's changes. */
 const MAX_NAMED = 10;
 
-function reasonMessage(code: Code, count: number, tools: string[]): string {
+function reasonMessage(code: Code, action: Action, count: number, tools: string[]): string {
   const meta = CODES[code];
-  if (
-    meta.area === 'input' &&
-    [
-      'required-argument-removed',
-      'required-argument-added',
-      'input-type-changed',
-      'input-enum-narrowed',
-      'input-constraint-tightened',
-      'input-closed',
-    ].includes(code)
-  ) {
-    return 'Candidate broke required MCP input schemas on baseline tools.';
-  }
-  if (code === 'tool-added-destructive') return 'Candidate introduced new destructive MCP tools into the role surface.';
+  if (code === 'tool-added-destructive' && action === 'rollback')
+    return 'Candidate introduced new destructive MCP tools into the role surface.';
+  if (code === 'tool-added-destructive')
+    return `New tools that declare themselves destructive, for a person to approve: ${count}${listed(tools)}.`;
   if (code === 'case-broken') return `Candidate failed ${count} frozen role cases.`;
   if (code === 'case-already-failing')
     return `${count} frozen role case${count === 1 ? ' fails' : 's fail'} on the baseline too, the same way.`;
+  return `${meta.title}: ${count}${listed(tools)}.`;
+}
+
+function listed(tools: string[]): string {
   const named = tools.length > MAX_NAMED ? [...tools.slice(0, MAX_NAMED), `and ${tools.length - MAX_NAMED} more`] : tools;
-  return `${meta.title}: ${count}${named.length ? ` (${named.join(', ')})` : ''}.`;
+  return named.length ? ` (${named.join(', ')})` : '';
 }

@@ -14,7 +14,15 @@ export interface Signal {
    * template or capability a change beside the tools names, so a reason can list them as it lists tools.
    */
   about?: string;
+  /**
+   * The strongest action this signal may ask for, whatever the rule says, with why: a break the
+   * witness search could not confirm, or a new destructive tool that reaches no role's surface.
+   */
+  cap?: { action: 'hold'; why: string };
 }
+
+/** Which tools the datasets' roles can reach; null when no dataset defines a role. */
+export type RoleReach = ((tool: string) => boolean) | null;
 
 const FEATURE_AREAS = new Set(['prompts', 'resources', 'capabilities']);
 /** Codes of the features beside the tools: their signals carry the prompt, resource or capability as `about`. */
@@ -29,12 +37,20 @@ export const signalKey = (s: Signal): string => s.fingerprint ?? `${s.code}|${s.
  * Cases are judged the same way (cases/regression.ts): a case the baseline fails the same way is
  * `case-already-failing` (ignored unless a rule says otherwise), never `case-broken`.
  */
-export function collectSignals(changes: Change[], candidateCases: CaseResult[], findings: Finding[]): Signal[] {
+export function collectSignals(changes: Change[], candidateCases: CaseResult[], findings: Finding[], reach: RoleReach = null): Signal[] {
   const signals: Signal[] = changes
     .filter((c) => !(c.code === 'protocol-version-changed' && c.severity === 'safe')) // an upgrade is news, not a risk
     .map((c) => {
       const feature = featureNameOf(c.subject);
-      return { code: c.code, tool: c.tool, fingerprint: c.fingerprint, message: c.message, ...(feature && { about: feature }) };
+      const cap = capOf(c, reach);
+      return {
+        code: c.code,
+        tool: c.tool,
+        fingerprint: c.fingerprint,
+        message: c.message,
+        ...(feature && { about: feature }),
+        ...(cap && { cap }),
+      };
     });
   const exposed = new Map<string, string[]>();
   for (const result of candidateCases) {
@@ -74,4 +90,24 @@ export function collectSignals(changes: Change[], candidateCases: CaseResult[], 
     });
   }
   return signals;
+}
+
+/**
+ * What caps a change at Hold. The original design blocks new destructive tools "in the role
+ * surface": where roles are defined, one that reaches a role rolls back, one that reaches none is
+ * held; where none is, every one is held for a person (decide/ lifts the cap when
+ * `promotion.destructiveToolsOutsideRoles` is `rollback`). A schema break the witness search could
+ * not confirm is held with what was tried.
+ */
+function capOf(c: Change, reach: RoleReach): Signal['cap'] | undefined {
+  if (c.code === 'tool-added-destructive' && c.tool !== null && !(reach?.(c.tool) ?? false)) {
+    return {
+      action: 'hold',
+      why: reach ? 'it reaches no role defined by the datasets' : 'no dataset defines a role, so there is no role surface it could enter',
+    };
+  }
+  if (c.witness && (c.witness.status === 'unconfirmed' || c.witness.status === 'unsearchable')) {
+    return { action: 'hold', why: 'no call shows the break' };
+  }
+  return undefined;
 }

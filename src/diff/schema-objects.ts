@@ -110,17 +110,22 @@ function compareProperty(
       return out;
     }
     if (!before.declared && after.declared) {
-      out.push(here(reqA && !reqB ? 'required-argument-added' : 'input-property-added', null, after.schema ?? null));
+      out.push(here(reqA && !reqB ? requiredAdded(after.schema) : 'input-property-added', null, after.schema ?? null));
       // An undeclared name is no interface, unless the baseline required it (callers had to send
       // it, with any value) or gave undeclared names a schema: then its new schema is compared.
       if (reqB ? !isRefused(before.schema, ctx) : !isOpen(before.schema) && !isRefused(before.schema, ctx))
         out.push(...ctx.walk(before.schema ?? true, after.schema, at, ctx));
       return out;
     }
-    if (!reqB && reqA) out.push(here('required-argument-added', 'optional', 'required'));
+    if (!reqB && reqA) out.push(here(requiredAdded(after.schema), 'optional', 'required'));
     if (reqB && !reqA) out.push(here('argument-became-optional', 'required', 'optional'));
   } else {
-    if (before.declared && !after.declared) return [here('output-property-removed', before.schema ?? null, null)];
+    if (before.declared && !after.declared) {
+      // An optional field that the candidate can no longer return: every result it gives still
+      // satisfies the baseline's schema, so no consumer of the old contract breaks (issue 26 §4, 27 §2).
+      const gone = !reqB && isRefused(after.schema, ctx);
+      return [here(gone ? 'output-optional-property-removed' : 'output-property-removed', before.schema ?? null, null)];
+    }
     if (!before.declared && after.declared) return [here('output-property-added', null, after.schema ?? null)];
     if (reqB && !reqA) out.push(here('output-property-optional', 'required', 'optional'));
     if (!reqB && reqA) out.push(constraint(ctx, 'tightened', at, 'optional', 'required'));
@@ -129,6 +134,10 @@ function compareProperty(
   if (before.declared && after.declared) out.push(...ctx.walk(before.schema, after.schema, at, ctx));
   return out;
 }
+
+/** A name made required: with a `default`, zod-built servers still accept calls that omit it. */
+const requiredAdded = (schema: unknown): ChangeCode =>
+  isObject(schema) && 'default' in schema ? 'required-argument-added-with-default' : 'required-argument-added';
 
 /**
  * `propertyNames`. On an object closed on both sides (no patterns), only declared names can occur:

@@ -1,5 +1,6 @@
 import type { Change } from '../findings/types.js';
 import type { JsonSchema } from '../contract/types.js';
+import { toolChange } from './change.js';
 import { typeChange, unclassified, type WalkContext } from './schema-context.js';
 import { isAnnotation, typesOf, valueKey } from './schema-keywords.js';
 import { normalize, type Node } from './schema-normalize.js';
@@ -88,11 +89,11 @@ export function compareVariants(b: JsonSchema, a: JsonSchema, path: string[], ct
   for (const [i, match] of best.entries()) {
     const needed = must[i]!;
     if (!match || (match.score[0]! > 0 && used.has(match.j))) {
-      out.push(
-        ctx.side === 'input'
-          ? typeChange(ctx, true, [...path, ...needed.at], needed.node, null)
-          : typeChange(ctx, false, [...path, ...needed.at], null, needed.node),
-      );
+      const at = [...path, ...needed.at];
+      if (ctx.side === 'input') out.push(typeChange(ctx, true, at, needed.node, null));
+      // A union the baseline already declared gains a member: consumers branch on its kinds already.
+      else if (isUnion(may, needed)) out.push(toolChange('output-variant-added', ctx.tool, at, null, needed.node));
+      else out.push(typeChange(ctx, false, at, null, needed.node));
       continue;
     }
     used.add(match.j);
@@ -110,6 +111,30 @@ export function compareVariants(b: JsonSchema, a: JsonSchema, path: string[], ct
   }
   const seen = new Set<string>();
   return out.filter((c) => !seen.has(c.fingerprint) && seen.add(c.fingerprint));
+}
+
+/**
+ * Whether the baseline's output was already a union that consumers branch on: several alternatives,
+ * or one object tagged by a required enum (`type: image | audio | blob`) that the new alternative
+ * also carries. A new member of such a union is a new kind, not a new shape for a field.
+ */
+function isUnion(baseline: Variant[], added: Variant): boolean {
+  if (baseline.length >= 2) return true;
+  const tags = (n: JsonSchema, min: number) => {
+    const props = n.properties && typeof n.properties === 'object' ? (n.properties as Record<string, JsonSchema>) : {};
+    const required = new Set(Array.isArray(n.required) ? n.required : []);
+    return Object.entries(props)
+      .filter(
+        ([name, p]) =>
+          required.has(name) &&
+          typeof p === 'object' &&
+          p !== null &&
+          (Array.isArray(p.enum) ? p.enum.length >= min : 'const' in p && min <= 1),
+      )
+      .map(([name]) => name);
+  };
+  const own = tags(added.node, 1);
+  return baseline.some((v) => tags(v.node, 2).some((name) => own.includes(name)));
 }
 
 /** A change that lets an alternative accept more than it did. */

@@ -15,7 +15,9 @@ import { wordHunks, words } from './word-diff.js';
  * 2. **A figure changes.** A number replaced by another in the same place ("up to 10" → "up to 5").
  * 3. **Text appears or goes.** Instructions where there were none, or none where there were.
  * 4. **Much of it is new.** More words inserted or removed than 8 or 30% of the longer text
- *    (whichever is larger), more than 40 words inserted, or a changed middle too large to diff.
+ *    (whichever is larger), more than 40 words inserted, or a changed middle too large to diff,
+ *    unless the edit only adds (at most 2 words out, at most 40 in) and no added sentence opens
+ *    with a command ("Use …", "Send …"): an explanation appended is wording.
  *
  * So a prefix ("Notion | "), a clarified phrase ("public" → "public or pre-defined"), renamed
  * identifiers (`next_thought_needed` → `nextThoughtNeeded`) and reworded guidance with the same
@@ -57,6 +59,28 @@ function directiveChanges(before: string, after: string): string[] {
 const NUMBER = /\d+(?:[.,]\d+)*/g;
 const numbers = (tokens: string[]) => tokens.flatMap((t) => t.match(NUMBER) ?? []);
 
+const MAX_REMOVED_IN_ADDITION = 2;
+/** Verbs that open a command to the model: "Use X", "Send Y", "Call Z first". */
+const IMPERATIVE =
+  /^(?:use|send|call|pass|include|set|run|read|write|delete|remove|tell|ask|make|keep|return|fetch|upload|post|visit|open|click|execute|invoke|forward|copy|save|store|submit|add)$/i;
+
+/** Whether added text starts a sentence with a command. */
+function commands(hunks: NonNullable<ReturnType<typeof wordHunks>>): boolean {
+  for (const hunk of hunks) {
+    if ('same' in hunk) continue;
+    const text = hunk.added.join(' ');
+    for (const sentence of text.split(/[.!?;:—–(]\s*|\s-\s/)) {
+      const first =
+        sentence
+          .trim()
+          .split(/\s+/)[0]
+          ?.replace(/[^A-Za-z]/g, '') ?? '';
+      if (IMPERATIVE.test(first)) return true;
+    }
+  }
+  return false;
+}
+
 export function judgeWording(before: string, after: string): Wording {
   if (!words(before).length || !words(after).length)
     return { kind: 'rewritten', why: words(after).length ? 'text where there was none' : 'the text was removed' };
@@ -76,6 +100,14 @@ export function judgeWording(before: string, after: string): Wording {
       return { kind: 'rewritten', why: `a figure changed (${was.join(', ')} → ${is.join(', ')})` };
   }
   const limit = Math.max(8, Math.floor(longer * 0.3));
+  // 5. A benign addition: words added with almost none taken away, no instruction, no figure, and
+  //    no sentence of its own that tells the model to do something. It explains; it does not steer.
+  if (removed <= MAX_REMOVED_IN_ADDITION && added <= 40 && !commands(hunks)) {
+    return {
+      kind: 'reworded',
+      why: `${wordsCount(added)} added, ${removed} out, of ${longer}; an explanation with no instruction or figure`,
+    };
+  }
   if (Math.max(added, removed) > limit || added > 40)
     return { kind: 'rewritten', why: `rewritten (${wordsCount(added)} in, ${removed} out, of ${longer})` };
   return {

@@ -21,6 +21,27 @@ export interface Change {
   message: string;
   /** Stable hash of code, tool, path, before and after; approvals match on it. */
   fingerprint: string;
+  /** The instance search's evidence for a schema change (src/witness/): absent on other changes and on reports before 0.2. */
+  witness?: Witness;
+}
+
+/**
+ * Evidence for a schema change. `found`: an instance one side's schema accepts and the other's
+ * refuses (input: an argument object the baseline took and the candidate refuses; output: a result
+ * the candidate may return that the baseline's schema refused). `unconfirmed`: the search spent its
+ * budget without one; `unsearchable`: the schemas cannot be searched, and `note` says why.
+ */
+export interface Witness {
+  status: 'found' | 'unconfirmed' | 'unsearchable';
+  side: 'input' | 'output';
+  /** The instance, when found. */
+  instance?: unknown;
+  /** Why the refusing schema refuses it (ajv's first error), when found. */
+  refusal?: string;
+  /** Instances judged. */
+  tried: number;
+  /** What was tried, or why nothing could be. */
+  note?: string;
 }
 
 /** Something observed on one side: a discovery problem, a case outcome, an audit check. */

@@ -66,3 +66,15 @@ export function roleFindings(role: RoleDefinition, baseline: Contract, candidate
   }
   return findings;
 }
+
+/**
+ * Which tools the roles can reach: a tool inside some role's allowlist (a role without one sees the
+ * whole server), or one a case forbids. Null when no dataset defines a role: then there is no role
+ * surface, and decide/ holds a new destructive tool instead of rolling it back.
+ */
+export function roleReach(roles: RoleDefinition[], forbidden: string[]): ((tool: string) => boolean) | null {
+  if (roles.length === 0) return null;
+  const scoped = roles.map((r) => (r.surface?.allowedTools ? toolMatcher(r.surface.allowedTools) : () => true));
+  const banned = new Set(forbidden);
+  return (tool) => banned.has(tool) || scoped.some((reaches) => reaches(tool));
+}

@@ -53,7 +53,7 @@ describe('mcp-gate run on the Support Ops example (real servers over stdio)', ()
       ['case-broken', 'rollback', 3],
     ]);
     expect(report.decision.reasons.map((r) => r.message)).toEqual([
-      'Candidate broke required MCP input schemas on baseline tools.',
+      'Required arguments removed: 1 (Incident.Declare).',
       'Candidate introduced new destructive MCP tools into the role surface.',
       'Candidate failed 3 frozen role cases.',
     ]);

@@ -3,20 +3,22 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildContract } from '../../src/contract/normalize.js';
 import { DEFAULTS } from '../../src/config/types.js';
-import { decide } from '../../src/decide/decide.js';
+import { decide, type Verdict } from '../../src/decide/decide.js';
 import { collectSignals } from '../../src/decide/signals.js';
 import { diffContracts } from '../../src/diff/index.js';
 import { ROOT } from '../helpers/cli.js';
 
-// docs/judgements.md: consecutive published releases, recorded, with a reviewer's verdict and the gate's.
+// docs/judgements.md: consecutive published releases, recorded, with a reviewer's verdict (the
+// truth) and the gate's (what the code says today, kept true by this test).
 const table = readFileSync(join(ROOT, 'docs/judgements.md'), 'utf8');
-const rows = [...table.matchAll(/^\| (\w+) \| `([^`]+)` \| (\S+) → (\S+) \| (\w+)[^|]* \| (\w+) \| (.+) \|$/gm)].map(
+const rows = [...table.matchAll(/^\| (\w+) \| `([^`]+)` \| (\S+) → (\S+) \| ([^|]+) \| (\w+) \| (.+) \|$/gm)].map(
   ([, id, pkg, before, after, reviewer, gate]) => ({
     id: id!,
     pkg: pkg!,
     before: before!,
     after: after!,
-    reviewer: reviewer!,
+    // "Hold", "Hold (borderline)" or "Promote or Hold": the verdicts a reviewer accepts.
+    accepts: reviewer!.split(' or ').map((v) => v.trim().split(' ')[0] as Verdict),
     gate: gate!,
   }),
 );
@@ -37,16 +39,41 @@ const contract = (pkg: string, version: string) => {
   return buildContract(server, recorded.tools, { pages: 1, durationMs: 0, errors: [] });
 };
 
+/** The gate on a recorded pair, as `mcp-gate run` judges it with no datasets and the default policy. */
+const verdictOf = (row: (typeof rows)[number]): Verdict => {
+  const changes = diffContracts(contract(row.pkg, row.before), contract(row.pkg, row.after));
+  return decide(collectSignals(changes, [], []), { ...DEFAULTS.promotion, rules: {}, exceptions: [] }, '2026-11-23').verdict;
+};
+
+const verdicts = new Map(rows.map((r) => [r.id, verdictOf(r)]));
+const disagreeing = rows.filter((r) => !r.accepts.includes(verdicts.get(r.id)!));
+const disagreements = table.slice(table.indexOf('## Open disagreements'));
+
 describe('judgements on published releases (docs/judgements.md)', () => {
-  it('the table has every row the recordings support, from at least six servers', () => {
-    expect(rows.length).toBe(48);
-    expect(new Set(rows.map((r) => r.pkg)).size).toBeGreaterThanOrEqual(6);
+  it('the table holds 81 pairs from at least 14 servers, 33 of them recorded after their verdict was written', () => {
+    expect(rows.length).toBe(81);
+    expect(new Set(rows.map((r) => r.pkg)).size).toBeGreaterThanOrEqual(14);
+    expect(rows.findIndex((r) => r.id === 'P1')).toBe(48);
   });
 
-  it.each(rows.map((r) => [r.id, r] as const))('%s: the gate gives the verdict its row says', (_, row) => {
-    const changes = diffContracts(contract(row.pkg, row.before), contract(row.pkg, row.after));
-    const decision = decide(collectSignals(changes, [], []), { ...DEFAULTS.promotion, rules: {}, exceptions: [] }, '2026-11-23');
-    expect(decision.verdict).toBe(row.gate);
+  it.each(rows.map((r) => [r.id, r] as const))('%s: the gate column says what the gate says', (_, row) => {
+    expect(verdicts.get(row.id)).toBe(row.gate);
+  });
+
+  it('agreement with the reviewer is the figure the page states, and every disagreement is listed with its cause', () => {
+    const agree = rows.length - disagreeing.length;
+    expect(disagreements).toContain(`(${agree} of ${rows.length} rows agree today`);
+    for (const row of disagreeing) expect(disagreements).toMatch(new RegExp(`\\*\\*[^*]*\\b${row.id}\\b[^*]*\\*\\*`));
+  });
+
+  it('no silent break: the gate never promotes a pair the reviewer only rolls back', () => {
+    const silent = rows.filter((r) => verdicts.get(r.id) === 'Promote' && r.accepts.every((v) => v === 'Rollback'));
+    expect(silent.map((r) => r.id)).toEqual([]);
+  });
+
+  it('false Rollbacks are the ones the page names, and no more', () => {
+    const falseRollbacks = rows.filter((r) => verdicts.get(r.id) === 'Rollback' && !r.accepts.includes('Rollback')).map((r) => r.id);
+    expect(disagreements).toContain(`false Rollbacks: ${falseRollbacks.length === 0 ? 'none' : falseRollbacks.join(', ')}`);
   });
 
   it('a release against itself is Promote with no change, for every recorded release', () => {
@@ -54,10 +81,5 @@ describe('judgements on published releases (docs/judgements.md)', () => {
       const same = contract(row.pkg, row.after);
       expect(diffContracts(same, contract(row.pkg, row.after))).toEqual([]);
     }
-  });
-
-  it('counts agreement with the reviewer, so the figure in the docs stays true', () => {
-    const agree = rows.filter((r) => r.reviewer === r.gate).length;
-    expect(table).toContain(`(${agree} of ${rows.length} rows agree today)`);
   });
 });

@@ -51,11 +51,11 @@ describe('annotations, compared as effective values', () => {
     expect(pairs(hinted({ readOnlyHint: true }), hinted({ readOnlyHint: false }))).toEqual([
       ['readonly-hint-regression', 'breaking', 't'],
       // readOnly -> false exposes the destructive and idempotent defaults too
-      ['destructive-hint-regression', 'breaking', 't'],
+      ['destructive-hint-regression', 'dangerous', 't'],
       ['idempotent-hint-regression', 'dangerous', 't'],
     ]);
     expect(pairs(hinted({ destructiveHint: false }), hinted({ destructiveHint: true }))).toEqual([
-      ['destructive-hint-regression', 'breaking', 't'],
+      ['destructive-hint-regression', 'dangerous', 't'],
     ]);
     expect(pairs(hinted({ idempotentHint: true }), hinted({}))).toEqual([['idempotent-hint-regression', 'dangerous', 't']]);
     expect(pairs(hinted({ openWorldHint: false }), hinted({ openWorldHint: true }))).toEqual([

@@ -12,10 +12,12 @@ export const ANNOTATION_CODES = {
     title: 'Read-only hint regressions',
     message: hintMoved('readOnlyHint'),
   },
+  // Held, not rolled back: a tool that already writes now says it may destroy. Clients ask before
+  // calling it, so nothing runs that did not before; a person checks whether the code changed (F2).
   'destructive-hint-regression': {
     area: 'annotations',
-    severity: 'breaking',
-    action: 'rollback',
+    severity: 'dangerous',
+    action: 'hold',
     title: 'Destructive hint regressions',
     message: hintMoved('destructiveHint'),
   },

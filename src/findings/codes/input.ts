@@ -1,6 +1,9 @@
 import { pathOf } from '../subject.js';
 import { show, type CodeMeta } from './meta.js';
-import { generic, place, toolName } from './schema-place.js';
+import { generic, place, toolName, typeWords, where } from './schema-place.js';
+
+/** The argument a `default` belongs to: `"t" n`, not `"t" n.default`. */
+const owner = (c: Parameters<typeof where>[0]) => where(c).replace(/\.default$/, '');
 
 /** What callers may send: the input schema (diff/schema-*.ts). */
 export const INPUT_CODES = {
@@ -10,6 +13,16 @@ export const INPUT_CODES = {
     action: 'rollback',
     title: 'Required arguments added',
     message: (c) => `"${toolName(c)}" now requires argument "${place(c)}".`,
+  },
+  // zod-built servers list a field with a default in `required` and accept calls without it: held
+  // until a live call shows the candidate refusing a call that omits it (issue 26 §3).
+  'required-argument-added-with-default': {
+    area: 'input',
+    severity: 'dangerous',
+    action: 'hold',
+    title: 'Required arguments added with a default',
+    message: (c) =>
+      `"${toolName(c)}" lists argument "${place(c)}" as required, but it declares a default, so servers built with zod accept calls without it.`,
   },
   'required-argument-removed': {
     area: 'input',
@@ -44,14 +57,14 @@ export const INPUT_CODES = {
     severity: 'breaking',
     action: 'rollback',
     title: 'Argument types narrowed or changed',
-    message: generic('input-type-changed'),
+    message: typeWords('no longer accepts', 'now accepts'),
   },
   'input-type-widened': {
     area: 'input',
     severity: 'safe',
     action: 'ignore',
     title: 'Argument types widened',
-    message: generic('input-type-widened'),
+    message: typeWords('no longer accepts', 'now also accepts'),
   },
   'input-enum-narrowed': {
     area: 'input',
@@ -81,12 +94,14 @@ export const INPUT_CODES = {
     title: 'Argument constraints loosened',
     message: generic('input-constraint-loosened'),
   },
+  // Held, not rolled back: a model shown the schema sends the arguments it declares, and only a call
+  // that passes an undeclared one is refused now (docs/judgements.md, M1, O3, P1).
   'input-closed': {
     area: 'input',
-    severity: 'breaking',
-    action: 'rollback',
-    title: 'Input schemas closed',
-    message: generic('input-closed'),
+    severity: 'dangerous',
+    action: 'hold',
+    title: 'Input schemas closed to undeclared arguments',
+    message: (c) => `${where(c)}: undeclared arguments are now refused (additionalProperties: false); a call that passed one fails.`,
   },
   'input-opened': { area: 'input', severity: 'safe', action: 'ignore', title: 'Input schemas opened', message: generic('input-opened') },
   'input-default-changed': {
@@ -94,7 +109,12 @@ export const INPUT_CODES = {
     severity: 'dangerous',
     action: 'hold',
     title: 'Argument defaults changed',
-    message: generic('input-default-changed'),
+    message: (c) =>
+      c.after === null
+        ? `${owner(c)}: default ${show(c.before)} removed; a call that omits it gets whatever the server does without it.`
+        : c.before === null
+          ? `${owner(c)}: default ${show(c.after)} added; a call that omits it now gets that value.`
+          : `${owner(c)}: default changed from ${show(c.before)} to ${show(c.after)}; a call that omits it behaves differently.`,
   },
   // A baseline input schema that is not an object schema breaks the protocol: what changed against it is a repair.
   'input-schema-repaired': {

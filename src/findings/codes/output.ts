@@ -1,5 +1,5 @@
 import type { CodeMeta } from './meta.js';
-import { generic, place, toolName } from './schema-place.js';
+import { generic, place, toolName, typeWords } from './schema-place.js';
 
 /** What callers get back: the output schema (diff/schema-*.ts, read in the consumer's direction). */
 export const OUTPUT_CODES = {
@@ -31,6 +31,14 @@ export const OUTPUT_CODES = {
     title: 'Output fields removed',
     message: (c) => `"${toolName(c)}" output no longer has field "${place(c)}".`,
   },
+  'output-optional-property-removed': {
+    area: 'output',
+    severity: 'safe',
+    action: 'ignore',
+    title: 'Optional output fields no longer returned',
+    message: (c) =>
+      `"${toolName(c)}" output no longer declares optional field "${place(c)}" and refuses it, so every result still satisfies the baseline's schema.`,
+  },
   'output-property-optional': {
     area: 'output',
     severity: 'breaking',
@@ -43,14 +51,23 @@ export const OUTPUT_CODES = {
     severity: 'breaking',
     action: 'rollback',
     title: 'Output types widened or changed',
-    message: generic('output-type-changed'),
+    message: typeWords('no longer returns', 'may now return'),
+  },
+  // A union consumers already branch on gains a member: held for a person, who knows whether
+  // consumers ignore kinds they do not know (docs/judgements.md, F3).
+  'output-variant-added': {
+    area: 'output',
+    severity: 'dangerous',
+    action: 'hold',
+    title: 'Output alternatives added',
+    message: (c) => `${typeWords('', 'may now return')(c)} The baseline's union did not have this alternative.`,
   },
   'output-type-narrowed': {
     area: 'output',
     severity: 'safe',
     action: 'ignore',
     title: 'Output types narrowed',
-    message: generic('output-type-narrowed'),
+    message: typeWords('no longer returns', 'may now return'),
   },
   'output-enum-widened': {
     area: 'output',
