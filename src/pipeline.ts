@@ -1,4 +1,4 @@
-import { audit } from './audit/index.js';
+import { audit, failedOutputSchemas } from './audit/index.js';
 import { loadDatasets } from './cases/load.js';
 import { datasetNameProblems } from './cases/names.js';
 import { markRegressions } from './cases/regression.js';
@@ -97,7 +97,8 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
       );
       const forbidden = datasets.flatMap((d) => d.cases.flatMap((c) => c.forbiddenTools ?? []));
       const reach = roleReach(definitions, forbidden);
-      const signals = collectSignals(changes, candCases, [...findings, ...audited.findings, ...roles.findings], reach);
+      const repairedOutputs = failedOutputSchemas(base.contract, audited.findings);
+      const signals = collectSignals(changes, candCases, [...findings, ...audited.findings, ...roles.findings], { reach, repairedOutputs });
       const decided = decide(signals, config.promotion, today);
       const decision = options.approvedByLabel
         ? approveCovering(decided, signals, options.approvedByLabel, options.approvalCovers ?? null)

@@ -1,8 +1,9 @@
 import type { AuditSettings } from '../config/types.js';
+import { canonicalJson } from '../contract/canonical.js';
 import type { Contract } from '../contract/types.js';
 import type { Finding, Side } from '../findings/types.js';
 import { auditContract, type DefinitionCost, type ToolAuditMemo } from './contract-checks.js';
-import { auditResult, type Observation } from './result-checks.js';
+import { auditResult, readBytes, type Observation } from './result-checks.js';
 import { resultDrift } from './result-drift.js';
 import { auditFeatures, instructionsTokens } from './feature-checks.js';
 
@@ -37,14 +38,16 @@ export function audit(baseline: AuditSide, candidate: AuditSide, settings: Audit
   const b = run(baseline);
   const c = run(candidate);
   const known = new Set(b.findings.map(keyOf));
-  const candidateFindings = c.findings.map((f) => ({
-    ...f,
-    regression: f.code !== 'tool-definition-cost' && !known.has(keyOf(f)),
-  }));
-  const growth = [
+  const candidateFindings = c.findings.map((f) => {
+    const regression = f.code !== 'tool-definition-cost' && !known.has(keyOf(f));
+    return { ...f, regression, direction: regression ? ('new' as const) : ('still' as const) };
+  });
+  const growth: Finding[] = [
     ...sizeRegressions(baseline.observations, candidate.observations, settings),
     ...resultDrift(baseline.observations, candidate.observations),
-  ];
+  ]
+    .filter((f) => !isFix(f, b.findings))
+    .map((f) => ({ ...f, direction: 'new' as const }));
   if (b.cost && c.cost && b.cost.totalTokens > 0) {
     const grown = ((c.cost.totalTokens - b.cost.totalTokens) / b.cost.totalTokens) * 100;
     if (grown > settings.definitionCostGrowthPercent && c.cost.totalTokens - b.cost.totalTokens > settings.definitionCostGrowthMinTokens) {
@@ -54,6 +57,7 @@ export function audit(baseline: AuditSide, candidate: AuditSide, settings: Audit
         side: 'candidate',
         tool: null,
         regression: true,
+        direction: 'new',
         message: `Tool definitions grew ${Math.round(grown)}%, from about ${b.cost.totalTokens} to ${c.cost.totalTokens} tokens (limit ${settings.definitionCostGrowthPercent}%).`,
       });
     }
@@ -70,21 +74,72 @@ export function audit(baseline: AuditSide, candidate: AuditSide, settings: Audit
       side: 'candidate',
       tool: null,
       regression: true,
+      direction: 'new',
       message: `The server's instructions grew from about ${wasInstructions} to ${isInstructions} tokens (limit ${settings.definitionCostGrowthPercent}% and ${settings.definitionCostGrowthMinTokens} tokens); every session pays for them.`,
     });
   }
+  const still = new Set(c.findings.map(keyOf));
+  const probed = new Set(candidate.observations.map((o) => `${o.caseId}|${o.tool}`));
+  const baselineFindings = b.findings.map((f) => ({
+    ...f,
+    regression: false,
+    ...(candidate.contract && { direction: directionOf(f, still, probed) }),
+  }));
   return {
-    findings: [...b.findings.map((f) => ({ ...f, regression: false })), ...candidateFindings, ...growth],
+    findings: [...baselineFindings, ...candidateFindings, ...growth],
     cost: { baseline: b.cost, candidate: c.cost },
   };
 }
 
+/**
+ * A baseline finding the candidate no longer has is fixed, when the candidate was looked at in the
+ * same place: the contract for contract findings, the same probe for findings on a live result.
+ * Otherwise it is still there, as far as the run can tell.
+ */
+function directionOf(f: Finding, still: Set<string>, probed: Set<string>): 'still' | 'fixed' {
+  if (still.has(keyOf(f))) return 'still';
+  if (f.caseId !== undefined && !probed.has(`${f.caseId}|${f.tool ?? ''}`)) return 'still';
+  return 'fixed';
+}
+
+/** Findings on the baseline's result of a probe that a change of the candidate's result repairs. */
+const REPAIRED_BY: Partial<Record<Finding['code'], Finding['code'][]>> = {
+  // The error is flagged now: what the model reads as data was an error all along.
+  'result-error-flipped': ['error-not-flagged'],
+  // The items moved into the text the model reads: the text grew because it carries them now.
+  'result-size-regression': [
+    'pagination-hint-hidden',
+    'structured-content-without-text',
+    'structured-content-invalid',
+    'error-not-flagged',
+  ],
+  'result-content-moved': ['structured-content-without-text', 'structured-content-invalid', 'error-not-flagged'],
+};
+
+/**
+ * Whether a change of a probe's result repairs what the baseline's same probe got wrong (issue 27
+ * §2): an error now flagged, items moved into the text, a result the server's own output schema
+ * refused now returned. Such a change is the fix, listed as the baseline finding `fixed`, not drift.
+ * Drift between a baseline answer that was an error or a refused result and a candidate answer is
+ * never a regression either: there was no data to drift from.
+ */
+function isFix(f: Finding, baseline: Finding[]): boolean {
+  const repaired = REPAIRED_BY[f.code];
+  const same = baseline.filter((x) => x.caseId === f.caseId && x.tool === f.tool);
+  if (repaired && same.some((x) => repaired.includes(x.code))) return true;
+  return f.code.startsWith('result-') && f.code !== 'result-error-flipped' && same.some((x) => x.code === 'structured-content-invalid');
+}
+
 function* sizeRegressions(baseline: Observation[], candidate: Observation[], settings: AuditSettings): Generator<Finding> {
   const percent = settings.resultGrowthPercent;
-  const before = new Map(baseline.map((o) => [`${o.caseId}|${o.tool}`, o.resultBytes]));
+  const before = new Map(baseline.map((o) => [`${o.caseId}|${o.tool}`, o]));
   for (const o of candidate) {
-    const was = before.get(`${o.caseId}|${o.tool}`);
-    if (!was || o.resultBytes <= was * (1 + percent / 100) || o.resultBytes - was <= settings.resultGrowthMinBytes) continue;
+    const old = before.get(`${o.caseId}|${o.tool}`);
+    const [was, now] = [old ? readBytes(old) : 0, readBytes(o)];
+    if (!was || now <= was * (1 + percent / 100) || now - was <= settings.resultGrowthMinBytes) continue;
+    const what =
+      o.kind === 'resource' ? 'the resource the model reads' : o.modelBytes !== undefined ? 'the text the model reads' : 'the result';
+    const beside = o.modelBytes !== undefined && o.resultBytes !== o.modelBytes ? ` (${o.resultBytes} bytes with structuredContent)` : '';
     yield {
       code: 'result-size-regression',
       severity: 'dangerous',
@@ -92,7 +147,25 @@ function* sizeRegressions(baseline: Observation[], candidate: Observation[], set
       tool: o.tool,
       caseId: o.caseId,
       regression: true,
-      message: `${o.caseId} ${o.tool}: result grew from ${was} to ${o.resultBytes} bytes (+${Math.round((o.resultBytes / was - 1) * 100)}%, limit ${percent}%).`,
+      message: `${o.caseId} ${o.tool}: ${what} grew from ${was} to ${now} bytes${beside} (+${Math.round((now / was - 1) * 100)}%, limit ${percent}%).`,
     };
   }
+}
+
+/**
+ * Tools whose output schema the baseline's own results failed (`structured-content-invalid` on the
+ * baseline, the SDK's "Output validation error" included), and tools that declare the very same
+ * schema: a change to such a schema repairs it (issue 27 §2), whether or not a case probed that tool.
+ */
+export function failedOutputSchemas(baseline: Contract, findings: Finding[]): Set<string> {
+  const failed = new Set(
+    findings.filter((f) => f.side === 'baseline' && f.code === 'structured-content-invalid' && f.tool).map((f) => f.tool!),
+  );
+  const schemaOf = (name: string) => {
+    const schema = baseline.tools.find((t) => t.name === name)?.outputSchema;
+    return schema ? canonicalJson(schema) : null;
+  };
+  const broken = new Set([...failed].map(schemaOf).filter((s): s is string => s !== null));
+  for (const tool of baseline.tools) if (tool.outputSchema && broken.has(canonicalJson(tool.outputSchema))) failed.add(tool.name);
+  return failed;
 }

@@ -2,6 +2,7 @@ import type { ContractTool } from '../contract/types.js';
 import type { Code } from '../findings/codes.js';
 import type { Finding, Side } from '../findings/types.js';
 import { validationErrors } from './schema-check.js';
+import { jsonOfText } from './text-json.js';
 
 /** One live tool result, kept in memory for the audit (the report keeps only its sizes). */
 export interface Observation {
@@ -10,6 +11,14 @@ export interface Observation {
   args: Record<string, unknown>;
   result: unknown;
   resultBytes: number;
+  /**
+   * What the model reads: the text content of a tool result, the contents of a resource. Size
+   * findings count this; `resultBytes` (structuredContent included) is reported beside it. Absent
+   * for a result dropped unread, whose whole size is all there is.
+   */
+  modelBytes?: number;
+  /** A resource read by a case, not a tool call: only its size is audited. */
+  kind?: 'resource';
   /** A case's own budget (`expect.resultBudgetBytes`), over the config's. */
   resultBudgetBytes?: number;
   /** JSON pointers (`*` for any key or index) whose values may differ between runs: left out of the comparison. */
@@ -23,13 +32,15 @@ const textBlocks = (result: Record<string, unknown>): string[] =>
     .filter((b): b is { type: 'text'; text: string } => isObject(b) && b.type === 'text' && typeof b.text === 'string')
     .map((b) => b.text);
 
-const parseJson = (text: string): unknown => {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-};
+/** The bytes a size finding counts: what the model reads. */
+export const readBytes = (o: Observation): number => o.modelBytes ?? o.resultBytes;
+
+/** A result's size in words: what the model reads, and the whole result beside it when that differs. */
+export function sizeWords(o: Observation): string {
+  const what = o.kind === 'resource' ? 'the resource the model reads' : 'the text the model reads';
+  if (o.modelBytes === undefined) return `result is ${o.resultBytes} bytes`;
+  return `${what} is ${o.modelBytes} bytes${o.resultBytes !== o.modelBytes ? ` (${o.resultBytes} with structuredContent)` : ''}`;
+}
 
 /** A text block and its JSON value (undefined when it is not JSON), parsed once for every check. */
 interface TextBlock {
@@ -39,7 +50,10 @@ interface TextBlock {
 
 const MORE_KEYS = ['has_more', 'hasMore', 'nextCursor', 'next_cursor', 'next_page', 'nextPage', 'next', 'cursor'];
 const LIMIT_ARGS = ['limit', 'per_page', 'perPage', 'pageSize', 'page_size', 'max_results', 'maxResults', 'count'];
-const HINT_IN_TEXT = /(next\s*page|more\s+results|nextCursor|next_cursor|cursor|has_?more|page\s*\d+\s*of|call again)/i;
+const HINT_IN_TEXT =
+  /(next\s*page|more\s+results|nextCursor|next_cursor|cursor|has_?more|page\s*\d+\s*of|call again|showing (?:the )?(?:first|top) \d+|narrow (?:the|your) (?:query|search)|\bof \d+ (?:total|results|items)\b)/i;
+/** The SDK's own answer when a server's structuredContent fails its outputSchema (it replaces the result). */
+const SDK_OUTPUT_INVALID = /Output validation error:?\s*(.*)/i;
 
 /** Checks on one live result: what the model actually receives from the call. */
 export function auditResult(o: Observation, tool: ContractTool | undefined, side: Side, budget: number): Finding[] {
@@ -47,19 +61,29 @@ export function auditResult(o: Observation, tool: ContractTool | undefined, side
   const add = (code: Code, message: string, severity: Finding['severity'] = 'dangerous') =>
     findings.push({ code, severity, side, tool: o.tool, caseId: o.caseId, message: `${o.caseId} ${o.tool}: ${message}` });
   const limit = o.resultBudgetBytes ?? budget;
+  const read = readBytes(o);
   const overBudget = () => {
-    if (o.resultBytes > limit) add('result-too-large', `result is ${o.resultBytes} bytes, over the budget of ${limit}.`, 'breaking');
+    if (read > limit) add('result-too-large', `${sizeWords(o)}, over the budget of ${limit}.`, 'breaking');
   };
-  if (!isObject(o.result)) {
+  if (!isObject(o.result) || o.kind === 'resource') {
     overBudget(); // a result dropped unread for its size still has a size
     return findings;
   }
   const result = o.result;
-  const blocks: TextBlock[] = textBlocks(result).map((text) => ({ text, json: parseJson(text) }));
+  const blocks: TextBlock[] = textBlocks(result).map((text) => ({ text, json: jsonOfText(text) }));
   const texts = blocks.map((b) => b.text);
   const structured = result.structuredContent;
   const isError = result.isError === true;
 
+  // SDK servers check structuredContent themselves and answer isError with the failure instead of
+  // the data: the failure is the server's, not the call's, so it is read as what it is.
+  const sdkInvalid = isError ? texts.map((t) => SDK_OUTPUT_INVALID.exec(t)).find(Boolean) : undefined;
+  if (sdkInvalid)
+    add(
+      'structured-content-invalid',
+      `the server refused its own result: Output validation error: ${sdkInvalid[1]!.slice(0, 300)}`,
+      'breaking',
+    );
   if (tool?.outputSchema && !isError) {
     if (structured === undefined)
       add('structured-content-invalid', 'declares an outputSchema but returned no structuredContent.', 'breaking');
@@ -68,7 +92,8 @@ export function auditResult(o: Observation, tool: ContractTool | undefined, side
       if (errors.length) add('structured-content-invalid', `structuredContent fails the outputSchema: ${errors.join('; ')}.`, 'breaking');
     }
   }
-  if (structured !== undefined && !carriedInText(structured, blocks)) {
+  // An error's text carries its message; the error object beside it is for programs.
+  if (structured !== undefined && !isError && !carriedInText(structured, blocks)) {
     add(
       'structured-content-without-text',
       'structuredContent has no text block carrying the same JSON; clients without structured output see less.',
@@ -85,8 +110,11 @@ export function auditResult(o: Observation, tool: ContractTool | undefined, side
   }
   overBudget();
   for (const { text, json } of blocks) {
-    if (json === undefined || !/\n\s+["{[\d]/.test(text)) continue;
-    const wasted = Buffer.byteLength(text, 'utf8') - Buffer.byteLength(JSON.stringify(json), 'utf8');
+    // Indented JSON: a line that starts with spaces or tabs before a key or value. The blank line
+    // between a head line and the data is not indentation.
+    const data = text.slice(Math.max(0, text.search(/[[{]/)));
+    if (json === undefined || !/\n[ \t]+["{[\d]/.test(data)) continue;
+    const wasted = Buffer.byteLength(data, 'utf8') - Buffer.byteLength(JSON.stringify(json), 'utf8');
     if (wasted > 0)
       add('result-pretty-json', `a text block holds indented JSON: ${wasted} bytes of whitespace over the compact form.`, 'safe');
   }

@@ -1,5 +1,6 @@
 import type { Finding } from '../findings/types.js';
 import type { Observation } from './result-checks.js';
+import { jsonOfText } from './text-json.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -12,13 +13,11 @@ function payloadOf(result: Record<string, unknown>): { structuredContent?: unkno
   const payload: { structuredContent?: unknown; text?: unknown } = {};
   if (isObject(result.structuredContent) || Array.isArray(result.structuredContent)) payload.structuredContent = result.structuredContent;
   for (const block of Array.isArray(result.content) ? result.content : []) {
-    if (!isObject(block) || block.type !== 'text' || typeof block.text !== 'string' || !/^\s*[[{]/.test(block.text)) continue;
-    try {
-      payload.text = JSON.parse(block.text) as unknown;
-      break;
-    } catch {
-      // not JSON after all: prose that starts with a bracket
-    }
+    if (!isObject(block) || block.type !== 'text' || typeof block.text !== 'string') continue;
+    const json = jsonOfText(block.text);
+    if (json === undefined) continue;
+    payload.text = json;
+    break;
   }
   return payload;
 }

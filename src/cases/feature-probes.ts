@@ -31,9 +31,10 @@ export async function featureProbes(
   features: Features | undefined,
   reader: FeatureReader | null,
   noReaderReason: string,
-): Promise<{ probes: Probe[]; failures: CaseFailure[] }> {
+): Promise<{ probes: Probe[]; failures: CaseFailure[]; reads: ResourceRead[] }> {
   const probes: Probe[] = [];
   const failures: CaseFailure[] = [];
+  const reads: ResourceRead[] = [];
   for (const required of spec.requiredPrompts ?? []) {
     const listed = features?.prompts?.find((p) => p.name === required.name);
     if (features?.prompts && !listed) {
@@ -76,9 +77,19 @@ export async function featureProbes(
     if (outcome.result !== undefined) {
       const contents = resourceContents(outcome.result);
       failures.push(...expectations(uri, contents.text, contents.mimeTypes, required.expect));
+      reads.push({ uri, result: outcome.result, resultBytes: outcome.probe.resultBytes ?? 0, modelBytes: contents.bytes });
     }
   }
-  return { probes, failures };
+  return { probes, failures, reads };
+}
+
+/** A resource read by a case: the audit sizes it as it sizes a tool result. */
+export interface ResourceRead {
+  uri: string;
+  result: unknown;
+  resultBytes: number;
+  /** What the model receives: the text contents, and blobs as sent (base64). */
+  modelBytes: number;
 }
 
 async function probe(
@@ -126,9 +137,11 @@ function promptText(result: unknown): string {
 }
 
 /** The text contents of a resources/read answer, and the MIME types of all its contents. */
-function resourceContents(result: unknown): { text: string; mimeTypes: string[] } {
+function resourceContents(result: unknown): { text: string; mimeTypes: string[]; bytes: number } {
   const contents = (isObject(result) && Array.isArray(result.contents) ? result.contents : []).filter(isObject);
+  const sent = (c: Record<string, unknown>) => (typeof c.text === 'string' ? c.text : typeof c.blob === 'string' ? c.blob : '');
   return {
+    bytes: contents.reduce((n, c) => n + Buffer.byteLength(sent(c), 'utf8'), 0),
     text: contents
       .map((c) => (typeof c.text === 'string' ? c.text : ''))
       .filter(Boolean)

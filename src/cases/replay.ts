@@ -94,6 +94,7 @@ async function replayCase(
         args: required.probeArguments,
         result: outcome.result,
         resultBytes: outcome.probe.resultBytes ?? 0,
+        ...(outcome.probe.textBytes !== null && { modelBytes: outcome.probe.textBytes }),
         resultBudgetBytes: required.expect?.resultBudgetBytes,
         volatile: required.volatile,
       });
@@ -107,6 +108,17 @@ async function replayCase(
   );
   probes.push(...featured.probes);
   failures.push(...featured.failures);
+  for (const read of featured.reads) {
+    observations.push({
+      caseId: spec.id,
+      tool: read.uri,
+      kind: 'resource',
+      args: {},
+      result: read.result,
+      resultBytes: read.resultBytes,
+      modelBytes: read.modelBytes,
+    });
+  }
   const status = failures.length ? 'failed' : probes.some((p) => p.status === 'skipped') ? 'skipped' : 'passed';
   return {
     result: {

@@ -24,6 +24,13 @@ export interface Signal {
 /** Which tools the datasets' roles can reach; null when no dataset defines a role. */
 export type RoleReach = ((tool: string) => boolean) | null;
 
+/** What the run knows beyond the changes, for the caps (capOf). */
+export interface SignalContext {
+  reach?: RoleReach;
+  /** Tools whose output schema the baseline's own results failed: loosening it is a repair (issue 27 §2). */
+  repairedOutputs?: Set<string>;
+}
+
 const FEATURE_AREAS = new Set(['prompts', 'resources', 'capabilities']);
 /** Codes of the features beside the tools: their signals carry the prompt, resource or capability as `about`. */
 export const isFeatureCode = (code: Code): boolean => FEATURE_AREAS.has(CODES[code].area);
@@ -37,12 +44,17 @@ export const signalKey = (s: Signal): string => s.fingerprint ?? `${s.code}|${s.
  * Cases are judged the same way (cases/regression.ts): a case the baseline fails the same way is
  * `case-already-failing` (ignored unless a rule says otherwise), never `case-broken`.
  */
-export function collectSignals(changes: Change[], candidateCases: CaseResult[], findings: Finding[], reach: RoleReach = null): Signal[] {
+export function collectSignals(
+  changes: Change[],
+  candidateCases: CaseResult[],
+  findings: Finding[],
+  context: SignalContext = {},
+): Signal[] {
   const signals: Signal[] = changes
     .filter((c) => !(c.code === 'protocol-version-changed' && c.severity === 'safe')) // an upgrade is news, not a risk
     .map((c) => {
       const feature = featureNameOf(c.subject);
-      const cap = capOf(c, reach);
+      const cap = capOf(c, context);
       return {
         code: c.code,
         tool: c.tool,
@@ -97,9 +109,13 @@ export function collectSignals(changes: Change[], candidateCases: CaseResult[], 
  * surface": where roles are defined, one that reaches a role rolls back, one that reaches none is
  * held; where none is, every one is held for a person (decide/ lifts the cap when
  * `promotion.destructiveToolsOutsideRoles` is `rollback`). A schema break the witness search could
- * not confirm is held with what was tried.
+ * not confirm is held with what was tried. An output schema that the baseline's own results failed
+ * is a repair when it changes: held at most, never rolled back.
  */
-function capOf(c: Change, reach: RoleReach): Signal['cap'] | undefined {
+function capOf(c: Change, { reach = null, repairedOutputs }: SignalContext): Signal['cap'] | undefined {
+  if (c.tool !== null && CODES[c.code].area === 'output' && repairedOutputs?.has(c.tool)) {
+    return { action: 'hold', why: "the baseline's own results failed this output schema, so changing it is a repair" };
+  }
   if (c.code === 'tool-added-destructive' && c.tool !== null && !(reach?.(c.tool) ?? false)) {
     return {
       action: 'hold',

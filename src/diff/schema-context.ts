@@ -62,8 +62,40 @@ export function emit(
 
 export type Direction = 'tightened' | 'loosened';
 
+/**
+ * Bounds on a value that an argument can gain where it had none. Declaring one is held, not rolled
+ * back: the witness is a value at the edge (an empty query, page 0, a fractional page), which servers
+ * mostly refused in code already (docs/judgements.md, O4 and X3; the write-ups' field constraints).
+ * A bound that moves (maximum 100 → 10) is still input-constraint-tightened.
+ */
+const DECLARABLE = new Set([
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'multipleOf',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minProperties',
+  'maxProperties',
+]);
+
 /** A constraint that now accepts less (tightened) or more (loosened), told from the side's point of view. */
 export function constraint(ctx: WalkContext, direction: Direction, path: string[], before: unknown, after: unknown, note?: string): Change {
+  if (
+    ctx.side === 'input' &&
+    direction === 'tightened' &&
+    (before === null || before === undefined) &&
+    DECLARABLE.has(path.at(-1)!) &&
+    !path.includes('propertyNames')
+  ) {
+    return toolChange('input-constraint-declared', ctx.tool, path, null, after, note);
+  }
   return direction === 'tightened'
     ? emit(ctx, { input: 'input-constraint-tightened', output: 'output-constraint-tightened' }, path, before, after, note)
     : emit(ctx, { input: 'input-constraint-loosened', output: 'output-constraint-loosened' }, path, before, after, note);

@@ -82,6 +82,9 @@ function compareTypes(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkCon
   const lost = before === null ? after !== null : [...before].some((t) => !covers(after, t));
   const gained = after === null ? before !== null : [...after].some((t) => !covers(before, t));
   if (!lost && !gained) return [];
+  // An integer where a number was refuses only fractional values: a bound declared, not a kind taken away.
+  if (ctx.side === 'input' && showTypes(b) === 'number' && showTypes(a) === 'integer')
+    return [toolChange('input-constraint-declared', ctx.tool, [...path, 'type'], 'number', 'integer')];
   // Input: losing accepted types narrows what callers may send. Output: gaining types surprises consumers.
   return [typeChange(ctx, ctx.side === 'input' ? lost : !gained, [...path, 'type'], showTypes(b), showTypes(a))];
 }
@@ -98,6 +101,9 @@ function compareEnums(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkCon
     (before !== null && after === null) || (before !== null && after !== null && after.some((v) => !beforeKeys.has(valueKey(v))));
   const at = [...path, 'enum'];
   const out: Change[] = [];
+  // An input that gains a list of values, or loses it: the model is told the values, or no longer is.
+  if (ctx.side === 'input' && before === null) return [toolChange('input-enum-declared', ctx.tool, at, before, after)];
+  if (ctx.side === 'input' && after === null) return [toolChange('input-enum-dropped', ctx.tool, at, before, after)];
   if (narrowed) out.push(toolChange(ctx.side === 'input' ? 'input-enum-narrowed' : 'output-enum-narrowed', ctx.tool, at, before, after));
   if (widened) out.push(toolChange(ctx.side === 'input' ? 'input-enum-widened' : 'output-enum-widened', ctx.tool, at, before, after));
   return out;

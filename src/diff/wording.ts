@@ -16,8 +16,9 @@ import { wordHunks, words } from './word-diff.js';
  * 3. **Text appears or goes.** Instructions where there were none, or none where there were.
  * 4. **Much of it is new.** More words inserted or removed than 8 or 30% of the longer text
  *    (whichever is larger), more than 40 words inserted, or a changed middle too large to diff,
- *    unless the edit only adds (at most 2 words out, at most 40 in) and no added sentence opens
- *    with a command ("Use …", "Send …"): an explanation appended is wording.
+ *    unless the edit only adds (at most 2 words out, at most 40 in) in plain words (no link,
+ *    markup, mention or code) and no added sentence opens with a command ("Use …", "Send …"):
+ *    an explanation appended is wording.
  *
  * So a prefix ("Notion | "), a clarified phrase ("public" → "public or pre-defined"), renamed
  * identifiers (`next_thought_needed` → `nextThoughtNeeded`) and reworded guidance with the same
@@ -64,11 +65,15 @@ const MAX_REMOVED_IN_ADDITION = 2;
 const IMPERATIVE =
   /^(?:use|send|call|pass|include|set|run|read|write|delete|remove|tell|ask|make|keep|return|fetch|upload|post|visit|open|click|execute|invoke|forward|copy|save|store|submit|add)$/i;
 
-/** Whether added text starts a sentence with a command. */
+/** Links, markup, mentions and code: what an explanation in plain words does not need. */
+const NOT_PLAIN = /https?:|www\.|[<>[\]{}*#@`|!\\]|\p{C}/u;
+
+/** Whether added text starts a sentence with a command, or is more than plain words. */
 function commands(hunks: NonNullable<ReturnType<typeof wordHunks>>): boolean {
   for (const hunk of hunks) {
     if ('same' in hunk) continue;
     const text = hunk.added.join(' ');
+    if (NOT_PLAIN.test(text)) return true;
     for (const sentence of text.split(/[.!?;:—–(]\s*|\s-\s/)) {
       const first =
         sentence

@@ -53,6 +53,11 @@ export interface Finding {
   message: string;
   /** Audit findings only: present on the candidate but not on the baseline. */
   regression?: boolean;
+  /**
+   * Audit findings only: `new` on the candidate, `still` on both sides, or `fixed` (a baseline
+   * finding the candidate no longer has where it was looked for). Reports before 0.2 lack it.
+   */
+  direction?: 'new' | 'still' | 'fixed';
   /** The role it concerns, for role findings. */
   role?: string;
   /** The case whose probe produced it, for findings on live results. */

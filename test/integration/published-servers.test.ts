@@ -45,12 +45,12 @@ describe('published servers from npm', () => {
     ]);
   });
 
-  it('filesystem 2026.1.14 -> 2026.7.4: move_file became destructive, so Rollback', async () => {
+  it('filesystem 2026.1.14 -> 2026.7.4: move_file now says it may destroy, so Hold (docs/judgements.md, F2)', async () => {
     const { code, report } = await diff('filesystem-2026.1.14', 'filesystem-2026.7.4');
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect([report.baseline.toolCount, report.candidate.toolCount]).toEqual([14, 14]);
     expect(report.diff.changes.map((c) => [c.code, c.severity, c.tool, c.before, c.after])).toEqual([
-      ['destructive-hint-regression', 'breaking', 'move_file', false, true],
+      ['destructive-hint-regression', 'dangerous', 'move_file', false, true],
     ]);
     expect(report.decision.reasons.map((r) => r.code)).toEqual(['destructive-hint-regression']);
     // The candidate was started through `sh -c`: its grandchild must be gone too.

@@ -21,7 +21,7 @@ describe('snapshot and diff commands', () => {
     expect(snapshot.tools).toHaveLength(14);
 
     const result = await runCli(['diff', first, 'filesystem-2026.7.4', '-c', published, '--format', 'json', '--quiet']);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2); // Hold: move_file now says it may destroy (docs/judgements.md, F2)
     const report = JSON.parse(result.stdout) as Report;
     expect(report.baseline.transport).toBe('snapshot');
     expect(report.diff.changes.map((c) => [c.code, c.tool])).toEqual([['destructive-hint-regression', 'move_file']]);

@@ -87,7 +87,7 @@ export function generatedBase(r: Rng, dialect: Dialect, label: string): Base {
         if (r.chance(0.25)) {
           clear(s);
           s.format = r.pick(FORMATS);
-        // eslint-disable-next-line no-dupe-else-if -- each r.chance() draws anew
+          // eslint-disable-next-line no-dupe-else-if -- each r.chance() draws anew
         } else if (r.chance(0.25)) s.pattern = r.pick(PATTERNS);
         return s;
       }

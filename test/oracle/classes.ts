@@ -1583,7 +1583,16 @@ export function nodesOf(root: Schema): { pointer: string[]; node: Schema }[] {
     out.push({ pointer, node: n });
     for (const k of ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'])
       if (isObject(n[k])) for (const [name, c] of Object.entries(n[k])) visit(c, [...pointer, k, name], depth + 1);
-    for (const k of ['items', 'additionalProperties', 'additionalItems', 'contains', 'then', 'else', 'unevaluatedItems', 'unevaluatedProperties'])
+    for (const k of [
+      'items',
+      'additionalProperties',
+      'additionalItems',
+      'contains',
+      'then',
+      'else',
+      'unevaluatedItems',
+      'unevaluatedProperties',
+    ])
       if (isObject(n[k])) visit(n[k], [...pointer, k], depth + 1);
     for (const k of ['anyOf', 'oneOf', 'allOf', 'prefixItems', 'items'])
       if (Array.isArray(n[k])) (n[k] as unknown[]).forEach((c, i) => visit(c, [...pointer, k, String(i)], depth + 1));

@@ -77,7 +77,8 @@ interface Flat extends Schema {
 function flatten(root: Schema, node: unknown): Flat {
   const out: Flat = {};
   const refs: string[] = [];
-  const both = (a: unknown, b: unknown) => (a === undefined ? b : b === undefined ? a : a === false || b === false ? false : { allOf: [a, b] });
+  const both = (a: unknown, b: unknown) =>
+    a === undefined ? b : b === undefined ? a : a === false || b === false ? false : { allOf: [a, b] };
   const absorb = (s: unknown, depth: number) => {
     if (s === false) out.$false = true;
     if (!isObject(s) || depth > 12) return;
@@ -131,16 +132,17 @@ function flatten(root: Schema, node: unknown): Flat {
           if (isObject(v)) out[k] = { ...(isObject(out[k]) ? out[k] : {}), ...v };
           break;
         case 'required':
-          if (Array.isArray(v)) out.required = [...new Set([...((out.required as string[]) ?? []), ...v.filter((x) => typeof x === 'string')])];
+          if (Array.isArray(v))
+            out.required = [...new Set([...((out.required as string[]) ?? []), ...v.filter((x) => typeof x === 'string')])];
           break;
         case 'type': {
           const t = [v].flat().filter((x): x is string => typeof x === 'string');
           if (!Array.isArray(out.type)) out.type = t;
           else {
             const old = out.type as string[];
-            out.type = t.filter((x) => old.includes(x) || (x === 'integer' && old.includes('number'))).concat(
-              old.filter((x) => x === 'integer' && t.includes('number') && !t.includes('integer')),
-            );
+            out.type = t
+              .filter((x) => old.includes(x) || (x === 'integer' && old.includes('number')))
+              .concat(old.filter((x) => x === 'integer' && t.includes('number') && !t.includes('integer')));
           }
           break;
         }
@@ -267,7 +269,14 @@ function strings(flat: Flat): unknown[] {
   const hi = typeof flat.maxLength === 'number' ? flat.maxLength : null;
   const sized: string[] = [];
   for (const b of bases.slice(0, 3)) {
-    for (const n of [lo, lo === null ? null : lo - 1, lo === null ? null : lo + 1, hi, hi === null ? null : hi + 1, hi === null ? null : hi - 1])
+    for (const n of [
+      lo,
+      lo === null ? null : lo - 1,
+      lo === null ? null : lo + 1,
+      hi,
+      hi === null ? null : hi + 1,
+      hi === null ? null : hi - 1,
+    ])
       if (n !== null && n >= 0 && n <= 4096) sized.push(ofLength(b, n));
   }
   const all = unique([
@@ -291,7 +300,8 @@ function numbers(flat: Flat, integer: boolean): unknown[] {
     vals.push(m, 2 * m, 3 * m, 0, -m, m / 2, 1.5 * m, 5 * m);
     for (const k of ['minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum'] as const) {
       const b = flat[k];
-      if (typeof b === 'number') vals.push(Math.ceil(b / m) * m, Math.floor(b / m) * m, Math.ceil(b / m) * m + m, Math.floor(b / m) * m - m);
+      if (typeof b === 'number')
+        vals.push(Math.ceil(b / m) * m, Math.floor(b / m) * m, Math.ceil(b / m) * m + m, Math.floor(b / m) * m - m);
     }
   }
   if (typeof flat.format === 'string') vals.push(...(NUMERIC_FORMAT_EXAMPLES[flat.format] ?? []));
@@ -305,8 +315,7 @@ function numbers(flat: Flat, integer: boolean): unknown[] {
 function propertySchema(flat: Flat, name: string): unknown {
   const props = isObject(flat.properties) ? flat.properties : {};
   if (Object.hasOwn(props, name)) return props[name];
-  if (isObject(flat.patternProperties))
-    for (const [p, sub] of Object.entries(flat.patternProperties)) if (patternTest(p, name)) return sub;
+  if (isObject(flat.patternProperties)) for (const [p, sub] of Object.entries(flat.patternProperties)) if (patternTest(p, name)) return sub;
   if (flat.additionalProperties !== undefined) return flat.additionalProperties;
   return flat.unevaluatedProperties;
 }
@@ -360,7 +369,9 @@ export class Generator {
       const { $groups, ...rest } = flat;
       // One group at a time, each alternative conjoined with the rest of the node.
       for (const branch of $groups[0]!)
-        alternatives.push(this.flat(flatten(this.root, { allOf: [rest, branch, ...$groups.slice(1).map((g) => ({ anyOf: g }))] }), depth + 1));
+        alternatives.push(
+          this.flat(flatten(this.root, { allOf: [rest, branch, ...$groups.slice(1).map((g) => ({ anyOf: g }))] }), depth + 1),
+        );
     }
     const own: unknown[] = [];
     if ('const' in flat) own.push(flat.const);
@@ -394,7 +405,10 @@ export class Generator {
       return options.length ? options[Math.min(choice, options.length - 1)] : 'a';
     };
     const withDependencies = (o: Schema, choice: number) => {
-      const deps = { ...(isObject(flat.dependentRequired) ? flat.dependentRequired : {}), ...(isObject(flat.dependencies) ? flat.dependencies : {}) };
+      const deps = {
+        ...(isObject(flat.dependentRequired) ? flat.dependentRequired : {}),
+        ...(isObject(flat.dependencies) ? flat.dependencies : {}),
+      };
       for (let round = 0; round < 3; round++)
         for (const [k, need] of Object.entries(deps))
           if (k in o && Array.isArray(need)) for (const n of need) if (typeof n === 'string' && !(n in o)) o[n] = value(n, choice);

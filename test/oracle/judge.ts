@@ -64,8 +64,20 @@ export const POLICIES: { name: string; why: string }[] = [
     why: 'Numeric bounds at or beyond ±(2^53−1) count as no bound (zod 4 `.int()`), so a witness made only of numbers past the safe-integer range is not a failure.',
   },
   {
+    name: 'declared-hold',
+    why: 'A bound or a list of values declared on an argument that had none (input-constraint-declared, input-enum-declared: maxLength, pattern, format, minimum, enum, const, integer where number was) is a Hold, not a Rollback, by design: the witness is a value at the edge that servers mostly refused in code already (docs/judgements.md O4, X3).',
+  },
+  {
+    name: 'closed-hold',
+    why: 'An input closed to undeclared arguments (input-closed) is a Hold by design: a model shown the schema sends the arguments it declares; only a call that passes another is refused.',
+  },
+  {
+    name: 'default-hold',
+    why: 'A required argument that declares a default (required-argument-added-with-default) is a Hold by design: zod-built servers accept calls without it.',
+  },
+  {
     name: 'output-hold',
-    why: 'An output enum widened or an output constraint loosened is a Hold (dangerous), not a Rollback, by design: consumers may or may not depend on the old range.',
+    why: 'An output enum widened, an output constraint loosened or a new member of an output union is a Hold (dangerous), not a Rollback, by design: consumers may or may not depend on the old range.',
   },
 ];
 
@@ -73,7 +85,8 @@ const isText = (code: string) => /^(description|title|instructions)-/.test(code)
 
 /** The gate's changes to one side's schema of one tool. */
 export function gateChanges(side: SchemaSide, before: Schema, after: Schema): ChangeSeen[] {
-  const tool = (s: Schema) => (side === 'input' ? { name: 't', inputSchema: s } : { name: 't', inputSchema: { type: 'object' }, outputSchema: s });
+  const tool = (s: Schema) =>
+    side === 'input' ? { name: 't', inputSchema: s } : { name: 't', inputSchema: { type: 'object' }, outputSchema: s };
   const root = side === 'input' ? '/inputSchema' : '/outputSchema';
   return diffContracts(contractOf(tool(before)), contractOf(tool(after)))
     .filter((c) => (c.path === root || c.path.startsWith(`${root}/`)) && !isText(c.code))
@@ -84,8 +97,7 @@ const worstOf = (changes: ChangeSeen[]): Worst =>
   changes.some((c) => c.severity === 'breaking') ? 'breaking' : changes.some((c) => c.severity === 'dangerous') ? 'dangerous' : 'safe';
 
 /** Whether the relation (candidate's instances against the baseline's) implies a witness in the breaking direction. */
-const impliesBreaking = (side: SchemaSide, r: Relation) =>
-  r === 'incomparable' || (side === 'input' ? r === 'narrower' : r === 'wider');
+const impliesBreaking = (side: SchemaSide, r: Relation) => r === 'incomparable' || (side === 'input' ? r === 'narrower' : r === 'wider');
 const impliesReverse = (side: SchemaSide, r: Relation) => r === 'incomparable' || (side === 'input' ? r === 'wider' : r === 'narrower');
 
 const unsafe = (x: unknown): boolean =>
@@ -104,6 +116,23 @@ function find(accepting: Schema, refusing: Schema, generous: boolean): Found {
   return { found: deep.found, witness: deep.witness, generous: deep.found, tried: fast.tried + deep.tried };
 }
 
+/** Codes held, not rolled back, by a documented policy: the name of the policy that covers all of `held`. */
+const HELD: Record<string, string> = {
+  'input-constraint-declared': 'declared-hold',
+  'input-enum-declared': 'declared-hold',
+  'input-closed': 'closed-hold',
+  'required-argument-added-with-default': 'default-hold',
+  'output-enum-widened': 'output-hold',
+  'output-constraint-loosened': 'output-hold',
+  'output-variant-added': 'output-hold',
+};
+
+function heldByPolicy(held: string[]): string | undefined {
+  const policies = new Set(held.map((c) => HELD[c]));
+  if (!held.length || policies.has(undefined)) return undefined;
+  return [...policies].sort().join('+');
+}
+
 export function judgePair(pair: Pair): Outcome {
   const { side, before, after } = pair;
   const changes = gateChanges(side, before, after);
@@ -115,7 +144,8 @@ export function judgePair(pair: Pair): Outcome {
   // The generous budget wherever "no witness" would count against the gate or against the search.
   const breaking = find(accepting, refusing, worst !== 'safe' || expectBreaking);
   let reverse: Found | null = null;
-  if (!breaking.found || pair.truth !== undefined) reverse = find(refusing, accepting, (!breaking.found && worst !== 'safe') || expectReverse);
+  if (!breaking.found || pair.truth !== undefined)
+    reverse = find(refusing, accepting, (!breaking.found && worst !== 'safe') || expectReverse);
 
   const codes = (severity: string) => changes.filter((c) => c.severity === severity).map((c) => c.code);
   const held = changes.filter((c) => c.severity !== 'safe').map((c) => c.code);
@@ -127,13 +157,16 @@ export function judgePair(pair: Pair): Outcome {
   let policy: string | undefined;
   if (category === 'false-alarm' && codes('breaking').every((c) => c === 'required-argument-removed')) policy = 'required-argument-removed';
   else if (category === 'silent' && unsafe(breaking.witness)) policy = 'unsafe-integers';
-  else if (category === 'under-rated' && held.every((c) => c === 'output-enum-widened' || c === 'output-constraint-loosened')) policy = 'output-hold';
+  else if (category === 'under-rated') policy = heldByPolicy(held);
   else if (calmHeld && held.every((c) => c === 'input-default-changed' || c === 'required-argument-removed'))
     policy = held.includes('required-argument-removed') ? 'required-argument-removed' : 'input-default-changed';
 
   const outcome: Outcome = { id: pair.id, changes, worst, breaking, reverse, category, calmHeld, ...(policy ? { policy } : {}) };
   if (pair.truth !== undefined) {
-    const miss = [...(expectBreaking && !breaking.found ? ['breaking' as const] : []), ...(expectReverse && !reverse?.found ? ['reverse' as const] : [])];
+    const miss = [
+      ...(expectBreaking && !breaking.found ? ['breaking' as const] : []),
+      ...(expectReverse && !reverse?.found ? ['reverse' as const] : []),
+    ];
     const contradicted = [
       ...(!expectBreaking && breaking.found ? ['breaking' as const] : []),
       ...(!expectReverse && reverse?.found ? ['reverse' as const] : []),

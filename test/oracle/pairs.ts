@@ -49,7 +49,13 @@ interface Mutation {
 }
 
 function mutate(cls: MutationClass, base: Base, side: SchemaSide, pick: number): Mutation | null {
-  const ctxOf = (root: Schema, pointer: string[]): NodeCtx => ({ root, side, dialect: base.dialect, isRoot: pointer.length === 0, pointer });
+  const ctxOf = (root: Schema, pointer: string[]): NodeCtx => ({
+    root,
+    side,
+    dialect: base.dialect,
+    isRoot: pointer.length === 0,
+    pointer,
+  });
   const fits = nodesOf(base.schema).filter(({ node, pointer }) => cls.at(node, ctxOf(base.schema, pointer)));
   if (!fits.length) return null;
   const { pointer } = fits[pick % fits.length]!;
@@ -79,7 +85,8 @@ export function buildPairs(opts: PairOptions): Pair[] {
       const byOrigin = (o: Origin) => recorded.filter((b) => b.origin === o);
       for (let i = 0; i < opts.perClass; i++) {
         const r = root.fork(`${cls.name}|${side}|${i}`);
-        const wants: Origin[] = i % 2 === 0 ? ['generated'] : i % 4 === 1 ? ['corpus', 'release', 'generated'] : ['release', 'corpus', 'generated'];
+        const wants: Origin[] =
+          i % 2 === 0 ? ['generated'] : i % 4 === 1 ? ['corpus', 'release', 'generated'] : ['release', 'corpus', 'generated'];
         let made: Mutation | null = null;
         for (const origin of wants) {
           for (let attempt = 0; attempt < 40 && !made; attempt++) {

@@ -202,9 +202,11 @@ export function formatReport(s: Summary, pairs: Pair[], outcomes: Outcome[], opt
     `  under-rated      ${s.underRated} (${pct(s.underRated, s.pairs)})   (a witness exists; the gate says dangerous, not breaking)`,
     `  calm held        ${s.calmHeld} of ${s.calm} calm pairs (${pct(s.calmHeld, s.calm)})   (no witness either way; the gate says dangerous or breaking)`,
     `  compatible held  ${s.compatibleHeld} of ${s.compatible} pairs with no breaking witness (${pct(s.compatibleHeld, s.compatible)})`,
-    `  documented policy ${Object.entries(s.policy)
-      .map(([k, v]) => `${k} ${v}`)
-      .join(', ') || 'none'}`,
+    `  documented policy ${
+      Object.entries(s.policy)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ') || 'none'
+    }`,
     `  search vs ground truth: ${s.truthWitnesses} witnesses known to exist by construction, ${s.searchMisses} not found (recall ${pct(s.truthWitnesses - s.searchMisses, s.truthWitnesses)}), ${s.fastMisses} found only with the generous budget; ${s.contradicted} pairs where the search contradicts the construction`,
   );
   const failing = failingRows(s);
@@ -224,7 +226,10 @@ export function formatReport(s: Summary, pairs: Pair[], outcomes: Outcome[], opt
       ] as const) {
         if (!ids.length) continue;
         const id = smallest(ids, pairs);
-        out.push(`- ${r.cls} / ${r.side} / ${r.dir}: ${kind} (${ids.length})`, ...describePair(pairs[id]!, byId.get(id)!).map((l) => `    ${l}`));
+        out.push(
+          `- ${r.cls} / ${r.side} / ${r.dir}: ${kind} (${ids.length})`,
+          ...describePair(pairs[id]!, byId.get(id)!).map((l) => `    ${l}`),
+        );
       }
     }
     const misses = s.rows.flatMap((r) => r.searchMisses);

@@ -67,8 +67,7 @@ class Side {
     }
     const out: unknown[] = [];
     if (isObject(s.properties) && Object.hasOwn(s.properties, step)) out.push(s.properties[step]);
-    if (isObject(s.patternProperties))
-      for (const [p, sub] of Object.entries(s.patternProperties)) if (safeMatch(p, step)) out.push(sub);
+    if (isObject(s.patternProperties)) for (const [p, sub] of Object.entries(s.patternProperties)) if (safeMatch(p, step)) out.push(sub);
     out.push(s.additionalProperties, s.unevaluatedProperties);
     return out;
   }

@@ -62,7 +62,6 @@ describe('a signal to the gate ends every server and leaves nothing behind', { t
       expect(result.stdout).toBe('');
       expect(processesMatching(`--tag=${tag}`)).toEqual([]);
       expect(readdirSync(result.reports)).toEqual([]); // nothing half-written
-      expect(result.ms).toBeLessThan(10_000);
       expect(result.stderr).not.toMatch(/decision:/);
     });
   }
@@ -75,6 +74,5 @@ describe('a signal to the gate ends every server and leaves nothing behind', { t
     expect(result.stderr).not.toMatch(/decision:/);
     expect(result.stdout).toBe('');
     expect(processesMatching(`--tag=${tag}`)).toEqual([]);
-    expect(result.ms).toBeLessThan(1_000);
   });
 });

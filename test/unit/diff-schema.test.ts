@@ -17,7 +17,11 @@ describe('input schema: tightening breaks callers, loosening is safe', () => {
   });
 
   it('types narrowed, widened and changed, including integer and number', () => {
-    expect(inputPairs(obj({ n: { type: 'number' } }), obj({ n: { type: 'integer' } }))).toEqual([['input-type-changed', 'breaking']]);
+    // An integer where any number was refuses only fractions: a bound declared, held (issue 26 §5).
+    expect(inputPairs(obj({ n: { type: 'number' } }), obj({ n: { type: 'integer' } }))).toEqual([
+      ['input-constraint-declared', 'dangerous'],
+    ]);
+    expect(inputPairs(obj({ n: { type: 'string' } }), obj({ n: { type: 'integer' } }))).toEqual([['input-type-changed', 'breaking']]);
     expect(inputPairs(obj({ n: { type: 'integer' } }), obj({ n: { type: 'number' } }))).toEqual([['input-type-widened', 'safe']]);
     expect(inputPairs(obj({ n: { type: 'string' } }), obj({ n: { type: ['string', 'null'] } }))).toEqual([['input-type-widened', 'safe']]);
     expect(inputPairs(obj({ n: { type: 'string' } }), obj({ n: { type: 'boolean' } }))).toEqual([['input-type-changed', 'breaking']]);
@@ -30,7 +34,8 @@ describe('input schema: tightening breaks callers, loosening is safe', () => {
     expect(inputPairs(obj({ s: { type: 'string', enum: ['a'] } }), obj({ s: { type: 'string', enum: ['a', 'b'] } }))).toEqual([
       ['input-enum-widened', 'safe'],
     ]);
-    expect(inputPairs(obj({ s: str }), obj({ s: { type: 'string', const: 'x' } }))).toEqual([['input-enum-narrowed', 'breaking']]);
+    expect(inputPairs(obj({ s: str }), obj({ s: { type: 'string', const: 'x' } }))).toEqual([['input-enum-declared', 'dangerous']]);
+    expect(inputPairs(obj({ s: { type: 'string', enum: ['a', 'b'] } }), obj({ s: str }))).toEqual([['input-enum-dropped', 'dangerous']]);
   });
 
   it('bounds, lengths, patterns and formats', () => {
@@ -40,14 +45,15 @@ describe('input schema: tightening breaks callers, loosening is safe', () => {
     expect(inputPairs(obj({ n: { type: 'integer', minimum: 5 } }), obj({ n: { type: 'integer', minimum: 1 } }))).toEqual([
       ['input-constraint-loosened', 'safe'],
     ]);
+    // A bound declared where there was none is held; one that moves still rolls back.
     expect(inputPairs(obj({ s: str }), obj({ s: { type: 'string', maxLength: 10 } }))).toEqual([
-      ['input-constraint-tightened', 'breaking'],
+      ['input-constraint-declared', 'dangerous'],
     ]);
     expect(inputPairs(obj({ s: { type: 'array', minItems: 2 } }), obj({ s: { type: 'array' } }))).toEqual([
       ['input-constraint-loosened', 'safe'],
     ]);
     expect(inputPairs(obj({ s: str }), obj({ s: { type: 'string', pattern: '^a' } }))).toEqual([
-      ['input-constraint-tightened', 'breaking'],
+      ['input-constraint-declared', 'dangerous'],
     ]);
     expect(inputPairs(obj({ s: { type: 'string', format: 'email' } }), obj({ s: str }))).toEqual([['input-constraint-loosened', 'safe']]);
   });
@@ -139,7 +145,7 @@ describe('keywords that were once passed in silence', () => {
         ...obj({ n: { type: 'number' } }),
         allOf: [{ properties: { n: { type: 'integer' } } }],
       }),
-    ).toEqual([['input-type-changed', 'breaking']]);
+    ).toEqual([['input-constraint-declared', 'dangerous']]);
     expect(inputPairs(obj({ a: str }), { allOf: [obj({ a: str })] })).toEqual([]);
   });
 

@@ -87,20 +87,8 @@ describe('a new tool that declares itself destructive (issue 26 §5)', () => {
   });
 
   it('rolls back where it reaches a role, and is held where every role leaves it out', () => {
-    expect(
-      decide(
-        collectSignals(changes, [], [], () => true),
-        policy,
-        '2026-11-25',
-      ).verdict,
-    ).toBe('Rollback');
-    expect(
-      decide(
-        collectSignals(changes, [], [], (t) => t === 'read'),
-        policy,
-        '2026-11-25',
-      ).verdict,
-    ).toBe('Hold');
+    expect(decide(collectSignals(changes, [], [], { reach: () => true }), policy, '2026-11-25').verdict).toBe('Rollback');
+    expect(decide(collectSignals(changes, [], [], { reach: (t) => t === 'read' }), policy, '2026-11-25').verdict).toBe('Hold');
   });
 
   it('rolls back as before with destructiveToolsOutsideRoles: rollback', () => {

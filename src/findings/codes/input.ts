@@ -2,6 +2,9 @@ import { pathOf } from '../subject.js';
 import { show, type CodeMeta } from './meta.js';
 import { generic, place, toolName, typeWords, where } from './schema-place.js';
 
+const enumList = (values: unknown): string =>
+  Array.isArray(values) ? `${values.slice(0, 6).map(show).join(', ')}${values.length > 6 ? ', …' : ''}` : show(values);
+
 /** The argument a `default` belongs to: `"t" n`, not `"t" n.default`. */
 const owner = (c: Parameters<typeof where>[0]) => where(c).replace(/\.default$/, '');
 
@@ -73,6 +76,23 @@ export const INPUT_CODES = {
     title: 'Argument enums narrowed',
     message: generic('input-enum-narrowed'),
   },
+  // Held: the model is now told the values; one outside them is refused, which servers often did already.
+  'input-enum-declared': {
+    area: 'input',
+    severity: 'dangerous',
+    action: 'hold',
+    title: 'Argument values listed where any were taken',
+    message: (c) => `${where(c).replace(/\.enum$/, '')}: now lists the values it takes (${enumList(c.after)}); any other value is refused.`,
+  },
+  // Held: a widening for callers, but a loss for the model, which no longer sees the values that work.
+  'input-enum-dropped': {
+    area: 'input',
+    severity: 'dangerous',
+    action: 'hold',
+    title: 'Argument value lists dropped',
+    message: (c) =>
+      `${where(c).replace(/\.enum$/, '')}: no longer lists the values it takes (${enumList(c.before)}); the model must guess them now.`,
+  },
   'input-enum-widened': {
     area: 'input',
     severity: 'safe',
@@ -86,6 +106,16 @@ export const INPUT_CODES = {
     action: 'rollback',
     title: 'Argument constraints tightened',
     message: generic('input-constraint-tightened'),
+  },
+  'input-constraint-declared': {
+    area: 'input',
+    severity: 'dangerous',
+    action: 'hold',
+    title: 'Argument bounds declared where there were none',
+    message: (c) =>
+      c.after === 'integer'
+        ? `${where(c).replace(/\.type$/, '')}: now takes integers only where any number was declared; a fractional value is refused.`
+        : `${where(c)}: declared ${show(c.after)} where there was no such bound; a value outside it is refused now, as servers often refused it in code already.`,
   },
   'input-constraint-loosened': {
     area: 'input',
