@@ -438,6 +438,8 @@ describe('the whole-run budget (timeouts.runMs) against a hostile candidate', { 
   // Sessions are tracked from the moment they spawn, so the deadline ends a server still initialising.
   it('bounds the run even while the candidate is still initialising', async () => {
     const result = await run('no-initialize', { env: { MCPGATE_TIMEOUTS__STARTUP_MS: '10000', MCPGATE_TIMEOUTS__RUN_MS: '3000' } });
+    // The run budget ended it, not startupMs: the report blames the run's deadline.
+    expect(result.stdout + result.stderr).toContain('timeouts.runMs');
     await expectNoLeftovers('ok', 'no-initialize');
   });
 
@@ -454,6 +456,7 @@ describe('the whole-run budget (timeouts.runMs) against a hostile candidate', { 
 
   it('whatever the verdict, the slow candidate is ended within the budget', async () => {
     const result = await run('slow-pages', { env: { MCPGATE_TIMEOUTS__RUN_MS: '3000' } });
+    expect(result.stdout + result.stderr).toContain('timeouts.runMs');
     await expectNoLeftovers('ok', 'slow-pages');
   });
 
