@@ -21,7 +21,7 @@ export interface Change {
   message: string;
   /** Stable hash of code, tool, path, before and after; approvals match on it. */
   fingerprint: string;
-  /** The instance search's evidence for a schema change (src/witness/): absent on other changes and on reports before 0.2. */
+  /** The instance search's evidence for a schema change (src/witness/): absent on other changes and in older reports. */
   witness?: Witness;
 }
 
@@ -55,7 +55,7 @@ export interface Finding {
   regression?: boolean;
   /**
    * Audit findings only: `new` on the candidate, `still` on both sides, or `fixed` (a baseline
-   * finding the candidate no longer has where it was looked for). Reports before 0.2 lack it.
+   * finding the candidate no longer has where it was looked for). Older reports lack it.
    */
   direction?: 'new' | 'still' | 'fixed';
   /** The role it concerns, for role findings. */

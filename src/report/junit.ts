@@ -1,4 +1,5 @@
 import { inertLines } from '../inert.js';
+import { fixedCounts } from './model-seat.js';
 import type { Report } from './types.js';
 
 /** XML 1.0 text: server text made inert line by line (src/inert.ts), then escaped for XML. */
@@ -60,9 +61,12 @@ export function renderJunit(report: Report): string {
       },
     }),
   };
+  // What the candidate fixed passes: one test case per finding code, counted in its name.
+  const fixed: TestCase[] = fixedCounts(report).map((f) => ({ name: `fixed: ${f.words} (${f.code})`, classname: 'mcp-gate.audit' }));
   const suites: [string, TestCase[]][] = [
     [`frozen role cases (${c.profile})`, cases],
     [`contract ${report.baseline.profile} -> ${c.profile}`, contract],
+    ...(fixed.length ? [['fixed in this release', fixed] as [string, TestCase[]]] : []),
     ['decision', [verdict]],
   ];
   const count = (list: TestCase[], key: 'failure' | 'skipped') => list.filter((t) => t[key] !== undefined).length;

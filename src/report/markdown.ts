@@ -1,7 +1,7 @@
 import type { Change } from '../findings/types.js';
 import { markdownCode, markdownText } from '../inert.js';
 import { approvalRecord } from './approval-record.js';
-import { modelSeatHighlights } from './model-seat.js';
+import { fixedSentence, modelSeatHighlights } from './model-seat.js';
 import { featureRows } from './feature-rows.js';
 import type { Report, SideReport } from './types.js';
 
@@ -185,8 +185,10 @@ function roleSection(report: Report): string[] {
 
 function auditSection(report: Report): string[] {
   const seat = modelSeatHighlights(report);
-  if (!seat.regressions && !seat.preexisting) return [];
+  const fixed = fixedSentence(report);
+  if (!seat.regressions && !seat.preexisting && !fixed) return [];
   const out = ['', '### What the model sees', ''];
+  if (fixed) out.push(`- ✅ ${cell(fixed)}`);
   for (const f of seat.shown) out.push(`- \`${f.code}\`: ${cell(f.message)}`);
   out.push(`- ${seat.regressions} new on the candidate, ${seat.preexisting} shared with the baseline (reported, not judged).`);
   return out;

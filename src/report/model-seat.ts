@@ -16,3 +16,39 @@ export function modelSeatHighlights(report: Report, limit = 5): { shown: Finding
     preexisting: candidate.length - regressions.length,
   };
 }
+
+/** What a fixed finding was, counted, as the sentence "Fixed in this release" lists it. */
+const FIXED: Partial<Record<Finding['code'], [string, string]>> = {
+  'pagination-hint-hidden': ['hidden next-page signal', 'hidden next-page signals'],
+  'error-not-flagged': ['error not flagged', 'errors not flagged'],
+  'result-too-large': ['oversized result', 'oversized results'],
+  'result-pretty-json': ['pretty-printed result', 'pretty-printed results'],
+  'structured-content-without-text': ['structured result without a text copy', 'structured results without a text copy'],
+  'structured-content-invalid': ['result its own output schema refused', 'results their own output schema refused'],
+  'annotations-missing': ['tool without annotations', 'tools without annotations'],
+  'open-world-hint-missing': ['tool without openWorldHint', 'tools without openWorldHint'],
+  'parameter-description-missing': ['argument without a description', 'arguments without a description'],
+  'description-weak': ['weak description', 'weak descriptions'],
+};
+
+/**
+ * The audit findings of the baseline that the candidate fixed (direction `fixed`), by code, most
+ * first: "7 hidden next-page signals", "1 error not flagged". Empty for older reports.
+ */
+export function fixedCounts(report: Report): { code: Finding['code']; count: number; words: string }[] {
+  const counts = new Map<Finding['code'], number>();
+  for (const f of report.audit.findings)
+    if (f.side === 'baseline' && f.direction === 'fixed') counts.set(f.code, (counts.get(f.code) ?? 0) + 1);
+  return [...counts]
+    .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))
+    .map(([code, count]) => {
+      const [one, many] = FIXED[code] ?? [CODES[code].title.toLowerCase(), CODES[code].title.toLowerCase()];
+      return { code, count, words: `${count} ${count === 1 ? one : many}` };
+    });
+}
+
+/** "Fixed in this release: 7 hidden next-page signals, 1 error not flagged." or null. */
+export function fixedSentence(report: Report): string | null {
+  const fixed = fixedCounts(report);
+  return fixed.length ? `Fixed in this release: ${fixed.map((f) => f.words).join(', ')}.` : null;
+}

@@ -2,12 +2,13 @@ import { inert } from '../inert.js';
 import { CODES, type Code, type Severity } from '../findings/codes.js';
 import type { Report } from './types.js';
 
-type Level = 'error' | 'warning' | 'note';
+type Level = 'error' | 'warning' | 'note' | 'none';
 const LEVEL: Record<Severity, Level> = { breaking: 'error', dangerous: 'warning', safe: 'note' };
 const INFORMATION_URI = 'https://github.com/mcp-gate/mcp-gate';
 
 interface Result {
   ruleId: Code;
+  kind?: 'pass';
   level: Level;
   message: { text: string };
   locations: object[];
@@ -16,7 +17,8 @@ interface Result {
 
 /**
  * SARIF 2.1.0, for GitHub code scanning. Results are the changes that matter (breaking and
- * dangerous), the candidate's failed cases (a pre-existing one as a note), and the candidate's audit regressions. Each is placed
+ * dangerous), the candidate's failed cases (a pre-existing one as a note), the candidate's audit regressions, and the
+ * baseline findings the candidate fixed (kind "pass"). Each is placed
  * at the file it belongs to: the dataset for a case, the gate config for the rest (a contract has
  * no source line of its own), with the tool as a logical location.
  */
@@ -58,6 +60,18 @@ export function renderSarif(report: Report): string {
       ruleId: f.code,
       level: LEVEL[f.severity],
       message: { text: inert(f.message) },
+      locations: [where(config, f.tool)],
+      partialFingerprints: { 'mcpGateAudit/v1': `${f.code}|${f.tool ?? ''}|${f.caseId ?? ''}` },
+    });
+  }
+  // A finding the candidate fixed is a result of kind "pass" (SARIF 2.1.0 §3.27.9): shown, not alerted.
+  for (const f of report.audit.findings) {
+    if (f.side !== 'baseline' || f.direction !== 'fixed') continue;
+    results.push({
+      ruleId: f.code,
+      kind: 'pass',
+      level: 'none',
+      message: { text: `Fixed in this release: ${inert(f.message)}` },
       locations: [where(config, f.tool)],
       partialFingerprints: { 'mcpGateAudit/v1': `${f.code}|${f.tool ?? ''}|${f.caseId ?? ''}` },
     });

@@ -1,5 +1,5 @@
 import { inert, inertLines } from '../inert.js';
-import { modelSeatHighlights } from './model-seat.js';
+import { fixedSentence, modelSeatHighlights } from './model-seat.js';
 import { featureRows } from './feature-rows.js';
 import type { Report, SideReport } from './types.js';
 
@@ -67,8 +67,10 @@ export function renderText(report: Report, style: TextStyle = plain, reportPath:
     lines.push(...failures);
   }
   const seat = modelSeatHighlights(report);
-  if (seat.regressions || seat.preexisting) {
+  const fixed = fixedSentence(report);
+  if (seat.regressions || seat.preexisting || fixed) {
     lines.push('', style.bold('What the model sees'));
+    if (fixed) lines.push(`  ${style.green(fixed)}`);
     for (const f of seat.shown) lines.push(`  ${f.code}: ${inert(f.message)}`);
     if (seat.regressions > seat.shown.length)
       lines.push(style.dim(`  ... ${seat.regressions - seat.shown.length} more regressions in the report`));

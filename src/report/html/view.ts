@@ -1,3 +1,4 @@
+import { fixedSentence } from '../model-seat.js';
 import type { CaseResult } from '../../cases/types.js';
 import type { ContractTool, Features } from '../../contract/types.js';
 import { CODES, type Severity } from '../../findings/codes.js';
@@ -75,6 +76,8 @@ export interface ReportView {
   cases: CaseRow[];
   /** Candidate regressions first (those that move the verdict before those that do not), then the rest. */
   findings: Finding[];
+  /** "Fixed in this release: …", from the baseline findings the candidate fixed; null when none (or an older report). */
+  fixed: string | null;
   cost: Report['audit']['cost'] | null;
 }
 
@@ -212,6 +215,7 @@ export function reportView(report: Report): ReportView {
     serverChanges: changes.filter((c) => !shown.has(c)),
     cases: caseRows(report),
     findings: orderedFindings(report.audit.findings),
+    fixed: fixedSentence(report),
     cost: report.audit.cost ?? null,
   };
 }
