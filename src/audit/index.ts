@@ -5,6 +5,7 @@ import type { Finding, Side } from '../findings/types.js';
 import { auditContract, type DefinitionCost, type ToolAuditMemo } from './contract-checks.js';
 import { auditResult, readBytes, type Observation } from './result-checks.js';
 import { resultDrift } from './result-drift.js';
+import { unannotatedServer, unlistedToolMentions } from './references.js';
 import { auditFeatures, instructionsTokens } from './feature-checks.js';
 
 export interface AuditSide {
@@ -33,7 +34,8 @@ export function audit(baseline: AuditSide, candidate: AuditSide, settings: Audit
     const contract = auditContract(s.contract, s.side, memo);
     const results = s.observations.flatMap((o) => auditResult(o, byName.get(o.tool), s.side, settings.resultBudgetBytes));
     const cost: DefinitionCost = { ...contract.cost, instructionsTokens: instructionsTokens(s.contract) };
-    return { findings: [...contract.findings, ...auditFeatures(s.contract, s.side), ...results], cost };
+    const lessons = [...unlistedToolMentions(s.contract, s.side), ...unannotatedServer(s.contract, s.side)];
+    return { findings: [...contract.findings, ...lessons, ...auditFeatures(s.contract, s.side), ...results], cost };
   };
   const b = run(baseline);
   const c = run(candidate);
@@ -114,6 +116,14 @@ const REPAIRED_BY: Partial<Record<Finding['code'], Finding['code'][]>> = {
     'error-not-flagged',
   ],
   'result-content-moved': ['structured-content-without-text', 'structured-content-invalid', 'error-not-flagged'],
+  // The text was rewritten to carry what the model lacked: the items, the page hint, a flagged error.
+  'result-text-changed': [
+    'pagination-hint-hidden',
+    'structured-content-without-text',
+    'error-not-flagged',
+    'result-pretty-json',
+    'result-too-large',
+  ],
 };
 
 /**

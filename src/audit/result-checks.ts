@@ -108,6 +108,14 @@ export function auditResult(o: Observation, tool: ContractTool | undefined, side
   if (more && !texts.some((t) => HINT_IN_TEXT.test(t))) {
     add('pagination-hint-hidden', `structuredContent signals more results (${more}) but no text tells the model how to get the next page.`);
   }
+  const unusable = !isError && tool ? unusablePageHint(texts, tool) : null;
+  if (unusable) add('pagination-hint-unusable', unusable);
+  const nulls = !isError ? alwaysNull(structured ?? blocks.find((b) => b.json !== undefined)?.json) : [];
+  if (nulls.length)
+    add(
+      'result-null-fields',
+      `${nulls.length} field${nulls.length === 1 ? ' is' : 's are'} null in every item (${nulls.slice(0, 8).join(', ')}${nulls.length > 8 ? ', …' : ''}): absent values written out as null cost the model tokens and read as facts; omit them.`,
+    );
   overBudget();
   for (const { text, json } of blocks) {
     // Indented JSON: a line that starts with spaces or tabs before a key or value. The blank line
@@ -165,4 +173,41 @@ function moreSignal(structured: unknown, args: Record<string, unknown>): string 
     if (full) return `"${full[0]}" holds exactly ${limitArg}=${String(args[limitArg])} items`;
   }
   return null;
+}
+
+const PAGE_ARGS = /^(page|page_?number|pageNumber|cursor|next_?cursor|offset|after|page_?token|pageToken|start)$/i;
+const PAGE_HINT = /\b(?:call (?:this tool )?again|next page|(?:pass|with|use|set)\s+(?:page|cursor)\s*=)/i;
+
+/**
+ * A text that tells the model to ask for the next page of a tool that takes no page, cursor or
+ * offset argument: the model cannot follow it (the write-ups' "a list that claims more").
+ */
+function unusablePageHint(texts: string[], tool: ContractTool): string | null {
+  const hint = texts.map((t) => PAGE_HINT.exec(t)).find(Boolean);
+  if (!hint) return null;
+  const args = Object.keys((tool.inputSchema?.properties as object | undefined) ?? {});
+  if (args.some((a) => PAGE_ARGS.test(a))) return null;
+  return `the text tells the model to ask for more ("${hint[0]}") but the tool takes no page, cursor or offset argument (it takes ${args.length ? args.join(', ') : 'none'}).`;
+}
+
+/**
+ * Fields null in every object of a list that has at least two (or in the one object returned), when
+ * at least two such fields appear: TypedDict-style output that writes absent optional keys as null
+ * (the write-ups' null pollution). A single nullable field is a value, not a pattern.
+ */
+function alwaysNull(data: unknown): string[] {
+  const lists: Record<string, unknown>[][] = [];
+  if (Array.isArray(data)) lists.push(data.filter(isObject));
+  else if (isObject(data)) {
+    const inner = Object.values(data).filter((v): v is unknown[] => Array.isArray(v) && v.length >= 2);
+    if (inner.length) for (const list of inner) lists.push(list.filter(isObject));
+    else lists.push([data]);
+  }
+  const out = new Set<string>();
+  for (const items of lists) {
+    if (!items.length) continue;
+    const keys = new Set(items.flatMap((i) => Object.keys(i)));
+    for (const key of keys) if (items.every((i) => Object.hasOwn(i, key) && i[key] === null)) out.add(key);
+  }
+  return out.size >= 2 ? [...out].sort() : [];
 }

@@ -1,12 +1,69 @@
 import type { Finding } from '../findings/types.js';
 import type { Observation } from './result-checks.js';
 import { jsonOfText } from './text-json.js';
+import { suspiciousReasons } from '../diff/suspicious.js';
+import { judgeWording } from '../diff/wording.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** How deep and how wide the comparison goes: a result is data of any size, and findings must stay readable. */
 const MAX_DEPTH = 32;
 const MAX_FINDINGS_PER_PROBE = 20;
+/** Items of a list compared with the baseline's item at the same index. */
+const MAX_ITEMS = 50;
+
+type Add = (code: Finding['code'], path: string, message: string) => void;
+
+/** One finding per code and place, whichever item shows it first: `/posts/0/eta` and `/posts/7/eta` are one. */
+function once(add: Add): Add {
+  const seen = new Set<string>();
+  return (code, path, message) => {
+    const key = `${code}|${path.replace(/\/\d+(?=\/|$)/g, '/*')}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    add(code, path, message);
+  };
+}
+
+/** Deep equality within MAX_DEPTH: data nested deeper is not called equal (and is not walked). */
+function sameData(a: unknown, b: unknown, depth: number): boolean {
+  if (a === b) return true;
+  if (depth > MAX_DEPTH || typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const [ka, kb] = [Object.keys(a), Object.keys(b)];
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => Object.hasOwn(b, k) && sameData((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], depth + 1));
+}
+
+/**
+ * The text the model reads, rewritten while the data stayed the same: a rewrite by the line drawn
+ * for descriptions (diff/wording.ts), or new text that carries what an injection looks like.
+ */
+function textDrift(was: Record<string, unknown>, now: Record<string, unknown>, add: Add): void {
+  if (!sameData(was.structuredContent, now.structuredContent, 0)) return;
+  const prose = (r: Record<string, unknown>) =>
+    (Array.isArray(r.content) ? r.content : [])
+      .filter((b): b is { type: 'text'; text: string } => isObject(b) && b.type === 'text' && typeof b.text === 'string')
+      .map((b) => b.text)
+      .filter((t) => jsonOfText(t) === undefined)
+      .join('\n')
+      .slice(0, 20_000);
+  const [before, after] = [prose(was), prose(now)];
+  if (before === after) return;
+  const suspicious = suspiciousReasons(after, before);
+  if (suspicious.length)
+    add(
+      'result-text-changed',
+      '/content',
+      `the text the model reads now contains ${suspicious.join('; ')}, while structuredContent is unchanged.`,
+    );
+  else if (judgeWording(before, after).kind === 'rewritten')
+    add(
+      'result-text-changed',
+      '/content',
+      `the text the model reads was rewritten while structuredContent is unchanged: ${judgeWording(before, after).why}.`,
+    );
+}
 
 /** A result's data: its structuredContent, and the first text block that is a JSON object or array. */
 function payloadOf(result: Record<string, unknown>): { structuredContent?: unknown; text?: unknown } {
@@ -47,7 +104,7 @@ export const volatileMatcher = (patterns: string[]) => {
  * What the candidate returns for the same probe, against what the baseline returned: a field gone,
  * a value of another type, a list that came back empty, an error where there was none, the data
  * moved between `structuredContent` and the text. This catches a breaking output change in a server
- * that declares no outputSchema. Lists are compared by their first item; pointers the dataset marks
+ * that declares no outputSchema. Lists are compared item by item (up to 50); pointers the dataset marks
  * `volatile` (timestamps, ids, counters) are left out. Findings are candidate regressions.
  */
 export function* resultDrift(baseline: Observation[], candidate: Observation[]): Generator<Finding> {
@@ -75,7 +132,8 @@ export function* resultDrift(baseline: Observation[], candidate: Observation[]):
     const c = payloadOf(o.result);
     const has = (p: { structuredContent?: unknown; text?: unknown }, where: 'structuredContent' | 'text') => Object.hasOwn(p, where);
     if (has(b, 'structuredContent') && has(c, 'structuredContent')) {
-      compare(b.structuredContent, c.structuredContent, '', 0, 'structuredContent', volatile, add);
+      compare(b.structuredContent, c.structuredContent, '', 0, 'structuredContent', volatile, once(add));
+      textDrift(was.result, o.result, add);
     } else if (has(b, 'structuredContent')) {
       // JSON text turned into prose is still text for the model; structuredContent gone leaves a client without its data.
       if (o.result.isError !== true) {
@@ -83,7 +141,7 @@ export function* resultDrift(baseline: Observation[], candidate: Observation[]):
         add('result-content-moved', '/structuredContent', `structuredContent is gone${now}: a client that reads it finds nothing.`);
       }
     } else if (has(b, 'text') && has(c, 'text')) {
-      compare(b.text, c.text, '', 0, 'text', volatile, add);
+      compare(b.text, c.text, '', 0, 'text', volatile, once(add));
     } else if (has(b, 'text') && has(c, 'structuredContent')) {
       add(
         'result-content-moved',
@@ -102,18 +160,24 @@ function compare(
   depth: number,
   where: string,
   volatile: (pointer: string) => boolean,
-  add: (code: Finding['code'], path: string, message: string) => void,
+  add: Add,
 ): void {
   if (depth > MAX_DEPTH || volatile(pointer)) return;
   const at = `/${where}${pointer}`;
-  if (was === null || now === null) return; // null stands in for "no value" too often to call it a type change
+  if (was === null) return; // null stands in for "no value" too often to call a value there a change
+  if (now === null) {
+    add('result-field-nulled', at, `${at} was ${kindOf(was)}, is null.`);
+    return;
+  }
   if (kindOf(was) !== kindOf(now)) {
     add('result-type-changed', at, `${at} was ${kindOf(was)}, is ${kindOf(now)}.`);
     return;
   }
   if (Array.isArray(was) && Array.isArray(now)) {
     if (was.length && !now.length) add('result-list-emptied', at, `${at} had ${was.length} item(s), is empty.`);
-    else if (was.length && now.length) compare(was[0], now[0], `${pointer}/0`, depth + 1, where, volatile, add);
+    // Every item, within bounds: a list whose items after the first are gutted is caught too.
+    for (let i = 0; i < Math.min(was.length, now.length, MAX_ITEMS); i++)
+      compare(was[i], now[i], `${pointer}/${i}`, depth + 1, where, volatile, add);
     return;
   }
   if (isObject(was) && isObject(now)) {

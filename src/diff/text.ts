@@ -55,11 +55,32 @@ function wordingChange(kind: 'description' | 'instructions', subject: Subject, b
   return change(code, subject, before, after, `${wording.why[0]!.toUpperCase()}${wording.why.slice(1)}${shown ? `: ${shown}` : '.'}`);
 }
 
+/** Whether the schema node a description sits on (`at` without its last step) exists in the tool. */
+function placeExists(tool: ContractTool, at: string[]): boolean {
+  if (at.length === 1) return true;
+  let node: unknown = tool;
+  for (const step of at.slice(0, -1)) {
+    if (!isObject(node)) return false;
+    node = (node as Record<string, unknown>)[step];
+  }
+  return isObject(node);
+}
+
 /** Descriptions, titles and (through `diffText.instructions`) the server's instructions. */
 export function diffText(before: ContractTool, after: ContractTool): Change[] {
   const out: Change[] = [];
   const was = descriptions(before);
-  for (const [path, { at, text }] of descriptions(after)) out.push(...textChanges(after.name, at, was.get(path)?.text, text));
+  const now = descriptions(after);
+  for (const [path, { at, text }] of now) {
+    // A description where the same place had none, on a parameter that was there: guidance added.
+    if (!was.has(path) && at.length > 1 && placeExists(before, at))
+      out.push(change('description-added', { kind: 'tool', tool: after.name, at }, null, text));
+    out.push(...textChanges(after.name, at, was.get(path)?.text, text));
+  }
+  for (const [path, { at, text }] of was) {
+    if (!now.has(path) && placeExists(after, at))
+      out.push(change('description-removed', { kind: 'tool', tool: after.name, at }, text, null));
+  }
   if ((before.title ?? null) !== (after.title ?? null))
     out.push(change('title-changed', { kind: 'tool', tool: after.name, at: ['title'] }, before.title, after.title));
   return out;

@@ -1,7 +1,7 @@
 import type { Change } from '../findings/types.js';
 import { markdownCode, markdownText } from '../inert.js';
 import { approvalRecord } from './approval-record.js';
-import { fixedSentence, modelSeatHighlights } from './model-seat.js';
+import { fixedSentence, modelSeatHighlights, stillSentence } from './model-seat.js';
 import { featureRows } from './feature-rows.js';
 import type { Report, SideReport } from './types.js';
 
@@ -189,6 +189,8 @@ function auditSection(report: Report): string[] {
   if (!seat.regressions && !seat.preexisting && !fixed) return [];
   const out = ['', '### What the model sees', ''];
   if (fixed) out.push(`- ✅ ${cell(fixed)}`);
+  const still = fixed ? stillSentence(report) : null;
+  if (still) out.push(`- ${cell(still)}`);
   for (const f of seat.shown) out.push(`- \`${f.code}\`: ${cell(f.message)}`);
   out.push(`- ${seat.regressions} new on the candidate, ${seat.preexisting} shared with the baseline (reported, not judged).`);
   return out;

@@ -29,6 +29,9 @@ const FIXED: Partial<Record<Finding['code'], [string, string]>> = {
   'open-world-hint-missing': ['tool without openWorldHint', 'tools without openWorldHint'],
   'parameter-description-missing': ['argument without a description', 'arguments without a description'],
   'description-weak': ['weak description', 'weak descriptions'],
+  'tool-reference-missing': ['mention of a tool the server does not list', 'mentions of tools the server does not list'],
+  'pagination-hint-unusable': ['next-page hint the tool cannot follow', 'next-page hints the tool cannot follow'],
+  'result-null-fields': ['result with fields null in every item', 'results with fields null in every item'],
 };
 
 /**
@@ -45,6 +48,22 @@ export function fixedCounts(report: Report): { code: Finding['code']; count: num
       const [one, many] = FIXED[code] ?? [CODES[code].title.toLowerCase(), CODES[code].title.toLowerCase()];
       return { code, count, words: `${count} ${count === 1 ? one : many}` };
     });
+}
+
+/** The candidate's findings that the baseline had too, by code: what a release has not fixed yet. */
+export function stillSentence(report: Report): string | null {
+  const counts = new Map<Finding['code'], number>();
+  for (const f of report.audit.findings)
+    if (f.side === 'candidate' && f.direction === 'still' && f.code !== 'tool-definition-cost')
+      counts.set(f.code, (counts.get(f.code) ?? 0) + 1);
+  if (!counts.size) return null;
+  const words = [...counts]
+    .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))
+    .map(([code, n]) => {
+      const [one, many] = FIXED[code] ?? [CODES[code].title.toLowerCase(), CODES[code].title.toLowerCase()];
+      return `${n} ${n === 1 ? one : many}`;
+    });
+  return `Still there: ${words.join(', ')}.`;
 }
 
 /** "Fixed in this release: 7 hidden next-page signals, 1 error not flagged." or null. */

@@ -1,5 +1,5 @@
 import { inert, inertLines } from '../inert.js';
-import { fixedSentence, modelSeatHighlights } from './model-seat.js';
+import { fixedSentence, modelSeatHighlights, stillSentence } from './model-seat.js';
 import { featureRows } from './feature-rows.js';
 import type { Report, SideReport } from './types.js';
 
@@ -68,9 +68,11 @@ export function renderText(report: Report, style: TextStyle = plain, reportPath:
   }
   const seat = modelSeatHighlights(report);
   const fixed = fixedSentence(report);
+  const still = fixed ? stillSentence(report) : null;
   if (seat.regressions || seat.preexisting || fixed) {
     lines.push('', style.bold('What the model sees'));
     if (fixed) lines.push(`  ${style.green(fixed)}`);
+    if (still) lines.push(`  ${still}`);
     for (const f of seat.shown) lines.push(`  ${f.code}: ${inert(f.message)}`);
     if (seat.regressions > seat.shown.length)
       lines.push(style.dim(`  ... ${seat.regressions - seat.shown.length} more regressions in the report`));

@@ -42,6 +42,7 @@ describe('the write-ups fixture: fixes read as fixes (issue 27)', { timeout: 60_
         'open-world-hint-missing',
         'parameter-description-missing',
         'description-weak',
+        'tool-reference-missing',
       ]),
     );
     // The fixes are not drift: no error flipped, no size regression, no hidden page signal on the candidate.

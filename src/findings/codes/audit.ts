@@ -33,4 +33,11 @@ export const AUDIT_CODES = {
   'prompt-description-missing': { area: 'audit', action: 'ignore', title: 'Prompts without a description' },
   'resource-description-missing': { area: 'audit', action: 'ignore', title: 'Resources and templates without a description' },
   'instructions-cost-regression': { area: 'audit', action: 'hold', title: 'Server instructions grew' },
+  // The write-ups' lessons (issue 27 §5-§7; docs/writeups-lessons.md).
+  'tool-reference-missing': { area: 'audit', action: 'hold', title: 'Tools named that the server does not list' },
+  'server-unannotated': { area: 'audit', action: 'ignore', title: 'Servers that annotate no tool' },
+  'result-field-nulled': { area: 'audit', action: 'hold', title: 'Result values now null' },
+  'result-text-changed': { area: 'audit', action: 'hold', title: 'Result text rewritten with the same data' },
+  'result-null-fields': { area: 'audit', action: 'hold', title: 'Result fields null in every item' },
+  'pagination-hint-unusable': { area: 'audit', action: 'hold', title: 'Next-page hints the tool cannot follow' },
 } as const satisfies Record<string, CodeMeta>;

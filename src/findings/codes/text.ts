@@ -21,6 +21,21 @@ export const TEXT_CODES = {
     title: 'Descriptions reworded',
     message: (c) => `Description of "${toolName(c)}"${at(c)} reworded.`,
   },
+  // A parameter that keeps its place but loses its description: the model loses what it was told (issue 27 §6).
+  'description-removed': {
+    area: 'text',
+    severity: 'dangerous',
+    action: 'hold',
+    title: 'Descriptions removed',
+    message: (c) => `Description of "${toolName(c)}"${at(c)} removed: the model is no longer told ${show(c.before)}.`,
+  },
+  'description-added': {
+    area: 'text',
+    severity: 'safe',
+    action: 'ignore',
+    title: 'Descriptions added',
+    message: (c) => `Description of "${toolName(c)}"${at(c)} added.`,
+  },
   // The reasons (with the matched text, clipped) are the message: the whole texts stay in before/after.
   'description-suspicious': { area: 'text', severity: 'breaking', action: 'rollback', title: 'Suspicious descriptions', message: () => '' },
   'title-changed': {
