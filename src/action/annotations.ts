@@ -41,8 +41,7 @@ export interface Annotation {
 export function annotations(report: Report, locate: Locator, max = MAX_ANNOTATIONS): string[] {
   const { decision } = report;
   const acting = new Map<Code, Level>();
-  if (!decision.approval)
-    for (const r of decision.reasons) acting.set(r.code, r.action === 'rollback' ? 'error' : 'warning');
+  if (!decision.approval) for (const r of decision.reasons) acting.set(r.code, r.action === 'rollback' ? 'error' : 'warning');
   const levelOf = (code: Code): Level => acting.get(code) ?? 'notice';
   const shown = new Set<Code>();
   const all: (Omit<Annotation, 'place'> & { place: () => Place | null })[] = [];

@@ -38,7 +38,8 @@ export function newArtifactDir(env: NodeJS.ProcessEnv): string {
 
 export function writeArtifact(dir: string, artifact: { report: Report } | { bundleVerdict: Verdict | null } | { undecided: string }): void {
   if ('report' in artifact) writeFileSync(join(dir, ARTIFACT_FILES.report), JSON.stringify(artifact.report));
-  else if ('bundleVerdict' in artifact) writeFileSync(join(dir, ARTIFACT_FILES.bundle), JSON.stringify({ verdict: artifact.bundleVerdict }));
+  else if ('bundleVerdict' in artifact)
+    writeFileSync(join(dir, ARTIFACT_FILES.bundle), JSON.stringify({ verdict: artifact.bundleVerdict }));
   else writeFileSync(join(dir, ARTIFACT_FILES.undecided), JSON.stringify({ reason: artifact.undecided }));
 }
 
@@ -71,7 +72,8 @@ export function readArtifact(dir: string): Artifact {
   const undecided = readCapped(dir, ARTIFACT_FILES.undecided, ARTIFACT_CAPS.smallBytes);
   const present = [report, bundle, undecided].filter(Boolean);
   if (!present.length) return { kind: 'missing' };
-  if (present.length > 1) return { kind: 'invalid', problems: ['the artifact holds more than one of report.json, bundle.json and undecided.json'] };
+  if (present.length > 1)
+    return { kind: 'invalid', problems: ['the artifact holds more than one of report.json, bundle.json and undecided.json'] };
   const file = present[0]!;
   if ('problem' in file) return { kind: 'invalid', problems: [file.problem] };
   const name = report ? ARTIFACT_FILES.report : bundle ? ARTIFACT_FILES.bundle : ARTIFACT_FILES.undecided;

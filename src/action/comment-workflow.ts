@@ -50,8 +50,7 @@ const fails = (verdict: Verdict, failOn: FailOn): boolean =>
  * artifact is not what the gate decided (or the job failed for another reason), and nothing is shown.
  */
 export function verify(artifact: Artifact, conclusion: string | null, failOn: FailOn): Outcome | { kind: 'ok'; verdict: Verdict } {
-  if (conclusion !== 'success' && conclusion !== 'failure')
-    return { kind: 'undecided', reason: null, conclusion };
+  if (conclusion !== 'success' && conclusion !== 'failure') return { kind: 'undecided', reason: null, conclusion };
   switch (artifact.kind) {
     case 'invalid':
       return { kind: 'unverified', problems: artifact.problems };
@@ -66,7 +65,8 @@ export function verify(artifact: Artifact, conclusion: string | null, failOn: Fa
     case 'bundle':
     case 'report': {
       const verdict = artifact.kind === 'bundle' ? artifact.verdict : artifact.report.decision.verdict;
-      if (verdict === null) return conclusion === 'failure' ? { kind: 'undecided', reason: null, conclusion } : unverified(verdict, conclusion);
+      if (verdict === null)
+        return conclusion === 'failure' ? { kind: 'undecided', reason: null, conclusion } : unverified(verdict, conclusion);
       if (artifact.kind === 'report' && (artifact.report.decision.approval || artifact.report.decision.staleApproval))
         return { kind: 'unverified', problems: ['the report carries an approval; the gate job never approves (labels are applied here)'] };
       const expected = fails(verdict, failOn) ? 'failure' : 'success';
@@ -123,7 +123,12 @@ export async function commentWorkflow(env: NodeJS.ProcessEnv): Promise<number> {
   const payload = event.workflow_run;
   if (env.GITHUB_EVENT_NAME !== 'workflow_run' || !payload)
     throw new InputError([
-      { file: 'action inputs', line: null, path: 'mode', message: 'comment runs in a workflow on workflow_run (see examples/workflows/mcp-gate-comment.yml)' },
+      {
+        file: 'action inputs',
+        line: null,
+        path: 'mode',
+        message: 'comment runs in a workflow on workflow_run (see examples/workflows/mcp-gate-comment.yml)',
+      },
     ]);
   const api = CommentsApi.fromEnv(env, input(env, 'github-token') || env.GITHUB_TOKEN || '');
   if (!api) throw new InputError([{ file: 'action inputs', line: null, path: 'github-token', message: 'mode: comment needs a token' }]);
@@ -137,7 +142,9 @@ export async function commentWorkflow(env: NodeJS.ProcessEnv): Promise<number> {
   const job = input(env, 'gate-job');
   const conclusion = job ? await api.jobConclusion(payload.id, job) : run.conclusion;
   if (conclusion === undefined)
-    throw new InputError([{ file: 'action inputs', line: null, path: 'gate-job', message: `no job named ${JSON.stringify(job)} in run ${payload.id}` }]);
+    throw new InputError([
+      { file: 'action inputs', line: null, path: 'gate-job', message: `no job named ${JSON.stringify(job)} in run ${payload.id}` },
+    ]);
   const pr = await pullRequestOf(api, payload, run.headSha);
   if (!pr) {
     appendSummary(env, `mcp-gate: no open pull request has ${run.headSha.slice(0, 12)} as its head: nothing to comment on.\n`);
@@ -148,13 +155,16 @@ export async function commentWorkflow(env: NodeJS.ProcessEnv): Promise<number> {
   const artifact = readArtifact(dir);
   const checked = verify(artifact, conclusion, failOn);
   const label = input(env, 'approve-label');
-  const neverNote = failOn === 'never' ? 'With `fail-on: never` the gate job always succeeds, so its conclusion cannot confirm this verdict.' : null;
+  const neverNote =
+    failOn === 'never' ? 'With `fail-on: never` the gate job always succeeds, so its conclusion cannot confirm this verdict.' : null;
   let outcome: Outcome;
   if (checked.kind !== 'ok') outcome = checked;
   else if (artifact.kind === 'bundle') outcome = { kind: 'bundle', verdict: checked.verdict, note: neverNote };
   else {
     const report = (artifact as Extract<Artifact, { kind: 'report' }>).report;
-    const decision = label ? applyApproval(report.decision, label, await approvalState(api, pr.number, label, markersOf(env))) : report.decision;
+    const decision = label
+      ? applyApproval(report.decision, label, await approvalState(api, pr.number, label, markersOf(env)))
+      : report.decision;
     try {
       // Rendered anew from the checked JSON: the renderer makes every server string inert.
       const markdown = redact(
@@ -162,11 +172,15 @@ export async function commentWorkflow(env: NodeJS.ProcessEnv): Promise<number> {
       );
       outcome = { kind: 'verdict', decision, markdown, note: neverNote };
     } catch (error) {
-      outcome = { kind: 'unverified', problems: [`the report could not be rendered: ${error instanceof Error ? error.message : String(error)}`] };
+      outcome = {
+        kind: 'unverified',
+        problems: [`the report could not be rendered: ${error instanceof Error ? error.message : String(error)}`],
+      };
     }
   }
 
-  const text = outcome.kind === 'verdict' ? outcome.markdown + (outcome.note ? `\n> [!NOTE]\n> ${outcome.note}\n` : '') : body(outcome, run);
+  const text =
+    outcome.kind === 'verdict' ? outcome.markdown + (outcome.note ? `\n> [!NOTE]\n> ${outcome.note}\n` : '') : body(outcome, run);
   const verdict = outcome.kind === 'verdict' ? outcome.decision.verdict : outcome.kind === 'bundle' ? outcome.verdict : null;
   const short = shortBody(
     verdict ?? (outcome.kind === 'undecided' ? 'could not decide' : 'could not verify'),
@@ -197,7 +211,11 @@ async function status(
   const context = input(env, 'comment-key') ? `mcp-gate/${commentKey(env)}` : 'mcp-gate';
   const state = verdict === null ? 'error' : fails(verdict, failOn) ? 'failure' : 'success';
   const description =
-    verdict !== null ? `${verdict}${kind === 'verdict' ? '' : ' (bundle)'}` : kind === 'undecided' ? 'could not decide' : 'could not verify';
+    verdict !== null
+      ? `${verdict}${kind === 'verdict' ? '' : ' (bundle)'}`
+      : kind === 'undecided'
+        ? 'could not decide'
+        : 'could not verify';
   try {
     await api.setStatus(run.headSha, { state, context, description, targetUrl: run.htmlUrl ?? undefined });
   } catch (error) {

@@ -151,13 +151,14 @@ export class CommentsApi {
       'GET',
       `/repos/${this.repository}/pulls?state=open&head=${head}&per_page=100`,
     );
-    return pulls
-      .filter((p) => p.head.sha === sha)
-      .map((p) => ({ number: p.number, fromFork: p.head.repo?.full_name !== this.repository }));
+    return pulls.filter((p) => p.head.sha === sha).map((p) => ({ number: p.number, fromFork: p.head.repo?.full_name !== this.repository }));
   }
 
   /** A commit status on the pull request's head: what branch protection can require. */
-  async setStatus(sha: string, status: { state: 'success' | 'failure' | 'error'; context: string; description: string; targetUrl?: string }) {
+  async setStatus(
+    sha: string,
+    status: { state: 'success' | 'failure' | 'error'; context: string; description: string; targetUrl?: string },
+  ) {
     await this.call('POST', `/repos/${this.repository}/statuses/${sha}`, {
       state: status.state,
       context: status.context,

@@ -37,7 +37,9 @@ function movedInputs(env: NodeJS.ProcessEnv): void {
   if (!moved.length) return;
   const message = `${moved.join(', ')} ${moved.length === 1 ? 'does' : 'do'} nothing in the gate job: the job that starts the pull request's code holds no token, so it neither comments nor reads labels. The comment, the approve label and the status are the comment workflow's (mode: comment, on workflow_run): see ${SECOND_WORKFLOW}.`;
   process.stderr.write(`mcp-gate: ${message}\n`);
-  process.stdout.write(`${command({ level: 'notice', title: 'mcp-gate: the comment moved to a second workflow', message, place: null })}\n`);
+  process.stdout.write(
+    `${command({ level: 'notice', title: 'mcp-gate: the comment moved to a second workflow', message, place: null })}\n`,
+  );
 }
 
 async function main(env: NodeJS.ProcessEnv, interrupted: () => boolean, artifact: string | null): Promise<number> {
@@ -54,7 +56,9 @@ async function main(env: NodeJS.ProcessEnv, interrupted: () => boolean, artifact
     ]);
   const mode = input(env, 'mode', 'gate');
   if (mode !== 'gate')
-    throw new InputError([{ file: 'action inputs', line: null, path: 'mode', message: `must be gate or comment, not ${JSON.stringify(mode)}` }]);
+    throw new InputError([
+      { file: 'action inputs', line: null, path: 'mode', message: `must be gate or comment, not ${JSON.stringify(mode)}` },
+    ]);
   movedInputs(env);
   const pr = pullRequestOf(env);
 

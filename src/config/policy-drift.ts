@@ -105,7 +105,9 @@ export function gateWorkflows(top: string, commit: string): string[] {
   }
   let atBase: string[] = [];
   try {
-    atBase = git(['ls-tree', '--name-only', `${commit}:${WORKFLOWS}`], top).split('\n').filter(isWorkflow);
+    atBase = git(['ls-tree', '--name-only', `${commit}:${WORKFLOWS}`], top)
+      .split('\n')
+      .filter(isWorkflow);
   } catch {
     // no workflows at the base
   }

@@ -224,14 +224,16 @@ function approveSection(report: Report, options: MarkdownOptions): string[] {
     // An exception is an edit to the gate config, itself policy: never advised for the policy Hold.
     if (policy)
       out.push(
-        `- \`gate-policy-changed\`: ${(report.policy?.files ?? []).map((f) => `${code(f.file)} (${f.change})`).join(', ') || 'the gate\'s policy files'} changed. It clears when the policy's owners approve the run${options.approveLabel ? ' with the label' : ''}, or when the policy change lands on the base branch on its own first. An exception would edit the policy again.`,
+        `- \`gate-policy-changed\`: ${(report.policy?.files ?? []).map((f) => `${code(f.file)} (${f.change})`).join(', ') || "the gate's policy files"} changed. It clears when the policy's owners approve the run${options.approveLabel ? ' with the label' : ''}, or when the policy change lands on the base branch on its own first. An exception would edit the policy again.`,
       );
     const first = report.decision.reasons.find((r) => r.code !== 'gate-policy-changed');
     if (first) {
       const change = report.diff.changes.find((x) => x.code === first.code);
       out.push(
         '- For a known change, until a date: add an exception to `promotion.exceptions` in the gate config, e.g.' +
-          (policy || report.policy ? ' (in a pull request that is itself a policy change, `gate-policy-changed`, which its owners approve)' : ''),
+          (policy || report.policy
+            ? ' (in a pull request that is itself a policy change, `gate-policy-changed`, which its owners approve)'
+            : ''),
         '',
       );
       out.push('```yaml', 'promotion:', '  exceptions:');

@@ -89,7 +89,12 @@ beforeAll(async () => {
         const run = api.runs.get(Number(runMatch[1]));
         if (!run) return send(404, { message: 'Not Found' });
         if (runMatch[2]) return send(200, { total_count: run.jobs?.length ?? 0, jobs: run.jobs ?? [] });
-        return send(200, { id: Number(runMatch[1]), conclusion: run.conclusion, head_sha: run.head_sha, html_url: `https://github.test/acme/tools/actions/runs/${runMatch[1]}` });
+        return send(200, {
+          id: Number(runMatch[1]),
+          conclusion: run.conclusion,
+          head_sha: run.head_sha,
+          html_url: `https://github.test/acme/tools/actions/runs/${runMatch[1]}`,
+        });
       }
       if (req.method === 'GET' && req.url!.split('?')[0] === '/repos/acme/tools/pulls') {
         const head = new URL(req.url!, 'http://x').searchParams.get('head');
@@ -284,9 +289,14 @@ describe('the gate job on a pull request', { timeout: 60_000 }, () => {
 
   it('the comment, token and label inputs of earlier versions do nothing but say where the comment went', async () => {
     api.calls = [];
-    const run = await runAction(scratchProject(), { ...GATE, comment: 'true', 'approve-label': 'mcp-gate-approved' }, prEvent(['mcp-gate-approved']), {
-      env: { MCPGATE_TOKEN_GIVEN: 'true' },
-    });
+    const run = await runAction(
+      scratchProject(),
+      { ...GATE, comment: 'true', 'approve-label': 'mcp-gate-approved' },
+      prEvent(['mcp-gate-approved']),
+      {
+        env: { MCPGATE_TOKEN_GIVEN: 'true' },
+      },
+    );
     expect(run.code, run.stderr).toBe(1);
     expect(run.outputs.verdict).toBe('Rollback'); // the label approves nothing here
     expect(api.calls).toEqual([]);
@@ -355,7 +365,9 @@ describe('the comment workflow posts what the gate decided', { timeout: 90_000 }
     expect(api.comments[1]!.body).toBe(`<!-- mcp-gate:report key=gate.config.yaml -->\n${expected.slice(STICKY_MARKER.length + 1)}`);
     expect(post.summary).toContain('## ⛔ mcp-gate: **Rollback**');
     expect(post.outputs).toMatchObject({ verdict: 'Rollback', 'pull-request': '7' });
-    expect(api.statuses).toEqual([{ sha: HEAD, state: 'failure', context: 'mcp-gate', description: 'Rollback', target_url: expect.any(String) }]);
+    expect(api.statuses).toEqual([
+      { sha: HEAD, state: 'failure', context: 'mcp-gate', description: 'Rollback', target_url: expect.any(String) },
+    ]);
 
     const second = await gateThenComment(dir, GATE, INPUTS);
     expect(second.post.code).toBe(0);
@@ -397,7 +409,9 @@ describe('the comment workflow posts what the gate decided', { timeout: 90_000 }
   });
 
   it('an undecided run replaces the comment with "could not decide" and the reason', async () => {
-    api.comments = [{ id: 9, body: '<!-- mcp-gate:report key=gate.config.yaml -->\n## ✅ mcp-gate: **Promote**: an earlier push', user: BOT }];
+    api.comments = [
+      { id: 9, body: '<!-- mcp-gate:report key=gate.config.yaml -->\n## ✅ mcp-gate: **Promote**: an earlier push', user: BOT },
+    ];
     api.statuses = [];
     const { gate, post } = await gateThenComment(scratchProject(), { config: 'missing.yaml' }, { ...INPUTS, config: 'gate.config.yaml' });
     expect(gate.code).toBe(3);
@@ -447,7 +461,9 @@ describe('the comment workflow posts what the gate decided', { timeout: 90_000 }
       );
       const stale = await gateThenComment(dir, GATE, INPUTS);
       expect(stale.post.outputs.verdict).toBe('Rollback');
-      expect(ours()[0]!.body).toContain('1 finding is new since, so the verdict stands. What clears this: remove the label and add it again');
+      expect(ours()[0]!.body).toContain(
+        '1 finding is new since, so the verdict stands. What clears this: remove the label and add it again',
+      );
       expect(api.statuses.at(-1)).toMatchObject({ state: 'failure' });
 
       // Removed: not approved, and the record goes, so adding it again approves what is there then.
@@ -494,7 +510,9 @@ describe('the comment workflow posts what the gate decided', { timeout: 90_000 }
   });
 
   it('a body GitHub refuses (422) is replaced by the current verdict alone, never left saying the old one', async () => {
-    api.comments = [{ id: 9, body: '<!-- mcp-gate:report key=gate.config.yaml -->\n## ✅ mcp-gate: **Promote**: an earlier push', user: BOT }];
+    api.comments = [
+      { id: 9, body: '<!-- mcp-gate:report key=gate.config.yaml -->\n## ✅ mcp-gate: **Promote**: an earlier push', user: BOT },
+    ];
     api.maxBody = 500;
     try {
       const { post } = await gateThenComment(scratchProject(), GATE, INPUTS);
@@ -504,7 +522,9 @@ describe('the comment workflow posts what the gate decided', { timeout: 90_000 }
       expect(api.comments[0]!.body).toMatch(
         /^<!-- mcp-gate:report key=gate\.config\.yaml -->\n## ⛔ mcp-gate: \*\*Rollback\*\* — `required-argument-removed`/,
       );
-      expect(api.comments[0]!.body).toMatch(/It is in the job summary of \[this run\]\(https:\/\/github\.test\/acme\/tools\/actions\/runs\/\d+\)\./);
+      expect(api.comments[0]!.body).toMatch(
+        /It is in the job summary of \[this run\]\(https:\/\/github\.test\/acme\/tools\/actions\/runs\/\d+\)\./,
+      );
     } finally {
       api.maxBody = 65_536;
     }
@@ -585,7 +605,9 @@ describe('a planted or tampered artifact cannot change what is posted', { timeou
     expect(huge.post.code).toBe(1);
     expect(body()).toMatch(/report\.json is \d+ bytes, past the cap of 16777216/);
     api.comments = [];
-    const broken = await gateThenComment(scratchProject(), GATE, INPUTS, { tamper: (store) => writeFileSync(join(store, 'report.json'), '{"no') });
+    const broken = await gateThenComment(scratchProject(), GATE, INPUTS, {
+      tamper: (store) => writeFileSync(join(store, 'report.json'), '{"no'),
+    });
     expect(broken.post.code).toBe(1);
     expect(body()).toContain('report.json is not JSON');
   });
@@ -689,8 +711,11 @@ describe('no token where the candidate runs', { timeout: 60_000 }, () => {
     expect(post.if).toBe("inputs.mode == 'comment'");
     // The only mention of a token in the gate step is a boolean: whether one was set, for the notice.
     for (const [name, value] of Object.entries(gate.env ?? {}))
-      if (/token/i.test(value)) expect([name, value]).toEqual(['MCPGATE_TOKEN_GIVEN', "${{ inputs.github-token != '' && inputs.github-token != github.token }}"]);
-    expect(gate.run).toMatch(/env -u ACTIONS_RUNTIME_TOKEN -u ACTIONS_ID_TOKEN_REQUEST_TOKEN -u ACTIONS_ID_TOKEN_REQUEST_URL -u GITHUB_TOKEN/);
+      if (/token/i.test(value))
+        expect([name, value]).toEqual(['MCPGATE_TOKEN_GIVEN', "${{ inputs.github-token != '' && inputs.github-token != github.token }}"]);
+    expect(gate.run).toMatch(
+      /env -u ACTIONS_RUNTIME_TOKEN -u ACTIONS_ID_TOKEN_REQUEST_TOKEN -u ACTIONS_ID_TOKEN_REQUEST_URL -u GITHUB_TOKEN/,
+    );
     expect(post.env).toMatchObject({ 'INPUT_GITHUB-TOKEN': '${{ inputs.github-token }}' });
     expect(post.run).toMatch(/mcp-gate-action\.js" comment$/);
   });
@@ -750,7 +775,10 @@ describe('no token where the candidate runs', { timeout: 60_000 }, () => {
     );
     writeFileSync(
       join(dir, 'gate.config.yaml'),
-      readFileSync(join(dir, 'gate.config.yaml'), 'utf8').replace(/(\n  candidate:\n    command: node\n    args: \[)/, `$1${JSON.stringify(spy)}, `),
+      readFileSync(join(dir, 'gate.config.yaml'), 'utf8').replace(
+        /(\n {2}candidate:\n {4}command: node\n {4}args: \[)/,
+        `$1${JSON.stringify(spy)}, `,
+      ),
     );
     // As the runner starts the gate step: the job's environment carries the runner's tokens; the step's own command drops them.
     const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { runs: { steps: Step[] } };
@@ -786,7 +814,14 @@ describe('action.yml', () => {
       'gate-job',
       'status',
     ]);
-    expect(Object.keys(action.outputs)).toEqual(['verdict', 'report-path', 'html-report-path', 'artifact-dir', 'breaking-count', 'broken-cases']);
+    expect(Object.keys(action.outputs)).toEqual([
+      'verdict',
+      'report-path',
+      'html-report-path',
+      'artifact-dir',
+      'breaking-count',
+      'broken-cases',
+    ]);
     expect(action.runs.using).toBe('composite');
     const gate = action.runs.steps.find((s) => s.id === 'gate')!;
     const post = action.runs.steps.find((s) => s.id === 'comment')!;
