@@ -1,4 +1,4 @@
-import type { Severity } from '../findings/codes.js';
+import type { Code } from '../findings/codes.js';
 import { inert, inertLines } from '../inert.js';
 import type { Report } from '../report/types.js';
 
@@ -14,7 +14,6 @@ export interface Locator {
 }
 
 type Level = 'error' | 'warning' | 'notice';
-const LEVEL: Record<Severity, Level> = { breaking: 'error', dangerous: 'warning', safe: 'notice' };
 const RANK: Record<Level, number> = { error: 0, warning: 1, notice: 2 };
 /** GitHub shows at most 10 of each level per step anyway; more is noise in the log. */
 export const MAX_ANNOTATIONS = 30;
@@ -31,18 +30,27 @@ export interface Annotation {
 }
 
 /**
- * `::error` / `::warning` / `::notice` workflow commands for breaking, dangerous and informational
- * changes, broken cases and audit regressions, placed at a file and line where one is known.
+ * `::error` / `::warning` / `::notice` workflow commands for the changes, broken cases, audit
+ * regressions and the policy files of a run, placed at a file and line where one is known. The
+ * level follows the verdict, not a change's severity: error for what rolls back, warning for what
+ * holds, notice for the rest (an approved run's reasons too). A reason with nothing to place (a
+ * run-level one) gets one annotation of its own, so a failing Hold never shows only notices.
  * Errors first; past the cap, one notice says how many were left out. Only the annotations shown
  * are placed: finding a line can mean reading a dataset, and a run can break hundreds of cases.
  */
 export function annotations(report: Report, locate: Locator, max = MAX_ANNOTATIONS): string[] {
+  const { decision } = report;
+  const acting = new Map<Code, Level>();
+  if (!decision.approval) for (const r of decision.reasons) acting.set(r.code, r.action === 'rollback' ? 'error' : 'warning');
+  const levelOf = (code: Code): Level => acting.get(code) ?? 'notice';
+  const shown = new Set<Code>();
   const all: (Omit<Annotation, 'place'> & { place: () => Place | null })[] = [];
   const none = () => null;
   for (const x of report.diff.changes) {
     const tool = x.tool;
+    shown.add(x.code);
     all.push({
-      level: LEVEL[x.severity],
+      level: levelOf(x.code),
       title: `mcp-gate ${x.code}`,
       message: x.message,
       place: tool ? () => locate.toolLine(tool) : none,
@@ -51,8 +59,10 @@ export function annotations(report: Report, locate: Locator, max = MAX_ANNOTATIO
   for (const r of report.candidate.caseResults) {
     if (r.status !== 'failed') continue;
     const preexisting = r.regression === false;
+    const code: Code = preexisting ? 'case-already-failing' : 'case-broken';
+    shown.add(code);
     all.push({
-      level: preexisting ? 'notice' : 'error',
+      level: levelOf(code),
       title: preexisting ? `mcp-gate case ${r.id} fails on the baseline too (pre-existing)` : `mcp-gate case ${r.id} broken`,
       message: r.failures.map((f) => f.message).join('\n'),
       place: () => locate.caseLine(r.dataset, r.id),
@@ -61,12 +71,27 @@ export function annotations(report: Report, locate: Locator, max = MAX_ANNOTATIO
   for (const f of report.audit.findings) {
     if (f.side !== 'candidate' || !f.regression) continue;
     const tool = f.tool;
+    shown.add(f.code);
     all.push({
-      level: f.severity === 'safe' ? 'notice' : 'warning',
+      level: levelOf(f.code),
       title: `mcp-gate ${f.code}`,
       message: f.message,
       place: tool ? () => locate.toolLine(tool) : none,
     });
+  }
+  // The policy Hold names each file it saw changed, at the file.
+  for (const file of report.policy?.files ?? []) {
+    shown.add('gate-policy-changed');
+    all.push({
+      level: levelOf('gate-policy-changed'),
+      title: `mcp-gate gate-policy-changed: ${file.file} (${file.change})`,
+      message: `This file is the gate's policy and the pull request ${file.change === 'added' ? 'adds' : 'changes'} it; its owners must approve the run (the approve label) or land the change on the base branch first.`,
+      place: () => ({ file: file.file, line: null }),
+    });
+  }
+  for (const r of decision.reasons) {
+    if (shown.has(r.code)) continue;
+    all.push({ level: levelOf(r.code), title: `mcp-gate ${r.code}`, message: r.message, place: none });
   }
   const sorted = all
     .map((a, i) => [a, i] as const)

@@ -1,16 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe } from '../error-text.js';
 import { STICKY_MARKER, VERDICT_ICON } from '../report/markdown.js';
 import { redact } from '../secrets.js';
 import { command } from './annotations.js';
-import { appendSummary, CommentsApi, GitHubApiError, input, pullRequestOf, setOutputs } from './github.js';
+import { CommentsApi, GitHubApiError, input } from './github.js';
 
 /**
- * The sticky pull-request comment: its marker and key, the body GitHub is sent (or the short one
- * when it refuses the full body), and the comment step that posts what the gate step left, holding
- * the token the gate step never has.
+ * The sticky pull-request comment: its marker and key, and the body GitHub is sent (or the short
+ * one when it refuses the full body). Only the comment workflow (comment-workflow.ts) posts it:
+ * the gate job, which starts the candidate, holds no token.
  */
 
 /**
@@ -41,23 +38,13 @@ export function shortBody(verdict: string, codes: string[], runUrl: string | und
  * (422: too long or invalid), the comment is replaced by a short one with the current verdict, so a
  * stale verdict is never left standing. Returns a note for the summary when it could not comment.
  */
-export async function comment(
+export async function postComment(
   env: NodeJS.ProcessEnv,
-  pr: ReturnType<typeof pullRequestOf>,
+  api: CommentsApi,
+  pr: { number: number; fromFork: boolean },
   markdown: string,
   short: string,
 ): Promise<string | null> {
-  if (input(env, 'comment', 'true') === 'false' || !pr) return null;
-  // Two steps (action.yml): the gate, which starts the candidate, holds no token and leaves the
-  // comment in a file; the comment step, which starts nothing, posts it with the token.
-  if (env.MCPGATE_COMMENT_HANDOFF === 'true' && env.MCPGATE_ACTION_STEP !== 'comment') {
-    const file = join(mkdtempSync(join(env.RUNNER_TEMP || tmpdir(), 'mcp-gate-comment-')), 'request.json');
-    writeFileSync(file, JSON.stringify({ markdown, short } satisfies CommentRequest));
-    setOutputs(env, { 'comment-request': file });
-    return null;
-  }
-  const api = CommentsApi.fromEnv(env, input(env, 'github-token') || env.GITHUB_TOKEN || '');
-  if (!api) return 'No PR comment: no github-token was given. The report is in this job summary.';
   const marker = markerOf(commentKey(env));
   // Comments of earlier versions carry the plain marker; the key the config path gives takes them over.
   const markers = markersOf(env);
@@ -79,30 +66,11 @@ export async function comment(
     const why = limited
       ? `GitHub's API rate limit was hit (HTTP ${status}); the comment is left for the next run`
       : status === 403 || status === 404
-        ? `the token cannot comment on this pull request (HTTP ${status}${pr.fromFork ? ', a pull request from a fork gets a read-only token' : ''})`
+        ? `the token cannot comment on this pull request (HTTP ${status}); the comment workflow needs \`pull-requests: write\``
         : `the comment failed: ${describe(error)}`;
     process.stdout.write(
       `${command({ level: 'warning', title: 'mcp-gate', message: redact(`No PR comment: ${why}. The report is in the job summary.`), place: null })}\n`,
     );
     return `No PR comment: ${why}. The report is in this job summary instead.`;
   }
-}
-
-interface CommentRequest {
-  markdown: string;
-  short: string;
-}
-
-/**
- * The comment step: posts the comment the gate step left in `MCPGATE_COMMENT_REQUEST`, and adds a
- * note to the job summary when it cannot. Nothing to post (no pull request, comments off, or a gate
- * that could not decide) is not an error.
- */
-export async function commentStep(env: NodeJS.ProcessEnv): Promise<number> {
-  const file = env.MCPGATE_COMMENT_REQUEST;
-  if (!file || !existsSync(file)) return 0;
-  const request = JSON.parse(readFileSync(file, 'utf8')) as CommentRequest;
-  const note = await comment({ ...env, MCPGATE_ACTION_STEP: 'comment' }, pullRequestOf(env), request.markdown, request.short);
-  if (note) appendSummary(env, `> [!NOTE]\n> ${note}\n`);
-  return 0;
 }

@@ -72,7 +72,15 @@ export class GitHubApiError extends Error {
 const ATTEMPTS = 3;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The issue-comments API of one repository. */
+/** What the comment workflow reads of the gate's run: its conclusion, commit and, for one job, that job's conclusion. */
+export interface GateRun {
+  id: number;
+  conclusion: string | null;
+  headSha: string;
+  htmlUrl: string | null;
+}
+
+/** The issue-comments API of one repository, and the few run, pull and status calls the comment workflow makes. */
 export class CommentsApi {
   constructor(
     private readonly base: string,
@@ -111,6 +119,52 @@ export class CommentsApi {
   async labels(issue: number): Promise<string[]> {
     const labels = await this.call<{ name: string }[]>('GET', `/repos/${this.repository}/issues/${issue}/labels?per_page=100`);
     return labels.map((l) => l.name);
+  }
+
+  /** A workflow run, read from the API (not the event payload): its conclusion is the gate's. */
+  async run(id: number): Promise<GateRun> {
+    const run = await this.call<{ id: number; conclusion: string | null; head_sha: string; html_url?: string }>(
+      'GET',
+      `/repos/${this.repository}/actions/runs/${id}`,
+    );
+    return { id: run.id, conclusion: run.conclusion, headSha: run.head_sha, htmlUrl: run.html_url ?? null };
+  }
+
+  /** The conclusion of the run's job named `name` (the jobs API), or undefined when no job has that name. */
+  async jobConclusion(runId: number, name: string): Promise<string | null | undefined> {
+    const { jobs } = await this.call<{ jobs: { name: string; conclusion: string | null }[] }>(
+      'GET',
+      `/repos/${this.repository}/actions/runs/${runId}/jobs?per_page=100`,
+    );
+    const job = jobs.find((j) => j.name === name);
+    return job ? job.conclusion : undefined;
+  }
+
+  /**
+   * The open pull requests whose head is `owner:branch` at `sha`. A run of a fork's pull request
+   * carries no `pull_requests` in its workflow_run payload; this finds it, and the head commit
+   * check keeps a branch's other pull requests (or a newer push) out.
+   */
+  async pullsAt(owner: string, branch: string, sha: string): Promise<{ number: number; fromFork: boolean }[]> {
+    const head = encodeURIComponent(`${owner}:${branch}`);
+    const pulls = await this.call<{ number: number; head: { sha: string; repo?: { full_name?: string } | null } }[]>(
+      'GET',
+      `/repos/${this.repository}/pulls?state=open&head=${head}&per_page=100`,
+    );
+    return pulls.filter((p) => p.head.sha === sha).map((p) => ({ number: p.number, fromFork: p.head.repo?.full_name !== this.repository }));
+  }
+
+  /** A commit status on the pull request's head: what branch protection can require. */
+  async setStatus(
+    sha: string,
+    status: { state: 'success' | 'failure' | 'error'; context: string; description: string; targetUrl?: string },
+  ) {
+    await this.call('POST', `/repos/${this.repository}/statuses/${sha}`, {
+      state: status.state,
+      context: status.context,
+      description: status.description.slice(0, 140),
+      ...(status.targetUrl && { target_url: status.targetUrl }),
+    });
   }
 
   /** The body of the gate's own comment (see upsert), or null. */

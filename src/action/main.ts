@@ -1,6 +1,5 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import { emit, exitCodeOf, FAIL_ONS, failureText, toStderr, type CommandIO, type FailOn } from '../commands/io.js';
 import { runCommand } from '../commands/run.js';
 import { loadConfig } from '../config/load.js';
@@ -14,47 +13,64 @@ import type { Report } from '../report/types.js';
 import { redact } from '../secrets.js';
 import type { BundleSummary } from '../bundle/summary.js';
 import { annotations, command, type Locator, type Place } from './annotations.js';
-import { approvalState, type ApprovalState } from './approval.js';
-import { appendSummary, CommentsApi, input, pullRequestOf, setOutputs } from './github.js';
-import { comment, commentStep, markersOf, shortBody } from './comment.js';
+import { newArtifactDir, writeArtifact } from './artifact.js';
+import { commentWorkflow } from './comment-workflow.js';
+import { appendSummary, input, pullRequestOf, setOutputs } from './github.js';
 
 /**
- * The GitHub Action's entry point (action.yml runs it with the runner's Node). It gates the
- * profiles named by its inputs, then: outputs, job summary, annotations, and the sticky PR
- * comment, falling back to the summary when the token cannot comment (a pull request from a fork).
+ * The GitHub Action's entry point (action.yml runs it with the runner's Node). In the gate job
+ * (the default mode) it gates the profiles named by its inputs, then writes the outputs, the job
+ * summary, the annotations and the hand-off for the comment workflow (`artifact-dir`). It holds no
+ * token and posts nothing: the candidate is the pull request's code and runs beside it. With
+ * `mode: comment` (comment-workflow.ts) it is the second workflow, which posts.
  * Like src/cli.ts, it is an entry point: it alone sets the exit code.
  */
-async function main(env: NodeJS.ProcessEnv, interrupted: () => boolean): Promise<number> {
+
+const SECOND_WORKFLOW = 'examples/workflows/mcp-gate-comment.yml in mcp-gate (docs/github-action.md)';
+
+/** Inputs of earlier versions that the gate job no longer acts on: each says where its job went. */
+function movedInputs(env: NodeJS.ProcessEnv): void {
+  const moved: string[] = [];
+  if (input(env, 'comment') === 'true') moved.push('`comment`');
+  if (env.MCPGATE_TOKEN_GIVEN === 'true') moved.push('`github-token`');
+  if (input(env, 'approve-label')) moved.push('`approve-label`');
+  if (!moved.length) return;
+  const message = `${moved.join(', ')} ${moved.length === 1 ? 'does' : 'do'} nothing in the gate job: the job that starts the pull request's code holds no token, so it neither comments nor reads labels. The comment, the approve label and the status are the comment workflow's (mode: comment, on workflow_run): see ${SECOND_WORKFLOW}.`;
+  process.stderr.write(`mcp-gate: ${message}\n`);
+  process.stdout.write(
+    `${command({ level: 'notice', title: 'mcp-gate: the comment moved to a second workflow', message, place: null })}\n`,
+  );
+}
+
+async function main(env: NodeJS.ProcessEnv, interrupted: () => boolean, artifact: string | null): Promise<number> {
   const cwd = process.cwd();
   const failOn = input(env, 'fail-on', 'hold') as FailOn;
   if (!FAIL_ONS.includes(failOn))
     throw new InputError([
       { file: 'action inputs', line: null, path: 'fail-on', message: `must be rollback, hold or never, not ${JSON.stringify(failOn)}` },
     ]);
-  const commentInput = input(env, 'comment', 'true');
+  const commentInput = input(env, 'comment', 'false');
   if (commentInput !== 'true' && commentInput !== 'false')
     throw new InputError([
       { file: 'action inputs', line: null, path: 'comment', message: `must be true or false, not ${JSON.stringify(commentInput)}` },
     ]);
-  const approveLabel = input(env, 'approve-label');
+  const mode = input(env, 'mode', 'gate');
+  if (mode !== 'gate')
+    throw new InputError([
+      { file: 'action inputs', line: null, path: 'mode', message: `must be gate or comment, not ${JSON.stringify(mode)}` },
+    ]);
+  movedInputs(env);
   const pr = pullRequestOf(env);
-  const approval = approveLabel ? await approvalOf(env, approveLabel) : null;
-  const approvedByLabel = approveLabel && approval?.labels.includes(approveLabel) ? approveLabel : undefined;
-  if (approvedByLabel) {
-    const covers =
-      approval!.covers === null
-        ? 'the findings of this run (the label was just given)'
-        : `the ${approval!.covers.length} findings present when it was given`;
-    process.stderr.write(
-      `mcp-gate: the pull request carries the "${approvedByLabel}" label (read from ${approval!.source === 'api' ? 'the API' : 'the event'}): it approves ${covers}\n`,
-    );
-  }
 
   let printed = '';
+  let failure = '';
   const io: CommandIO = {
     stdout: (text) => (printed += text), // the JSON the command prints; this entry point writes workflow commands itself
     log: (line) => process.stderr.write(`${toStderr(line)}\n`),
-    error: (line) => process.stderr.write(`${toStderr(line)}\n`),
+    error: (line) => {
+      failure += `${line}\n`;
+      process.stderr.write(`${toStderr(line)}\n`);
+    },
     env,
     cwd,
     colour: false,
@@ -68,17 +84,23 @@ async function main(env: NodeJS.ProcessEnv, interrupted: () => boolean): Promise
       candidate: input(env, 'candidate') || undefined,
       reportDir: input(env, 'report-dir') || undefined,
       format: 'json',
-      approvedByLabel,
-      approvalCovers: approval?.covers ?? null,
       // On a pull request, the gate's own config and datasets are compared with the PR's base.
       policyBase: pr?.baseSha ?? undefined,
     },
     io,
   );
-  if (outcome.kind === 'verdict' && !outcome.report)
-    return bundleResult(env, pr, JSON.parse(printed) as BundleSummary, exitCodeOf(outcome, failOn));
-  if (outcome.kind !== 'verdict' || !outcome.report) return exitCodeOf(outcome, failOn);
+  if (outcome.kind === 'verdict' && !outcome.report) {
+    const summary = JSON.parse(printed) as BundleSummary;
+    if (artifact) writeArtifact(artifact, { bundleVerdict: summary.verdict });
+    return bundleResult(env, summary, exitCodeOf(outcome, failOn));
+  }
+  if (outcome.kind !== 'verdict' || !outcome.report) {
+    const code = exitCodeOf(outcome, failOn);
+    if (code === 3) undecided(env, artifact, failure.trim() || 'the gate could not decide');
+    return code;
+  }
   const report = outcome.report;
+  if (artifact) writeArtifact(artifact, { report });
 
   // The page people open from the run's artifacts, beside its JSON.
   const htmlPath = outcome.reportPath ? outcome.reportPath.replace(/\.json$/, '.html') : '';
@@ -97,32 +119,15 @@ async function main(env: NodeJS.ProcessEnv, interrupted: () => boolean): Promise
       ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`
       : undefined;
   // The markdown form redacts before rendering, so no secret is cut in half by a clipped cell and left in part.
-  const markdown = redact(render('report', report, 'markdown', { approveLabel: approveLabel || undefined, reportLink: runUrl }));
-  const note = await comment(
-    env,
-    pr,
-    markdown,
-    shortBody(
-      report.decision.verdict,
-      report.decision.reasons.map((r) => r.code),
-      runUrl,
-    ),
-  );
-  appendSummary(env, note ? `${markdown}\n> [!NOTE]\n> ${note}\n` : markdown);
+  appendSummary(env, redact(render('report', report, 'markdown', { reportLink: runUrl })));
   return exitCodeOf(outcome, failOn);
 }
 
 /**
  * A bundle config (`servers:`): the bundle's verdict, and its summary table (each server's verdict,
- * reasons and report) in the job summary and the sticky comment. Per-change annotations stay with
- * each server's own report.
+ * reasons and report) in the job summary. Per-change annotations stay with each server's own report.
  */
-async function bundleResult(
-  env: NodeJS.ProcessEnv,
-  pr: ReturnType<typeof pullRequestOf>,
-  summary: BundleSummary,
-  code: number,
-): Promise<number> {
+function bundleResult(env: NodeJS.ProcessEnv, summary: BundleSummary, code: number): number {
   setOutputs(env, {
     verdict: summary.verdict ?? 'error',
     'report-path': '',
@@ -130,51 +135,16 @@ async function bundleResult(
     'breaking-count': '',
     'broken-cases': '',
   });
-  const markdown = redact(`${STICKY_MARKER}\n${render('bundle', summary, 'markdown')}`);
-  const runUrl =
-    env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
-      ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`
-      : undefined;
-  const note = await comment(
-    env,
-    pr,
-    markdown,
-    shortBody(
-      summary.verdict ?? 'undecided',
-      summary.decision.reasons.map((r) => r.code),
-      runUrl,
-    ),
-  );
-  appendSummary(env, note ? `${markdown}\n> [!NOTE]\n> ${note}\n` : markdown);
+  appendSummary(env, redact(`${STICKY_MARKER}\n${render('bundle', summary, 'markdown')}`));
   return code;
 }
 
-/**
- * The approve label's state: from the approval step's file (two steps: the gate holds no token), or
- * read here with the token when there is one, or from the event alone.
- */
-async function approvalOf(env: NodeJS.ProcessEnv, label: string): Promise<ApprovalState | null> {
-  const file = env.MCPGATE_APPROVAL_STATE;
-  if (file) return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ApprovalState) : null;
-  const token = input(env, 'github-token') || env.GITHUB_TOKEN || '';
-  return approvalState(env, label, CommentsApi.fromEnv(env, token), markersOf(env));
-}
-
-/** The approval step (action.yml): reads the label and the approval record with the token, for the gate step. */
-async function approvalStep(env: NodeJS.ProcessEnv): Promise<number> {
-  const label = input(env, 'approve-label');
-  if (!label) return 0;
-  const state = await approvalState(
-    env,
-    label,
-    CommentsApi.fromEnv(env, input(env, 'github-token') || env.GITHUB_TOKEN || ''),
-    markersOf(env),
-  );
-  if (!state) return 0;
-  const file = join(mkdtempSync(join(env.RUNNER_TEMP || tmpdir(), 'mcp-gate-approval-')), 'state.json');
-  writeFileSync(file, JSON.stringify(state));
-  setOutputs(env, { 'approval-state': file });
-  return 0;
+/** An undecided run (exit 3): the summary says so, and the hand-off carries the reason for the comment. */
+function undecided(env: NodeJS.ProcessEnv, artifact: string | null, text: string): void {
+  // Undecided: no count is known, so the counts are empty rather than a reassuring 0.
+  setOutputs(env, { verdict: 'error', 'report-path': '', 'html-report-path': '', 'breaking-count': '', 'broken-cases': '' });
+  appendSummary(env, `### ⛔ mcp-gate could not decide\n\n${markdownBlock(redact(text))}\n`);
+  if (artifact) writeArtifact(artifact, { undecided: redact(text) });
 }
 
 /** Lines in the repository: a case's `id:` in its dataset, and a tool's name in a committed snapshot baseline. */
@@ -216,11 +186,11 @@ function locator(report: Report, configFile: string, env: NodeJS.ProcessEnv, cwd
 
 /**
  * The action. bin/mcp-gate-action.js (what action.yml runs) loads the bundle and calls this;
- * loading the module starts nothing. With `comment` as its argument it is the comment step.
+ * loading the module starts nothing. With `comment` as its argument it is the comment workflow.
  */
 export function runAction(): void {
-  if (process.argv[2] === 'comment' || process.argv[2] === 'approval') {
-    (process.argv[2] === 'comment' ? commentStep : approvalStep)(process.env).then(
+  if (process.argv[2] === 'comment') {
+    commentWorkflow(process.env).then(
       (code) => (process.exitCode = code),
       (error: unknown) => {
         process.stderr.write(`${toStderr(failureText(error))}\n`);
@@ -229,8 +199,16 @@ export function runAction(): void {
     );
     return;
   }
+  // Set first, so the workflow can upload the hand-off however the run ends.
+  let artifact: string | null = null;
+  try {
+    artifact = newArtifactDir(process.env);
+    setOutputs(process.env, { 'artifact-dir': artifact });
+  } catch (error) {
+    process.stderr.write(`mcp-gate: could not make the artifact folder: ${failureText(error)}\n`);
+  }
   const interrupted = guardProcess();
-  main(process.env, interrupted).then(
+  main(process.env, interrupted, artifact).then(
     (code) => {
       process.exitCode = code;
     },
@@ -238,9 +216,7 @@ export function runAction(): void {
       const text = failureText(error);
       process.stderr.write(`${toStderr(text)}\n`);
       process.stdout.write(`${command({ level: 'error', title: 'mcp-gate could not decide', message: redact(text), place: null })}\n`);
-      // Undecided: no count is known, so the counts are empty rather than a reassuring 0.
-      setOutputs(process.env, { verdict: 'error', 'report-path': '', 'html-report-path': '', 'breaking-count': '', 'broken-cases': '' });
-      appendSummary(process.env, `### ⛔ mcp-gate could not decide\n\n${markdownBlock(redact(text))}\n`);
+      undecided(process.env, artifact, text);
       process.exitCode = 3;
     },
   );

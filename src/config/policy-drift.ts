@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import type { Finding } from '../findings/types.js';
 import type { GateConfig } from './types.js';
 
@@ -59,7 +59,7 @@ export function policyDrift(base: string, files: string[], cwd: string): PolicyD
     }
   }
   const changed: PolicyDrift['files'] = [];
-  for (const file of [...new Set(files)]) {
+  for (const file of [...new Set([...files, ...gateWorkflows(top, commit)])]) {
     const path = resolve(cwd, file);
     if (!existsSync(path)) continue;
     const inRepo = relative(top, path).split('\\').join('/');
@@ -75,6 +75,53 @@ export function policyDrift(base: string, files: string[], cwd: string): PolicyD
   return { base: commit === base ? base : `${commit} (first parent of the merge commit; ${base} is not in the clone)`, files: changed };
 }
 
+/** Workflow files, the directory GitHub reads them from. */
+const WORKFLOWS = '.github/workflows';
+/** A workflow that runs the gate: it names the action (`mcp-gate/mcp-gate@v0`) or the command (`npx mcp-gate`). */
+const RUNS_THE_GATE = /mcp-gate/i;
+
+/**
+ * The workflow files that run the gate, on either side: a PR can edit the very workflow that runs
+ * its gate (drop the gate step, set `fail-on: never`, grant a token), so these are policy too.
+ * A workflow that ran the gate at the base and no longer names it counts, through its base text.
+ * Absolute paths, for policyDrift.
+ */
+export function gateWorkflows(top: string, commit: string): string[] {
+  const isWorkflow = (name: string) => /\.ya?ml$/.test(name);
+  const found = new Set<string>();
+  const dir = join(top, WORKFLOWS);
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir).filter(isWorkflow);
+  } catch {
+    // no workflows in the working tree
+  }
+  for (const name of names) {
+    try {
+      if (RUNS_THE_GATE.test(readFileSync(join(dir, name), 'utf8'))) found.add(name);
+    } catch {
+      // a directory or an unreadable file named like a workflow is not one GitHub runs
+    }
+  }
+  let atBase: string[] = [];
+  try {
+    atBase = git(['ls-tree', '--name-only', `${commit}:${WORKFLOWS}`], top)
+      .split('\n')
+      .filter(isWorkflow);
+  } catch {
+    // no workflows at the base
+  }
+  for (const name of atBase) {
+    if (found.has(name) || !names.includes(name)) continue; // a workflow the PR deleted runs nothing
+    try {
+      if (RUNS_THE_GATE.test(git(['show', `${commit}:${WORKFLOWS}/${name}`], top))) found.add(name);
+    } catch {
+      // unreadable at the base: only the working tree's text counts
+    }
+  }
+  return [...found].sort().map((name) => join(dir, name));
+}
+
 export function policyFindings(drift: PolicyDrift | undefined): Finding[] {
   if (!drift?.files.length) return [];
   const files = drift.files.map((f) => `${f.file} (${f.change})`).join(', ');
@@ -85,7 +132,7 @@ export function policyFindings(drift: PolicyDrift | undefined): Finding[] {
       side: 'candidate',
       tool: null,
       regression: true,
-      message: `This change edits the gate's own policy against ${drift.base.slice(0, 12)}: ${files}. A person who owns the policy must review it (protect these files with CODEOWNERS).`,
+      message: `This change edits the gate's own policy against ${drift.base.slice(0, 12)}: ${files}. Only the policy's owners can clear this: they review it (protect these files with CODEOWNERS) and approve this run with the approve label, or land the change on the base branch on its own first. An exception in the config would edit the policy again.`,
     },
   ];
 }

@@ -22,6 +22,11 @@ export interface Decision {
   approval?: Approval;
   /** Set when the label is on the PR but the findings are not the ones it approved: the verdict stands. */
   staleApproval?: StaleApproval;
+  /**
+   * The keys (signalKey) of the signals behind the reasons: what an approval given now would cover.
+   * The comment workflow applies the approve label from them (action/approval.ts), without the servers.
+   */
+  signalKeys?: string[];
 }
 
 interface StaleApproval {
@@ -66,18 +71,23 @@ export function decide(signals: Signal[], policy: Policy, today: string): Decisi
     const tools = [...new Set(fired.map((s) => s.tool).filter((t): t is string => t !== null))].sort();
     // Changes beside the tools name their prompt, resource or capability instead (decide/signals.ts).
     const features = isFeatureCode(code) ? [...new Set(fired.flatMap((s) => (s.about ? [s.about] : [])))].sort() : [];
-    reasons.push({
-      code,
-      action,
-      count: fired.length,
-      message: reasonMessage(code, action, fired.length, tools.length ? tools : features),
-      tools,
-    });
+    // The policy Hold names its files in its own message, so every format that shows reasons names them.
+    const message =
+      code === 'gate-policy-changed' ? fired[0]!.message : reasonMessage(code, action, fired.length, tools.length ? tools : features);
+    reasons.push({ code, action, count: fired.length, message, tools });
   }
   subsumeForbiddenExposure(reasons);
   reasons.sort((a, b) => STRENGTH[b.action] - STRENGTH[a.action] || reasonRank(a.code) - reasonRank(b.code));
   const strongest = reasons.reduce<Action>((acc, r) => (STRENGTH[r.action] > STRENGTH[acc] ? r.action : acc), 'ignore');
-  return { verdict: VERDICT[strongest], reasons, exceptionsApplied: applied };
+  const decision: Decision = { verdict: VERDICT[strongest], reasons, exceptionsApplied: applied };
+  if (reasons.length) decision.signalKeys = judgedKeys(reasons, [...kept, ...raised]);
+  return decision;
+}
+
+/** The keys of the signals behind the reasons, sorted: what an approval covers. */
+function judgedKeys(reasons: Reason[], signals: Signal[]): string[] {
+  const judged = new Set(reasons.map((r) => r.code));
+  return [...new Set(signals.filter((s) => judged.has(s.code)).map(signalKey))].sort();
 }
 
 const stronger = (x: Action, y: Action): Action => (STRENGTH[y] > STRENGTH[x] ? y : x);
@@ -105,14 +115,20 @@ function approve(decision: Decision, label: string, covers?: string[]): Decision
  * that brings a new finding leaves the verdict as it is, and says the label is stale.
  */
 export function approveCovering(decision: Decision, signals: Signal[], label: string, covers: string[] | null): Decision {
+  return approveKeys(decision, decision.signalKeys ?? judgedKeys(decision.reasons, signals), label, covers);
+}
+
+/**
+ * approveCovering from the keys a saved report carries (`decision.signalKeys`): the comment
+ * workflow approves a gate's report without its servers or signals.
+ */
+export function approveKeys(decision: Decision, keys: string[], label: string, covers: string[] | null): Decision {
   if (decision.verdict === 'Promote') return decision;
-  const judged = new Set(decision.reasons.map((r) => r.code));
-  const keys = [...new Set(signals.filter((s) => judged.has(s.code)).map(signalKey))].sort();
   if (covers === null) return approve(decision, label, keys);
   const known = new Set(covers);
   const uncovered = keys.filter((k) => !known.has(k)).length;
   if (!uncovered) return approve(decision, label, covers);
-  const message = `The "${label}" label approved the findings present when it was given; ${uncovered} finding${uncovered === 1 ? ' is' : 's are'} new since, so the verdict stands. Remove the label and add it again to approve what is here now.`;
+  const message = `The "${label}" label approved the findings present when it was given; ${uncovered} finding${uncovered === 1 ? ' is' : 's are'} new since, so the verdict stands. What clears this: remove the label and add it again (it then approves what is here now), or push a change that brings none of the new findings.`;
   return { ...decision, staleApproval: { label, uncovered, message } };
 }
 

@@ -221,20 +221,36 @@ function approveSection(report: Report, options: MarkdownOptions): string[] {
     );
   else {
     if (options.approveLabel)
-      out.push(`- For this pull request only: add the ${markdownCode(options.approveLabel)} label and re-run the workflow.`);
-    const first = report.decision.reasons[0];
-    const change = first ? report.diff.changes.find((x) => x.code === first.code) : undefined;
-    out.push('- For a known change, until a date: add an exception to `promotion.exceptions` in the gate config, e.g.', '');
-    out.push('```yaml', 'promotion:', '  exceptions:');
-    out.push(`    - code: ${first?.code ?? 'tool-removed'}`);
-    // JSON is a YAML double-quoted string; a backtick as \u0060 cannot close the code fence.
-    if (change?.tool) out.push(`      tool: ${JSON.stringify(change.tool).replace(/`/g, '\\u0060')}`);
-    if (change) out.push(`      fingerprint: ${change.fingerprint}`);
-    out.push('      reason: why this is safe to ship', `      expires: ${plusDays(report.startedAt, 30)}`, '```');
-    out.push(
-      '',
-      'An expired exception holds the gate again (`exception-expired`), and one that matches nothing holds it too (`exception-stale`).',
-    );
+      out.push(
+        `- For this pull request only: add the ${markdownCode(options.approveLabel)} label. It approves the findings present when it is given; the gate runs again on the label's event.`,
+      );
+    const policy = report.decision.reasons.some((r) => r.code === 'gate-policy-changed');
+    // An exception is an edit to the gate config, itself policy: never advised for the policy Hold.
+    if (policy)
+      out.push(
+        `- \`gate-policy-changed\`: ${(report.policy?.files ?? []).map((f) => `${code(f.file)} (${f.change})`).join(', ') || "the gate's policy files"} changed. It clears when the policy's owners approve the run${options.approveLabel ? ' with the label' : ''}, or when the policy change lands on the base branch on its own first. An exception would edit the policy again.`,
+      );
+    const first = report.decision.reasons.find((r) => r.code !== 'gate-policy-changed');
+    if (first) {
+      const change = report.diff.changes.find((x) => x.code === first.code);
+      out.push(
+        '- For a known change, until a date: add an exception to `promotion.exceptions` in the gate config, e.g.' +
+          (policy || report.policy
+            ? ' (in a pull request that is itself a policy change, `gate-policy-changed`, which its owners approve)'
+            : ''),
+        '',
+      );
+      out.push('```yaml', 'promotion:', '  exceptions:');
+      out.push(`    - code: ${first.code}`);
+      // JSON is a YAML double-quoted string; a backtick as \u0060 cannot close the code fence.
+      if (change?.tool) out.push(`      tool: ${JSON.stringify(change.tool).replace(/`/g, '\\u0060')}`);
+      if (change) out.push(`      fingerprint: ${change.fingerprint}`);
+      out.push('      reason: why this is safe to ship', `      expires: ${plusDays(report.startedAt, 30)}`, '```');
+      out.push(
+        '',
+        'An expired exception holds the gate again (`exception-expired`), and one that matches nothing holds it too (`exception-stale`).',
+      );
+    }
   }
   out.push('', '</details>');
   return out;

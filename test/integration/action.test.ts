@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -8,11 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT, runCli, scratchProject } from '../helpers/cli.js';
 import { STICKY_MARKER } from '../../src/report/markdown.js';
+import { render } from '../../src/report/formats.js';
+import type { Report } from '../../src/report/types.js';
 
 /**
- * The action's launcher (bin/mcp-gate-action.js, what action.yml runs), run as a process with a
- * fake GITHUB_* environment: temp files for GITHUB_OUTPUT and GITHUB_STEP_SUMMARY, an event
- * payload, and a local HTTP server standing in for the GitHub issue-comments API.
+ * The action's launcher (bin/mcp-gate-action.js, what action.yml runs), run as a process the way
+ * the runner runs it: temp files for GITHUB_OUTPUT and GITHUB_STEP_SUMMARY, an event payload, and
+ * a local HTTP server standing in for the GitHub API (comments, labels, runs, jobs, pulls and
+ * statuses). Two workflows: the gate job (no token, no API) leaves its hand-off in `artifact-dir`;
+ * a fake artifact store copies that folder where actions/download-artifact would put it, and the
+ * comment workflow (`comment`, on a workflow_run payload) posts it.
  */
 interface Comment {
   id: number;
@@ -28,6 +33,11 @@ const api = {
   maxBody: 65_536,
   labels: [] as string[],
   delayMs: 0,
+  /** Workflow runs by id: the gate's conclusion and commit, as the API reports them. */
+  runs: new Map<number, { conclusion: string | null; head_sha: string; jobs?: { name: string; conclusion: string | null }[] }>(),
+  /** Open pull requests, for the fork lookup (`pulls?head=owner:branch`). */
+  pulls: [] as { number: number; head: { sha: string; ref: string; repo: { full_name: string; owner: { login: string } } } }[],
+  statuses: [] as { sha: string; state: string; context: string; description: string }[],
 };
 const BOT = { login: 'github-actions[bot]' };
 let server: Server;
@@ -74,6 +84,31 @@ beforeAll(async () => {
           200,
           api.labels.map((name) => ({ name })),
         );
+      const runMatch = /^\/repos\/acme\/tools\/actions\/runs\/(\d+)(\/jobs)?$/.exec(req.url!.split('?')[0]!);
+      if (req.method === 'GET' && runMatch) {
+        const run = api.runs.get(Number(runMatch[1]));
+        if (!run) return send(404, { message: 'Not Found' });
+        if (runMatch[2]) return send(200, { total_count: run.jobs?.length ?? 0, jobs: run.jobs ?? [] });
+        return send(200, {
+          id: Number(runMatch[1]),
+          conclusion: run.conclusion,
+          head_sha: run.head_sha,
+          html_url: `https://github.test/acme/tools/actions/runs/${runMatch[1]}`,
+        });
+      }
+      if (req.method === 'GET' && req.url!.split('?')[0] === '/repos/acme/tools/pulls') {
+        const head = new URL(req.url!, 'http://x').searchParams.get('head');
+        return send(
+          200,
+          api.pulls.filter((p) => `${p.head.repo.owner.login}:${p.head.ref}` === head),
+        );
+      }
+      const statusMatch = /^\/repos\/acme\/tools\/statuses\/(\w+)$/.exec(req.url ?? '');
+      if (req.method === 'POST' && statusMatch) {
+        if (api.deny) return send(403, { message: 'Resource not accessible by integration' });
+        api.statuses.push({ sha: statusMatch[1]!, ...(JSON.parse(body) as { state: string; context: string; description: string }) });
+        return send(201, {});
+      }
       if (body && (JSON.parse(body) as Comment).body.length > api.maxBody)
         return send(422, {
           message: 'Validation Failed',
@@ -112,7 +147,7 @@ function runAction(
   dir: string,
   inputs: Record<string, string>,
   event: object,
-  extra: { env?: Record<string, string>; args?: string[] } = {},
+  extra: { env?: Record<string, string>; args?: string[]; eventName?: string; script?: string } = {},
 ): Promise<ActionRun> {
   const files = { output: join(dir, 'github-output'), summary: join(dir, 'step-summary'), event: join(dir, 'event.json') };
   writeFileSync(files.output, '');
@@ -125,7 +160,8 @@ function runAction(
     GITHUB_OUTPUT: files.output,
     GITHUB_STEP_SUMMARY: files.summary,
     GITHUB_EVENT_PATH: files.event,
-    GITHUB_EVENT_NAME: 'pull_request',
+    GITHUB_EVENT_NAME: extra.eventName ?? 'pull_request',
+    RUNNER_TEMP: dir,
     GITHUB_REPOSITORY: 'acme/tools',
     GITHUB_API_URL: apiUrl,
     GITHUB_SERVER_URL: 'https://github.test',
@@ -135,7 +171,10 @@ function runAction(
   for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
   Object.assign(env, extra.env);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/mcp-gate-action.js'), ...(extra.args ?? [])], { cwd: dir, env });
+    // `script`: a step's `run:` from action.yml, run by bash as the runner runs it.
+    const child = extra.script
+      ? spawn('bash', ['-c', extra.script], { cwd: dir, env })
+      : spawn(process.execPath, [join(ROOT, 'bin/mcp-gate-action.js'), ...(extra.args ?? [])], { cwd: dir, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -165,85 +204,116 @@ const prEvent = (labels: string[] = [], fork = false, action = 'synchronize', la
     base: { repo: { full_name: 'acme/tools' } },
   },
 });
-const INPUTS = { config: 'gate.config.yaml', 'github-token': 'test-token', 'approve-label': 'mcp-gate-approved' };
+/** The gate job's inputs: no token (action.yml never passes it to the gate). */
+const GATE = { config: 'gate.config.yaml' };
+/** The comment workflow's inputs. */
+const INPUTS = { 'github-token': 'test-token', 'approve-label': 'mcp-gate-approved' };
+const HEAD = 'abc123def4567890';
+let nextRunId = 500;
 
-describe('the GitHub Action on a pull request', { timeout: 60_000 }, () => {
-  it('sets the outputs, writes the summary and annotations, creates the comment once and then updates it', async () => {
-    api.comments = [{ id: 1, body: 'an unrelated review comment' }];
+const runEvent = (id: number, fork = false) => ({
+  workflow_run: {
+    id,
+    event: 'pull_request',
+    head_sha: HEAD,
+    head_branch: 'feature',
+    head_repository: { full_name: fork ? 'someone/tools' : 'acme/tools', owner: { login: fork ? 'someone' : 'acme' } },
+    // GitHub lists no pull request in the payload of a fork's run.
+    pull_requests: fork ? [] : [{ number: 7, head: { sha: HEAD } }],
+  },
+});
+
+/** The comment workflow (mode: comment) on a workflow_run payload, reading `<dir>/mcp-gate-artifact`. */
+const commentWorkflow = (dir: string, inputs: Record<string, string>, id: number, fork = false, env: Record<string, string> = {}) =>
+  runAction(dir, { 'artifact-dir': join(dir, 'mcp-gate-artifact'), ...inputs }, runEvent(id, fork), {
+    args: ['comment'],
+    eventName: 'workflow_run',
+    env,
+  });
+
+interface TwoWorkflows {
+  gate: ActionRun;
+  post: ActionRun;
+}
+
+/**
+ * The runner's side of both workflows: the gate job; its `artifact-dir` uploaded to the fake
+ * artifact store (a folder, as actions/download-artifact leaves it), `tamper` standing for
+ * whatever the pull request's code did to it; the run's conclusion from the gate's exit code
+ * (or `conclusion`) in the fake API; then the comment workflow.
+ */
+async function gateThenComment(
+  dir: string,
+  gateInputs: Record<string, string>,
+  commentInputs: Record<string, string>,
+  options: { fork?: boolean; conclusion?: string; tamper?: (store: string) => void; env?: Record<string, string> } = {},
+): Promise<TwoWorkflows> {
+  const gate = await runAction(dir, gateInputs, prEvent([], options.fork));
+  const store = join(dir, 'mcp-gate-artifact');
+  rmSync(store, { recursive: true, force: true });
+  mkdirSync(store);
+  if (gate.outputs['artifact-dir']) cpSync(gate.outputs['artifact-dir'], store, { recursive: true });
+  options.tamper?.(store);
+  const id = nextRunId++;
+  api.runs.set(id, { conclusion: options.conclusion ?? (gate.code === 0 ? 'success' : 'failure'), head_sha: HEAD });
+  const post = await commentWorkflow(dir, commentInputs, id, options.fork, options.env);
+  return { gate, post };
+}
+
+describe('the gate job on a pull request', { timeout: 60_000 }, () => {
+  it('sets the outputs, writes the summary, annotations and hand-off, and calls no API', async () => {
     api.calls = [];
     const dir = scratchProject();
-    const first = await runAction(dir, INPUTS, prEvent());
+    const first = await runAction(dir, GATE, prEvent());
     expect(first.code, first.stderr).toBe(1);
+    expect(api.calls).toEqual([]);
     expect(first.outputs).toMatchObject({ verdict: 'Rollback', 'breaking-count': '1', 'broken-cases': '3' });
     expect(first.outputs['report-path']).toMatch(/^reports\/\d{8}T\d{6}Z-baseline-to-candidate\.json$/);
     expect(first.summary).toContain('## ⛔ mcp-gate: **Rollback**');
-    expect(first.summary).toContain('add the `mcp-gate-approved` label');
     expect(first.summary).toContain("is in [this run's artifacts](https://github.test/acme/tools/actions/runs/42)");
     expect(first.outputs['html-report-path']).toBe(first.outputs['report-path']!.replace(/\.json$/, '.html'));
     expect(readFileSync(join(dir, first.outputs['html-report-path']!), 'utf8')).toMatch(/^<!doctype html>/i);
-    // Annotations: the broken cases point at their lines in the dataset.
+    // The hand-off is the report itself.
+    const handed = JSON.parse(readFileSync(join(first.outputs['artifact-dir']!, 'report.json'), 'utf8')) as { decision: object };
+    const saved = JSON.parse(readFileSync(join(dir, first.outputs['report-path']!), 'utf8')) as { decision: object };
+    expect(handed.decision).toEqual(saved.decision);
+    // Annotations follow the verdict: what rolls back is an error, what holds a warning.
     expect(first.stdout).toMatch(
       /^::error file=datasets\/support-ops\.cases\.yaml,line=6,title=mcp-gate case TG-001 broken::forbidden tool Deployments\.Rollback is exposed$/m,
     );
     expect(first.stdout).toMatch(
       /^::error title=mcp-gate required-argument-removed::"Incident\.Declare" no longer takes required argument "severity"\.$/m,
     );
-    expect(first.stdout).toMatch(/^::warning title=mcp-gate tool-added-destructive::/m);
-    expect(api.comments).toHaveLength(2);
-    expect(api.comments[1]!.body.startsWith('<!-- mcp-gate:report key=gate.config.yaml -->')).toBe(true);
-
-    const second = await runAction(dir, INPUTS, prEvent());
-    expect(second.code).toBe(1);
-    expect(api.comments).toHaveLength(2); // updated, not added again
-    expect(api.calls.filter((c) => c.startsWith('POST'))).toHaveLength(1);
-    expect(api.calls.filter((c) => c.startsWith('PATCH'))).toEqual(['PATCH /repos/acme/tools/issues/comments/101']);
-    expect(api.comments[0]!.body).toBe('an unrelated review comment');
-    expect(second.outputs['report-path']).not.toBe(first.outputs['report-path']);
+    expect(first.stdout).toMatch(/^::error title=mcp-gate tool-added-destructive::/m);
   });
 
-  it('on a pull request from a fork (read-only token) falls back to the summary and says so', async () => {
-    api.comments = [];
-    api.deny = true;
-    try {
-      const dir = scratchProject();
-      const run = await runAction(dir, INPUTS, prEvent([], true));
-      expect(run.code).toBe(1);
-      expect(run.outputs.verdict).toBe('Rollback');
-      expect(api.comments).toHaveLength(0);
-      expect(run.summary).toContain('## ⛔ mcp-gate: **Rollback**');
-      expect(run.summary).toContain(
-        'No PR comment: the token cannot comment on this pull request (HTTP 403, a pull request from a fork gets a read-only token)',
-      );
-      expect(run.stdout).toContain('::warning title=mcp-gate::No PR comment');
-    } finally {
-      api.deny = false;
-    }
+  it('the comment, token and label inputs of earlier versions do nothing but say where the comment went', async () => {
+    api.calls = [];
+    const run = await runAction(
+      scratchProject(),
+      { ...GATE, comment: 'true', 'approve-label': 'mcp-gate-approved' },
+      prEvent(['mcp-gate-approved']),
+      {
+        env: { MCPGATE_TOKEN_GIVEN: 'true' },
+      },
+    );
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.outputs.verdict).toBe('Rollback'); // the label approves nothing here
+    expect(api.calls).toEqual([]);
+    expect(run.stdout).toMatch(
+      /^::notice title=mcp-gate%3A the comment moved to a second workflow::`comment`, `github-token`, `approve-label` do nothing in the gate job: .*mode: comment, on workflow_run.*examples\/workflows\/mcp-gate-comment\.yml/m,
+    );
   });
 
-  it('the approve label turns Rollback into Promote for the run, and the report records it', async () => {
-    api.comments = [];
-    api.labels = ['mcp-gate-approved'];
+  it('a config the gate cannot read is exit 3 with verdict "error", the message in the summary, and the reason handed off', async () => {
     const dir = scratchProject();
-    const run = await runAction(dir, INPUTS, prEvent(['mcp-gate-approved'], false, 'labeled', 'mcp-gate-approved'));
-    api.labels = [];
-    expect(run.code).toBe(0);
-    expect(run.outputs.verdict).toBe('Promote');
-    expect(run.outputs['breaking-count']).toBe('1'); // still listed
-    const report = JSON.parse(readFileSync(join(dir, run.outputs['report-path']!), 'utf8')) as {
-      decision: { verdict: string; approval: object; reasons: { code: string }[] };
-    };
-    expect(report.decision.approval).toMatchObject({ by: 'label', label: 'mcp-gate-approved', verdictBefore: 'Rollback' });
-    expect(report.decision.reasons.map((r) => r.code)).toEqual(['required-argument-removed', 'tool-added-destructive', 'case-broken']);
-    expect(run.summary).toContain('approved by label `mcp-gate-approved`; the gate said **Rollback**');
-  });
-
-  it('a config the gate cannot read is exit 3 with verdict "error" and the message in the summary', async () => {
-    const dir = scratchProject();
-    const run = await runAction(dir, { ...INPUTS, config: 'missing.yaml' }, prEvent());
+    const run = await runAction(dir, { ...GATE, config: 'missing.yaml' }, prEvent());
     expect(run.code).toBe(3);
     expect(run.outputs.verdict).toBe('error');
     expect(run.summary).toContain('missing.yaml: file not found');
     expect(run.stdout).toMatch(/^::error title=mcp-gate could not decide::/m);
+    const handed = JSON.parse(readFileSync(join(run.outputs['artifact-dir']!, 'undecided.json'), 'utf8')) as { reason: string };
+    expect(handed.reason).toContain('missing.yaml: file not found');
   });
 
   it('against a committed snapshot baseline, a tool change points at the tool in the snapshot', async () => {
@@ -258,20 +328,158 @@ describe('the GitHub Action on a pull request', { timeout: 60_000 }, () => {
     );
     const snapshot = await runCliIn(dir, ['snapshot', '--profile', 'baseline', '-o', 'contracts/baseline.json']);
     expect(snapshot.code, snapshot.stderr).toBe(0);
-    const run = await runAction(dir, { ...INPUTS, comment: 'false' }, prEvent());
+    const run = await runAction(dir, GATE, prEvent());
     expect(run.code, run.stderr).toBe(1);
     const lines = readFileSync(join(dir, 'contracts/baseline.json'), 'utf8').split('\n');
     const line = lines.findIndex((l) => l.includes('"name": "Incident.Declare"')) + 1;
     expect(line).toBeGreaterThan(0);
     expect(run.stdout).toContain(`::error file=contracts/baseline.json,line=${line},title=mcp-gate required-argument-removed::`);
   });
+
+  it('a bad input is a usage error (exit 3, no stack trace), and an undecided run leaves the counts empty', async () => {
+    const run = await runAction(scratchProject(), { ...GATE, 'fail-on': 'sometimes' }, prEvent());
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('action inputs: fail-on: must be rollback, hold or never, not "sometimes"');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(run.outputs).toMatchObject({ verdict: 'error', 'breaking-count': '', 'broken-cases': '' });
+  });
 });
 
-describe("the PR comment is the gate's own, and never left stale", { timeout: 60_000 }, () => {
+describe('the comment workflow posts what the gate decided', { timeout: 90_000 }, () => {
   const ours = (key = 'gate.config.yaml') =>
     api.comments.filter((c) => c.user?.login === BOT.login && c.body.startsWith(`<!-- mcp-gate:report key=${key} -->`));
 
-  it('a comment someone else wrote, carrying the marker, is never edited: the gate writes its own', async () => {
+  it('creates the comment once, rendered anew from the report, then updates it; the status carries the verdict', async () => {
+    api.comments = [{ id: 1, body: 'an unrelated review comment' }];
+    api.calls = [];
+    api.statuses = [];
+    const dir = scratchProject();
+    const { gate, post } = await gateThenComment(dir, GATE, INPUTS);
+    expect(post.code, post.stderr).toBe(0);
+    expect(api.comments).toHaveLength(2);
+    const report = JSON.parse(readFileSync(join(dir, gate.outputs['report-path']!), 'utf8')) as Report;
+    const expected = render('report', report, 'markdown', {
+      approveLabel: 'mcp-gate-approved',
+      reportLink: `https://github.test/acme/tools/actions/runs/${nextRunId - 1}`,
+    });
+    expect(api.comments[1]!.body).toBe(`<!-- mcp-gate:report key=gate.config.yaml -->\n${expected.slice(STICKY_MARKER.length + 1)}`);
+    expect(post.summary).toContain('## ⛔ mcp-gate: **Rollback**');
+    expect(post.outputs).toMatchObject({ verdict: 'Rollback', 'pull-request': '7' });
+    expect(api.statuses).toEqual([
+      { sha: HEAD, state: 'failure', context: 'mcp-gate', description: 'Rollback', target_url: expect.any(String) },
+    ]);
+
+    const second = await gateThenComment(dir, GATE, INPUTS);
+    expect(second.post.code).toBe(0);
+    expect(api.comments).toHaveLength(2); // updated, not added again
+    expect(api.calls.filter((c) => c.startsWith('POST /repos/acme/tools/issues'))).toHaveLength(1);
+    expect(api.calls.filter((c) => c.startsWith('PATCH'))).toEqual(['PATCH /repos/acme/tools/issues/comments/101']);
+    expect(api.comments[0]!.body).toBe('an unrelated review comment');
+  });
+
+  it('a pull request from a fork gets the comment too, found by its head branch and commit', async () => {
+    api.comments = [];
+    api.pulls = [
+      { number: 7, head: { sha: HEAD, ref: 'feature', repo: { full_name: 'someone/tools', owner: { login: 'someone' } } } },
+      { number: 8, head: { sha: 'another', ref: 'feature', repo: { full_name: 'someone/tools', owner: { login: 'someone' } } } },
+    ];
+    try {
+      const { post } = await gateThenComment(scratchProject(), GATE, INPUTS, { fork: true });
+      expect(post.code, post.stderr).toBe(0);
+      expect(ours()).toHaveLength(1);
+      expect(ours()[0]!.body).toContain('**Rollback**');
+    } finally {
+      api.pulls = [];
+    }
+  });
+
+  it('a token that cannot comment: the verdict goes to the summary, and the workflow says so', async () => {
+    api.comments = [];
+    api.deny = true;
+    try {
+      const { post } = await gateThenComment(scratchProject(), GATE, { 'github-token': 'test-token' });
+      expect(post.code).toBe(0);
+      expect(api.comments).toHaveLength(0);
+      expect(post.summary).toContain('## ⛔ mcp-gate: **Rollback**');
+      expect(post.summary).toContain('No PR comment: the token cannot comment on this pull request (HTTP 403)');
+      expect(post.stdout).toContain('::warning title=mcp-gate::No PR comment');
+    } finally {
+      api.deny = false;
+    }
+  });
+
+  it('an undecided run replaces the comment with "could not decide" and the reason', async () => {
+    api.comments = [
+      { id: 9, body: '<!-- mcp-gate:report key=gate.config.yaml -->\n## ✅ mcp-gate: **Promote**: an earlier push', user: BOT },
+    ];
+    api.statuses = [];
+    const { gate, post } = await gateThenComment(scratchProject(), { config: 'missing.yaml' }, { ...INPUTS, config: 'gate.config.yaml' });
+    expect(gate.code).toBe(3);
+    expect(post.code, post.stderr).toBe(0);
+    expect(api.comments).toHaveLength(1);
+    expect(api.comments[0]!.body).toMatch(/^<!-- mcp-gate:report key=gate\.config\.yaml -->\n## ⛔ mcp-gate: could not decide/);
+    expect(api.comments[0]!.body).toContain('missing.yaml: file not found');
+    expect(api.comments[0]!.body).not.toContain('Promote');
+    expect(api.statuses.at(-1)).toMatchObject({ state: 'error', description: 'could not decide' });
+  });
+
+  it('a gate job that uploaded nothing and failed is "could not decide" too', async () => {
+    api.comments = [];
+    const { post } = await gateThenComment(scratchProject(), GATE, INPUTS, { tamper: (store) => rmSync(join(store, 'report.json')) });
+    expect(post.code).toBe(0);
+    expect(ours()[0]!.body).toContain('could not decide');
+    expect(ours()[0]!.body).toContain('The gate job left no reason');
+  });
+
+  it('the approve label: given, the run is Promote and the record is kept; a new finding makes it stale and says what clears it', async () => {
+    const LABEL = 'mcp-gate-approved';
+    api.comments = [];
+    api.statuses = [];
+    api.labels = [LABEL];
+    try {
+      const dir = scratchProject();
+      const given = await gateThenComment(dir, GATE, INPUTS);
+      expect(given.gate.outputs.verdict).toBe('Rollback'); // the gate job does not read labels
+      expect(given.post.outputs.verdict, given.post.stderr).toBe('Promote');
+      expect(ours()[0]!.body).toContain('approved by label `mcp-gate-approved`; the gate said **Rollback**');
+      expect(ours()[0]!.body).toMatch(/<!-- mcp-gate:approval [A-Za-z0-9+/=]+ -->/);
+      expect(api.statuses.at(-1)).toMatchObject({ state: 'success', description: 'Promote' });
+
+      const same = await gateThenComment(dir, GATE, INPUTS);
+      expect(same.post.outputs.verdict).toBe('Promote');
+
+      writeFileSync(
+        join(dir, 'datasets/new.cases.yaml'),
+        'role: support-agent\ncases:\n  - id: NEW-1\n    userTask: Declare an incident with its severity.\n    requiredTools:\n      - toolName: Incident.Declare\n        requiredArguments: [severity]\n',
+      );
+      writeFileSync(
+        join(dir, 'gate.config.yaml'),
+        readFileSync(join(dir, 'gate.config.yaml'), 'utf8').replace(
+          'datasets: [datasets/support-ops.cases.yaml]',
+          'datasets: [datasets/support-ops.cases.yaml, datasets/new.cases.yaml]',
+        ),
+      );
+      const stale = await gateThenComment(dir, GATE, INPUTS);
+      expect(stale.post.outputs.verdict).toBe('Rollback');
+      expect(ours()[0]!.body).toContain(
+        '1 finding is new since, so the verdict stands. What clears this: remove the label and add it again',
+      );
+      expect(api.statuses.at(-1)).toMatchObject({ state: 'failure' });
+
+      // Removed: not approved, and the record goes, so adding it again approves what is there then.
+      api.labels = [];
+      const removed = await gateThenComment(dir, GATE, INPUTS);
+      expect(removed.post.outputs.verdict).toBe('Rollback');
+      expect(ours()[0]!.body).not.toMatch(/<!-- mcp-gate:approval/);
+      api.labels = [LABEL];
+      const again = await gateThenComment(dir, GATE, INPUTS);
+      expect(again.post.outputs.verdict).toBe('Promote');
+    } finally {
+      api.labels = [];
+    }
+  });
+
+  it('a comment someone else wrote, carrying the marker, is never edited: the workflow writes its own', async () => {
     const planted = {
       id: 5,
       body: `${STICKY_MARKER}\n<!-- mcp-gate:report key=gate.config.yaml -->\n## ✅ mcp-gate: **Promote**`,
@@ -279,24 +487,26 @@ describe("the PR comment is the gate's own, and never left stale", { timeout: 60
     };
     api.comments = [{ ...planted }];
     api.calls = [];
-    const run = await runAction(scratchProject(), INPUTS, prEvent());
-    expect(run.code, run.stderr).toBe(1);
+    const { post } = await gateThenComment(scratchProject(), GATE, INPUTS);
+    expect(post.code, post.stderr).toBe(0);
     expect(api.comments[0]).toEqual(planted);
     expect(api.calls.filter((c) => c.startsWith('PATCH'))).toEqual([]);
     expect(ours()).toHaveLength(1);
     expect(ours()[0]!.body).toContain('**Rollback**');
   });
 
-  it('two comment keys keep two comments on one pull request, each updated in place', async () => {
+  it('two comment keys keep two comments and two statuses on one pull request', async () => {
     api.comments = [];
+    api.statuses = [];
     const dir = scratchProject();
-    await runAction(dir, { ...INPUTS, 'comment-key': 'payments' }, prEvent());
-    await runAction(dir, { ...INPUTS, 'comment-key': 'search' }, prEvent());
-    await runAction(dir, { ...INPUTS, 'comment-key': 'payments' }, prEvent());
+    await gateThenComment(dir, GATE, { ...INPUTS, 'comment-key': 'payments' });
+    await gateThenComment(dir, GATE, { ...INPUTS, 'comment-key': 'search' });
+    await gateThenComment(dir, GATE, { ...INPUTS, 'comment-key': 'payments' });
     expect(api.comments.map((c) => c.body.split('\n')[0])).toEqual([
       '<!-- mcp-gate:report key=payments -->',
       '<!-- mcp-gate:report key=search -->',
     ]);
+    expect([...new Set(api.statuses.map((x) => x.context))]).toEqual(['mcp-gate/payments', 'mcp-gate/search']);
   });
 
   it('a body GitHub refuses (422) is replaced by the current verdict alone, never left saying the old one', async () => {
@@ -305,15 +515,16 @@ describe("the PR comment is the gate's own, and never left stale", { timeout: 60
     ];
     api.maxBody = 500;
     try {
-      const run = await runAction(scratchProject(), INPUTS, prEvent());
-      expect(run.code).toBe(1);
-      expect(run.stderr).toContain('GitHub refused the full comment (HTTP 422); posting the verdict alone');
+      const { post } = await gateThenComment(scratchProject(), GATE, INPUTS);
+      expect(post.code).toBe(0);
+      expect(post.stderr).toContain('GitHub refused the full comment (HTTP 422); posting the verdict alone');
       expect(api.comments).toHaveLength(1);
       expect(api.comments[0]!.body).toMatch(
         /^<!-- mcp-gate:report key=gate\.config\.yaml -->\n## ⛔ mcp-gate: \*\*Rollback\*\* — `required-argument-removed`/,
       );
-      expect(api.comments[0]!.body).toContain('It is in the job summary of [this run](https://github.test/acme/tools/actions/runs/42).');
-      expect(run.summary).toContain('## ⛔ mcp-gate: **Rollback**');
+      expect(api.comments[0]!.body).toMatch(
+        /It is in the job summary of \[this run\]\(https:\/\/github\.test\/acme\/tools\/actions\/runs\/\d+\)\./,
+      );
     } finally {
       api.maxBody = 65_536;
     }
@@ -323,44 +534,114 @@ describe("the PR comment is the gate's own, and never left stale", { timeout: 60
     api.comments = Array.from({ length: 150 }, (_, i) => ({ id: 1000 + i, body: `review note ${i}`, user: { login: 'reviewer' } }));
     api.comments[120] = { id: 1120, body: '<!-- mcp-gate:report key=gate.config.yaml -->\nold', user: BOT };
     api.calls = [];
-    const run = await runAction(scratchProject(), INPUTS, prEvent());
-    expect(run.code, run.stderr).toBe(1);
-    expect(api.calls.filter((c) => !c.startsWith('GET'))).toEqual(['PATCH /repos/acme/tools/issues/comments/1120']);
+    const { post } = await gateThenComment(scratchProject(), GATE, { 'github-token': 'test-token' });
+    expect(post.code, post.stderr).toBe(0);
+    expect(api.calls.filter((c) => c.startsWith('PATCH') || c.startsWith('POST /repos/acme/tools/issues'))).toEqual([
+      'PATCH /repos/acme/tools/issues/comments/1120',
+    ]);
     expect(api.comments).toHaveLength(150);
   });
 
-  it('a slow API times out: the verdict stands and the summary says the comment failed', async () => {
+  it('5xx answers are retried', async () => {
     api.comments = [];
-    api.delayMs = 1500;
-    try {
-      const run = await runAction(scratchProject(), INPUTS, prEvent(), { env: { MCPGATE_GITHUB_TIMEOUT_MS: '300' } });
-      expect(run.code).toBe(1);
-      expect(run.outputs.verdict).toBe('Rollback');
-      expect(run.summary).toMatch(/No PR comment: the comment failed: .*(timeout|aborted)/i);
-    } finally {
-      api.delayMs = 0;
+    const dir = scratchProject();
+    const gate = await runAction(dir, GATE, prEvent());
+    mkdirSync(join(dir, 'mcp-gate-artifact'), { recursive: true });
+    cpSync(gate.outputs['artifact-dir']!, join(dir, 'mcp-gate-artifact'), { recursive: true });
+    const id = nextRunId++;
+    api.runs.set(id, { conclusion: 'failure', head_sha: HEAD });
+    api.failNext = [502, 503];
+    const retried = await commentWorkflow(dir, { 'github-token': 'test-token' }, id);
+    expect(retried.code, retried.stderr).toBe(0);
+    expect(ours()).toHaveLength(1);
+  });
+});
+
+describe('a planted or tampered artifact cannot change what is posted', { timeout: 90_000 }, () => {
+  const body = () => api.comments.find((c) => c.user?.login === BOT.login)?.body ?? '';
+  const editReport = (store: string, edit: (report: Report) => void) => {
+    const file = join(store, 'report.json');
+    const report = JSON.parse(readFileSync(file, 'utf8')) as Report;
+    edit(report);
+    writeFileSync(file, JSON.stringify(report));
+  };
+
+  it('a Rollback rewritten to Promote disagrees with the failed gate job: "could not verify", and the workflow fails', async () => {
+    api.comments = [];
+    api.statuses = [];
+    const { post } = await gateThenComment(scratchProject(), GATE, INPUTS, {
+      tamper: (store) =>
+        editReport(store, (r) => {
+          r.decision = { verdict: 'Promote', reasons: [], exceptionsApplied: [] };
+        }),
+    });
+    expect(post.code).toBe(1);
+    expect(body()).toMatch(/## ⛔ mcp-gate: could not verify/);
+    expect(body()).toContain("the report says Promote, but the gate job's conclusion is failure (fail-on: hold)");
+    expect(body()).not.toContain('**Promote**');
+    expect(post.outputs.verdict).toBe('unverified');
+    expect(api.statuses.at(-1)).toMatchObject({ state: 'error', description: 'could not verify' });
+  });
+
+  it('a report that fails the schema, or an approval the gate job never gives, is "could not verify"', async () => {
+    for (const tamper of [
+      (r: Report) => Object.assign(r.decision, { verdict: 'Approved' }),
+      (r: Report) => Object.assign(r, { diff: 'nothing changed' }),
+      (r: Report) => Object.assign(r.decision, { approval: { by: 'label', label: 'x', verdictBefore: 'Rollback' }, verdict: 'Promote' }),
+    ]) {
+      api.comments = [];
+      const { post } = await gateThenComment(scratchProject(), GATE, INPUTS, { tamper: (store) => editReport(store, tamper) });
+      expect(post.code, body()).toBe(1);
+      expect(body()).toMatch(/## ⛔ mcp-gate: could not verify/);
+      expect(body()).not.toMatch(/\*\*(Promote|Rollback)\*\*/);
     }
   });
 
-  it('5xx answers are retried; a rate limit that outlasts the retries is named as one', async () => {
+  it('a huge report is refused unread, and a file that is not JSON is refused', async () => {
     api.comments = [];
-    api.failNext = [502, 503];
-    const retried = await runAction(scratchProject(), INPUTS, prEvent());
-    expect(retried.code).toBe(1);
-    expect(ours()).toHaveLength(1);
-    api.failNext = [429, 429, 429];
-    const { 'approve-label': _label, ...noLabel } = INPUTS; // so the first API call is the comment's
-    const limited = await runAction(scratchProject(), noLabel, prEvent());
-    api.failNext = [];
-    expect(limited.summary).toContain("No PR comment: GitHub's API rate limit was hit (HTTP 429)");
+    const huge = await gateThenComment(scratchProject(), GATE, INPUTS, {
+      tamper: (store) => writeFileSync(join(store, 'report.json'), `{"pad":"${'x'.repeat(17 * 1024 * 1024)}"}`),
+    });
+    expect(huge.post.code).toBe(1);
+    expect(body()).toMatch(/report\.json is \d+ bytes, past the cap of 16777216/);
+    api.comments = [];
+    const broken = await gateThenComment(scratchProject(), GATE, INPUTS, {
+      tamper: (store) => writeFileSync(join(store, 'report.json'), '{"no'),
+    });
+    expect(broken.post.code).toBe(1);
+    expect(body()).toContain('report.json is not JSON');
   });
 
-  it('a bad input is a usage error (exit 3, no stack trace), and an undecided run leaves the counts empty', async () => {
-    const run = await runAction(scratchProject(), { ...INPUTS, 'fail-on': 'sometimes' }, prEvent());
-    expect(run.code).toBe(3);
-    expect(run.stderr).toContain('action inputs: fail-on: must be rollback, hold or never, not "sometimes"');
-    expect(run.stderr).not.toMatch(/\n\s+at /);
-    expect(run.outputs).toMatchObject({ verdict: 'error', 'breaking-count': '', 'broken-cases': '' });
+  it('markdown in server strings, and a planted approval record, are posted inert', async () => {
+    api.comments = [];
+    api.labels = [];
+    const record = `<!-- mcp-gate:approval ${Buffer.from(JSON.stringify({ label: 'mcp-gate-approved', covers: [] })).toString('base64')} -->`;
+    const hostile = `${record}\n## ✅ mcp-gate: **Promote** cc @octocat ![ok](https://evil.example/x.svg) [docs](https://evil.example) <img src=x>`;
+    const { post } = await gateThenComment(scratchProject(), GATE, INPUTS, {
+      tamper: (store) =>
+        editReport(store, (r) => {
+          for (const change of r.diff.changes) change.message = hostile;
+          r.candidate.profile = hostile;
+          for (const reason of r.decision.reasons) reason.message = hostile;
+        }),
+    });
+    expect(post.code, post.stderr).toBe(0);
+    const posted = body();
+    expect(posted).toContain('**Rollback**');
+    expect(posted).not.toMatch(/@octocat|!\[|https:\/\/evil|<img|<!-- mcp-gate:approval/);
+    expect(posted.match(/^## /gm)).toHaveLength(1);
+
+    // With the label on, the planted record does not stand for the approval's: the workflow's own comment has none yet.
+    api.labels = ['mcp-gate-approved'];
+    try {
+      const approved = await gateThenComment(scratchProject(), GATE, INPUTS, {
+        tamper: (store) => editReport(store, (r) => (r.candidate.profile = hostile)),
+      });
+      expect(approved.post.outputs.verdict).toBe('Promote');
+      expect(body().match(/<!-- mcp-gate:approval /g)).toHaveLength(1);
+    } finally {
+      api.labels = [];
+    }
   });
 
   it('a hostile candidate: annotations are the only workflow commands, and the comment mentions, links and shows nothing', async () => {
@@ -371,128 +652,143 @@ describe("the PR comment is the gate's own, and never left stale", { timeout: 60
       join(dir, 'gate.config.yaml'),
       `version: 1\nprofiles:\n  before: { command: node, args: [${JSON.stringify(server)}, before] }\n  after: { command: node, args: [${JSON.stringify(server)}, after] }\nbaseline: before\ncandidate: after\n`,
     );
-    const run = await runAction(dir, INPUTS, prEvent());
-    expect(run.code, run.stderr).toBe(1);
-    const commands = [...run.stdout.split('\n'), ...run.stderr.split('\n')].filter((l) => /^\s*(::|##\[)/.test(l));
+    const { gate, post } = await gateThenComment(dir, GATE, INPUTS);
+    expect(gate.code, gate.stderr).toBe(1);
+    const commands = [...gate.stdout.split('\n'), ...gate.stderr.split('\n')].filter((l) => /^\s*(::|##\[)/.test(l));
     expect(commands.length).toBeGreaterThan(0);
     for (const line of commands) expect(line).toMatch(/^::(error|warning|notice) (file=[^,:]*,)?(line=\d+,)?title=mcp-gate[^:]*::[^\n]*$/);
-    expect(run.stdout + run.stderr).not.toContain('\u001b');
-    expect(run.stdout).not.toMatch(/^::add-mask::/m);
-    const body = ours()[0]!.body;
-    expect(body).not.toMatch(/@octocat|!\[|https:\/\/evil|<img/);
+    expect(gate.stdout + gate.stderr).not.toContain('\u001b');
+    expect(gate.stdout).not.toMatch(/^::add-mask::/m);
+    expect(post.code, post.stderr).toBe(0);
+    expect(body()).not.toMatch(/@octocat|!\[|https:\/\/evil|<img/);
+  });
+
+  it('a job that succeeded with an undecided hand-off, or a run that was cancelled, shows no verdict', async () => {
+    api.comments = [];
+    const mismatch = await gateThenComment(scratchProject(), GATE, INPUTS, {
+      conclusion: 'success',
+      tamper: (store) => {
+        rmSync(join(store, 'report.json'));
+        writeFileSync(join(store, 'undecided.json'), JSON.stringify({ reason: 'nothing' }));
+      },
+    });
+    expect(mismatch.post.code).toBe(1);
+    expect(body()).toContain('could not verify');
+    api.comments = [];
+    const cancelled = await gateThenComment(scratchProject(), GATE, INPUTS, { conclusion: 'cancelled' });
+    expect(cancelled.post.code).toBe(0);
+    expect(body()).toContain('could not decide');
+    expect(body()).toContain('ended `cancelled` without a verdict');
   });
 });
 
-describe('an approval covers what was there when the label was given', { timeout: 90_000 }, () => {
-  const LABEL = 'mcp-gate-approved';
-  const verdictOf = (run: ActionRun) => run.outputs.verdict;
+describe('no token where the candidate runs', { timeout: 60_000 }, () => {
+  interface Step {
+    name?: string;
+    id?: string;
+    if?: string;
+    env?: Record<string, string>;
+    run?: string;
+    uses?: string;
+    with?: Record<string, unknown>;
+  }
+  interface Workflow {
+    on: Record<string, { types?: string[]; workflows?: string[] } | null>;
+    permissions: Record<string, string>;
+    jobs: Record<string, { permissions?: Record<string, string>; steps: Step[] }>;
+  }
+  const workflow = (file: string) => {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    // The YAML without its comments, which may name what the workflow does not do.
+    return { text: text.replace(/#.*$/gm, ''), parsed: parse(text) as Workflow };
+  };
 
-  it('given: Promote; a later push with the same findings: still Promote; a push with a new finding: the verdict stands and the label is stale; removed: not approved', async () => {
-    api.comments = [];
-    api.labels = [LABEL];
+  it("action.yml: the gate step gets no token and drops the runner's; only the comment step, in comment mode, has it", () => {
+    const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { runs: { steps: Step[] } };
+    const gate = action.runs.steps.find((s) => s.id === 'gate')!;
+    const post = action.runs.steps.find((s) => s.id === 'comment')!;
+    expect(gate.if).toBe("inputs.mode != 'comment'");
+    expect(post.if).toBe("inputs.mode == 'comment'");
+    // The only mention of a token in the gate step is a boolean: whether one was set, for the notice.
+    for (const [name, value] of Object.entries(gate.env ?? {}))
+      if (/token/i.test(value))
+        expect([name, value]).toEqual(['MCPGATE_TOKEN_GIVEN', "${{ inputs.github-token != '' && inputs.github-token != github.token }}"]);
+    expect(gate.run).toMatch(
+      /env -u ACTIONS_RUNTIME_TOKEN -u ACTIONS_ID_TOKEN_REQUEST_TOKEN -u ACTIONS_ID_TOKEN_REQUEST_URL -u GITHUB_TOKEN/,
+    );
+    expect(post.env).toMatchObject({ 'INPUT_GITHUB-TOKEN': '${{ inputs.github-token }}' });
+    expect(post.run).toMatch(/mcp-gate-action\.js" comment$/);
+  });
+
+  it('the gate workflow: pull_request only, contents: read, no secrets, no token, the hand-off uploaded', () => {
+    const { text, parsed } = workflow('examples/workflows/mcp-gate.yml');
+    expect(Object.keys(parsed.on)).toEqual(['pull_request']);
+    expect(parsed.permissions).toEqual({ contents: 'read' });
+    for (const job of Object.values(parsed.jobs)) expect(job.permissions ?? {}).toEqual({});
+    expect(text).not.toMatch(/secrets\.|github\.token|GITHUB_TOKEN|github-token|pull_request_target/);
+    const steps = parsed.jobs.gate!.steps;
+    const gate = steps.find((s) => s.uses?.startsWith('mcp-gate/mcp-gate'))!;
+    expect(gate.with).not.toHaveProperty('comment');
+    expect(gate.with).not.toHaveProperty('mode');
+    const upload = steps.find((s) => s.uses?.startsWith('actions/upload-artifact') && s.with?.name === 'mcp-gate-report')!;
+    expect(upload.with!.path).toBe('${{ steps.gate.outputs.artifact-dir }}');
+    expect(steps.find((s) => s.uses?.startsWith('actions/checkout'))!.with).toMatchObject({ 'persist-credentials': false });
+  });
+
+  it('the comment workflow: workflow_run of the gate workflow, starts nothing of the pull request, mode: comment', () => {
+    const gate = workflow('examples/workflows/mcp-gate.yml').parsed as unknown as { name: string };
+    const { text, parsed } = workflow('examples/workflows/mcp-gate-comment.yml');
+    expect(Object.keys(parsed.on)).toEqual(['workflow_run']);
+    expect(parsed.on.workflow_run).toEqual({ workflows: [gate.name], types: ['completed'] });
+    expect(parsed.permissions).toEqual({ actions: 'read', 'pull-requests': 'write', statuses: 'write' });
+    expect(text).not.toMatch(/actions\/checkout|npm |npx |^\s*(- )?run:/m); // nothing of the pull request is checked out or run
+    const steps = parsed.jobs.comment!.steps;
+    expect(steps.find((s) => s.uses?.startsWith('actions/download-artifact'))!.with).toMatchObject({
+      name: 'mcp-gate-report',
+      'run-id': '${{ github.event.workflow_run.id }}',
+    });
+    expect(steps.find((s) => s.uses?.startsWith('mcp-gate/mcp-gate'))!.with).toMatchObject({ mode: 'comment', 'fail-on': 'hold' });
+  });
+
+  it("this repository's own workflows follow the same split", () => {
+    const ci = workflow('.github/workflows/ci.yml').parsed;
+    expect(ci.jobs.gate!.permissions).toEqual({ contents: 'read' });
+    expect(JSON.stringify(ci.jobs.gate)).not.toMatch(/github-token|secrets\.|pull-requests/);
+    const post = workflow('.github/workflows/mcp-gate-comment.yml').parsed;
+    expect(post.on.workflow_run).toEqual({ workflows: ['ci'], types: ['completed'] });
+  });
+
+  it('the gate process, run as the gate step runs it, finds no token in its environment or its children', async () => {
     const dir = scratchProject();
-    const given = await runAction(dir, INPUTS, prEvent([LABEL], false, 'labeled', LABEL));
-    expect(verdictOf(given), given.stderr).toBe('Promote');
-    expect(given.stderr).toContain('(read from the API): it approves the findings of this run (the label was just given)');
-    expect(api.comments[0]!.body).toMatch(/<!-- mcp-gate:approval [A-Za-z0-9+/=]+ -->/);
-
-    const samePush = await runAction(dir, INPUTS, prEvent([LABEL]));
-    expect(verdictOf(samePush), samePush.stderr).toBe('Promote');
-    expect(samePush.stderr).toMatch(/it approves the \d+ findings present when it was given/);
-
-    // The next push brings a new broken case, which the label never saw.
+    // A candidate that records every environment it can see: its own and its parent's (the gate's).
+    const spy = join(dir, 'spy.mjs');
     writeFileSync(
-      join(dir, 'datasets/new.cases.yaml'),
-      'role: support-agent\ncases:\n  - id: NEW-1\n    userTask: Declare an incident with its severity.\n    requiredTools:\n      - toolName: Incident.Declare\n        requiredArguments: [severity]\n',
+      spy,
+      [
+        "import { readFileSync, writeFileSync } from 'node:fs';",
+        "let parent = '';",
+        "try { parent = readFileSync('/proc/' + process.ppid + '/environ', 'utf8'); } catch {}",
+        `writeFileSync(${JSON.stringify(join(dir, 'seen.txt'))}, JSON.stringify(process.env) + '\\n' + parent);`,
+        'process.argv.splice(2, 1); // the server reads its profile from argv[2]',
+        `await import(${JSON.stringify(join(ROOT, 'examples/support-ops/dist/server.js'))});`,
+      ].join('\n'),
     );
     writeFileSync(
       join(dir, 'gate.config.yaml'),
       readFileSync(join(dir, 'gate.config.yaml'), 'utf8').replace(
-        'datasets: [datasets/support-ops.cases.yaml]',
-        'datasets: [datasets/support-ops.cases.yaml, datasets/new.cases.yaml]',
+        /(\n {2}candidate:\n {4}command: node\n {4}args: \[)/,
+        `$1${JSON.stringify(spy)}, `,
       ),
     );
-    const newFinding = await runAction(dir, INPUTS, prEvent([LABEL]));
-    expect(newFinding.code).toBe(1);
-    expect(verdictOf(newFinding)).toBe('Rollback');
-    expect(api.comments[0]!.body).toContain(
-      'label approved the findings present when it was given; 1 finding is new since, so the verdict stands',
-    );
-
-    // The payload still lists the label (a re-run repeats it), but the API says it is gone.
-    api.labels = [];
-    const removed = await runAction(dir, INPUTS, prEvent([LABEL]));
-    expect(verdictOf(removed)).toBe('Rollback');
-    expect(removed.stderr).not.toContain('carries the');
-  });
-});
-
-describe('the token never reaches the process that starts the candidate', { timeout: 60_000 }, () => {
-  it("action.yml: the gate step gets no token and drops the runner's; the comment step alone has it, and always runs", () => {
-    const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as {
-      runs: { steps: { name: string; if?: string; env?: Record<string, string>; run: string }[] };
-    };
-    const gate = action.runs.steps.find((s) => s.name === 'Gate')!;
-    const post = action.runs.steps.find((s) => s.name === 'Comment')!;
-    expect(Object.keys(gate.env ?? {}).filter((k) => /TOKEN/i.test(k))).toEqual([]);
-    expect(gate.run).toMatch(
-      /env -u ACTIONS_RUNTIME_TOKEN -u ACTIONS_ID_TOKEN_REQUEST_TOKEN -u ACTIONS_ID_TOKEN_REQUEST_URL -u GITHUB_TOKEN/,
-    );
-    expect(gate.env).toMatchObject({ MCPGATE_COMMENT_HANDOFF: 'true' });
-    expect(post).toMatchObject({
-      if: 'always()',
-      env: { 'INPUT_GITHUB-TOKEN': '${{ inputs.github-token }}', MCPGATE_COMMENT_REQUEST: '${{ steps.gate.outputs.comment-request }}' },
-    });
-    expect(post.run).toMatch(/mcp-gate-action\.js" comment$/);
-  });
-
-  it('the gate step, with no token, hands the comment to the comment step, which posts it', async () => {
-    api.comments = [];
-    api.calls = [];
-    const dir = scratchProject();
-    const { 'github-token': _token, ...withoutToken } = INPUTS;
-    const gate = await runAction(dir, withoutToken, prEvent(), { env: { MCPGATE_COMMENT_HANDOFF: 'true', RUNNER_TEMP: dir } });
-    expect(gate.code, gate.stderr).toBe(1);
-    expect(api.calls).toEqual([]);
-    expect(gate.outputs['comment-request']).toMatch(/mcp-gate-comment-.*\/request\.json$/);
-    const post = await runAction(dir, INPUTS, prEvent(), {
-      env: { MCPGATE_COMMENT_REQUEST: gate.outputs['comment-request']! },
-      args: ['comment'],
-    });
-    expect(post.code, post.stderr).toBe(0);
-    expect(api.comments).toHaveLength(1);
-    expect(api.comments[0]!.body).toMatch(/^<!-- mcp-gate:report key=gate\.config\.yaml -->\n## ⛔ mcp-gate: \*\*Rollback\*\*/);
-  });
-});
-
-describe('the GitHub Action on a bundle config', { timeout: 60_000 }, () => {
-  it('gives the bundle verdict as the output, and the per-server table in the summary and the comment', async () => {
-    api.comments = [];
-    const dir = scratchProject();
-    const server = join(ROOT, 'examples/support-ops/dist/server.js');
-    const profile = (p: string) => `{ command: node, args: [${server}, ${p}, --tag=${dir}], allowSideEffects: true }`;
-    writeFileSync(
-      join(dir, 'bundle.yaml'),
-      [
-        'version: 1',
-        'profiles:',
-        `  baseline: ${profile('baseline')}`,
-        `  candidate: ${profile('candidate')}`,
-        `  candidate-safe: ${profile('candidate-safe')}`,
-        'servers:',
-        '  desk: { baseline: baseline, candidate: candidate-safe, datasets: [datasets/support-ops.cases.yaml] }',
-        '  desk-next: { baseline: baseline, candidate: candidate, datasets: [datasets/support-ops.cases.yaml] }',
-        'reports: { dir: reports }',
-      ].join('\n'),
-    );
-    const run = await runAction(dir, { ...INPUTS, config: 'bundle.yaml' }, prEvent());
+    // As the runner starts the gate step: the job's environment carries the runner's tokens; the step's own command drops them.
+    const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { runs: { steps: Step[] } };
+    const script = action.runs.steps.find((s) => s.id === 'gate')!.run!.replaceAll('${{ github.action_path }}', ROOT);
+    const tokens = { GITHUB_TOKEN: 'test-token', ACTIONS_RUNTIME_TOKEN: 'test-token', ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'test-token' };
+    const run = await runAction(dir, GATE, prEvent(), { script, env: tokens });
     expect(run.code, run.stderr).toBe(1);
-    expect(run.outputs.verdict).toBe('Rollback');
-    expect(run.summary.startsWith(STICKY_MARKER)).toBe(true);
-    expect(run.summary).toContain('desk-next');
-    expect(run.summary).toMatch(/desk\b.*Promote/);
-    expect(api.comments).toHaveLength(1);
-    expect(api.comments[0]!.body).toContain('desk-next');
+    expect(run.stderr).not.toContain('TOKEN');
+    const seen = readFileSync(join(dir, 'seen.txt'), 'utf8');
+    expect(seen).not.toMatch(/TOKEN|test-token/);
   });
 });
 
@@ -504,6 +800,7 @@ describe('action.yml', () => {
       runs: { using: string; steps: { id?: string; run?: string; env?: Record<string, string> }[] };
     };
     expect(Object.keys(action.inputs)).toEqual([
+      'mode',
       'config',
       'baseline',
       'candidate',
@@ -513,16 +810,30 @@ describe('action.yml', () => {
       'comment-key',
       'approve-label',
       'github-token',
+      'artifact-dir',
+      'gate-job',
+      'status',
     ]);
-    expect(Object.keys(action.outputs)).toEqual(['verdict', 'report-path', 'html-report-path', 'breaking-count', 'broken-cases']);
+    expect(Object.keys(action.outputs)).toEqual([
+      'verdict',
+      'report-path',
+      'html-report-path',
+      'artifact-dir',
+      'breaking-count',
+      'broken-cases',
+    ]);
     expect(action.runs.using).toBe('composite');
     const gate = action.runs.steps.find((s) => s.id === 'gate')!;
+    const post = action.runs.steps.find((s) => s.id === 'comment')!;
     expect(gate.run).toMatch(/\n *node "\$\{\{ github\.action_path \}\}\/bin\/mcp-gate-action\.js"\n$/);
-    // Every input reaches the entry point under the name it reads: the token only the comment step's.
-    const post = action.runs.steps.find((s) => s.run?.endsWith(' comment'))!;
+    // Every input reaches the step that reads it, under the name it reads: the token only the comment step's.
+    const gateInputs = ['mode', 'config', 'baseline', 'candidate', 'fail-on', 'report-dir', 'comment', 'comment-key', 'approve-label'];
+    const commentInputs = ['config', 'fail-on', 'comment-key', 'approve-label', 'github-token', 'artifact-dir', 'gate-job', 'status'];
     for (const name of Object.keys(action.inputs)) {
-      const step = name === 'github-token' ? post : gate;
-      expect(step.env![`INPUT_${name.toUpperCase()}`], name).toBe(`\${{ inputs.${name} }}`);
+      expect(gateInputs.includes(name) || commentInputs.includes(name), name).toBe(true);
+      if (gateInputs.includes(name)) expect(gate.env![`INPUT_${name.toUpperCase()}`], name).toBe(`\${{ inputs.${name} }}`);
+      if (commentInputs.includes(name)) expect(post.env![`INPUT_${name.toUpperCase()}`], name).toBe(`\${{ inputs.${name} }}`);
     }
+    expect(gate.env!['INPUT_GITHUB-TOKEN']).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, scratchProject } from '../helpers/cli.js';
@@ -58,7 +58,50 @@ describe("--policy-base: the gate's own policy changed by the change under revie
       { file: 'datasets/extra.cases.yaml', change: 'added' },
     ]);
     expect(report.decision.reasons.map((r) => [r.code, r.action])).toEqual([['gate-policy-changed', 'hold']]);
-    expect(run.stdout).toContain('gate-policy-changed: Gate policy changed by this change');
+    // The reason names the files, so every format that shows reasons does.
+    expect(run.stdout).toMatch(
+      /gate-policy-changed: This change edits the gate's own policy against \w+: gate\.config\.yaml \(changed\), datasets\/extra\.cases\.yaml \(added\)/,
+    );
+  });
+
+  it('a workflow that runs the gate is policy: edited, added, or made to stop naming the gate; other workflows are not', async () => {
+    const { dir } = repo();
+    const gitIn = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: dir, encoding: 'utf8' });
+    const workflows = join(dir, '.github/workflows');
+    mkdirSync(workflows, { recursive: true });
+    const gate = (failOn: string) =>
+      `on: pull_request\njobs:\n  gate:\n    steps:\n      - uses: mcp-gate/mcp-gate@v0\n        with: { fail-on: ${failOn} }\n`;
+    writeFileSync(join(workflows, 'gate.yml'), gate('hold'));
+    writeFileSync(join(workflows, 'npx.yml'), 'on: pull_request\njobs:\n  g:\n    steps:\n      - run: npx mcp-gate run\n');
+    writeFileSync(join(workflows, 'lint.yml'), 'on: pull_request\njobs:\n  l:\n    steps:\n      - run: npm run lint\n');
+    gitIn('add', '-A');
+    gitIn('commit', '-q', '-m', 'base with workflows');
+    const base = gitIn('rev-parse', 'HEAD').trim();
+
+    const unchanged = await runCli(['run', '--policy-base', base], { cwd: dir });
+    expect(unchanged.code, unchanged.stderr).toBe(0);
+    expect(reportIn(dir).policy!.files).toEqual([]);
+
+    writeFileSync(join(workflows, 'gate.yml'), gate('never'));
+    writeFileSync(join(workflows, 'npx.yml'), 'on: pull_request\njobs:\n  g:\n    steps:\n      - run: echo skipped\n');
+    writeFileSync(join(workflows, 'lint.yml'), 'on: pull_request\njobs:\n  l:\n    steps:\n      - run: npm test\n');
+    writeFileSync(join(workflows, 'second.yaml'), gate('hold'));
+    const run = await runCli(['run', '--policy-base', base, '--format', 'markdown'], { cwd: dir });
+    expect(run.code).toBe(2);
+    const report = reportIn(dir);
+    expect(report.policy!.files).toEqual([
+      { file: '.github/workflows/gate.yml', change: 'changed' },
+      { file: '.github/workflows/npx.yml', change: 'changed' },
+      { file: '.github/workflows/second.yaml', change: 'added' },
+    ]);
+    // The markdown names the files in the reason and the advice, and never advises an exception for this Hold.
+    expect(run.stdout).toContain('.github/workflows/gate.yml (changed)');
+    expect(run.stdout).toMatch(
+      /`gate-policy-changed`: `\.github\/workflows\/gate\.yml` \(changed\).* It clears when the policy's owners approve the run/,
+    );
+    expect(run.stdout).not.toContain('code: gate-policy-changed');
+    expect(run.stdout).not.toContain('add an exception');
   });
 
   it("what defines the baseline is policy too: its snapshot, or the client config its from names; the candidate's is not", async () => {

@@ -1,0 +1,242 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { FAIL_ONS, type FailOn } from '../commands/io.js';
+import { InputError } from '../config/problems.js';
+import type { Decision, Verdict } from '../decide/decide.js';
+import { inert, markdownBlock, markdownCode } from '../inert.js';
+import { render } from '../report/formats.js';
+import { VERDICT_ICON } from '../report/markdown.js';
+import { redact } from '../secrets.js';
+import { applyApproval, approvalState } from './approval.js';
+import { readArtifact, type Artifact } from './artifact.js';
+import { commentKey, markersOf, postComment, shortBody } from './comment.js';
+import { appendSummary, CommentsApi, input, setOutputs, type GateRun } from './github.js';
+
+/**
+ * `mode: comment`: the second workflow, on `workflow_run`. It runs the default branch's code,
+ * starts no server and checks out nothing of the pull request. It holds the write token, and
+ * posts what the gate job's artifact says, once it has checked it:
+ * - the artifact is read as untrusted (artifact.ts: named files, caps, the report schema);
+ * - the verdict must agree with the gate job's conclusion, read from the API;
+ * - the comment is rendered anew from the JSON through the inert markdown renderer;
+ * - the approve label is applied here, and a commit status carries the final verdict.
+ * Anything it cannot check is posted as "could not verify", and the workflow fails.
+ */
+
+interface WorkflowRunEvent {
+  workflow_run?: {
+    id: number;
+    event: string;
+    head_sha: string;
+    head_branch: string | null;
+    head_repository?: { full_name?: string; owner?: { login?: string } } | null;
+    pull_requests?: { number: number; head?: { sha?: string } }[];
+  };
+}
+
+/** What the comment workflow concluded: posted as the comment, the summary and the status. */
+type Outcome =
+  | { kind: 'verdict'; decision: Decision; markdown: string; note: string | null }
+  | { kind: 'bundle'; verdict: Verdict; note: string | null }
+  | { kind: 'undecided'; reason: string | null; conclusion: string | null }
+  | { kind: 'unverified'; problems: string[] };
+
+const fails = (verdict: Verdict, failOn: FailOn): boolean =>
+  failOn === 'never' ? false : failOn === 'rollback' ? verdict === 'Rollback' : verdict !== 'Promote';
+
+/**
+ * Checks the artifact against the gate job's conclusion. A verdict that fails under `fail-on`
+ * must come with a failed job, one that passes with a successful job; anything else means the
+ * artifact is not what the gate decided (or the job failed for another reason), and nothing is shown.
+ */
+export function verify(artifact: Artifact, conclusion: string | null, failOn: FailOn): Outcome | { kind: 'ok'; verdict: Verdict } {
+  if (conclusion !== 'success' && conclusion !== 'failure') return { kind: 'undecided', reason: null, conclusion };
+  switch (artifact.kind) {
+    case 'invalid':
+      return { kind: 'unverified', problems: artifact.problems };
+    case 'missing':
+      return conclusion === 'failure'
+        ? { kind: 'undecided', reason: null, conclusion }
+        : { kind: 'unverified', problems: ['the gate job succeeded but uploaded no report'] };
+    case 'undecided':
+      return conclusion === 'failure'
+        ? { kind: 'undecided', reason: artifact.reason, conclusion }
+        : { kind: 'unverified', problems: ['the gate job succeeded but its artifact says it could not decide'] };
+    case 'bundle':
+    case 'report': {
+      const verdict = artifact.kind === 'bundle' ? artifact.verdict : artifact.report.decision.verdict;
+      if (verdict === null)
+        return conclusion === 'failure' ? { kind: 'undecided', reason: null, conclusion } : unverified(verdict, conclusion);
+      if (artifact.kind === 'report' && (artifact.report.decision.approval || artifact.report.decision.staleApproval))
+        return { kind: 'unverified', problems: ['the report carries an approval; the gate job never approves (labels are applied here)'] };
+      const expected = fails(verdict, failOn) ? 'failure' : 'success';
+      return conclusion === expected ? { kind: 'ok', verdict } : unverified(verdict, conclusion, failOn);
+    }
+  }
+}
+
+const unverified = (verdict: Verdict | null, conclusion: string, failOn?: FailOn): Outcome => ({
+  kind: 'unverified',
+  problems: [
+    `the report says ${verdict ?? 'undecided'}, but the gate job's conclusion is ${conclusion}${failOn ? ` (fail-on: ${failOn})` : ''}`,
+  ],
+});
+
+/** The comment's markdown for each outcome but a verified report (that one is the report renderer's). */
+function body(outcome: Exclude<Outcome, { kind: 'verdict' }>, run: GateRun | null): string {
+  const link = run?.htmlUrl ? ` ([the gate's run](${run.htmlUrl}))` : '';
+  if (outcome.kind === 'undecided') {
+    return [
+      `## ⛔ mcp-gate: could not decide`,
+      '',
+      `The gate job${link} ended ${markdownCode(outcome.conclusion ?? 'without a conclusion')} without a verdict, so no verdict is shown.`,
+      '',
+      outcome.reason
+        ? `The reason, as the gate job wrote it:\n\n${markdownBlock(inert(outcome.reason))}`
+        : 'The gate job left no reason; its log has it.',
+    ].join('\n');
+  }
+  if (outcome.kind === 'unverified') {
+    return [
+      `## ⛔ mcp-gate: could not verify`,
+      '',
+      `The gate job's report${link} could not be checked, so no verdict is shown and this workflow fails:`,
+      '',
+      markdownBlock(inert(outcome.problems.slice(0, 10).join('\n'))),
+    ].join('\n');
+  }
+  return [
+    `## ${VERDICT_ICON[outcome.verdict]} mcp-gate: **${outcome.verdict}** (bundle)`,
+    '',
+    `Each server's verdict and reasons are in the job summary of the gate's run${link}.`,
+    ...(outcome.note ? ['', `> [!NOTE]\n> ${outcome.note}`] : []),
+  ].join('\n');
+}
+
+export async function commentWorkflow(env: NodeJS.ProcessEnv): Promise<number> {
+  const failOn = input(env, 'fail-on', 'hold') as FailOn;
+  if (!FAIL_ONS.includes(failOn))
+    throw new InputError([
+      { file: 'action inputs', line: null, path: 'fail-on', message: `must be rollback, hold or never, not ${JSON.stringify(failOn)}` },
+    ]);
+  const event = (env.GITHUB_EVENT_PATH ? JSON.parse(readFileSync(env.GITHUB_EVENT_PATH, 'utf8')) : {}) as WorkflowRunEvent;
+  const payload = event.workflow_run;
+  if (env.GITHUB_EVENT_NAME !== 'workflow_run' || !payload)
+    throw new InputError([
+      {
+        file: 'action inputs',
+        line: null,
+        path: 'mode',
+        message: 'comment runs in a workflow on workflow_run (see examples/workflows/mcp-gate-comment.yml)',
+      },
+    ]);
+  const api = CommentsApi.fromEnv(env, input(env, 'github-token') || env.GITHUB_TOKEN || '');
+  if (!api) throw new InputError([{ file: 'action inputs', line: null, path: 'github-token', message: 'mode: comment needs a token' }]);
+  if (payload.event !== 'pull_request') {
+    appendSummary(env, `mcp-gate: the gate's run was for a ${inert(payload.event)} event, not a pull request: nothing to comment on.\n`);
+    return 0;
+  }
+
+  // The conclusion and commit come from the API; the artifact's claims are checked against them.
+  const run = await api.run(payload.id);
+  const job = input(env, 'gate-job');
+  const conclusion = job ? await api.jobConclusion(payload.id, job) : run.conclusion;
+  if (conclusion === undefined)
+    throw new InputError([
+      { file: 'action inputs', line: null, path: 'gate-job', message: `no job named ${JSON.stringify(job)} in run ${payload.id}` },
+    ]);
+  const pr = await pullRequestOf(api, payload, run.headSha);
+  if (!pr) {
+    appendSummary(env, `mcp-gate: no open pull request has ${run.headSha.slice(0, 12)} as its head: nothing to comment on.\n`);
+    return 0;
+  }
+
+  const dir = resolve(input(env, 'artifact-dir', 'mcp-gate-artifact'));
+  const artifact = readArtifact(dir);
+  const checked = verify(artifact, conclusion, failOn);
+  const label = input(env, 'approve-label');
+  const neverNote =
+    failOn === 'never' ? 'With `fail-on: never` the gate job always succeeds, so its conclusion cannot confirm this verdict.' : null;
+  let outcome: Outcome;
+  if (checked.kind !== 'ok') outcome = checked;
+  else if (artifact.kind === 'bundle') outcome = { kind: 'bundle', verdict: checked.verdict, note: neverNote };
+  else {
+    const report = (artifact as Extract<Artifact, { kind: 'report' }>).report;
+    const decision = label
+      ? applyApproval(report.decision, label, await approvalState(api, pr.number, label, markersOf(env)))
+      : report.decision;
+    try {
+      // Rendered anew from the checked JSON: the renderer makes every server string inert.
+      const markdown = redact(
+        render('report', { ...report, decision }, 'markdown', { approveLabel: label || undefined, reportLink: run.htmlUrl ?? undefined }),
+      );
+      outcome = { kind: 'verdict', decision, markdown, note: neverNote };
+    } catch (error) {
+      outcome = {
+        kind: 'unverified',
+        problems: [`the report could not be rendered: ${error instanceof Error ? error.message : String(error)}`],
+      };
+    }
+  }
+
+  const text =
+    outcome.kind === 'verdict' ? outcome.markdown + (outcome.note ? `\n> [!NOTE]\n> ${outcome.note}\n` : '') : body(outcome, run);
+  const verdict = outcome.kind === 'verdict' ? outcome.decision.verdict : outcome.kind === 'bundle' ? outcome.verdict : null;
+  const short = shortBody(
+    verdict ?? (outcome.kind === 'undecided' ? 'could not decide' : 'could not verify'),
+    outcome.kind === 'verdict' ? outcome.decision.reasons.map((r) => r.code) : [],
+    run.htmlUrl ?? undefined,
+  );
+  const note = await postComment(env, api, pr, text, short);
+  appendSummary(env, note ? `${text}\n\n> [!NOTE]\n> ${note}\n` : text);
+  setOutputs(env, { verdict: verdict ?? (outcome.kind === 'undecided' ? 'error' : 'unverified'), 'pull-request': pr.number });
+  await status(env, api, run, verdict, failOn, outcome.kind);
+  if (outcome.kind === 'unverified') {
+    process.stderr.write(`mcp-gate: could not verify the gate's report: ${inert(outcome.problems.join('; '))}\n`);
+    return 1;
+  }
+  return 0;
+}
+
+/** The commit status (`mcp-gate`, or `mcp-gate/<comment-key>`): the final verdict, approval included, for branch protection. */
+async function status(
+  env: NodeJS.ProcessEnv,
+  api: CommentsApi,
+  run: GateRun,
+  verdict: Verdict | null,
+  failOn: FailOn,
+  kind: Outcome['kind'],
+): Promise<void> {
+  if (input(env, 'status', 'true') === 'false') return;
+  const context = input(env, 'comment-key') ? `mcp-gate/${commentKey(env)}` : 'mcp-gate';
+  const state = verdict === null ? 'error' : fails(verdict, failOn) ? 'failure' : 'success';
+  const description =
+    verdict !== null
+      ? `${verdict}${kind === 'verdict' ? '' : ' (bundle)'}`
+      : kind === 'undecided'
+        ? 'could not decide'
+        : 'could not verify';
+  try {
+    await api.setStatus(run.headSha, { state, context, description, targetUrl: run.htmlUrl ?? undefined });
+  } catch (error) {
+    // The comment stands; a missing `statuses: write` only costs the status.
+    process.stderr.write(`mcp-gate: could not set the ${context} status: ${error instanceof Error ? error.message : String(error)}\n`);
+  }
+}
+
+/**
+ * The pull request of the gate's run: the payload's `pull_requests` (a same-repository branch), or,
+ * for a fork (whose payload lists none), the open pull request whose head is that branch at that
+ * commit. Never a number the artifact claims.
+ */
+async function pullRequestOf(
+  api: CommentsApi,
+  payload: NonNullable<WorkflowRunEvent['workflow_run']>,
+  sha: string,
+): Promise<{ number: number; fromFork: boolean } | null> {
+  const listed = payload.pull_requests?.find((p) => !p.head?.sha || p.head.sha === sha);
+  if (listed) return { number: listed.number, fromFork: false };
+  const owner = payload.head_repository?.owner?.login;
+  if (!owner || !payload.head_branch) return null;
+  return (await api.pullsAt(owner, payload.head_branch, sha))[0] ?? null;
+}
