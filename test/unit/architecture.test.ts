@@ -27,6 +27,8 @@ const LAYERS: string[][] = [
   ['config'],
   ['connect'],
   ['contract'],
+  // A pure search for instances one schema accepts and another refuses; the diff asks it.
+  ['witness'],
   ['diff', 'cases', 'audit', 'record'],
   ['decide', 'roles'],
   ['report', 'bundle'],

@@ -1,0 +1,101 @@
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import AjvDraft04 from 'ajv-draft-04';
+import addFormats from 'ajv-formats';
+import { canonicalJson } from '../contract/canonical.js';
+import type { JsonSchema } from '../contract/types.js';
+import { witnessRegExp } from './regex.js';
+
+/**
+ * ajv decides every instance, under the schema's own dialect and with formats asserted as the MCP
+ * SDK asserts them. No `$schema` reads as 2020-12 (what MCP specifies, and what the gate's schema
+ * check assumes); draft-06 and draft-07 read as draft-07; draft-04 keeps its boolean exclusive bounds.
+ */
+export type Dialect = 'draft-04' | 'draft-07' | '2019-09' | '2020-12';
+
+export function dialectOf(schema: JsonSchema): Dialect {
+  const id = schema.$schema;
+  if (typeof id !== 'string') return '2020-12';
+  if (/draft-04\b/.test(id)) return 'draft-04';
+  if (/draft-0[67]\b/.test(id)) return 'draft-07';
+  if (/2019-09/.test(id)) return '2019-09';
+  return '2020-12';
+}
+
+export interface Judge {
+  readonly dialect: Dialect;
+  accepts(instance: unknown): boolean;
+  /** Why the last instance judged was refused: ajv's first error as a sentence. */
+  refusal(): string;
+}
+
+const OPTIONS: Options = {
+  strict: false,
+  allErrors: false,
+  validateFormats: true,
+  // The SDK compiles tools' schemas without checking them against the meta-schema first.
+  validateSchema: false,
+  logger: false,
+  code: { regExp: witnessRegExp },
+};
+type AnyAjv = Ajv | Ajv2019 | Ajv2020;
+const MAKERS: Record<Dialect, () => AnyAjv> = {
+  'draft-04': () => new (AjvDraft04 as unknown as typeof Ajv)(OPTIONS),
+  'draft-07': () => new Ajv(OPTIONS),
+  '2019-09': () => new Ajv2019(OPTIONS),
+  '2020-12': () => new Ajv2020(OPTIONS),
+};
+
+const withFormats = (ajv: AnyAjv): AnyAjv => {
+  (addFormats as unknown as (a: AnyAjv) => void)(ajv);
+  return ajv;
+};
+
+// ajv keeps every schema it compiled: past the limit, fresh instances let the old ones go.
+const CACHE_LIMIT = 500;
+let shared: Partial<Record<Dialect, AnyAjv>> = {};
+let cache = new Map<string, ValidateFunction | string>();
+
+/** A judge for a schema, or why ajv cannot compile it. Cached by the schema's canonical JSON. */
+export function judgeOf(schema: JsonSchema): Judge | string {
+  const dialect = dialectOf(schema);
+  const text = canonicalJson(schema);
+  const key = `${dialect}\u0000${text}`;
+  let compiled = cache.get(key);
+  if (compiled === undefined) {
+    if (cache.size >= CACHE_LIMIT) {
+      cache = new Map();
+      shared = {};
+    }
+    compiled = compile(schema, dialect, text.includes('"$id":'));
+    cache.set(key, compiled);
+  }
+  if (typeof compiled === 'string') return compiled;
+  const validate = compiled;
+  return {
+    dialect,
+    accepts: (instance) => validate(instance) as boolean,
+    refusal: () => sentence(validate.errors?.[0]),
+  };
+}
+
+function compile(schema: JsonSchema, dialect: Dialect, hasId: boolean): ValidateFunction | string {
+  // The dialect is chosen here; a `$schema` the class does not know would only make ajv look it up.
+  const { $schema: _dialect, ...body } = schema;
+  // Two schemas with the same `$id` cannot share an instance: such a schema gets its own.
+  const ajv = hasId ? withFormats(MAKERS[dialect]()) : (shared[dialect] ??= withFormats(MAKERS[dialect]()));
+  try {
+    return ajv.compile(body);
+  } catch (error) {
+    return `ajv cannot compile it: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+function sentence(error: ErrorObject | undefined): string {
+  if (!error) return 'refused';
+  const params = error.params as Record<string, unknown>;
+  const named = params.additionalProperty ?? params.unevaluatedProperty;
+  const message = `${error.message ?? error.keyword}${typeof named === 'string' ? ` ('${named}')` : ''}`;
+  return error.instancePath ? `${error.instancePath}: ${message}` : message;
+}
