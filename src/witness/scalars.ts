@@ -10,7 +10,8 @@ import { keyMatches } from './regex.js';
  * is witnessed by the new bound + 1, which the old bound still takes.
  */
 const numbersOf = (conj: JsonSchema[], key: string): number[] => conj.map((n) => n[key]).filter((v): v is number => typeof v === 'number');
-const tidy = (v: number): number => Number(v.toPrecision(12));
+// Rounds away float noise (0.1 * 3); integers stay exact, up to and past the safe range.
+const tidy = (v: number): number => (Number.isInteger(v) ? v : Number(v.toPrecision(12)));
 
 interface Bounds {
   lo: number;
@@ -97,9 +98,12 @@ export function stringValues(conj: JsonSchema[], rng: Rng, wide: boolean): strin
   }
   const edges = [min, min - 1, max, max + 1].filter((n) => n >= 0 && n <= 256);
   const first = bases[0] ?? 'x';
+  // A match with text around it: an unanchored pattern takes it, an anchored one does not.
+  const framed = patterns.length ? bases.slice(0, 2).flatMap((s) => [`${s}!`, `!${s}`]) : [];
   const raw = [
     ...bases,
     ...bases.slice(0, 4).flatMap(fitted),
+    ...framed,
     ...edges.map((n) => toLength(first, n)),
     ...edges.map((n) => toLength('a', n)),
   ];

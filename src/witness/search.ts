@@ -49,7 +49,7 @@ export function findWitness(accept: JsonSchema, refuse: JsonSchema, options: Wit
 }
 
 const VARIANTS = 6;
-const SEEDS_MUTATED = 6;
+const SEEDS_MUTATED = 24;
 const SEEDS_PER_LOCATION = 2;
 const VALUES_PER_LOCATION = 64;
 const STALL_LIMIT = 200;
@@ -158,8 +158,9 @@ class Search {
   /** Each valid seed changed at one location at a time, the diff's locations first. */
   private mutations(): void {
     const before = this.tried;
-    // Smallest first, so a witness carries little beside the difference it shows.
-    const seeds = [...this.valid].sort((a, b) => canonicalJson(a).length - canonicalJson(b).length).slice(0, SEEDS_MUTATED);
+    // Locations from every seed; at each, the smallest seeds that hold it, so a witness carries
+    // little beside the difference it shows.
+    const seeds = [...this.valid].sort((a, b) => JSON.stringify(a).length - JSON.stringify(b).length).slice(0, SEEDS_MUTATED);
     const locations = this.locationsOf(seeds);
     this.locations = locations;
     for (const path of locations) {
