@@ -113,7 +113,8 @@ export function arrayValues(maker: Filler, conj: JsonSchema[], choose: Chooser, 
   const minItems = Math.max(0, ...numbersOf(conj, 'minItems'));
   const maxItems = Math.min(Infinity, ...numbersOf(conj, 'maxItems'));
   const contains = conj.filter((n) => n.contains !== undefined).map((n) => n.contains as SchemaNode);
-  const minContains = contains.length ? Math.max(1, ...numbersOf(conj, 'minContains')) : 0;
+  const declaredMin = numbersOf(conj, 'minContains');
+  const minContains = contains.length ? (declaredMin.length ? Math.max(...declaredMin) : 1) : 0;
   const maxContains = Math.min(MAX_ITEMS, ...numbersOf(conj, 'maxContains'));
   // What `contains` looks for must also be a valid item: made from both.
   const both = contains.length ? maker.one([...contains, ...maker.reader.itemSchemas(conj, 0)], choose) : NOTHING;

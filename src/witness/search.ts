@@ -164,7 +164,7 @@ class Search {
     const locations = this.locationsOf(seeds);
     this.locations = locations;
     for (const path of locations) {
-      const holders = seeds.filter((s) => valueAt(s, path.slice(0, -1)) !== ABSENT).slice(0, SEEDS_PER_LOCATION);
+      const holders = seeds.filter((s) => isContainer(valueAt(s, path.slice(0, -1)))).slice(0, SEEDS_PER_LOCATION);
       for (const seed of holders) {
         for (const value of this.candidatesAt(path, seed)) {
           if (this.done) break;
@@ -195,13 +195,14 @@ class Search {
     const key = `${shape}:${pathKey(path)}`;
     let values = this.valuesAt.get(key);
     if (!values) {
-      const lists = this.makers.map((maker, i) => {
+      const lists = this.makers.flatMap((maker, i) => {
         const direct = schemasAt(this.readers[i]!, path, seed);
         const spread = this.readers[i]!.spread(direct).slice(0, 6);
         const choose = chooser(0, this.rng);
-        return [...maker.candidates(direct, choose, true), ...spread.flatMap((n) => maker.candidates([n], choose, false))];
+        return [maker.candidates(direct, choose, true), ...spread.map((n) => maker.candidates([n], choose, false))];
       });
-      values = dedupe([...interleave(lists[0]!, lists[1]!), ...GENERIC]).slice(0, VALUES_PER_LOCATION);
+      // In turns, so that each subschema's first values (a branch's, a `not`'s) come before any list's tail.
+      values = dedupe([...interleave(lists), ...GENERIC]).slice(0, VALUES_PER_LOCATION);
       this.valuesAt.set(key, values);
     }
     return values;
@@ -216,7 +217,7 @@ class Search {
       const instance = this.rng.pick(this.valid);
       let paths = pathsOf.get(instance);
       if (!paths) {
-        paths = [...presentPaths(instance, 64), ...this.locations.filter((p) => valueAt(instance, p.slice(0, -1)) !== ABSENT)];
+        paths = [...presentPaths(instance, 64), ...this.locations.filter((p) => isContainer(valueAt(instance, p.slice(0, -1))))];
         pathsOf.set(instance, paths);
       }
       const path = this.rng.pick(paths);
@@ -229,9 +230,13 @@ class Search {
   }
 }
 
-function interleave<T>(a: T[], b: T[]): T[] {
+/** Whether a location under this value can be edited: the value is an object or an array. */
+const isContainer = (value: unknown): boolean => value !== null && typeof value === 'object';
+
+function interleave<T>(lists: T[][]): T[] {
   const out: T[] = [];
-  for (let i = 0; i < Math.max(a.length, b.length); i++) out.push(...(i < a.length ? [a[i]!] : []), ...(i < b.length ? [b[i]!] : []));
+  const longest = Math.max(0, ...lists.map((l) => l.length));
+  for (let i = 0; i < longest; i++) for (const list of lists) if (i < list.length) out.push(list[i]!);
   return out;
 }
 
