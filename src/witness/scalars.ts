@@ -57,7 +57,9 @@ export function numberValues(conj: JsonSchema[], integer: boolean, wide: boolean
   const finite = [b.lo, b.hi].filter(Number.isFinite);
   const raw = [0, ...finite, ...finite.flatMap((v) => [v - 1, v + 1, v - 0.5, v + 0.5, Math.ceil(v / m) * m, Math.floor(v / m) * m])];
   raw.push(...finite.flatMap((v) => [Math.ceil(v / m) * m + m, Math.floor(v / m) * m - m]));
-  raw.push(m, 2 * m, 3 * m, -m, m / 2, 1, -1, 0.5, 1.5, 2, 10, 100, 1e6);
+  // Off the grid near each bound: a multipleOf added or refined refuses these.
+  raw.push(...finite.flatMap((v) => [v + m / 2, v - m / 2, v + 0.25, v - 0.25, v + 0.1]));
+  raw.push(m, 2 * m, 3 * m, -m, m / 2, 1, -1, 0.5, 1.5, 0.1, 0.25, 2, 10, 100, 1e6);
   const seen = new Set<number>();
   const fit: number[] = [];
   const unfit: number[] = [];
@@ -66,7 +68,7 @@ export function numberValues(conj: JsonSchema[], integer: boolean, wide: boolean
     seen.add(v);
     (fitsBounds(v, b, integer) ? fit : unfit).push(v);
   }
-  return wide ? [...fit, ...unfit].slice(0, 24) : [...fit, ...unfit].slice(0, 1);
+  return wide ? [...fit, ...unfit].slice(0, 32) : [...fit, ...unfit].slice(0, 1);
 }
 
 const lengthOf = (s: string): number => [...s].length;
