@@ -92,6 +92,11 @@ describe('a witness for each kind of break', () => {
   it.each<[string, JsonSchema, JsonSchema]>([
     ['multipleOf 4 to 6', object({ n: { type: 'integer', multipleOf: 4 } }), object({ n: { type: 'integer', multipleOf: 6 } })],
     [
+      'multipleOf 0.5 added to a bounded number',
+      object({ n: { type: 'number', minimum: 3, maximum: 62 } }),
+      object({ n: { type: 'number', minimum: 3, maximum: 62, multipleOf: 0.5 } }),
+    ],
+    [
       'draft-04 exclusive bound',
       { $schema: DRAFT_04, ...object({ n: { type: 'number', maximum: 3 } }) },
       { $schema: DRAFT_04, ...object({ n: { type: 'number', maximum: 3, exclusiveMaximum: true } }) },
