@@ -113,9 +113,12 @@ export function arrayValues(maker: Filler, conj: JsonSchema[], choose: Chooser, 
   const minItems = Math.max(0, ...numbersOf(conj, 'minItems'));
   const maxItems = Math.min(Infinity, ...numbersOf(conj, 'maxItems'));
   const contains = conj.filter((n) => n.contains !== undefined).map((n) => n.contains as SchemaNode);
-  const minContains = contains.length ? Math.max(1, ...numbersOf(conj, 'minContains')) : 0;
+  const declaredMin = numbersOf(conj, 'minContains');
+  const minContains = contains.length ? (declaredMin.length ? Math.max(...declaredMin) : 1) : 0;
   const maxContains = Math.min(MAX_ITEMS, ...numbersOf(conj, 'maxContains'));
-  const hit = contains.length ? maker.one(contains, choose) : NOTHING;
+  // What `contains` looks for must also be a valid item: made from both.
+  const both = contains.length ? maker.one([...contains, ...maker.reader.itemSchemas(conj, 0)], choose) : NOTHING;
+  const hit = both === NOTHING && contains.length ? maker.one(contains, choose) : both;
   const lead = hit === NOTHING ? [] : Array<unknown>(Math.min(minContains, MAX_ITEMS)).fill(hit);
   const tuple = Math.max(
     0,
@@ -123,7 +126,7 @@ export function arrayValues(maker: Filler, conj: JsonSchema[], choose: Chooser, 
   );
   const least = Math.max(minItems, lead.length);
   const shapes: [number, unknown[]][] = [
-    [maker.richHere ? Math.max(least, 1) : least, lead],
+    [maker.richHere ? Math.max(least, tuple + 1) : least, lead],
     [least, lead],
   ];
   if (wide) {

@@ -1,3 +1,5 @@
+import { patternSamples } from './pattern-sample.js';
+import { mulberry32 } from './prng.js';
 import { isObject, type SchemaNode, type SchemaReader } from './reader.js';
 
 /**
@@ -64,6 +66,10 @@ export function schemasAt(reader: SchemaReader, path: Path, instance: unknown): 
 const containsOf = (nodes: SchemaNode[]): SchemaNode[] =>
   nodes.filter(isObject).flatMap((n) => (n.contains !== undefined ? [n.contains as SchemaNode] : []));
 
+/** A short and a long property name for each `patternProperties` pattern (fixed by the pattern: no randomness drawn). */
+const patternKeys = (n: Record<string, unknown>): string[] =>
+  Object.keys(isObject(n.patternProperties) ? n.patternProperties : {}).flatMap((p) => patternSamples(p, mulberry32(0), 2));
+
 /** Every location present in the instance, breadth-first, root first; at most `limit`. */
 export function presentPaths(instance: unknown, limit: number): Path[] {
   const out: Path[] = [];
@@ -91,7 +97,7 @@ export function absentPaths(readers: SchemaReader[], instance: unknown, present:
           ...Object.keys(isObject(n.properties) ? n.properties : {}),
           ...(Array.isArray(n.required) ? (n.required as string[]) : []),
         ];
-        for (const key of declared) if (!Object.hasOwn(value, key)) out.push([...path, key]);
+        for (const key of [...declared, ...patternKeys(n)]) if (!Object.hasOwn(value, key)) out.push([...path, key]);
       }
     }
   }

@@ -118,7 +118,8 @@ export class SchemaReader {
   /** Every subschema that may apply at the location, through every branch: where values come from. */
   spread(nodes: SchemaNode[]): SchemaNode[] {
     const all = this.collect(nodes, (n, push) => {
-      push(...asList(n.anyOf), ...asList(n.oneOf), n.if, n.then, n.else);
+      // `not` too: what it describes is what a `not` added refuses.
+      push(...asList(n.anyOf), ...asList(n.oneOf), n.if, n.then, n.else, n.not);
       push(...Object.values(asMap(n.dependentSchemas)), ...Object.values(asMap(n.dependencies)).filter((d) => !Array.isArray(d)));
     });
     return (all ?? []).filter((n) => n !== false);

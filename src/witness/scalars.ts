@@ -10,7 +10,8 @@ import { keyMatches } from './regex.js';
  * is witnessed by the new bound + 1, which the old bound still takes.
  */
 const numbersOf = (conj: JsonSchema[], key: string): number[] => conj.map((n) => n[key]).filter((v): v is number => typeof v === 'number');
-const tidy = (v: number): number => Number(v.toPrecision(12));
+// Rounds away float noise (0.1 * 3); integers stay exact, up to and past the safe range.
+const tidy = (v: number): number => (Number.isInteger(v) ? v : Number(v.toPrecision(12)));
 
 interface Bounds {
   lo: number;
@@ -56,7 +57,9 @@ export function numberValues(conj: JsonSchema[], integer: boolean, wide: boolean
   const finite = [b.lo, b.hi].filter(Number.isFinite);
   const raw = [0, ...finite, ...finite.flatMap((v) => [v - 1, v + 1, v - 0.5, v + 0.5, Math.ceil(v / m) * m, Math.floor(v / m) * m])];
   raw.push(...finite.flatMap((v) => [Math.ceil(v / m) * m + m, Math.floor(v / m) * m - m]));
-  raw.push(m, 2 * m, 3 * m, -m, m / 2, 1, -1, 0.5, 1.5, 2, 10, 100, 1e6);
+  // Off the grid near each bound: a multipleOf added or refined refuses these.
+  raw.push(...finite.flatMap((v) => [v + m / 2, v - m / 2, v + 0.25, v - 0.25, v + 0.1]));
+  raw.push(m, 2 * m, 3 * m, -m, m / 2, 1, -1, 0.5, 1.5, 0.1, 0.25, 2, 10, 100, 1e6);
   const seen = new Set<number>();
   const fit: number[] = [];
   const unfit: number[] = [];
@@ -65,7 +68,7 @@ export function numberValues(conj: JsonSchema[], integer: boolean, wide: boolean
     seen.add(v);
     (fitsBounds(v, b, integer) ? fit : unfit).push(v);
   }
-  return wide ? [...fit, ...unfit].slice(0, 24) : [...fit, ...unfit].slice(0, 1);
+  return wide ? [...fit, ...unfit].slice(0, 32) : [...fit, ...unfit].slice(0, 1);
 }
 
 const lengthOf = (s: string): number => [...s].length;
@@ -97,9 +100,12 @@ export function stringValues(conj: JsonSchema[], rng: Rng, wide: boolean): strin
   }
   const edges = [min, min - 1, max, max + 1].filter((n) => n >= 0 && n <= 256);
   const first = bases[0] ?? 'x';
+  // A match with text around it: an unanchored pattern takes it, an anchored one does not.
+  const framed = patterns.length ? bases.slice(0, 2).flatMap((s) => [`${s}!`, `!${s}`]) : [];
   const raw = [
     ...bases,
     ...bases.slice(0, 4).flatMap(fitted),
+    ...framed,
     ...edges.map((n) => toLength(first, n)),
     ...edges.map((n) => toLength('a', n)),
   ];

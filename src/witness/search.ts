@@ -49,7 +49,7 @@ export function findWitness(accept: JsonSchema, refuse: JsonSchema, options: Wit
 }
 
 const VARIANTS = 6;
-const SEEDS_MUTATED = 6;
+const SEEDS_MUTATED = 24;
 const SEEDS_PER_LOCATION = 2;
 const VALUES_PER_LOCATION = 64;
 const STALL_LIMIT = 200;
@@ -158,12 +158,13 @@ class Search {
   /** Each valid seed changed at one location at a time, the diff's locations first. */
   private mutations(): void {
     const before = this.tried;
-    // Smallest first, so a witness carries little beside the difference it shows.
-    const seeds = [...this.valid].sort((a, b) => canonicalJson(a).length - canonicalJson(b).length).slice(0, SEEDS_MUTATED);
+    // Locations from every seed; at each, the smallest seeds that hold it, so a witness carries
+    // little beside the difference it shows.
+    const seeds = [...this.valid].sort((a, b) => JSON.stringify(a).length - JSON.stringify(b).length).slice(0, SEEDS_MUTATED);
     const locations = this.locationsOf(seeds);
     this.locations = locations;
     for (const path of locations) {
-      const holders = seeds.filter((s) => valueAt(s, path.slice(0, -1)) !== ABSENT).slice(0, SEEDS_PER_LOCATION);
+      const holders = seeds.filter((s) => isContainer(valueAt(s, path.slice(0, -1)))).slice(0, SEEDS_PER_LOCATION);
       for (const seed of holders) {
         for (const value of this.candidatesAt(path, seed)) {
           if (this.done) break;
@@ -194,13 +195,14 @@ class Search {
     const key = `${shape}:${pathKey(path)}`;
     let values = this.valuesAt.get(key);
     if (!values) {
-      const lists = this.makers.map((maker, i) => {
+      const lists = this.makers.flatMap((maker, i) => {
         const direct = schemasAt(this.readers[i]!, path, seed);
         const spread = this.readers[i]!.spread(direct).slice(0, 6);
         const choose = chooser(0, this.rng);
-        return [...maker.candidates(direct, choose, true), ...spread.flatMap((n) => maker.candidates([n], choose, false))];
+        return [maker.candidates(direct, choose, true), ...spread.map((n) => maker.candidates([n], choose, false))];
       });
-      values = dedupe([...interleave(lists[0]!, lists[1]!), ...GENERIC]).slice(0, VALUES_PER_LOCATION);
+      // In turns, so that each subschema's first values (a branch's, a `not`'s) come before any list's tail.
+      values = dedupe([...interleave(lists), ...GENERIC]).slice(0, VALUES_PER_LOCATION);
       this.valuesAt.set(key, values);
     }
     return values;
@@ -215,7 +217,7 @@ class Search {
       const instance = this.rng.pick(this.valid);
       let paths = pathsOf.get(instance);
       if (!paths) {
-        paths = [...presentPaths(instance, 64), ...this.locations.filter((p) => valueAt(instance, p.slice(0, -1)) !== ABSENT)];
+        paths = [...presentPaths(instance, 64), ...this.locations.filter((p) => isContainer(valueAt(instance, p.slice(0, -1))))];
         pathsOf.set(instance, paths);
       }
       const path = this.rng.pick(paths);
@@ -228,9 +230,13 @@ class Search {
   }
 }
 
-function interleave<T>(a: T[], b: T[]): T[] {
+/** Whether a location under this value can be edited: the value is an object or an array. */
+const isContainer = (value: unknown): boolean => value !== null && typeof value === 'object';
+
+function interleave<T>(lists: T[][]): T[] {
   const out: T[] = [];
-  for (let i = 0; i < Math.max(a.length, b.length); i++) out.push(...(i < a.length ? [a[i]!] : []), ...(i < b.length ? [b[i]!] : []));
+  const longest = Math.max(0, ...lists.map((l) => l.length));
+  for (let i = 0; i < longest; i++) for (const list of lists) if (i < list.length) out.push(list[i]!);
   return out;
 }
 

@@ -14,7 +14,7 @@ import { NOTHING, type Filler } from './filler.js';
  */
 
 const TYPES = ['string', 'integer', 'number', 'boolean', 'null', 'object', 'array'] as const;
-export type TypeName = (typeof TYPES)[number];
+type TypeName = (typeof TYPES)[number];
 
 const IMPLIED: [TypeName, string[]][] = [
   ['object', ['properties', 'required', 'additionalProperties', 'patternProperties', 'minProperties', 'maxProperties', 'propertyNames']],
@@ -48,10 +48,13 @@ function listedOf(conj: JsonSchema[]): unknown[] | null {
 
 /** How deep a rich fill goes: deeper, children take their smallest value, so recursive schemas stay small. */
 const RICH_DEPTH = 5;
+const RECURSION_ROUNDS = 3;
 
 export class ValueMaker implements Filler {
   private spentAt = 0;
   private rich = false;
+  /** The schemas whose values are being made, with how many times each is on the way down. */
+  private readonly active = new Map<SchemaNode, number>();
   /** How deep in the instance the value being made sits. */
   depth = 0;
 
@@ -99,6 +102,20 @@ export class ValueMaker implements Filler {
 
   values(nodes: SchemaNode[], choose: Chooser, wide: boolean): unknown[] {
     if (this.outOfFuel) return [];
+    // A schema met again inside its own value (a recursive $ref) gives up after a few rounds:
+    // a required self-reference has no finite instance, and would spend all the fuel to learn it.
+    const key = nodes[0];
+    const rounds = key === undefined ? 0 : (this.active.get(key) ?? 0);
+    if (rounds >= RECURSION_ROUNDS) return [];
+    if (key !== undefined) this.active.set(key, rounds + 1);
+    try {
+      return this.valuesOf(nodes, choose, wide);
+    } finally {
+      if (key !== undefined) this.active.set(key, rounds);
+    }
+  }
+
+  private valuesOf(nodes: SchemaNode[], choose: Chooser, wide: boolean): unknown[] {
     const conj = this.reader.flatten(nodes, choose);
     if (!conj || conj.includes(false)) return [];
     const objects = conj.filter(isObject);

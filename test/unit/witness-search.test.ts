@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonSchema } from '../../src/contract/types.js';
-import { findWitness, type WitnessBudget, type WitnessOutcome } from '../../src/witness/search.js';
+import { DEFAULT_WITNESS_BUDGET, findWitness, type WitnessOutcome } from '../../src/witness/search.js';
 
 const DRAFT_04 = 'http://json-schema.org/draft-04/schema#';
-const BUDGET: WitnessBudget = { instances: 2000, nodes: 20000 };
+const BUDGET = DEFAULT_WITNESS_BUDGET;
 const search = (accept: JsonSchema, refuse: JsonSchema, focus?: string[][]): WitnessOutcome =>
   findWitness(accept, refuse, { seed: 7, budget: BUDGET, ...(focus ? { focus } : {}) });
 const object = (properties: JsonSchema, more: JsonSchema = {}): JsonSchema => ({ type: 'object', properties, ...more });
@@ -91,6 +91,11 @@ describe('a witness for each kind of break', () => {
 
   it.each<[string, JsonSchema, JsonSchema]>([
     ['multipleOf 4 to 6', object({ n: { type: 'integer', multipleOf: 4 } }), object({ n: { type: 'integer', multipleOf: 6 } })],
+    [
+      'multipleOf 0.5 added to a bounded number',
+      object({ n: { type: 'number', minimum: 3, maximum: 62 } }),
+      object({ n: { type: 'number', minimum: 3, maximum: 62, multipleOf: 0.5 } }),
+    ],
     [
       'draft-04 exclusive bound',
       { $schema: DRAFT_04, ...object({ n: { type: 'number', maximum: 3 } }) },
@@ -237,6 +242,16 @@ describe('bounded, and honest about what it cannot search', () => {
     expect(['none', 'unsearchable']).toContain(outcome.kind);
     expect(outcome.tried).toBeLessThanOrEqual(BUDGET.instances);
     if (outcome.kind === 'none') expect(outcome.strategies.join('; ')).toMatch(/node budget/);
+  });
+
+  it('a small instance budget is kept, shrinking included', () => {
+    const before = object({ o: object({ n: { type: 'integer', maximum: 10 } }) }, { required: ['o'] });
+    const after = object({ o: object({ n: { type: 'integer', maximum: 5 } }) }, { required: ['o'] });
+    for (const instances of [1, 3, 8]) {
+      const outcome = findWitness(before, after, { seed: 7, budget: { instances, nodes: 20000 } });
+      expect(outcome.tried).toBeLessThanOrEqual(instances);
+    }
+    expect(findWitness(before, after, { seed: 7, budget: { instances: 1, nodes: 20000 } }).kind).toBe('none');
   });
 
   it('an external $ref is unsearchable, with the reference in the reason', () => {
