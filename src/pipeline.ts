@@ -68,7 +68,9 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
       );
     }
 
-    const changes: Change[] = clock.time('diff', () => (cand ? diffContracts(base.contract, cand.contract) : []));
+    const { witnessInstances, witnessNodes, witnessInstancesPerRun } = config.limits;
+    const budget = { instances: witnessInstances, nodes: witnessNodes, perRun: witnessInstancesPerRun };
+    const changes: Change[] = clock.time('diff', () => (cand ? diffContracts(base.contract, cand.contract, budget) : []));
     const [baseReplay, candReplay] = await clock.time('cases', () => replayBoth(datasets, base, cand, config, deadline, log));
     const baseCases = baseReplay.results;
     const candCases = markRegressions(baseCases, candReplay.results);

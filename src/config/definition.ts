@@ -152,6 +152,17 @@ export const limitsSchema = z.strictObject({
     'bytes',
   ),
   stderrTailBytes: setting(int().min(0), 8 * KiB, "How much of each server's stderr is kept for the report.", 'bytes'),
+  witnessInstances: setting(
+    int().min(0),
+    2000,
+    'Instances the witness search judges at most for one side of one changed tool (docs/verdicts.md); 0 turns the search off, and schema breaks are then judged by the walk alone.',
+  ),
+  witnessNodes: setting(int().min(100), 20_000, 'Schema nodes the witness search reads at most for one side of one changed tool.'),
+  witnessInstancesPerRun: setting(
+    int().min(0),
+    200_000,
+    'Instances the witness search judges at most over the whole run; tools past it are not searched, and say so.',
+  ),
 });
 
 export const auditSchema = z

@@ -18,7 +18,7 @@ export interface Signal {
    * The strongest action this signal may ask for, whatever the rule says, with why: a break the
    * witness search could not confirm, or a new destructive tool that reaches no role's surface.
    */
-  cap?: { action: 'hold'; why: string };
+  cap?: { action: 'hold' | 'ignore'; why: string };
 }
 
 /** Which tools the datasets' roles can reach; null when no dataset defines a role. */
@@ -122,8 +122,12 @@ function capOf(c: Change, { reach = null, repairedOutputs }: SignalContext): Sig
       why: reach ? 'it reaches no role defined by the datasets' : 'no dataset defines a role, so there is no role surface it could enter',
     };
   }
-  if (c.witness && (c.witness.status === 'unconfirmed' || c.witness.status === 'unsearchable')) {
-    return { action: 'hold', why: 'no call shows the break' };
+  if (c.witness?.status === 'unconfirmed') {
+    // Held when the search found no witness for a break; not held when it found nothing either way
+    // for a change the walk could not classify (calm: the schemas accept the same instances).
+    return c.severity === 'safe'
+      ? { action: 'ignore', why: 'no instance tells the two schemas apart' }
+      : { action: 'hold', why: 'no call shows the break' };
   }
   return undefined;
 }

@@ -2,14 +2,18 @@ import type { Contract } from '../contract/types.js';
 import { codeRank } from '../findings/codes.js';
 import type { Change } from '../findings/types.js';
 import { diffAnnotations } from './annotations.js';
+import { confirmChanges, DEFAULT_SEARCH_BUDGET, type SearchBudget } from './confirm.js';
 import { diffProtocolVersion } from './protocol.js';
 import { diffSchemas } from './schemas.js';
 import { diffFeatures } from './features.js';
 import { diffNewToolText, diffText } from './text.js';
 import { diffToolSet } from './tools.js';
 
-/** Contract x Contract -> Change[], in a stable order: by tool, then code, then path. */
-export function diffContracts(before: Contract, after: Contract): Change[] {
+/**
+ * Contract x Contract -> Change[], in a stable order: by tool, then code, then path. Schema changes
+ * are checked by the witness search (diff/confirm.ts) within `budget`; `null` skips the search.
+ */
+export function diffContracts(before: Contract, after: Contract, budget: SearchBudget | null = DEFAULT_SEARCH_BUDGET): Change[] {
   const changes: Change[] = [...diffToolSet(before, after)];
   const afterByName = new Map(after.tools.map((t) => [t.name, t]));
   const beforeNames = new Set(before.tools.map((t) => t.name));
@@ -25,7 +29,8 @@ export function diffContracts(before: Contract, after: Contract): Change[] {
   changes.push(...diffProtocolVersion(b, a));
   // A side without features was read from a snapshot that holds tools only: nothing beside them is compared.
   if (before.features && after.features) changes.push(...diffFeatures(before.features, after.features));
-  return sortChanges(changes);
+  const confirmed = budget && budget.instances > 0 ? confirmChanges(changes, before, after, budget) : changes;
+  return sortChanges(confirmed);
 }
 
 function sortChanges(changes: Change[]): Change[] {

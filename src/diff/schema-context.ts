@@ -112,6 +112,21 @@ export function typeChange(ctx: WalkContext, lost: boolean, path: string[], befo
 export const unclassified = (ctx: WalkContext, path: string[], why: string): Change =>
   toolChange('schema-changed', ctx.tool, path, null, null, why);
 
+/** Changes the walk could not read at all (a bound hit, a reference that resolves nowhere). */
+const UNREAD = new WeakSet<Change>();
+
+/**
+ * What the walker could not read: held, and never calmed by the witness search (diff/confirm.ts),
+ * which cannot read past the same bounds either.
+ */
+export function unread(ctx: WalkContext, path: string[], why: string): Change {
+  const c = unclassified(ctx, path, why);
+  UNREAD.add(c);
+  return c;
+}
+
+export const isUnread = (c: Change): boolean => UNREAD.has(c);
+
 export const annotationChange = (ctx: WalkContext, path: string[], before: unknown, after: unknown): Change =>
   toolChange('schema-annotation-changed', ctx.tool, path, before, after);
 

@@ -1,7 +1,7 @@
 import type { Change } from '../findings/types.js';
 import type { JsonSchema } from '../contract/types.js';
 import { toolChange } from './change.js';
-import { typeChange, unclassified, type WalkContext } from './schema-context.js';
+import { typeChange, unclassified, unread, type WalkContext } from './schema-context.js';
 import { isAnnotation, typesOf, valueKey } from './schema-keywords.js';
 import { normalize, type Node } from './schema-normalize.js';
 
@@ -69,7 +69,7 @@ export function compareVariants(b: JsonSchema, a: JsonSchema, path: string[], ct
     before = variantsOf(b, ctx.rootBefore, ctx.reached.before);
     after = variantsOf(a, ctx.rootAfter, ctx.reached.after);
   } catch (error) {
-    return [unclassified(ctx, path, `The alternatives (anyOf/oneOf) could not be compared: ${(error as Error).message}.`)];
+    return [unread(ctx, path, `The alternatives (anyOf/oneOf) could not be compared: ${(error as Error).message}.`)];
   }
   const [must, may] = ctx.side === 'input' ? [before, after] : [after, before];
   const best = must.map((needed, i) => {

@@ -1,7 +1,7 @@
 import type { Change } from '../findings/types.js';
 import type { JsonSchema } from '../contract/types.js';
 import { toolChange } from './change.js';
-import { annotationChange, constraint, sameSubschema, typeChange, unclassified, type WalkContext } from './schema-context.js';
+import { annotationChange, constraint, sameSubschema, typeChange, unclassified, unread, type WalkContext } from './schema-context.js';
 import { compareArrays, compareNumbers, compareStrings } from './schema-constraints.js';
 import { COMPARED_KEYWORDS, TEXT_KEYWORDS, constraintKey, isAnnotation, typesOf, valueKey } from './schema-keywords.js';
 import { normalize, type Node } from './schema-normalize.js';
@@ -20,18 +20,18 @@ const MAX_DEPTH = 64;
 export function compareSchemaNodes(beforeRaw: unknown, afterRaw: unknown, path: string[], ctx: WalkContext): Change[] {
   if (sameSubschema(beforeRaw, afterRaw, ctx)) return [];
   if (ctx.depth >= MAX_DEPTH)
-    return [unclassified(ctx, path, `The schemas differ deeper than ${MAX_DEPTH} levels, where the gate compares no further.`)];
+    return [unread(ctx, path, `The schemas differ deeper than ${MAX_DEPTH} levels, where the gate compares no further.`)];
   if (--ctx.budget.left < 0) {
     if (ctx.budget.spent) return [];
     ctx.budget.spent = true;
-    return [unclassified(ctx, path, 'The schema is too large to compare in full (20,000 nodes); the rest was not compared.')];
+    return [unread(ctx, path, 'The schema is too large to compare in full (20,000 nodes); the rest was not compared.')];
   }
   let before, after;
   try {
     before = normalize(beforeRaw, ctx.rootBefore, ctx.reached.before);
     after = normalize(afterRaw, ctx.rootAfter, ctx.reached.after);
   } catch (error) {
-    return [unclassified(ctx, path, `The schemas could not be compared: ${(error as Error).message}.`)];
+    return [unread(ctx, path, `The schemas could not be compared: ${(error as Error).message}.`)];
   }
   let followed = ctx.followed;
   if (before.refs.length || after.refs.length) {

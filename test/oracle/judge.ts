@@ -76,6 +76,14 @@ export const POLICIES: { name: string; why: string }[] = [
     why: 'A required argument that declares a default (required-argument-added-with-default) is a Hold by design: zod-built servers accept calls without it.',
   },
   {
+    name: 'optional-removed-hold',
+    why: 'An optional argument removed (input-property-removed) is a Hold by design: a caller that still sends it breaks only where the input is closed, and a person weighs whether any does.',
+  },
+  {
+    name: 'undeclared-arguments',
+    why: 'A witness that passes an argument the baseline does not declare is no break by design: a model shown the schema sends the arguments it declares, so an optional argument or a pattern added to an open input is not judged (input-closed is held for the same reason).',
+  },
+  {
     name: 'output-hold',
     why: 'An output enum widened, an output constraint loosened or a new member of an output union is a Hold (dangerous), not a Rollback, by design: consumers may or may not depend on the old range.',
   },
@@ -121,6 +129,8 @@ const HELD: Record<string, string> = {
   'input-constraint-declared': 'declared-hold',
   'input-enum-declared': 'declared-hold',
   'input-closed': 'closed-hold',
+  'input-property-removed': 'optional-removed-hold',
+  'input-enum-dropped': 'declared-hold',
   'required-argument-added-with-default': 'default-hold',
   'output-enum-widened': 'output-hold',
   'output-constraint-loosened': 'output-hold',
@@ -131,6 +141,32 @@ function heldByPolicy(held: string[]): string | undefined {
   const policies = new Set(held.map((c) => HELD[c]));
   if (!held.length || policies.has(undefined)) return undefined;
   return [...policies].sort().join('+');
+}
+
+/** Whether an argument object passes a name the schema does not declare, at any level (local $refs followed). */
+function undeclared(schema: Schema, instance: unknown, root: Schema = schema, depth = 0): boolean {
+  if (depth > 16 || instance === null || typeof instance !== 'object' || typeof schema !== 'object' || schema === null) return false;
+  const nodes: Schema[] = [];
+  const gather = (n: unknown, d: number) => {
+    if (d > 8 || typeof n !== 'object' || n === null || Array.isArray(n)) return;
+    const node = n as Schema;
+    nodes.push(node);
+    if (typeof node.$ref === 'string' && node.$ref.startsWith('#/')) {
+      let target: unknown = root;
+      for (const step of node.$ref.slice(2).split('/'))
+        target = (target as Record<string, unknown> | undefined)?.[step.replace(/~1/g, '/').replace(/~0/g, '~')];
+      gather(target, d + 1);
+    }
+    for (const k of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(node[k])) for (const b of node[k] as unknown[]) gather(b, d + 1);
+  };
+  gather(schema, 0);
+  if (Array.isArray(instance)) {
+    const items = nodes.map((n) => n.items).find((i) => typeof i === 'object' && i !== null && !Array.isArray(i)) as Schema | undefined;
+    return items ? instance.some((x) => undeclared(items, x, root, depth + 1)) : false;
+  }
+  const props: Record<string, Schema> = {};
+  for (const n of nodes) if (typeof n.properties === 'object' && n.properties) Object.assign(props, n.properties);
+  return Object.entries(instance).some(([k, v]) => !(k in props) || undeclared(props[k]!, v, root, depth + 1));
 }
 
 export function judgePair(pair: Pair): Outcome {
@@ -157,6 +193,8 @@ export function judgePair(pair: Pair): Outcome {
   let policy: string | undefined;
   if (category === 'false-alarm' && codes('breaking').every((c) => c === 'required-argument-removed')) policy = 'required-argument-removed';
   else if (category === 'silent' && unsafe(breaking.witness)) policy = 'unsafe-integers';
+  else if ((category === 'silent' || category === 'under-rated') && side === 'input' && undeclared(before, breaking.witness))
+    policy = 'undeclared-arguments';
   else if (category === 'under-rated') policy = heldByPolicy(held);
   else if (calmHeld && held.every((c) => c === 'input-default-changed' || c === 'required-argument-removed'))
     policy = held.includes('required-argument-removed') ? 'required-argument-removed' : 'input-default-changed';

@@ -166,7 +166,12 @@ describe('keywords that were once passed in silence', () => {
     expect(inputPairs(obj({ a: str, b: str }), { ...obj({ a: str, b: str }), dependentSchemas: { a: { required: ['b'] } } })).toEqual([
       ['required-argument-added', 'breaking'],
     ]);
+    // Every declared name fits maxLength 1: only an undeclared name is refused, which is no break
+    // (a caller sends what the schema declares), so the witness search leaves it unconfirmed: held.
     expect(inputPairs(obj({ a: str }), { ...obj({ a: str }), propertyNames: { maxLength: 1 } })).toEqual([
+      ['input-constraint-tightened', 'dangerous'],
+    ]);
+    expect(inputPairs(obj({ ab: str }), { ...obj({ ab: str }), propertyNames: { maxLength: 1 } })).toEqual([
       ['input-constraint-tightened', 'breaking'],
     ]);
   });
@@ -195,7 +200,9 @@ describe('keywords that were once passed in silence', () => {
   it('a change 40 levels deep is still found, and one past the bound is a finding', () => {
     const nest = (depth: number, leafSchema: unknown): Record<string, unknown> =>
       depth === 0 ? obj({ v: leafSchema }) : obj({ n: nest(depth - 1, leafSchema) });
-    expect(inputPairs(nest(40, str), nest(40, { type: 'integer' }))).toEqual([['input-type-changed', 'breaking']]);
+    expect(inputPairs(nest(8, str), nest(8, { type: 'integer' }))).toEqual([['input-type-changed', 'breaking']]);
+    // Found by the walk; the witness search does not build an instance 40 optional levels deep, so it is held, unconfirmed.
+    expect(inputPairs(nest(40, str), nest(40, { type: 'integer' }))).toEqual([['input-type-changed', 'dangerous']]);
     expect(inputPairs(nest(100, str), nest(100, { type: 'integer' }))).toEqual([['schema-changed', 'dangerous']]);
   });
 
@@ -241,7 +248,11 @@ describe('keywords that were once passed in silence', () => {
         obj({ v: { anyOf: [str, { type: 'string', maxLength: 3 }] } }),
         obj({ v: { oneOf: [str, { type: 'string', maxLength: 3 }] } }),
       ),
-    ).toEqual([['schema-changed', 'dangerous']]);
+      // The walk flags the overlap for a person; the search proves it: "ab" matches both, so oneOf refuses it.
+    ).toEqual([
+      ['input-call-refused', 'breaking'],
+      ['schema-changed', 'dangerous'],
+    ]);
     expect(inputPairs(obj({ v: str }), obj({ v: { oneOf: [str, { type: 'integer' }] } }))).toEqual([['input-type-widened', 'safe']]);
     const kind = (k: string, extra: string) => obj({ kind: { const: k }, [extra]: str }, ['kind', extra]);
     expect(inputPairs(obj({ v: kind('a', 'x') }), obj({ v: { oneOf: [kind('a', 'x'), kind('b', 'y')] } }))).toEqual([

@@ -155,6 +155,15 @@ export const INPUT_CODES = {
     message: (c) =>
       `"${toolName(c)}" input schema was not an object schema (root type ${show(c.before)}), so its changes are a repair to check, not a break.`,
   },
+  // The witness search found a call the baseline accepted that the candidate refuses where the walk
+  // named no break (src/witness/confirm.ts): the witness is the evidence, in the message.
+  'input-call-refused': {
+    area: 'input',
+    severity: 'breaking',
+    action: 'rollback',
+    title: 'Calls the baseline accepted, now refused (found by the search)',
+    message: (c) => `"${toolName(c)}" refuses a call its baseline accepted, though no change the diff names explains it.`,
+  },
   // The invariant: schemas that differ in more than text never diff to nothing. What cannot be ordered lands here.
   'schema-changed': {
     area: 'input',

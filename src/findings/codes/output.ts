@@ -62,6 +62,14 @@ export const OUTPUT_CODES = {
     title: 'Output alternatives added',
     message: (c) => `${typeWords('', 'may now return')(c)} The baseline's union did not have this alternative.`,
   },
+  'output-result-unpromised': {
+    area: 'output',
+    severity: 'breaking',
+    action: 'rollback',
+    title: "Results the baseline's schema refused, now allowed (found by the search)",
+    message: (c) =>
+      `"${toolName(c)}" may return a result its baseline's outputSchema refused, though no change the diff names explains it.`,
+  },
   'output-type-narrowed': {
     area: 'output',
     severity: 'safe',
