@@ -56,7 +56,7 @@ export function safeRegex(pattern: string, flags = ''): SafeRegex | string {
  * return. One RE2 cannot run accepts everything: the gate does not check what it cannot run safely.
  */
 export const ajvRegExp = Object.assign(
-  (pattern: string, flags: string): SafeRegex => {
+  (pattern: string, flags: string): SafeRegex & { toString(): string } => {
     // Compiled on first use: ajv asks for every pattern when it compiles a schema, most are never tested.
     let re: SafeRegex | null = null;
     return {
@@ -67,6 +67,9 @@ export const ajvRegExp = Object.assign(
         }
         return re.test(text);
       },
+      // ajv shares compiled patterns by their string: without this every one reads "[object Object]",
+      // and each schema's patterns would all run as the first one compiled.
+      toString: () => `/${pattern}/${flags}`,
     };
   },
   { code: 'mcp-gate safe-regex (RE2)' },

@@ -42,3 +42,12 @@ describe('regular expressions from servers and datasets run on RE2 (linear time)
     );
   });
 });
+
+describe('patterns ajv compiles through the safe engine', () => {
+  it('each schema keeps its own pattern (ajv shares compiled patterns by their string)', async () => {
+    const { validationErrors } = await import('../../src/audit/schema-check.js');
+    expect(validationErrors({ type: 'string', pattern: '^a+$' }, 'aaa')).toEqual([]);
+    expect(validationErrors({ type: 'string', pattern: '^b+$' }, 'aaa')).not.toEqual([]);
+    expect(validationErrors({ type: 'string', pattern: '^b+$' }, 'bbb')).toEqual([]);
+  });
+});
