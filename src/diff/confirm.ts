@@ -4,6 +4,7 @@ import { CODES } from '../findings/codes.js';
 import type { Change, Witness } from '../findings/types.js';
 import { toolChange } from './change.js';
 import { isUnread } from './schema-context.js';
+import { normalForm } from './schema-normal-form.js';
 import { findWitness, type WitnessBudget, type WitnessOutcome } from '../witness/search.js';
 
 /**
@@ -30,6 +31,8 @@ export const DEFAULT_SEARCH_BUDGET: SearchBudget = { instances: 2000, nodes: 20_
 const BY_DESIGN = new Set(['required-argument-removed']);
 const SEED = 20261125;
 const MAX_FOCUSED = 6;
+/** The share of the budget a spot check spends (a side whose schema changed with no break named). */
+const SPOT = 0.5;
 /** How much deeper the search goes before a break it could not witness is judged. */
 const DEEP = 8;
 
@@ -41,7 +44,7 @@ export function confirmChanges(
   after: Contract,
   budget: SearchBudget = DEFAULT_SEARCH_BUDGET,
 ): Change[] {
-  const left = { instances: budget.perRun };
+  const left: Ledger = { instances: budget.perRun, memo: new Map() };
   const byTool = new Map<string, Change[]>();
   for (const c of changes) if (c.tool !== null) byTool.set(c.tool, [...(byTool.get(c.tool) ?? []), c]);
   const afterByName = new Map(after.tools.map((t) => [t.name, t]));
@@ -51,12 +54,17 @@ export function confirmChanges(
     const now = afterByName.get(old.name);
     if (!now || now.hash === old.hash) continue;
     for (const side of ['input', 'output'] as const) {
+      const own = (byTool.get(old.name) ?? []).filter(
+        (c) =>
+          c.path.startsWith(side === 'input' ? '/inputSchema' : '/outputSchema') &&
+          CODES[c.code].area !== 'text' &&
+          c.code !== 'schema-annotation-changed',
+      );
+      // Schemas that differ only in what validates nothing (descriptions, titles, examples) are not searched.
+      const [was, is] = side === 'input' ? [old.inputSchema, now.inputSchema] : [old.outputSchema, now.outputSchema];
+      if (!own.length && (!was || !is || normalForm(was, was) === normalForm(is, is))) continue;
       const pair = schemasOf(side, old, now);
       if (!pair) continue;
-      const own = (byTool.get(old.name) ?? []).filter(
-        (c) => c.path.startsWith(side === 'input' ? '/inputSchema' : '/outputSchema') && CODES[c.code].area !== 'text',
-      );
-      if (!own.length && canonicalJson(pair.accept) === canonicalJson(pair.refuse)) continue;
       const judged = judgeSide(side, old.name, pair, own, budget, left);
       for (const [from, to] of judged.replaced) out.set(from, to);
       added.push(...judged.added);
@@ -123,6 +131,16 @@ function declaredOnly(node: JsonSchema, depth: number): JsonSchema {
   return out;
 }
 
+/**
+ * What the run has left to spend, and the searches it already made: tools that share a schema
+ * (a release-wide change, a family of tools built from one definition) are searched once. The
+ * outcome depends only on the schemas, the focus and the budget, so sharing it changes nothing.
+ */
+interface Ledger {
+  instances: number;
+  memo: Map<string, WitnessOutcome>;
+}
+
 interface Judged {
   replaced: [Change, Change][];
   added: Change[];
@@ -134,19 +152,19 @@ function judgeSide(
   pair: { accept: JsonSchema; refuse: JsonSchema; rawAccept: JsonSchema },
   own: Change[],
   budget: SearchBudget,
-  left: { instances: number },
+  left: Ledger,
 ): Judged {
-  const search = (accept: JsonSchema, refuse: JsonSchema, focus: string[][] = []): WitnessOutcome => {
+  const search = (accept: JsonSchema, refuse: JsonSchema, focus: string[][] = [], share = 1): WitnessOutcome => {
     if (left.instances <= 0)
       return {
         kind: 'unsearchable',
         reason: "the run's search budget (limits.witnessInstancesPerRun) was spent before this tool",
         tried: 0,
       };
-    const instances = Math.min(budget.instances, left.instances);
-    const outcome = searchSafely(accept, refuse, { seed: SEED, budget: { instances, nodes: budget.nodes }, focus });
-    left.instances -= outcome.tried;
-    return outcome;
+    const instances = Math.min(Math.ceil(budget.instances * share), left.instances);
+    return remembered(left, [accept, refuse, focus, instances, SEED], () =>
+      searchSafely(accept, refuse, { seed: SEED, budget: { instances, nodes: budget.nodes }, focus }),
+    );
   };
   // Calm: no instance tells the two schemas apart, either way. Searched once per side, when asked.
   let reverse: WitnessOutcome | undefined;
@@ -173,18 +191,17 @@ function judgeSide(
   function settle(c: Change, first: WitnessOutcome): Change {
     if (first.kind !== 'none') return withWitness(c, side, first);
     const instances = Math.min(budget.instances * DEEP, Math.max(0, left.instances));
-    const deep = searchSafely(pair.accept, pair.refuse, {
-      seed: SEED + 1,
-      budget: { instances, nodes: budget.nodes },
-      focus: [instancePath(c)],
-    });
-    left.instances -= deep.tried;
+    const focus = [instancePath(c)];
+    const deep = remembered(left, [pair.accept, pair.refuse, focus, instances, SEED + 1], () =>
+      searchSafely(pair.accept, pair.refuse, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus }),
+    );
     // Still nothing: held, never calmed. The search can miss, and a break the walk names must not end in silence.
     return withWitness(c, side, deep.kind === 'none' ? { ...deep, tried: first.tried + deep.tried } : deep);
   }
 
   const flagged = own.filter((c) => c.severity === 'dangerous');
-  const outcome = search(pair.accept, pair.refuse, own.map(instancePath));
+  // A spot check, where the walk found no break, spends half the budget: most such sides are calm.
+  const outcome = search(pair.accept, pair.refuse, own.map(instancePath), SPOT);
   if (outcome.kind === 'found') {
     // Changes held by policy carry the witness as evidence and stay held. Where nothing the walk
     // flagged explains the witness (nothing flagged, or only what it could not classify), the
@@ -224,6 +241,17 @@ const POLICY_HELD = new Set<string>([
  * not turn a policy Hold into silence.
  */
 const CALMABLE = new Set<string>(['schema-changed', 'input-constraint-declared', 'input-enum-declared']);
+
+/** A search made once per run for the same question; the first time it spends from the run's budget. */
+function remembered(left: Ledger, question: unknown[], run: () => WitnessOutcome): WitnessOutcome {
+  const key = canonicalJson(question);
+  const known = left.memo.get(key);
+  if (known) return known;
+  const outcome = run();
+  left.instances -= outcome.tried;
+  left.memo.set(key, outcome);
+  return outcome;
+}
 
 /**
  * The search, with one more bound than its own: a schema nested past what the stack holds is
