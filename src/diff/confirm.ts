@@ -195,8 +195,14 @@ function judgeSide(
     const deep = remembered(left, [pair.accept, pair.refuse, focus, instances, SEED + 1], () =>
       searchSafely(pair.accept, pair.refuse, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus }),
     );
-    // Still nothing: held, never calmed. The search can miss, and a break the walk names must not end in silence.
-    return withWitness(c, side, deep.kind === 'none' ? { ...deep, tried: first.tried + deep.tried } : deep);
+    if (deep.kind !== 'none') return withWitness(c, side, deep);
+    // Nothing either way, at depth: the walk over-claimed (a constraint the rest implied, a
+    // condition that cannot fire), and the change is calm. A witness the other way: held, unconfirmed.
+    const back = remembered(left, [pair.refuse, pair.rawAccept, [], instances, SEED + 1], () =>
+      searchSafely(pair.refuse, pair.rawAccept, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus: [] }),
+    );
+    const tried = first.tried + deep.tried + back.tried;
+    return back.kind === 'none' ? calm(c, side, tried) : withWitness(c, side, { ...deep, tried });
   }
 
   const flagged = own.filter((c) => c.severity === 'dangerous');
@@ -211,8 +217,24 @@ function judgeSide(
     return { replaced, added: explained ? [] : [withWitness(spotted(side, tool), side, outcome)] };
   }
   const calmable = flagged.filter((c) => CALMABLE.has(c.code) && !isUnread(c));
-  const tried = outcome.kind === 'none' && calmable.length ? calmAfter(outcome) : null;
-  if (tried !== null) for (const c of calmable) replaced.push([c, calm(c, side, tried)]);
+  if (outcome.kind !== 'none' || !calmable.length) return { replaced, added: [] };
+  // Before a held change is let go as calm, the search goes deeper both ways: a miss must not be silence.
+  const instances = Math.min(budget.instances * DEEP, Math.max(0, left.instances));
+  const deep = (accept: JsonSchema, refuse: JsonSchema) =>
+    remembered(left, [accept, refuse, [], instances, SEED + 1], () =>
+      searchSafely(accept, refuse, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus: [] }),
+    );
+  const forward = deep(pair.accept, pair.refuse);
+  if (forward.kind === 'found') {
+    for (const c of flagged) if (POLICY_HELD.has(c.code)) replaced.push([c, evidenced(c, side, forward)]);
+    const explained = flagged.every((c) => POLICY_HELD.has(c.code));
+    return { replaced, added: explained ? [] : [withWitness(spotted(side, tool), side, forward)] };
+  }
+  const back = forward.kind === 'none' ? deep(pair.refuse, pair.rawAccept) : forward;
+  if (back.kind === 'none' && calmAfter(outcome) !== null) {
+    const tried = outcome.tried + forward.tried + back.tried + (reverse?.tried ?? 0);
+    for (const c of calmable) replaced.push([c, calm(c, side, tried)]);
+  }
   return { replaced, added: [] };
 }
 
@@ -240,7 +262,7 @@ const POLICY_HELD = new Set<string>([
  * (`minLength: 0` on a string). Other held changes stay held: a search that misses a witness must
  * not turn a policy Hold into silence.
  */
-const CALMABLE = new Set<string>(['schema-changed', 'input-constraint-declared', 'input-enum-declared']);
+const CALMABLE = new Set<string>(['schema-changed', 'input-constraint-declared', 'input-enum-declared', 'output-variant-added']);
 
 /** A search made once per run for the same question; the first time it spends from the run's budget. */
 function remembered(left: Ledger, question: unknown[], run: () => WitnessOutcome): WitnessOutcome {

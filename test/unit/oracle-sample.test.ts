@@ -25,24 +25,15 @@ describe('the schema diff held to the instance oracle (a fixed sample of npm run
     expect(summary.contradicted).toBe(0);
   });
 
-  it('passes nothing in silence outside documented policy, but for the search gaps the README lists', () => {
-    // Witnesses the gate's own search does not reach yet (README, "How the judgement is tested"):
-    // a pattern made stricter by anchors, contains bounds inside a recursive $ref, a `not` that
-    // grows, multipleOf on the items of a nested list. The list only shrinks.
-    const KNOWN_GAPS = [
-      'multipleOf-add / input / fwd',
-      'pattern-anchor / input / fwd',
-      'pattern-anchor / output / back',
-      'minContains-add / input / fwd',
-      'maxContains-add / input / fwd',
-      'not-widen / input / fwd',
-    ];
-    expect(failing('silent').filter((row) => !KNOWN_GAPS.includes(row))).toEqual([]);
+  it('passes nothing in silence outside documented policy', () => {
+    expect(failing('silent')).toEqual([]);
   });
 
-  it('agrees on at least 98.5% of the sample, says breaking only with a witness, and holds at most 10% of the calm pairs', () => {
-    expect(summary.agreement).toBeGreaterThanOrEqual(0.985);
-    expect(failing('false-alarm').length).toBeLessThanOrEqual(1);
-    expect(summary.calmHeld / Math.max(1, summary.calm)).toBeLessThanOrEqual(0.1);
+  it('agrees on at least 99.5% of the sample, says breaking only with a witness, and holds at most 15% of the calm pairs', () => {
+    expect(summary.agreement).toBeGreaterThanOrEqual(0.995);
+    expect(failing('false-alarm').length).toBeLessThanOrEqual(2);
+    // Held calm pairs are output changes held by documented policy (output-hold), which the search
+    // does not let go: a witness it misses there would be a silent pass.
+    expect(summary.calmHeld / Math.max(1, summary.calm)).toBeLessThanOrEqual(0.15);
   });
 });
