@@ -52,14 +52,17 @@ function entropy(value: string): number {
 }
 
 /**
- * Whether a value is shaped like a credential, whatever its name: a known token shape, or a long
- * run of letters and digits with no spaces, no path separators and a random look (a hex or base64
- * key). A folder, a url, a host or a word is not.
+ * Whether a value is shaped like a credential, whatever its name: a known token shape, or a value
+ * with no spaces or path separators holding a long run of mixed letters and digits with a random
+ * look (a hex or base64 key). A folder, a url, a host, a UUID or words joined by dashes are not:
+ * declare those in `secrets` when they are.
  */
 export function looksLikeToken(value: string): boolean {
   if (new RegExp(TOKEN_SHAPES.source).test(value)) return true;
-  if (value.length < 20 || !/^[A-Za-z0-9_+=.-]+$/.test(value) || !/[0-9]/.test(value) || !/[A-Za-z]/.test(value)) return false;
-  return entropy(value) >= 3.5;
+  if (value.length < 20 || !/^[A-Za-z0-9_+=.-]+$/.test(value)) return false;
+  // Words joined by dashes (eu-west-1-availability-zone) are not a key: a key has a long run that mixes letters and digits.
+  const run = value.split(/[-_.+=]/).some((part) => part.length >= 16 && /[0-9]/.test(part) && /[A-Za-z]/.test(part));
+  return run && entropy(value) >= 3.5;
 }
 
 /** Whether the value of a variable or env key is a secret: by its name, by the profile's `secrets`, or by its shape. */
