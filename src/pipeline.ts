@@ -7,7 +7,9 @@ import type { Dataset } from './cases/types.js';
 import { policyFindings, type PolicyDrift } from './config/policy-drift.js';
 import { InputError } from './config/problems.js';
 import type { GateConfig } from './config/types.js';
-import { BaselineUnavailableError, SideUnavailableError } from './connect/errors.js';
+import { BaselineUnavailableError, SideUnavailableError, failedWhileStarting } from './connect/errors.js';
+import { makeSideDirs, type SideDirs } from './connect/side-dirs.js';
+import type { Side } from './findings/types.js';
 import { openSide, unavailableSide, type OpenSide } from './contract/open-side.js';
 import { describeProfile, relativeToCwd } from './connect/redact.js';
 import { RunDeadline } from './connect/run-deadline.js';
@@ -40,6 +42,11 @@ export interface RunOptions {
   approvalCovers?: string[] | null;
   /** The gate's own policy files compared with the change's base (see config/policy-drift.ts). */
   policy?: PolicyDrift;
+  /**
+   * Each side's own TMPDIR and HOME, when the caller made them (to start servers early with them);
+   * the caller then removes them. Otherwise the run makes its own, and removes them when it ends.
+   */
+  sideDirs?: Record<Side, SideDirs | null>;
 }
 
 /**
@@ -54,8 +61,9 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
   const startedAt = now();
   const clock = stageClock();
   const deadline = new RunDeadline(config.timeouts);
+  const dirs = options.sideDirs ?? makeSideDirs(config);
   try {
-    const { base, cand, candidateError } = await connect(config, deadline, log);
+    const { base, cand, candidateError, candidateRetried } = await connect(config, deadline, log, dirs);
     clock.stages.connect = Math.max(base.timing.connectMs, cand?.timing.connectMs ?? 0);
     clock.stages.discover = Math.max(base.timing.discoverMs, cand?.timing.discoverMs ?? 0);
     log(
@@ -120,7 +128,10 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
         roles: definitions.map((r) => r.name),
       },
       baseline: buildSideReport(base, baseCases),
-      candidate: buildSideReport(cand ?? unavailableSide(config.profiles[config.candidate]!, candidateError), candCases),
+      candidate: buildSideReport(
+        cand ?? { ...unavailableSide(config.profiles[config.candidate]!, candidateError), retried: candidateRetried },
+        candCases,
+      ),
       diff: { summary: summarize(changes), changes },
       audit: audited,
       roles: roles satisfies RoleReport[],
@@ -130,6 +141,8 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
     };
   } finally {
     await deadline.end();
+    // After the servers ended: nothing writes there any more.
+    if (!options.sideDirs) for (const d of Object.values(dirs)) d?.remove();
   }
 }
 
@@ -138,28 +151,54 @@ interface Connected {
   /** Null when the candidate could not be reached: a finding, and a verdict. */
   cand: OpenSide | null;
   candidateError: SideUnavailableError | null;
+  /** Why the candidate's first start failed, when it was started twice and the second failed too. */
+  candidateRetried?: { phase: string; message: string };
 }
 
-/** Reaches both sides in parallel and reads their contracts. A baseline that cannot be read is exit 3. */
-async function connect(config: GateConfig, deadline: RunDeadline, log: (line: string) => void): Promise<Connected> {
+/**
+ * Reaches both sides in parallel and reads their contracts. A side that fails while starting is
+ * started once more, after the other side has started: a server that raced its twin for a lock or
+ * a cache then starts alone. A baseline that still cannot be read is exit 3.
+ */
+async function connect(
+  config: GateConfig,
+  deadline: RunDeadline,
+  log: (line: string) => void,
+  dirs: Record<Side, SideDirs | null>,
+): Promise<Connected> {
   const profiles = { baseline: config.profiles[config.baseline]!, candidate: config.profiles[config.candidate]! };
   log(
     `connecting: baseline "${config.baseline}" (${describeProfile(profiles.baseline)}), candidate "${config.candidate}" (${describeProfile(profiles.candidate)})`,
   );
-  const opened = await Promise.allSettled([
-    openSide('baseline', profiles.baseline, config, deadline.adopt, log),
-    openSide('candidate', profiles.candidate, config, deadline.adopt, log),
-  ]);
+  for (const side of ['baseline', 'candidate'] as const) {
+    const missing = dirs[side]?.missing ?? [];
+    if (missing.length) log(`note: ${side}: home entries not on this machine, not linked or copied: ${missing.join(', ')}`);
+  }
+  const open = (side: Side) => openSide(side, profiles[side], config, deadline.adopt, log, dirs[side]);
+  const opened = await Promise.allSettled([open('baseline'), open('candidate')]);
+  const firstStart: Partial<Record<Side, { phase: string; message: string }>> = {};
+  // One at a time, baseline first: two sides that both failed then start apart from each other.
+  for (const [i, side] of (['baseline', 'candidate'] as const).entries()) {
+    const outcome = opened[i]!;
+    if (outcome.status === 'fulfilled' || deadline.expired || !failedWhileStarting(outcome.reason)) continue;
+    const first = outcome.reason;
+    firstStart[side] = { phase: first.phase, message: first.message };
+    log(`${side}: failed while starting (${first.phase}: ${first.message}); starting it once more`);
+    dirs[side]?.renew();
+    const again = await Promise.allSettled([open(side)]);
+    const retried = again[0];
+    opened[i] = retried.status === 'fulfilled' ? { status: 'fulfilled', value: { ...retried.value, retried: firstStart[side] } } : retried;
+  }
   const baseline = deadline.blame(opened[0], 'baseline');
   const candidate = deadline.blame(opened[1], 'candidate');
   if (baseline.status === 'rejected') {
     throw baseline.reason instanceof SideUnavailableError
-      ? new BaselineUnavailableError(baseline.reason, config.baseline)
+      ? new BaselineUnavailableError(baseline.reason, config.baseline, firstStart.baseline)
       : baseline.reason;
   }
   if (candidate.status === 'fulfilled') return { base: baseline.value, cand: candidate.value, candidateError: null };
   if (!(candidate.reason instanceof SideUnavailableError)) throw candidate.reason;
-  return { base: baseline.value, cand: null, candidateError: candidate.reason };
+  return { base: baseline.value, cand: null, candidateError: candidate.reason, candidateRetried: firstStart.candidate };
 }
 
 /** A dataset that names a tool neither side has is a dataset problem (exit 3), before any case runs. */

@@ -1,5 +1,8 @@
-/** `${VAR}` references in config values: read from the environment when a server is started or reached. */
-const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+/**
+ * `${VAR}` and `${env:VAR}` references in config values: read from the environment when a server is
+ * started or reached. The `env:` form is the one VS Code and Cursor configs use; both mean the same.
+ */
+const REFERENCE = /\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /** The variable names a value refers to, in order, without duplicates. */
 export function referencedVariables(value: string): string[] {
@@ -16,3 +19,6 @@ export function expandReferences(value: string, source: NodeJS.ProcessEnv): { va
   });
   return { value: expanded, missing };
 }
+
+/** `value` with every reference stood in for by `placeholder`: for checking a shape (a url) before the values are known. */
+export const withPlaceholders = (value: string, placeholder: string): string => value.replace(REFERENCE, placeholder);

@@ -1,12 +1,14 @@
 import { referencedVariables } from './references.js';
 
 /**
- * Redaction of secrets the config hands to servers. A value is a secret when it is drawn from the
- * gate's environment (`${VAR}` in a profile's `env` or `headers`), or when its key looks like one
- * (token, secret, password, api key, authorization...). Such values are registered as soon as the
- * config is read, and every path out of the gate (stdout, stderr, report files, snapshots) passes
- * through `redact`, so a server that echoes its credentials, or an error that quotes them, never
- * carries them into a CI log or a saved report.
+ * Redaction of secrets the config hands to servers. A value is a secret when its name looks like
+ * one (a variable or env key with token, secret, password, key, auth...), when it is shaped like a
+ * token, when the profile declares it secret (`secrets:`), or when it is a header value drawn from
+ * the environment or under a credential-named header. Other values, such as a folder a `${VAR}`
+ * names, are shown: hiding them hides the part of an error that says what went wrong. Secrets are
+ * registered as soon as the config is read, and every path out of the gate (stdout, stderr,
+ * report files, snapshots) passes through `redact`, so a server that echoes its credentials, or
+ * an error that quotes them, never carries them into a CI log or a saved report.
  *
  * This is process-wide state on purpose: an error thrown from deep inside a run is printed by
  * src/cli.ts, which knows nothing of the config, and must still be redacted.
@@ -37,8 +39,55 @@ export function registerSecret(value: string): void {
   if (!ordered.includes(value)) ordered = orderSecrets([...ordered, value]);
 }
 
-/** Whether a `key: template` pair of a profile's env or headers carries a secret. */
-export const isSecretEntry = (key: string, template: string): boolean => looksSecret(key) || referencedVariables(template).length > 0;
+/** Whether a header's value is a credential: under a credential-named header, or drawn from the environment. */
+export const isSecretHeader = (name: string, template: string): boolean => looksSecret(name) || referencedVariables(template).length > 0;
+
+/** Bits per character of a string's own letter frequencies: random tokens score high, words and paths low. */
+function entropy(value: string): number {
+  const counts = new Map<string, number>();
+  for (const c of value) counts.set(c, (counts.get(c) ?? 0) + 1);
+  let bits = 0;
+  for (const n of counts.values()) bits -= (n / value.length) * Math.log2(n / value.length);
+  return bits;
+}
+
+/**
+ * Whether a value is shaped like a credential, whatever its name: a known token shape, or a value
+ * with no spaces or path separators holding a long run of mixed letters and digits with a random
+ * look (a hex or base64 key). A folder, a url, a host, a UUID or words joined by dashes are not:
+ * declare those in `secrets` when they are.
+ */
+export function looksLikeToken(value: string): boolean {
+  if (new RegExp(TOKEN_SHAPES.source).test(value)) return true;
+  if (value.length < 20 || !/^[A-Za-z0-9_+=.-]+$/.test(value)) return false;
+  // Words joined by dashes (eu-west-1-availability-zone) are not a key: a key has a long run that mixes letters and digits.
+  const run = value.split(/[-_.+=]/).some((part) => part.length >= 16 && /[0-9]/.test(part) && /[A-Za-z]/.test(part));
+  return run && entropy(value) >= 3.5;
+}
+
+/** Whether the value of a variable or env key is a secret: by its name, by the profile's `secrets`, or by its shape. */
+export const isSecretValue = (name: string, value: string, declared: readonly string[]): boolean =>
+  declared.includes(name) || looksSecret(name) || looksLikeToken(value);
+
+/** The values of the `${VAR}` references in `template` that are secrets (see isSecretValue). */
+export const secretReferences = (template: string, env: NodeJS.ProcessEnv, declared: readonly string[]): string[] =>
+  referencedVariables(template).flatMap((name) => {
+    const value = env[name];
+    return value !== undefined && isSecretValue(name, value, declared) ? [value] : [];
+  });
+
+/**
+ * The values of the `${VAR}` references in a url that are secrets: those isSecretValue names, and
+ * any that stands in a password or in a credential-named query parameter (`?api_key=${KEY}`).
+ */
+export function urlSecretReferences(template: string, env: NodeJS.ProcessEnv, declared: readonly string[]): string[] {
+  const inCredential = [
+    ...(/^[a-z][a-z0-9+.-]*:\/\/([^/?#@]*)@/i.exec(template)?.slice(1) ?? []),
+    ...[...template.matchAll(/[?&]([^=&#]+)=([^&#]*)/g)].filter((m) => looksSecret(m[1]!)).map((m) => m[2]!),
+  ];
+  const values = inCredential.flatMap((part) => referencedVariables(part).flatMap((name) => (env[name] ? [env[name]] : [])));
+  return [...values, ...secretReferences(template, env, declared)];
+}
 
 /**
  * Credentials recognised by their shape, wherever they appear, registered or not: GitHub tokens

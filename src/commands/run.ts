@@ -2,7 +2,10 @@ import { relative } from 'node:path';
 import { policyDrift, policyFiles } from '../config/policy-drift.js';
 import { loadDatasets } from '../cases/load.js';
 import type { Dataset } from '../cases/types.js';
-import { endUnadopted, launchSpecOf, prelaunch } from '../connect/prelaunch.js';
+import { endUnadopted, prelaunch } from '../connect/prelaunch.js';
+import { launchSpecOf } from '../connect/environment.js';
+import { makeSideDirs, type SideDirs } from '../connect/side-dirs.js';
+import type { Side } from '../findings/types.js';
 import { describe } from '../error-text.js';
 import { redactDeep } from '../secrets.js';
 import { summarizeBundle, type ServerOutcome } from '../bundle/summary.js';
@@ -43,9 +46,9 @@ export async function runCommand(flags: RunFlags, io: CommandIO): Promise<Outcom
   });
   if (config.bundle && flags.server === undefined) return bundleCommand(config, flags, io);
   const server = flags.server === undefined ? null : serverOf(config, flags.server, flags.config);
-  const datasets = await startEarly(server?.config ?? config, io.env);
+  const { datasets, sideDirs } = await startEarly(server?.config ?? config, io.env);
   for (const note of datasets.flatMap((d) => d.notes ?? [])) io.log(`mcp-gate: note: ${formatProblem(note)}`);
-  const gated = await gateOne(server?.config ?? config, server?.name ?? null, flags, io, datasets);
+  const gated = await gateOne(server?.config ?? config, server?.name ?? null, flags, io, datasets, sideDirs);
   if (!gated) return { kind: 'undecided' };
   const { report, reportPath } = gated;
   const { render } = await import('../report/formats.js');
@@ -56,18 +59,24 @@ export async function runCommand(flags: RunFlags, io: CommandIO): Promise<Outcom
 
 /**
  * Starts both stdio servers before the datasets are read and the pipeline's modules load, so their
- * boot overlaps ours. A dataset that does not load ends them again before the run stops.
+ * boot overlaps ours, each in its side's own folders. A dataset that does not load ends them again
+ * (and removes the folders) before the run stops.
  */
-async function startEarly(config: GateConfig, env: NodeJS.ProcessEnv): Promise<Dataset[]> {
-  for (const name of [config.baseline, config.candidate]) {
-    const profile = config.profiles[name];
-    const spec = profile?.transport === 'stdio' ? launchSpecOf(profile, env) : null;
-    if (spec) prelaunch(spec, config.limits.stderrTailBytes);
+async function startEarly(
+  config: GateConfig,
+  env: NodeJS.ProcessEnv,
+): Promise<{ datasets: Dataset[]; sideDirs: Record<Side, SideDirs | null> }> {
+  const sideDirs = makeSideDirs(config);
+  for (const side of ['baseline', 'candidate'] as const) {
+    const profile = config.profiles[config[side]];
+    if (profile?.transport !== 'stdio' || profile.unresolved.length) continue; // the session says why it cannot start
+    prelaunch(launchSpecOf(profile, env, sideDirs[side]).spec, config.limits.stderrTailBytes);
   }
   try {
-    return loadDatasets(config.datasets);
+    return { datasets: loadDatasets(config.datasets), sideDirs };
   } catch (error) {
     await endUnadopted(config.timeouts.killGraceMs);
+    for (const dirs of Object.values(sideDirs)) dirs?.remove();
     throw error;
   }
 }
@@ -79,6 +88,8 @@ export async function gateOne(
   flags: Pick<RunFlags, 'approvedByLabel' | 'approvalCovers' | 'policyBase'>,
   io: CommandIO,
   datasets?: Dataset[],
+  /** The sides' folders the servers started early were given; removed here once the run ends. */
+  sideDirs?: Record<Side, SideDirs | null>,
 ): Promise<{ report: Report; reportPath: string | null } | null> {
   const prefix = server === null ? 'mcp-gate: ' : `mcp-gate: [${server}] `;
   const policy = flags.policyBase ? policyDrift(flags.policyBase, policyFiles(config), io.cwd) : undefined;
@@ -94,9 +105,11 @@ export async function gateOne(
       approvalCovers: flags.approvalCovers,
       datasets,
       policy,
+      sideDirs,
     });
   } finally {
     await endUnadopted(config.timeouts.killGraceMs);
+    for (const dirs of Object.values(sideDirs ?? {})) dirs?.remove();
   }
   // Servers may echo what they were given (stderr, errors, descriptions): the report never keeps it.
   const report = redactDeep(server === null ? gated : withServer(gated, server));

@@ -30,10 +30,13 @@ export function validateCommand(flags: { config: string }, io: CommandIO): Outco
     }
   }
   // Not a problem of the file: the variable may well be set where the gate runs (a CI secret).
+  // Every reference in command, args, cwd, env, url and headers, `from:` ones at their client config's line.
+  const unset = new Map<string, Problem>();
   for (const { profile } of scoped) {
-    if (profile.transport !== 'http' && profile.transport !== 'sse') continue;
-    for (const unset of profile.unresolved) io.log(`mcp-gate: note: ${formatProblem(unset)}; \`run\` stops with exit 3 unless it is set`);
+    if (profile.transport === 'snapshot') continue;
+    for (const problem of profile.unresolved) unset.set(formatProblem(problem), problem);
   }
+  for (const line of unset.keys()) io.log(`mcp-gate: note: ${line}; \`run\` stops with exit 3 unless it is set`);
   let datasets: ReturnType<typeof loadDatasets> = [];
   // A bundle's servers each load their own datasets (case ids are unique per server, not across the bundle).
   for (const pair of config.bundle ? config.bundle.servers.map((s) => s.config) : [config]) {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, relative, resolve } from 'node:path';
-import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { closest } from '../closest.js';
 import { dotted, type Problem } from './problems.js';
 
@@ -46,7 +46,22 @@ function projectOf(file: string): string {
 const lineAt = (text: string, offset: number): number => text.slice(0, offset).split('\n').length;
 
 /** One client config file, read once per load, with the problems of reading it. */
-type ClientFile = { ok: true; servers: Record<string, unknown>; key: string } | { ok: false; message: string };
+type ClientFile = { ok: true; servers: Record<string, unknown>; key: string; text: string } | { ok: false; message: string };
+
+/**
+ * Where a profile's values came from when its `from` named a client config: the file, the entry,
+ * and the keys the profile set itself (those, and its own env entries, are the gate config's).
+ */
+export interface ClientOrigin {
+  /** The client config as shown to people (relative to the working directory). */
+  display: string;
+  /** The entry in it, e.g. ['mcpServers', 'memory']. */
+  entry: string[];
+  /** 1-based line of a path inside the entry, or of the entry itself. */
+  lineOf(path: (string | number)[]): number | null;
+  ownKeys: Set<string>;
+  ownEnv: Set<string>;
+}
 
 /** The servers of a client config, or none when it cannot be read (a profile naming it is told why, by the config loader). */
 export function clientServers(path: string): Record<string, unknown> {
@@ -73,7 +88,7 @@ function readClientFile(path: string): ClientFile {
   }
   if (!isRecord(value)) return { ok: false, message: 'must be a JSON object with "mcpServers" or "servers"' };
   for (const key of ['mcpServers', 'servers']) {
-    if (isRecord(value[key])) return { ok: true, servers: value[key], key };
+    if (isRecord(value[key])) return { ok: true, servers: value[key], key, text };
   }
   return { ok: false, message: 'has no "mcpServers" (Claude, Cursor) or "servers" (VS Code) object' };
 }
@@ -175,8 +190,9 @@ export function resolveClientProfiles(
   lineOf: LineOf,
   display: string,
   cwd: string,
-): { problems: Problem[]; sources: Map<string, string> } {
+): { problems: Problem[]; sources: Map<string, string>; origins: Map<string, ClientOrigin> } {
   const problems: Problem[] = [];
+  const origins = new Map<string, ClientOrigin>();
   /** `profiles.NAME` or `servers.S.profiles.NAME` -> the absolute path of the client config it came from. */
   const sources = new Map<string, string>();
   const files = new Map<string, ClientFile>();
@@ -220,7 +236,28 @@ export function resolveClientProfiles(
       const mergedEnv = mapped.env || own.env ? { ...(mapped.env as object), ...(own.env as object) } : undefined;
       profiles[name] = { ...mapped, ...own, ...(mergedEnv ? { env: mergedEnv } : {}) };
       sources.set(dotted([...at, name]), file);
+      origins.set(dotted([...at, name]), {
+        display: shown,
+        entry: [client.key, reference.name],
+        lineOf: clientLines(client.text, [client.key, reference.name]),
+        ownKeys: new Set(Object.keys(own)),
+        ownEnv: new Set(Object.keys(isRecord(own.env) ? own.env : {})),
+      });
     }
   }
-  return { problems, sources };
+  return { problems, sources, origins };
+}
+
+/** Lines of paths inside one entry of a client config; a path it does not have gets its nearest parent's line. */
+function clientLines(text: string, entry: string[]): (path: (string | number)[]) => number | null {
+  let tree: ReturnType<typeof parseTree> | null = null;
+  return (path) => {
+    tree ??= parseTree(text, [], { allowTrailingComma: true, disallowComments: false }) ?? null;
+    if (!tree) return null;
+    for (let depth = path.length; depth >= 0; depth--) {
+      const node = findNodeAtLocation(tree, [...entry, ...path.slice(0, depth)]);
+      if (node) return lineAt(text, node.offset);
+    }
+    return null;
+  };
 }

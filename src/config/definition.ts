@@ -36,6 +36,9 @@ const readyTimeout = setting(
   'http/sse with `command`: how long the started server gets until `url` answers any HTTP response.',
 );
 
+/** A path inside HOME: relative, and never out of it. */
+const homeEntry = z.string().regex(/^(?!\/)(?!.*(^|\/)\.\.(\/|$)).+$/);
+
 const profile = z
   .strictObject({
     transport: z
@@ -48,11 +51,16 @@ const profile = z
       .string()
       .min(1)
       .describe(
-        'stdio: the executable to start. http/sse: optional; when set, the gate starts this server itself (in its own process group), waits until `url` answers, gates it and ends it.',
+        "stdio: the executable to start. http/sse: optional; when set, the gate starts this server itself (in its own process group), waits until `url` answers, gates it and ends it. ${VAR} reads the gate's environment.",
       )
       .optional(),
-    args: z.array(z.string()).describe('Arguments of `command`.').optional(),
-    cwd: z.string().describe("Working directory of `command`, relative to this file. Default: this file's directory.").optional(),
+    args: z.array(z.string()).describe("Arguments of `command`. ${VAR} and ${env:VAR} read the gate's environment.").optional(),
+    cwd: z
+      .string()
+      .describe(
+        "Working directory of `command`, relative to this file. Default: this file's directory. ${VAR} reads the gate's environment.",
+      )
+      .optional(),
     env: z
       .record(z.string(), z.string())
       .describe("Variables the started server gets beside a safe default set (PATH, HOME, ...). ${VAR} reads the gate's environment.")
@@ -71,6 +79,36 @@ const profile = z
       )
       .optional(),
     readyTimeoutMs: readyTimeout.optional(),
+    tmpdir: z
+      .enum(['own', 'shared'])
+      .describe(
+        "A started server's TMPDIR (and TMP, TEMP). own (default): a fresh folder for each side of each run, removed afterwards, so a baseline and a candidate of the same server never meet in their temp files. shared: the gate's own.",
+      )
+      .optional(),
+    home: z
+      .union([
+        z.enum(['shared', 'isolated']),
+        z.strictObject({
+          link: z
+            .array(homeEntry)
+            .describe('Entries of the real HOME linked into the isolated one (shared with the real HOME), e.g. [.npm, .npmrc, .kube].')
+            .optional(),
+          copy: z
+            .array(homeEntry)
+            .describe("Entries of the real HOME copied into the isolated one (the side's own copy), e.g. [.config/acme].")
+            .optional(),
+        }),
+      ])
+      .describe(
+        "A started server's HOME. shared (default): the gate's HOME, with its npx cache, .npmrc and kubeconfig. isolated: an empty HOME for each side of each run, removed afterwards, for a server that keeps state there and collides with its twin. { link: [...], copy: [...] }: isolated, with these entries of the real HOME linked or copied in; an entry this machine does not have is skipped.",
+      )
+      .optional(),
+    secrets: z
+      .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/))
+      .describe(
+        'Names of variables (`${NAME}` anywhere in this profile) and `env` keys whose values are secrets, beside those the gate recognises (names with TOKEN, SECRET, KEY, PASSWORD, AUTH, ..., and values shaped like tokens). Secrets are shown as *** in every output; other values, such as a folder, are shown as they are.',
+      )
+      .optional(),
     allowSideEffects: z.boolean().describe('Allow probe calls of tools that are not read-only. Default false.').optional(),
     path: z.string().min(1).describe('snapshot: a contract snapshot file, relative to this file.').optional(),
     from: z

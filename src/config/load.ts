@@ -1,9 +1,9 @@
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { resolveClientProfiles } from './client-config.js';
+import { resolveClientProfiles, type ClientOrigin } from './client-config.js';
 import type { Action } from '../findings/codes.js';
 import { applyOverride, envOverrides, type Override } from './env.js';
 import { InputError, dotted, type Problem } from './problems.js';
-import { explainProfileProblem, normaliseProfile } from './profiles.js';
+import { explainProfileProblem, normaliseProfile, type Locate } from './profiles.js';
 import { readSource } from './source.js';
 import type { RawConfig } from './definition.js';
 import {
@@ -18,7 +18,7 @@ import {
 import { DEFAULTS, type Exception, type GateConfig, type Profile } from './types.js';
 import { validateAgainst } from './validate.js';
 import { expandReferences, referencedVariables } from '../references.js';
-import { isSecretEntry, registerSecret } from '../secrets.js';
+import { isSecretHeader, isSecretValue, registerSecret, secretReferences, urlSecretReferences } from '../secrets.js';
 
 /** Flags that override the file and the environment. */
 export interface ConfigFlags {
@@ -81,7 +81,18 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv, flags: ConfigFl
   const problems = [...schema, ...rules, ...renamedKeyProblems(raw, source.lineOf, display), ...missing].map((p) => blame(p, overrides));
   if (problems.length) throw new InputError(problems.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity)));
   const notes = applyRenamedKeys(raw, source.lineOf, display).map((p) => blame(p, overrides));
-  const origin = { env, lineOf: source.lineOf, display };
+  // A bundle's server may declare a profile of its own; any other profile it uses is a top-level one.
+  const scopeOf = (server: string | undefined, name: string): string[] => {
+    const own = server === undefined ? undefined : (config.servers?.[server]?.profiles ?? {});
+    return own && Object.hasOwn(own, name) ? ['servers', server!, 'profiles', name] : ['profiles', name];
+  };
+  const origin = (server?: string): Origin => ({
+    env,
+    locate: (name) => {
+      const at = scopeOf(server, name);
+      return locator(at, source.lineOf, display, client.origins.get(dotted(at)));
+    },
+  });
   const withSources = (loaded: GateConfig, server?: string): GateConfig => {
     for (const [name, profile] of Object.entries(loaded.profiles)) {
       const from = (server && client.sources.get(`servers.${server}.profiles.${name}`)) || client.sources.get(`profiles.${name}`);
@@ -89,43 +100,46 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv, flags: ConfigFl
     }
     return loaded;
   };
-  if (!config.servers) return { ...withSources(normalise(config as PairConfig, absolute, {}, origin)), notes };
+  if (!config.servers) return { ...withSources(normalise(config as PairConfig, absolute, {}, origin())), notes };
   const servers = Object.entries(config.servers).map(([name, server]) => ({
     name,
-    config: withSources(normalise(serverConfig(config, server), absolute, {}, origin), name),
+    config: withSources(normalise(serverConfig(config, server), absolute, {}, origin(name)), name),
   }));
-  const shared = normalise({ ...config, profiles: config.profiles ?? {}, baseline: '', candidate: '' }, absolute, {}, origin);
+  const shared = normalise({ ...config, profiles: config.profiles ?? {}, baseline: '', candidate: '' }, absolute, {}, origin());
   return { ...shared, notes, bundle: { concurrency: config.bundle?.concurrency ?? DEFAULTS.bundle.concurrency, servers } };
 }
 
 /**
  * Registers, for redaction, every secret value the profiles hand to servers (see src/secrets.ts):
- * the value of every `${VAR}` anywhere in a profile (`args`, a started server's `launch.args`, the
- * URL included), and the whole value of an `env` or `headers` entry that names a secret.
+ * a `${VAR}` anywhere in a profile whose name or value looks secret or that `secrets` declares, an
+ * `env` entry likewise, a `${VAR}` in a url's password or credential-named query parameter, and
+ * the whole value of a header that names a credential or is drawn from the environment. A folder
+ * or a port is not registered: an error that names it stays readable.
  */
 function registerProfileSecrets(profiles: unknown, env: NodeJS.ProcessEnv): void {
-  if (profiles === null || typeof profiles !== 'object') return;
-  const references = (value: unknown): void => {
-    if (typeof value === 'string') {
-      for (const name of referencedVariables(value)) if (env[name]) registerSecret(env[name]!);
-    } else if (value !== null && typeof value === 'object') {
-      Object.values(value).forEach(references);
-    }
-  };
+  if (!isRecord(profiles)) return;
   for (const profile of Object.values(profiles)) {
-    if (profile === null || typeof profile !== 'object') continue;
+    if (!isRecord(profile)) continue;
+    const declared = Array.isArray(profile.secrets) ? profile.secrets.filter((s): s is string => typeof s === 'string') : [];
+    const references = (value: unknown): void => {
+      if (typeof value === 'string') secretReferences(value, env, declared).forEach(registerSecret);
+      else if (value !== null && typeof value === 'object') Object.values(value).forEach(references);
+    };
     references(profile);
-    for (const field of ['env', 'headers'] as const) {
-      const entries = (profile as Record<string, unknown>)[field];
-      if (entries === null || typeof entries !== 'object') continue;
-      for (const [key, template] of Object.entries(entries)) {
-        if (typeof template !== 'string' || !isSecretEntry(key, template)) continue;
+    if (typeof profile.url === 'string') urlSecretReferences(profile.url, env, declared).forEach(registerSecret);
+    if (isRecord(profile.env)) {
+      for (const [key, template] of Object.entries(profile.env)) {
+        if (typeof template !== 'string') continue;
+        const value = expandReferences(template, env).value;
+        if (isSecretValue(key, value, declared)) registerSecret(value);
+      }
+    }
+    if (isRecord(profile.headers)) {
+      for (const [key, template] of Object.entries(profile.headers)) {
+        if (typeof template !== 'string' || !isSecretHeader(key, template)) continue;
         registerSecret(expandReferences(template, env).value);
         // A header like "Bearer ${TOKEN}": the token alone is a secret too, wherever it shows up.
-        for (const name of referencedVariables(template)) {
-          const value = env[name];
-          if (value) registerSecret(value);
-        }
+        for (const name of referencedVariables(template)) if (env[name]) registerSecret(env[name]);
       }
     }
   }
@@ -144,21 +158,34 @@ type LineOf = (path: (string | number)[]) => number | null;
 /** Where the config came from, for problems found while normalising (unset `${VAR}` references). */
 interface Origin {
   env: NodeJS.ProcessEnv;
-  lineOf: LineOf;
-  display: string;
+  /** Where the fields of the profile NAME were written. */
+  locate: (name: string) => Locate;
+}
+
+/**
+ * A profile's fields at their lines: in the gate config, or, for what a `from` brought in (keys the
+ * profile does not set itself, env entries it does not override), in the client config.
+ */
+function locator(at: string[], lineOf: LineOf, display: string, client: ClientOrigin | undefined): Locate {
+  return (field) => {
+    const [key, inner] = field;
+    const fromClient = client && typeof key === 'string' && (key === 'env' ? !client.ownEnv.has(String(inner)) : !client.ownKeys.has(key));
+    if (!fromClient) return { file: display, line: lineOf([...at, ...field]), path: dotted([...at, ...field]) };
+    return { file: client.display, line: client.lineOf(field), path: dotted([...client.entry, ...field]) };
+  };
 }
 
 function normalise(
   config: PairConfig,
   file: string,
   given: Record<string, Profile> = {},
-  origin: Origin = { env: {}, lineOf: () => null, display: file },
+  origin: Origin = { env: {}, locate: () => (field) => ({ file, line: null, path: dotted(field) }) },
 ): GateConfig {
   const base = dirname(file);
   const at = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
   const profiles: Record<string, Profile> = { ...given };
   for (const [name, p] of Object.entries(config.profiles)) {
-    profiles[name] = normaliseProfile(name, p, at, origin.env, origin.lineOf, origin.display);
+    profiles[name] = normaliseProfile(name, p, at, origin.env, origin.locate(name));
   }
   return {
     file,

@@ -1,6 +1,6 @@
-import { referencedVariables } from '../references.js';
+import { expandReferences, referencedVariables, withPlaceholders } from '../references.js';
 import { dotted, type Problem } from './problems.js';
-import { DEFAULTS, type Profile } from './types.js';
+import { DEFAULTS, type Isolation, type Profile } from './types.js';
 
 type RawProfile = Record<string, unknown>;
 type LineOf = (path: (string | number)[]) => number | null;
@@ -18,6 +18,9 @@ const ONLY_FOR: Record<string, { transports: string[]; label: string }> = {
   args: { transports: ['stdio', ...REMOTE], label: 'profiles with a `command`' },
   cwd: { transports: ['stdio', ...REMOTE], label: 'profiles with a `command`' },
   env: { transports: ['stdio', ...REMOTE], label: 'profiles with a `command`' },
+  tmpdir: { transports: ['stdio', ...REMOTE], label: 'profiles with a `command`' },
+  home: { transports: ['stdio', ...REMOTE], label: 'profiles with a `command`' },
+  secrets: { transports: ['stdio', ...REMOTE], label: 'live profiles' },
 };
 
 const NEEDS: Record<string, string> = {
@@ -62,7 +65,7 @@ export function profileProblems(name: string, raw: RawProfile, lineOf: LineOf, f
     }
   }
   if (REMOTE.includes(transport) && raw.command === undefined) {
-    for (const key of ['args', 'cwd', 'env', 'readyTimeoutMs']) {
+    for (const key of ['args', 'cwd', 'env', 'readyTimeoutMs', 'tmpdir', 'home']) {
       if (raw[key] !== undefined)
         problem(
           key,
@@ -83,7 +86,7 @@ function urlProblem(template: string): string | null {
   let url: URL;
   try {
     // "1" fits anywhere a variable may stand: a host, a port, a path segment.
-    url = new URL(template.replace(/\$\{[A-Za-z_][A-Za-z0-9_]*\}/g, '1'));
+    url = new URL(withPlaceholders(template, '1'));
   } catch {
     return 'is not a valid URL; expected e.g. http://127.0.0.1:8808/mcp';
   }
@@ -91,24 +94,55 @@ function urlProblem(template: string): string | null {
   return null;
 }
 
-/** `${VAR}` references in a remote profile's url and headers that `env` does not set, with their lines. */
-function unresolvedReferences(name: string, raw: RawProfile, env: NodeJS.ProcessEnv, lineOf: LineOf, file: string): Problem[] {
+/** Where a field of a profile was written: the gate config, or the client config its `from` named. */
+export type Locate = (field: (string | number)[]) => { file: string; line: number | null; path: string };
+
+/** The fields of a profile that hold text a server is started or reached with, and so may hold `${VAR}`. */
+const TEXT_FIELDS = ['command', 'args', 'cwd', 'env', 'url', 'headers'] as const;
+
+const what = (field: (string | number)[]): string => {
+  const [key, inner] = field;
+  if (key === 'headers') return `header "${inner}"`;
+  if (key === 'env') return `env ${inner}`;
+  if (key === 'args') return `args[${inner}]`;
+  return `the ${key}`;
+};
+
+/**
+ * Every `${VAR}` reference in a profile's command, args, cwd, env, url and headers that `env` does
+ * not set, one problem per field, at the line where the field was written.
+ */
+export function unresolvedReferences(name: string, raw: RawProfile, env: NodeJS.ProcessEnv, locate: Locate): Problem[] {
   const problems: Problem[] = [];
-  const check = (segments: string[], value: string, what: string) => {
+  const check = (field: (string | number)[], value: unknown) => {
+    if (typeof value !== 'string') return;
     const missing = referencedVariables(value).filter((v) => env[v] === undefined);
     if (!missing.length) return;
     problems.push({
-      file,
-      line: lineOf(segments),
-      path: dotted(segments),
-      message: `${what} of profile "${name}" refers to ${missing.map((v) => `\${${v}}`).join(', ')}, which ${missing.length > 1 ? 'are' : 'is'} not set in the environment; set ${missing.join(', ')} before running the gate`,
+      ...locate(field),
+      message: `${what(field)} of profile "${name}" refers to ${missing.map((v) => `\${${v}}`).join(', ')}, which ${missing.length > 1 ? 'are' : 'is'} not set in the environment; set ${missing.join(', ')} before running the gate`,
     });
   };
-  if (typeof raw.url === 'string') check(['profiles', name, 'url'], raw.url, 'the url');
-  for (const [header, value] of Object.entries((raw.headers ?? {}) as Record<string, string>)) {
-    check(['profiles', name, 'headers', header], value, `header "${header}"`);
+  for (const key of TEXT_FIELDS) {
+    const value = raw[key];
+    if (Array.isArray(value)) value.forEach((item, i) => check([key, i], item));
+    else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) check([key, k], v);
+    else check([key], value);
   }
   return problems;
+}
+
+function isolationOf(raw: RawProfile): Isolation {
+  const home = raw.home;
+  return {
+    tmpdir: raw.tmpdir === 'shared' ? 'shared' : 'own',
+    home:
+      home === 'isolated'
+        ? { isolated: true, link: [], copy: [] }
+        : home !== null && typeof home === 'object'
+          ? { isolated: true, link: (home as { link?: string[] }).link ?? [], copy: (home as { copy?: string[] }).copy ?? [] }
+          : { isolated: false },
+  };
 }
 
 /** One raw profile (already valid against the schema) as the typed profile the pipeline uses. */
@@ -117,15 +151,18 @@ export function normaliseProfile(
   raw: RawProfile,
   at: (path: string) => string,
   env: NodeJS.ProcessEnv,
-  lineOf: LineOf,
-  file: string,
+  locate: Locate,
 ): Profile {
   const transport = transportOf(raw);
+  const unresolved = unresolvedReferences(name, raw, env, locate);
+  const secrets = (raw.secrets as string[] | undefined) ?? [];
   const launch = () => ({
     command: raw.command as string,
     args: (raw.args as string[] | undefined) ?? [],
-    cwd: at((raw.cwd as string | undefined) ?? '.'),
+    // A folder is expanded now, so it resolves against this file like any relative cwd.
+    cwd: at(expandReferences((raw.cwd as string | undefined) ?? '.', env).value || '.'),
     env: (raw.env as Record<string, string> | undefined) ?? {},
+    isolation: isolationOf(raw),
   });
   if (transport === 'snapshot') return { name, transport: 'snapshot', path: at(raw.path as string), allowSideEffects: false };
   if (transport === 'http' || transport === 'sse') {
@@ -136,9 +173,10 @@ export function normaliseProfile(
       headers: (raw.headers as Record<string, string> | undefined) ?? {},
       launch: raw.command === undefined ? null : launch(),
       readyTimeoutMs: (raw.readyTimeoutMs as number | undefined) ?? DEFAULTS.readyTimeoutMs,
-      unresolved: unresolvedReferences(name, raw, env, lineOf, file),
+      unresolved,
+      secrets,
       allowSideEffects: raw.allowSideEffects === true,
     };
   }
-  return { name, transport: 'stdio', ...launch(), allowSideEffects: raw.allowSideEffects === true };
+  return { name, transport: 'stdio', ...launch(), secrets, unresolved, allowSideEffects: raw.allowSideEffects === true };
 }

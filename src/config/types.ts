@@ -5,15 +5,31 @@ import type { Problem } from './problems.js';
 
 export { DEFAULTS } from './definition.js';
 
+/**
+ * The folders a started server gets of its own (connect/side-dirs.ts): a fresh TMPDIR unless
+ * `tmpdir: shared`, and a fresh HOME only when the profile asks, with what it links or copies in.
+ */
+export interface Isolation {
+  tmpdir: 'own' | 'shared';
+  home: { isolated: false } | { isolated: true; link: string[]; copy: string[] };
+}
+
 /** The config after loading, env overrides, flags, defaults and path resolution. */
 export interface StdioProfile {
   name: string;
   transport: 'stdio';
+  /** As written, `${VAR}` unexpanded, like `args`: expanded when the server starts. */
   command: string;
   args: string[];
-  /** Absolute. */
+  /** Absolute, its `${VAR}` expanded when the config was read (a folder is not a secret). */
   cwd: string;
+  /** As written, `${VAR}` unexpanded. */
   env: Record<string, string>;
+  isolation: Isolation;
+  /** Variable and env names the profile declares secret (`secrets:`). */
+  secrets: string[];
+  /** `${VAR}` references in command, args, cwd and env that were unset when the config was loaded, with their lines. */
+  unresolved: Problem[];
   allowSideEffects: boolean;
   /** Absolute path of the MCP client config its `from` named, when it has one. */
   from?: string;
@@ -34,6 +50,7 @@ export interface ServerLaunch {
   /** Absolute. */
   cwd: string;
   env: Record<string, string>;
+  isolation: Isolation;
 }
 
 /** A server reached over the network: streamable HTTP (`http`) or the legacy HTTP+SSE transport (`sse`). */
@@ -48,8 +65,10 @@ export interface RemoteProfile {
   launch: ServerLaunch | null;
   /** How long a started server gets until its URL answers. */
   readyTimeoutMs: number;
-  /** `${VAR}` references in url and headers that were unset when the config was loaded, as problems with their lines. */
+  /** `${VAR}` references in url, headers and the launch that were unset when the config was loaded, as problems with their lines. */
   unresolved: Problem[];
+  /** Variable and env names the profile declares secret (`secrets:`). */
+  secrets: string[];
   allowSideEffects: boolean;
   /** Absolute path of the MCP client config its `from` named, when it has one. */
   from?: string;

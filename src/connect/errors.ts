@@ -1,3 +1,4 @@
+import { crashExcerpt } from '../error-text.js';
 import type { Side } from '../findings/types.js';
 
 export type Phase =
@@ -20,22 +21,45 @@ export class SideUnavailableError extends Error {
     readonly phase: Phase,
     message: string,
     readonly stderrTail: string = '',
+    /** The side did not answer in time (rather than exiting or breaking the protocol). */
+    readonly timedOut = false,
   ) {
     super(message);
     this.name = 'SideUnavailableError';
   }
 }
 
+/** Phases of starting a side: spawning, waiting for its url, the handshake, and discovery. */
+const STARTING: readonly Phase[] = [
+  'spawn',
+  'ready',
+  'initialize',
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+];
+
+/**
+ * Whether a side failed while starting, by exiting or by breaking the protocol before discovery
+ * ended: such a failure is often a collision with the other side (a lock, a port, a cache being
+ * written), so it is worth one more start. A timeout is not retried (it would double the wait),
+ * nor is a side ended by the run's deadline.
+ */
+export const failedWhileStarting = (error: unknown): error is SideUnavailableError =>
+  error instanceof SideUnavailableError && STARTING.includes(error.phase) && !error.timedOut;
+
 /** The live baseline could not be read: the gate cannot decide (exit 3). */
 export class BaselineUnavailableError extends Error {
   constructor(
     readonly failure: SideUnavailableError,
     profile: string,
+    /** Why the first start failed, when this failure is of the second. */
+    firstStart?: { phase: string; message: string },
   ) {
-    const tail = failure.stderrTail.trim()
-      ? `\nserver stderr (tail):\n${failure.stderrTail.trimEnd().split('\n').slice(-10).join('\n')}`
-      : '';
-    super(`baseline profile "${profile}" is unavailable (${failure.phase}): ${failure.message}${tail}`);
+    const retry = firstStart ? ` (started twice: the first start failed too, in ${firstStart.phase}: ${firstStart.message})` : '';
+    const tail = failure.stderrTail.trim() ? `\nserver stderr (tail):\n${crashExcerpt(failure.stderrTail, 10).join('\n')}` : '';
+    super(`baseline profile "${profile}" is unavailable (${failure.phase}): ${failure.message}${retry}${tail}`);
     this.name = 'BaselineUnavailableError';
   }
 }

@@ -1,5 +1,4 @@
-import type { StdioProfile } from '../config/types.js';
-import { serverEnvironment } from './environment.js';
+import type { LaunchSpec } from './environment.js';
 import { endGroup, spawnGroup, type SpawnedGroup } from './process-group.js';
 import { StreamTail } from './stderr-tail.js';
 
@@ -9,13 +8,6 @@ import { StreamTail } from './stderr-tail.js';
  * is held until a transport adopts them; a launch nobody adopts is ended by `endUnadopted` (and,
  * like every group, at exit). Nothing here speaks MCP: a transport does, from the first byte.
  */
-export interface LaunchSpec {
-  command: string;
-  args: string[];
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-}
-
 interface Held {
   group: SpawnedGroup;
   stdout: Buffer[];
@@ -29,12 +21,6 @@ const MAX_HELD_BYTES = 16 * 1024 * 1024;
 
 const held = new Map<string, Held>();
 const keyOf = (spec: LaunchSpec) => JSON.stringify([spec.command, spec.args, spec.cwd, Object.entries(spec.env).sort()]);
-
-/** What a stdio profile will be spawned with; null when its env refers to unset variables (the session reports that). */
-export function launchSpecOf(profile: StdioProfile, source: NodeJS.ProcessEnv): LaunchSpec | null {
-  const { env, missing } = serverEnvironment(profile.env, source);
-  return missing.length ? null : { command: profile.command, args: profile.args, cwd: profile.cwd, env };
-}
 
 export function prelaunch(spec: LaunchSpec, stderrTailBytes: number): void {
   const key = keyOf(spec);

@@ -1,10 +1,21 @@
-import { referencedVariables } from '../references.js';
+import { expandReferences, referencedVariables } from '../references.js';
 import type { Profile, RemoteProfile } from '../config/types.js';
-import { looksSecret, mapStrings, maskIn, orderSecrets, REDACTED, registerSecret } from '../secrets.js';
+import {
+  isSecretHeader,
+  isSecretValue,
+  looksSecret,
+  mapStrings,
+  maskIn,
+  orderSecrets,
+  REDACTED,
+  registerSecret,
+  secretReferences,
+  urlSecretReferences,
+} from '../secrets.js';
 
 /**
- * The gate sends credentials (header values, `${VAR}` values in a url or a started server's env)
- * and must never print them: not in logs, error messages, stderr tails, case failures or reports.
+ * The gate sends credentials (header values, secret `${VAR}` values in a url or a started server's
+ * env and args) and must never print them: not in logs, error messages, stderr tails, case failures or reports.
  * A Redactor knows those values and scrubs them out of any text that came back from the server.
  */
 const MASK = REDACTED;
@@ -38,24 +49,25 @@ export class Redactor {
   }
 }
 
-/** The credentials a remote profile sends, once expanded from `env`: what a Redactor must scrub. */
+/** The credentials a remote profile sends, once expanded from `env`: what a Redactor must scrub (see src/secrets.ts). */
 export function profileSecrets(profile: RemoteProfile, expandedHeaders: Record<string, string>, env: NodeJS.ProcessEnv): string[] {
-  const secrets: string[] = [];
-  const fromEnv = (template: string) =>
-    referencedVariables(template)
-      .map((v) => env[v])
-      .filter((v): v is string => v !== undefined);
-  secrets.push(...fromEnv(profile.url));
+  const secrets: string[] = [...urlSecretReferences(profile.url, env, profile.secrets)];
   for (const [name, template] of Object.entries(profile.headers)) {
-    const referenced = fromEnv(template);
-    secrets.push(...referenced);
-    if (!referenced.length && !looksSecret(name)) continue;
+    secrets.push(...secretReferences(template, env, profile.secrets));
+    if (!isSecretHeader(name, template)) continue;
+    secrets.push(...referencedVariables(template).flatMap((v) => (env[v] === undefined ? [] : [env[v]])));
     const value = expandedHeaders[name] ?? '';
     secrets.push(value);
     const scheme = AUTH_SCHEME.exec(value);
     if (scheme) secrets.push(scheme[2]!);
   }
-  for (const template of Object.values(profile.launch?.env ?? {})) secrets.push(...fromEnv(template));
+  for (const [key, template] of Object.entries(profile.launch?.env ?? {})) {
+    secrets.push(...secretReferences(template, env, profile.secrets));
+    const value = expandReferences(template, env).value;
+    if (isSecretValue(key, value, profile.secrets)) secrets.push(value);
+  }
+  for (const text of [profile.launch?.command ?? '', ...(profile.launch?.args ?? [])])
+    secrets.push(...secretReferences(text, env, profile.secrets));
   return secrets;
 }
 

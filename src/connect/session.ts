@@ -4,8 +4,9 @@ import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/t
 import * as z from 'zod';
 import type { Limits, RemoteProfile, StdioProfile, Timeouts } from '../config/types.js';
 import type { Side } from '../findings/types.js';
-import { expandReferences } from '../references.js';
-import { serverEnvironment } from './environment.js';
+import { InputError } from '../config/problems.js';
+import { launchSpecOf } from './environment.js';
+import type { SideDirs } from './side-dirs.js';
 import { networkFailure, SideUnavailableError, type Phase } from './errors.js';
 import { LaunchedServer } from './http-launch.js';
 import { RemoteTransport } from './http-transport.js';
@@ -69,10 +70,14 @@ export class Session {
     timeouts: Timeouts,
     limits: Limits,
     track: (session: Session) => void = () => undefined,
+    /** The side's own TMPDIR and HOME (connect/side-dirs.ts); null: the gate's. */
+    dirs: SideDirs | null = null,
   ): Promise<Session> {
+    // An unset variable is a config problem (exit 3), whichever side it is on: it says nothing about the server.
+    if (profile.unresolved.length) throw new InputError(profile.unresolved);
     return profile.transport === 'stdio'
-      ? Session.openStdio(side, profile, timeouts, limits, track)
-      : Session.openRemote(side, profile, timeouts, limits, track);
+      ? Session.openStdio(side, profile, timeouts, limits, track, dirs)
+      : Session.openRemote(side, profile, timeouts, limits, track, dirs);
   }
 
   private static async openStdio(
@@ -81,16 +86,11 @@ export class Session {
     timeouts: Timeouts,
     limits: Limits,
     track: (session: Session) => void,
+    dirs: SideDirs | null,
   ): Promise<Session> {
-    const { env, missing } = serverEnvironment(profile.env, process.env);
-    if (missing.length) {
-      throw new SideUnavailableError(side, 'spawn', `profile "${profile.name}": env refers to unset variables: ${missing.join(', ')}`);
-    }
+    const { spec } = launchSpecOf(profile, process.env, dirs);
     const transport = new GroupStdioTransport({
-      command: profile.command,
-      args: profile.args,
-      cwd: profile.cwd,
-      env,
+      ...spec,
       maxMessageBytes: limits.maxMessageBytes,
       maxSideBytes: limits.maxSideBytes,
       maxResultBytes: limits.maxResultBytes,
@@ -103,7 +103,7 @@ export class Session {
       await transport.start();
     } catch (error) {
       await transport.close();
-      throw new SideUnavailableError(side, 'spawn', `could not start \`${profile.command}\`: ${describe(error)}`);
+      throw new SideUnavailableError(side, 'spawn', `could not start \`${spec.command}\`: ${describe(error)}`);
     }
     await session.initialize();
     return session;
@@ -119,23 +119,17 @@ export class Session {
     timeouts: Timeouts,
     limits: Limits,
     track: (session: Session) => void,
+    dirs: SideDirs | null,
   ): Promise<Session> {
     const { url, headers, redactor } = resolveRemote(profile, process.env);
     let server: LaunchedServer | null = null;
     if (profile.launch) {
-      const { env, missing } = serverEnvironment(profile.launch.env, process.env);
-      // The port usually sits in both the url and the args, so args expand `${VAR}` here too.
-      const args = profile.launch.args.map((arg) => expandReferences(arg, process.env));
-      missing.push(...args.flatMap((a) => a.missing));
-      if (missing.length) {
-        throw new SideUnavailableError(
-          side,
-          'spawn',
-          `profile "${profile.name}": env or args refer to unset variables: ${[...new Set(missing)].join(', ')}`,
-        );
-      }
-      const launch = { ...profile.launch, args: args.map((a) => a.value) };
-      server = new LaunchedServer(launch, env, { stderrTailBytes: limits.stderrTailBytes, killGraceMs: timeouts.killGraceMs });
+      // The port usually sits in both the url and the args, so args expand `${VAR}` too.
+      const { spec } = launchSpecOf(profile.launch, process.env, dirs);
+      server = new LaunchedServer({ ...profile.launch, command: spec.command, args: spec.args }, spec.env, {
+        stderrTailBytes: limits.stderrTailBytes,
+        killGraceMs: timeouts.killGraceMs,
+      });
     }
     const transport = new RemoteTransport(
       profile.transport,
@@ -168,6 +162,7 @@ export class Session {
           'ready',
           redactor.scrub(notReadyMessage(profile, command, notReady)),
           redactor.scrub(server.stderr.text()),
+          notReady.kind === 'timeout',
         );
       }
     }
@@ -247,12 +242,13 @@ export class Session {
 
   private async failure(phase: Phase, error: unknown): Promise<SideUnavailableError> {
     let message = describe(error);
+    const timedOut = /timed out|timeout/i.test(message);
     const hint = phase === 'initialize' ? initializeHint(error) : null;
     const unreachable = this.transport instanceof RemoteTransport ? networkFailure(error) : null;
     if (hint) message = hint;
     else if (unreachable && this.transport instanceof RemoteTransport)
       message = `could not reach ${this.transport.endpoint}: ${unreachable}`;
-    else if (/timed out|timeout/i.test(message)) {
+    else if (timedOut) {
       const limit = phase === 'initialize' ? `timeouts.startupMs` : `timeouts.requestMs`;
       message = `${phase} timed out (${limit})`;
     }
@@ -262,7 +258,7 @@ export class Session {
       message = `${message} (server exited ${signal ? `on ${signal}` : `with code ${code}`})`;
     }
     if (phase === 'initialize') await this.transport.close();
-    return new SideUnavailableError(this.side, phase, this.redactor.scrub(message), this.stderrTail);
+    return new SideUnavailableError(this.side, phase, this.redactor.scrub(message), this.stderrTail, timedOut);
   }
 }
 

@@ -7,6 +7,7 @@ import type { Side } from '../findings/types.js';
 import { SideUnavailableError } from '../connect/errors.js';
 import { Session } from '../connect/session.js';
 import { noticeSlow } from '../connect/slow-notice.js';
+import type { SideDirs } from '../connect/side-dirs.js';
 
 /** One side of the comparison once reached: its contract, and a live session unless it is a snapshot. */
 export interface OpenSide {
@@ -15,6 +16,8 @@ export interface OpenSide {
   contract: Contract;
   session: Session | null;
   timing: { connectMs: number; discoverMs: number };
+  /** Set when the first start failed and this is the second (see pipeline.ts): why the first failed. */
+  retried?: { phase: string; message: string };
 }
 
 /**
@@ -27,6 +30,7 @@ export async function openSide(
   config: GateConfig,
   track: (session: Session) => void,
   log?: (line: string) => void,
+  dirs: SideDirs | null = null,
 ): Promise<OpenSide> {
   const started = performance.now();
   if (profile.transport === 'snapshot') {
@@ -39,7 +43,7 @@ export async function openSide(
     log,
     `${side}: starting the server (spawn and initialize)`,
     { name: 'timeouts.startupMs', ms: startupMs },
-    () => Session.open(side, profile, config.timeouts, config.limits, track),
+    () => Session.open(side, profile, config.timeouts, config.limits, track, dirs),
   );
   const connected = performance.now();
   try {

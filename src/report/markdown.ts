@@ -209,8 +209,17 @@ function serverSection(b: SideReport, c: SideReport): string[] {
     `| tools | ${b.toolCount} | ${c.available ? c.toolCount : 'unavailable'} |`,
     ...featureRows(b, c).map(([label, was, now]) => `| ${label} | ${was} | ${now} |`),
     `| contract | ${short(b.contractHash)} | ${short(c.contractHash)} |`,
+    ...(b.retried || c.retried ? [`| started | ${started(b)} | ${started(c)} |`] : []),
   ];
 }
+
+/** How a side started, when either was started twice: the report says so beside the verdict. */
+const started = (s: SideReport): string =>
+  s.retried
+    ? cell(
+        `${s.available ? 'on the second try' : 'twice, failing both times'}; the first start failed (${s.retried.phase}: ${s.retried.message})`,
+      )
+    : 'first try';
 
 function approveSection(report: Report, options: MarkdownOptions): string[] {
   if (report.decision.verdict === 'Promote' && !report.decision.approval) return [];

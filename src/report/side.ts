@@ -14,6 +14,7 @@ export function buildSideReport(side: OpenSide & { error?: SideUnavailableError 
     transport: side.profile.transport,
     available,
     error: side.error ? { phase: side.error.phase, message: side.error.message } : null,
+    ...(side.retried && { retried: side.retried }),
     server: side.contract.server,
     contractHash: available ? side.contract.hash : null,
     toolCount: side.contract.tools.length,

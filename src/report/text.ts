@@ -1,3 +1,4 @@
+import { crashExcerpt } from '../error-text.js';
 import { inert, inertLines } from '../inert.js';
 import { fixedSentence, modelSeatHighlights, stillSentence } from './model-seat.js';
 import { featureRows } from './feature-rows.js';
@@ -88,10 +89,15 @@ export function renderText(report: Report, style: TextStyle = plain, reportPath:
       ),
     );
   for (const side of [b, c]) {
-    if (side.error)
-      lines.push('', style.red(`${side === b ? 'Baseline' : 'Candidate'} unavailable (${side.error.phase}): ${inert(side.error.message)}`));
-    if (side.error && side.stderr.tail.trim())
-      lines.push(style.dim(indent(inertLines(side.stderr.tail.trimEnd().split('\n').slice(-5).join('\n')))));
+    const name = side === b ? 'Baseline' : 'Candidate';
+    const first = side.retried ? `${side.retried.phase}: ${inert(side.retried.message)}` : '';
+    if (side.retried && !side.error) lines.push('', style.yellow(`${name} started on the second try; the first start failed (${first})`));
+    if (side.error) {
+      lines.push('', style.red(`${name} unavailable (${side.error.phase}): ${inert(side.error.message)}`));
+      if (side.retried) lines.push(style.red(`  started twice; the first start failed too (${first})`));
+    }
+    // The crash's first error line, then its last lines: a stack's end alone hides the reason.
+    if (side.error && side.stderr.tail.trim()) lines.push(style.dim(indent(inertLines(crashExcerpt(side.stderr.tail, 5).join('\n')))));
   }
   lines.push(...roleSection(report, style));
   if (report.policy?.error) lines.push('', style.yellow(`Policy not checked: ${inert(report.policy.error)}`));

@@ -15,6 +15,12 @@ export interface SideReport {
   /** False when the side could not be started, initialised or listed. */
   available: boolean;
   error: { phase: string; message: string } | null;
+  /**
+   * Set when the side's first start failed (it exited, or broke the protocol before discovery
+   * ended) and it was started once more, after the other side: why the first start failed. The
+   * side is available when the second start worked. Absent in reports of older builds.
+   */
+  retried?: { phase: string; message: string };
   server: ServerIdentity;
   contractHash: string | null;
   toolCount: number;

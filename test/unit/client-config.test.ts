@@ -48,6 +48,18 @@ describe('profiles from MCP client configs', () => {
       args: ['dist/server.js', '--port', '7000'],
       cwd: dir,
       env: { API_URL: '${API_URL}', MODE: 'dev' },
+      isolation: { tmpdir: 'own', home: { isolated: false } },
+      secrets: [],
+      // Unset here: told at the client config's line, where the reference is written.
+      unresolved: [
+        {
+          file: '.mcp.json',
+          line: 4,
+          path: 'mcpServers.tickets.env.API_URL',
+          message:
+            'env API_URL of profile "a" refers to ${API_URL}, which is not set in the environment; set API_URL before running the gate',
+        },
+      ],
       allowSideEffects: false,
       from: join(dir, '.mcp.json'), // a baseline's client config is policy (config/policy-drift.ts)
     });

@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { legacySubject, readReport } from '../../src/report/read.js';
+import { legacySubject, readReport, reportProblems } from '../../src/report/read.js';
 import { renderReport } from '../../src/report/formats.js';
 import { pathOf, toolOf, type Subject } from '../../src/findings/subject.js';
 import { ROOT } from '../helpers/cli.js';
+import type { Report } from '../../src/report/types.js';
 
 /**
  * Reports written by earlier builds stay readable: test/fixtures/reports holds them as they were
@@ -42,5 +43,29 @@ describe('a report of mcp-gate 0.1.0', () => {
     for (const format of ['text', 'markdown', 'json', 'junit', 'sarif', 'html'] as const) {
       expect(renderReport(report, format)).toContain('Rollback');
     }
+  });
+});
+
+describe('a side started twice (side.retried, added after 0.1.0)', () => {
+  const retried = (): Report => {
+    const report = readReport(OLD, ROOT);
+    report.candidate.retried = { phase: 'initialize', message: 'Connection closed (server exited with code 1)' };
+    return report;
+  };
+
+  it('is optional: the old report has none and stays valid, and one that has it is valid too', () => {
+    expect(readReport(OLD, ROOT).candidate.retried).toBeUndefined();
+    expect(reportProblems(JSON.parse(JSON.stringify(retried())))).toEqual([]);
+    const broken = { ...retried(), candidate: { ...retried().candidate, retried: { phase: 'initialize' } } };
+    expect(reportProblems(broken)).toEqual(["/candidate/retried: must have required property 'message'"]);
+  });
+
+  it('is said in the text and markdown output, and only when it happened', () => {
+    expect(renderReport(retried(), 'text')).toContain(
+      'Candidate started on the second try; the first start failed (initialize: Connection closed (server exited with code 1))',
+    );
+    expect(renderReport(retried(), 'markdown')).toMatch(/\| started \| first try \| on the second try; the first start failed/);
+    expect(renderReport(readReport(OLD, ROOT), 'text')).not.toContain('second try');
+    expect(renderReport(readReport(OLD, ROOT), 'markdown')).not.toContain('| started |');
   });
 });

@@ -94,6 +94,7 @@ describe('redaction', () => {
     launch: null,
     readyTimeoutMs: 1,
     unresolved: [],
+    secrets: [],
     allowSideEffects: false,
   });
 
