@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { legacySubject, readReport } from '../../src/report/read.js';
+import { readFileSync } from 'node:fs';
+import { legacySubject, readReport, reportProblems } from '../../src/report/read.js';
 import { renderReport } from '../../src/report/formats.js';
 import { pathOf, toolOf, type Subject } from '../../src/findings/subject.js';
 import { ROOT } from '../helpers/cli.js';
@@ -42,5 +43,18 @@ describe('a report of mcp-gate 0.1.0', () => {
     for (const format of ['text', 'markdown', 'json', 'junit', 'sarif', 'html'] as const) {
       expect(renderReport(report, format)).toContain('Rollback');
     }
+  });
+});
+
+describe('environment.containment, added after 0.1.0', () => {
+  const report = () => JSON.parse(readFileSync(OLD, 'utf8')) as Record<string, unknown>;
+
+  it('is absent from the old report, which still loads; present, it is checked', () => {
+    expect(report().environment).toBeUndefined();
+    const none = { mechanism: 'none', route: null, unavailable: ['unshare-user: unshare: write failed /proc/self/uid_map'] };
+    expect(reportProblems({ ...report(), environment: { containment: none } })).toEqual([]);
+    expect(reportProblems({ ...report(), environment: { containment: null } })).toEqual([]);
+    const claimed = { mechanism: 'everything', route: null, unavailable: [] };
+    expect(reportProblems({ ...report(), environment: { containment: claimed } })).not.toEqual([]);
   });
 });
