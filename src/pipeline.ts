@@ -13,6 +13,7 @@ import type { Side } from './findings/types.js';
 import { openSide, unavailableSide, type OpenSide } from './contract/open-side.js';
 import { describeProfile, relativeToCwd } from './connect/redact.js';
 import { RunDeadline } from './connect/run-deadline.js';
+import { containmentUsed } from './connect/containment.js';
 import { noticeSlow } from './connect/slow-notice.js';
 import { approveCovering, decide, type Decision } from './decide/decide.js';
 import { collectSignals } from './decide/signals.js';
@@ -137,6 +138,7 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
       roles: roles satisfies RoleReport[],
       decision,
       ...(options.policy && { policy: options.policy }),
+      environment: { containment: containmentUsed() },
       timing: { totalMs: clock.total(), stages: clock.stages },
     };
   } finally {

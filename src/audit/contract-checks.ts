@@ -2,6 +2,7 @@ import type { Contract, ContractTool, JsonSchema } from '../contract/types.js';
 import type { Finding, Side } from '../findings/types.js';
 import type { Code } from '../findings/codes.js';
 import { schemaProblems } from './schema-check.js';
+import { hintContradiction } from '../contract/callable.js';
 
 const COST_METHOD = 'utf8 bytes of name, description and inputSchema / 4';
 
@@ -52,7 +53,12 @@ export function auditContract(
     findings.push({ code, severity, side, tool, message });
 
   for (const name of contract.discovery.duplicates ?? [])
-    add('tool-name-duplicate', name, `"${name}" is listed more than once; the model sees two tools with one name.`, 'dangerous');
+    add(
+      'tool-name-duplicate',
+      name,
+      `"${name}" is listed more than once; the model sees two tools with one name. The gate calls it under neither definition.`,
+      'dangerous',
+    );
   const costs: { tool: string; tokens: number; rest: number }[] = [];
   for (const t of contract.tools) {
     let checked = memo.get(t.hash);
@@ -83,7 +89,15 @@ function auditTool(t: ContractTool): ToolAudit {
     add('tool-name-invalid', t.name, `"${t.name}" is outside ^[A-Za-z0-9._-]{1,128}$; some clients reject or rewrite it.`, 'dangerous');
   if (t.annotations === null)
     add('annotations-missing', t.name, `"${t.name}" declares no hints, so clients must treat it as destructive and open-world.`);
-  else if (typeof t.annotations.openWorldHint !== 'boolean')
+  const contradiction = hintContradiction(t.annotations);
+  if (contradiction)
+    add(
+      'tool-hints-contradict',
+      t.name,
+      `"${t.name}" hints contradict each other (${contradiction}): a client cannot tell whether a call changes anything. The gate does not call it.`,
+      'dangerous',
+    );
+  if (t.annotations !== null && typeof t.annotations.openWorldHint !== 'boolean')
     add('open-world-hint-missing', t.name, `"${t.name}" leaves openWorldHint out, which means true: it may reach outside systems.`);
   if (!t.description?.trim())
     add('description-missing', t.name, `"${t.name}" has no description; the model must guess from the name.`, 'dangerous');

@@ -1,3 +1,4 @@
+import { callRefusal } from '../contract/callable.js';
 import type { Contract, ContractTool } from '../contract/types.js';
 import { mapLimit } from '../concurrency.js';
 import { unprobed } from './probe.js';
@@ -174,6 +175,9 @@ async function probe(
 ): Promise<{ probe: Probe; failures: CaseFailure[]; result?: unknown }> {
   const base = unprobed(tool.name);
   if (!side.caller) return { probe: { ...base, reason: side.noCallerReason ?? 'no live server on this side' }, failures: [] };
+  // Whatever the consent: a duplicate name or contradicting hints (contract/callable.ts); the audit says why too.
+  const refusal = callRefusal(tool, side.contract);
+  if (refusal) return { probe: { ...base, reason: refusal }, failures: [] };
   const consent = side.allowSideEffects || spec.sideEffects === 'allowed';
   if (!tool.effectiveAnnotations.readOnlyHint && !consent) {
     const reason = `${tool.name} is not read-only; set allowSideEffects: true on the profile or sideEffects: allowed on the case to probe it`;

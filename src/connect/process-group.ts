@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { contain } from './containment.js';
 
 /**
  * Every server the gate starts runs as the leader of its own process group, so ending the
@@ -52,10 +53,13 @@ export interface SpawnedGroup {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/** Starts a server as a group leader, inside the strongest containment this machine allows (containment.ts). */
 export function spawnGroup(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): SpawnedGroup {
-  const child = spawn(command, args, {
+  const env = { ...options.env, [RUN_MARK.split('=')[0]!]: RUN_MARK.slice(RUN_MARK.indexOf('=') + 1) };
+  const contained = contain(command, args, env, options.cwd);
+  const child = spawn(contained.command, contained.args, {
     cwd: options.cwd,
-    env: { ...options.env, [RUN_MARK.split('=')[0]!]: RUN_MARK.slice(RUN_MARK.indexOf('=') + 1) },
+    env,
     detached: true,
     stdio: ['pipe', 'pipe', 'pipe'],
     windowsHide: true,

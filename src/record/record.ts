@@ -2,6 +2,7 @@ import { resultData, volatileMatcher } from '../audit/result-drift.js';
 import { mapLimit } from '../concurrency.js';
 import type { ToolCallResult } from '../connect/session.js';
 import { depthOf, MAX_DEFINITION_DEPTH } from '../contract/normalize.js';
+import { callRefusal } from '../contract/callable.js';
 import type { Contract, ContractTool } from '../contract/types.js';
 import { describe } from '../error-text.js';
 import { probeArguments } from './probe-args.js';
@@ -11,7 +12,8 @@ import { probeArguments } from './probe-args.js';
  * or any tool when the profile allows side effects) is called twice with the same arguments; what
  * differed between the two answers (timestamps, ids, counters) is volatile and left out, the rest
  * is frozen: `isError`, the stable data (structuredContent, or JSON text), and a size budget with
- * headroom. A tool that cannot be recorded gets the reason, and is written commented out.
+ * headroom. A tool that cannot be recorded gets the reason, and is written commented out. A tool
+ * the gate must never call (contract/callable.ts) is not called, consent or not.
  */
 
 export interface Recording {
@@ -81,7 +83,7 @@ async function callOnce(call: Call, tool: string, args: Record<string, unknown>)
 
 export async function recordTools(contract: Contract, call: Call, options: RecordOptions): Promise<Recording[]> {
   const tools = [...contract.tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const plans = tools.map((tool) => plan(tool, options));
+  const plans = tools.map((tool) => plan(tool, contract, options));
   const callable = plans.filter((p) => p.skipped === null);
   // Two passes over every tool, not two calls in a row: a clock or a counter has moved by the second.
   const answers: Answer[][] = [[], []];
@@ -95,7 +97,7 @@ export async function recordTools(contract: Contract, call: Call, options: Recor
   return plans;
 }
 
-function plan(tool: ContractTool, options: RecordOptions): Recording {
+function plan(tool: ContractTool, contract: Contract, options: RecordOptions): Recording {
   const base: Recording = { tool: tool.name, args: null, argsFrom: null, skipped: null, expect: null, volatile: [], notes: [] };
   const given = options.givenArgs[tool.name];
   const built = given ? null : probeArguments(tool.inputSchema);
@@ -105,6 +107,9 @@ function plan(tool: ContractTool, options: RecordOptions): Recording {
     : built?.ok
       ? { ...base, args: built.value as Record<string, unknown>, argsFrom: 'schema' }
       : base;
+  // Before consent: allowSideEffects is consent to what a tool says it does, and these do not say.
+  const refusal = callRefusal(tool, contract);
+  if (refusal) return { ...withArgs, skipped: `not recorded: ${refusal}` };
   const consent = consentProblem(tool, options.allowSideEffects);
   if (consent) return { ...withArgs, skipped: consent };
   if (built && !built.ok) {

@@ -6,6 +6,7 @@ import type { Audit } from '../audit/index.js';
 import type { Change } from '../findings/types.js';
 import type { RoleReport } from '../roles/breakdown.js';
 import type { PolicyDrift } from '../config/policy-drift.js';
+import type { Containment } from '../connect/containment.js';
 
 export const REPORT_SCHEMA_VERSION = 1;
 
@@ -40,6 +41,15 @@ export interface Timing {
   stages: Record<'connect' | 'discover' | 'diff' | 'cases' | 'audit' | 'decide' | 'report', number>;
 }
 
+/** The machine the run had, as far as it bears on what the report can claim. */
+export interface RunEnvironment {
+  /**
+   * What kept the servers' descendants from outliving the run (connect/containment.ts); null when
+   * the gate started no server (snapshots, remote servers).
+   */
+  containment: Containment | null;
+}
+
 export interface Report {
   schemaVersion: typeof REPORT_SCHEMA_VERSION;
   generatedBy: { name: string; version: string };
@@ -57,6 +67,8 @@ export interface Report {
   decision: Decision;
   /** The gate's own config and datasets compared with the change's base (`--policy-base`); absent when not asked. */
   policy?: PolicyDrift;
+  /** Absent in reports of builds before containment was reported. */
+  environment?: RunEnvironment;
   timing: Timing;
 }
 

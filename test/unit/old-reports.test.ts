@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { legacySubject, readReport, reportProblems } from '../../src/report/read.js';
 import { renderReport } from '../../src/report/formats.js';
 import { pathOf, toolOf, type Subject } from '../../src/findings/subject.js';
@@ -67,5 +68,18 @@ describe('a side started twice (side.retried, added after 0.1.0)', () => {
     expect(renderReport(retried(), 'markdown')).toMatch(/\| started \| first try \| on the second try; the first start failed/);
     expect(renderReport(readReport(OLD, ROOT), 'text')).not.toContain('second try');
     expect(renderReport(readReport(OLD, ROOT), 'markdown')).not.toContain('| started |');
+  });
+});
+
+describe('environment.containment, added after 0.1.0', () => {
+  const report = () => JSON.parse(readFileSync(OLD, 'utf8')) as Record<string, unknown>;
+
+  it('is absent from the old report, which still loads; present, it is checked', () => {
+    expect(report().environment).toBeUndefined();
+    const none = { mechanism: 'none', route: null, unavailable: ['unshare-user: unshare: write failed /proc/self/uid_map'] };
+    expect(reportProblems({ ...report(), environment: { containment: none } })).toEqual([]);
+    expect(reportProblems({ ...report(), environment: { containment: null } })).toEqual([]);
+    const claimed = { mechanism: 'everything', route: null, unavailable: [] };
+    expect(reportProblems({ ...report(), environment: { containment: claimed } })).not.toEqual([]);
   });
 });

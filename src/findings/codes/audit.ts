@@ -25,6 +25,7 @@ export const AUDIT_CODES = {
   'parameter-description-missing': { area: 'audit', action: 'ignore', title: 'Parameters without a description' },
   'tool-name-invalid': { area: 'audit', action: 'ignore', title: 'Tool names outside the allowed characters' },
   'tool-name-duplicate': { area: 'audit', action: 'ignore', title: 'Tool names listed twice' },
+  'tool-hints-contradict': { area: 'audit', action: 'hold', title: 'Tools whose hints contradict each other' },
   'input-schema-invalid': { area: 'audit', action: 'hold', title: 'Invalid input schemas' },
   'output-schema-invalid': { area: 'audit', action: 'ignore', title: 'Invalid output schemas' },
   'tool-definition-cost': { area: 'audit', action: 'ignore', title: 'Tool definition cost' },

@@ -1,0 +1,129 @@
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { SUBREAPER } from './subreaper.js';
+
+/**
+ * What keeps a server's descendants from outliving the run, even those that leave its process
+ * group and clear their environment (`setsid env -i sh -c 'sleep 1000 &'`), whom neither the group
+ * kill nor the run mark (process-group.ts) can find.
+ *
+ * - `pid-namespace`: each server is PID 1's child in a PID namespace of its own (`unshare --pid
+ *   --fork --kill-child`). When its init ends, or unshare is killed, the kernel kills everything in
+ *   the namespace. Reached without privilege through a user namespace, as root directly, or through
+ *   passwordless sudo (GitHub's runners: Ubuntu 24.04 refuses unprivileged user namespaces).
+ * - `subreaper`: a small helper (python3, prctl PR_SET_CHILD_SUBREAPER) that every orphan of the
+ *   server falls back to; when the server exits, or the helper is told to end, it kills them all.
+ *   Holds unless the helper itself is SIGKILLed first (a second interrupt of the gate).
+ * - `none`: only the process group and the run mark. The report says so; it does not claim more.
+ */
+export type ContainmentMechanism = 'pid-namespace' | 'subreaper' | 'none';
+
+/** The ways tried, strongest first. `MCPGATE_CONTAINMENT` names one to use (or `none`), for tests and for debugging. */
+export const ROUTES = ['unshare-root', 'unshare-user', 'sudo-unshare', 'subreaper'] as const;
+export type ContainmentRoute = (typeof ROUTES)[number];
+
+export interface Containment {
+  mechanism: ContainmentMechanism;
+  /** The route that held, or null for `none`. */
+  route: ContainmentRoute | null;
+  /** What was tried and refused, each with the first line of why. */
+  unavailable: string[];
+}
+
+/**
+ * The init inside the namespace: PID 1 ignores signals it has no handler for, so it forwards them.
+ * A background job's stdin is /dev/null unless redirected, and dash ignores `<&0`: hence fd 3.
+ */
+const NAMESPACE_INIT =
+  'trap \'kill -TERM "$c" 2>/dev/null\' TERM; trap \'kill -HUP "$c" 2>/dev/null\' HUP; ' +
+  'exec 3<&0; "$@" <&3 3<&- & c=$!; while :; do wait "$c"; s=$?; kill -0 "$c" 2>/dev/null || exit "$s"; done';
+const UNSHARE = ['--pid', '--fork', '--kill-child'];
+
+const uid = () => process.getuid?.() ?? -1;
+
+/** The argv prefix a route puts before `sh -c INIT`; null when the route needs nothing of the kind. */
+function prefixOf(route: ContainmentRoute, env: NodeJS.ProcessEnv): string[] {
+  switch (route) {
+    case 'unshare-root':
+      return ['unshare', ...UNSHARE, '--'];
+    case 'unshare-user':
+      return ['unshare', '--user', '--map-root-user', ...UNSHARE, '--'];
+    case 'sudo-unshare': {
+      // As root only to make the namespace; the server runs as the gate's own user. PATH is given again
+      // after sudo (its secure_path would replace it); the rest of the environment goes through --preserve-env.
+      const gid = process.getgid?.() ?? 0;
+      const path = env.PATH ? ['/usr/bin/env', `PATH=${env.PATH}`] : [];
+      return ['sudo', '-n', '--preserve-env', 'unshare', ...UNSHARE, '--setuid', String(uid()), '--setgid', String(gid), '--', ...path];
+    }
+    case 'subreaper':
+      return ['python3', '-c', SUBREAPER];
+  }
+}
+
+function wrapped(route: ContainmentRoute, command: string, args: string[], env: NodeJS.ProcessEnv): string[] {
+  if (route === 'subreaper') return [...prefixOf(route, env), command, ...args];
+  return [...prefixOf(route, env), '/bin/sh', '-c', NAMESPACE_INIT, 'mcp-gate-init', command, ...args];
+}
+
+/** Tries a route on `true`: the same command line a server gets, so what passes here holds there. */
+function probe(route: ContainmentRoute): string | null {
+  if (route === 'unshare-root' && uid() !== 0) return 'the gate is not root';
+  const [command, ...args] = wrapped(route, 'true', [], process.env);
+  const result = spawnSync(command!, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 5_000, env: process.env });
+  if (result.error) return (result.error as NodeJS.ErrnoException).code === 'ENOENT' ? `${command} not found` : result.error.message;
+  if (result.status === 0) return null;
+  const why = result.stderr.toString('utf8').trim().split('\n')[0]?.slice(0, 200);
+  return why || `exit ${result.status ?? result.signal}`;
+}
+
+let detected: Containment | null = null;
+
+/** Detected once per gate process, at the first server it starts: a few milliseconds. */
+export function containment(source: NodeJS.ProcessEnv = process.env): Containment {
+  if (detected) return detected;
+  const unavailable: string[] = [];
+  if (process.platform !== 'linux') {
+    unavailable.push(`${process.platform}: no PID namespaces or subreapers; process groups only`);
+    return (detected = { mechanism: 'none', route: null, unavailable });
+  }
+  const asked = source.MCPGATE_CONTAINMENT?.trim();
+  const routes = !asked || asked === 'auto' ? ROUTES : ROUTES.filter((r) => r === asked);
+  if (asked && asked !== 'auto' && !routes.length) unavailable.push(`MCPGATE_CONTAINMENT=${asked}`);
+  for (const route of routes) {
+    const refusal = probe(route);
+    if (!refusal) return (detected = { mechanism: route === 'subreaper' ? 'subreaper' : 'pid-namespace', route, unavailable });
+    unavailable.push(`${route}: ${refusal}`);
+  }
+  return (detected = { mechanism: 'none', route: null, unavailable });
+}
+
+/** What was detected, or null when this gate started no server (snapshots, remote servers). */
+export const containmentUsed = (): Containment | null => detected;
+
+/** An executable at `command` as spawn would find it, through the server's PATH. */
+function findable(command: string, env: NodeJS.ProcessEnv, cwd: string): boolean {
+  const candidates =
+    command.includes('/') || isAbsolute(command)
+      ? [resolve(cwd, command)]
+      : (env.PATH ?? '').split(delimiter).map((dir) => resolve(cwd, join(dir || '.', command)));
+  return candidates.some((file) => {
+    try {
+      accessSync(file, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * The command line that starts `command` contained. A command that cannot be found is started as
+ * it is, so that its spawn error (ENOENT) reads as it always did.
+ */
+export function contain(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): { command: string; args: string[] } {
+  const { route } = containment();
+  if (!route || !findable(command, env, cwd)) return { command, args };
+  const [head, ...rest] = wrapped(route, command, args, env);
+  return { command: head!, args: rest };
+}
