@@ -202,7 +202,7 @@ function judgeSide(
       searchSafely(pair.refuse, pair.rawAccept, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus: [] }),
     );
     const tried = first.tried + deep.tried + back.tried;
-    return back.kind === 'none' ? calm(c, side, tried) : withWitness(c, side, { ...deep, tried });
+    return back.kind === 'none' && reachable(c) ? calm(c, side, tried) : withWitness(c, side, { ...deep, tried });
   }
 
   const flagged = own.filter((c) => c.severity === 'dangerous');
@@ -216,7 +216,7 @@ function judgeSide(
     const explained = flagged.length > 0 && flagged.every((c) => POLICY_HELD.has(c.code));
     return { replaced, added: explained ? [] : [withWitness(spotted(side, tool), side, outcome)] };
   }
-  const calmable = flagged.filter((c) => CALMABLE.has(c.code) && !isUnread(c));
+  const calmable = flagged.filter((c) => CALMABLE.has(c.code) && !isUnread(c) && reachable(c));
   if (outcome.kind !== 'none' || !calmable.length) return { replaced, added: [] };
   // Before a held change is let go as calm, the search goes deeper both ways: a miss must not be silence.
   const instances = Math.min(budget.instances * DEEP, Math.max(0, left.instances));
@@ -263,6 +263,13 @@ const POLICY_HELD = new Set<string>([
  * not turn a policy Hold into silence.
  */
 const CALMABLE = new Set<string>(['schema-changed', 'input-constraint-declared', 'input-enum-declared', 'output-variant-added']);
+
+/**
+ * How deep the search builds instances on purpose (deeper it only walks at random): a change
+ * further down is never calmed, since finding nothing there proves nothing. It is held.
+ */
+const MAX_CALM_DEPTH = 5;
+const reachable = (c: Change): boolean => instancePath(c).length <= MAX_CALM_DEPTH;
 
 /** A search made once per run for the same question; the first time it spends from the run's budget. */
 function remembered(left: Ledger, question: unknown[], run: () => WitnessOutcome): WitnessOutcome {
