@@ -1,11 +1,11 @@
-import { canonicalJson } from '../contract/canonical.js';
-import type { Contract, ContractTool, JsonSchema } from '../contract/types.js';
+import type { Contract, JsonSchema } from '../contract/types.js';
 import { CODES } from '../findings/codes.js';
-import type { Change, Witness } from '../findings/types.js';
-import { toolChange } from './change.js';
+import type { Change } from '../findings/types.js';
+import type { WitnessBudget, WitnessOutcome } from '../witness/search.js';
+import { instancePath, remembered, schemasOf, searchSafely, type Ledger, type Side } from './confirm-ask.js';
+import { calm, evidenced, spotted, withWitness } from './confirm-words.js';
 import { isUnread } from './schema-context.js';
 import { normalForm } from './schema-normal-form.js';
-import { findWitness, type WitnessBudget, type WitnessOutcome } from '../witness/search.js';
 
 /**
  * The structural diff proposes; the instance search disposes (issue 26 §1-§2, docs/verdicts.md).
@@ -35,8 +35,6 @@ const MAX_FOCUSED = 6;
 const SPOT = 0.5;
 /** How much deeper the search goes before a break it could not witness is judged. */
 const DEEP = 8;
-
-type Side = 'input' | 'output';
 
 export function confirmChanges(
   changes: Change[],
@@ -71,74 +69,6 @@ export function confirmChanges(
     }
   }
   return [...changes.map((c) => out.get(c) ?? c), ...added];
-}
-
-/** The schema that must accept and the one that must refuse a witness, for one side of one tool. */
-function schemasOf(
-  side: Side,
-  old: ContractTool,
-  now: ContractTool,
-): { accept: JsonSchema; refuse: JsonSchema; rawAccept: JsonSchema } | null {
-  if (side === 'input') {
-    if (!old.inputSchema || old.inputSchema.type !== 'object' || !now.inputSchema) return null; // a repaired root is held already
-    return { accept: sorted(declaredOnly(old.inputSchema, 0)), refuse: sorted(now.inputSchema), rawAccept: sorted(old.inputSchema) };
-  }
-  if (!old.outputSchema || !now.outputSchema) return null;
-  return { accept: sorted(now.outputSchema), refuse: sorted(old.outputSchema), rawAccept: sorted(now.outputSchema) };
-}
-
-const MAX_CLOSE_DEPTH = 64;
-
-/** Keys in canonical order, so the same schema served with its keys reordered gives the same witness. */
-const sorted = (schema: JsonSchema): JsonSchema => JSON.parse(canonicalJson(schema)) as JsonSchema;
-
-/**
- * The baseline's input schema as a caller reads it: an object that declares its properties and
- * says nothing of others takes only those. A model shown the schema sends the arguments it
- * declares, so a witness that needs an undeclared argument is no break (README, "Documented
- * policy"; `input-closed` is held for the same reason). Objects that combine subschemas, or say
- * what other names take, are left as they are.
- */
-function declaredOnly(node: JsonSchema, depth: number): JsonSchema {
-  if (depth > MAX_CLOSE_DEPTH) return node;
-  const out: JsonSchema = { ...node };
-  const isRecord = (x: unknown): x is JsonSchema => x !== null && typeof x === 'object' && !Array.isArray(x);
-  if (isRecord(node.properties)) {
-    out.properties = Object.fromEntries(Object.entries(node.properties).map(([k, v]) => [k, isRecord(v) ? declaredOnly(v, depth + 1) : v]));
-    const says = [
-      'additionalProperties',
-      'patternProperties',
-      'unevaluatedProperties',
-      'allOf',
-      'anyOf',
-      'oneOf',
-      '$ref',
-      'if',
-      'dependentSchemas',
-    ];
-    if (!says.some((k) => node[k] !== undefined)) out.additionalProperties = false;
-  }
-  if (isRecord(node.items)) out.items = declaredOnly(node.items, depth + 1);
-  for (const key of ['anyOf', 'oneOf'] as const) {
-    const list = node[key];
-    if (Array.isArray(list)) out[key] = list.map((b) => (isRecord(b) ? declaredOnly(b, depth + 1) : b));
-  }
-  for (const key of ['$defs', 'definitions'] as const) {
-    const defs = node[key];
-    if (isRecord(defs))
-      out[key] = Object.fromEntries(Object.entries(defs).map(([k, v]) => [k, isRecord(v) ? declaredOnly(v, depth + 1) : v]));
-  }
-  return out;
-}
-
-/**
- * What the run has left to spend, and the searches it already made: tools that share a schema
- * (a release-wide change, a family of tools built from one definition) are searched once. The
- * outcome depends only on the schemas, the focus and the budget, so sharing it changes nothing.
- */
-interface Ledger {
-  instances: number;
-  memo: Map<string, WitnessOutcome>;
 }
 
 interface Judged {
@@ -270,116 +200,3 @@ const CALMABLE = new Set<string>(['schema-changed', 'input-constraint-declared',
  */
 const MAX_CALM_DEPTH = 5;
 const reachable = (c: Change): boolean => instancePath(c).length <= MAX_CALM_DEPTH;
-
-/** A search made once per run for the same question; the first time it spends from the run's budget. */
-function remembered(left: Ledger, question: unknown[], run: () => WitnessOutcome): WitnessOutcome {
-  const key = canonicalJson(question);
-  const known = left.memo.get(key);
-  if (known) return known;
-  const outcome = run();
-  left.instances -= outcome.tried;
-  left.memo.set(key, outcome);
-  return outcome;
-}
-
-/**
- * The search, with one more bound than its own: a schema nested past what the stack holds is
- * unsearchable, said so, never a crash (a run that cannot decide).
- */
-function searchSafely(accept: JsonSchema, refuse: JsonSchema, options: Parameters<typeof findWitness>[2]): WitnessOutcome {
-  try {
-    const outcome = findWitness(accept, refuse, options);
-    // Bounds at or past ±(2^53-1) count as no bound (zod 4's .int()): a witness made of numbers no
-    // JSON client sends exactly is no witness (README, "Documented policy").
-    if (outcome.kind === 'found' && unsafe(outcome.instance, 0))
-      return { kind: 'none', tried: outcome.tried, strategies: ['only numbers past the safe-integer range tell them apart'] };
-    return outcome;
-  } catch (error) {
-    if (error instanceof RangeError)
-      return { kind: 'unsearchable', reason: 'the schemas nest deeper than the search can follow', tried: 0 };
-    throw error;
-  }
-}
-
-function unsafe(x: unknown, depth: number): boolean {
-  if (typeof x === 'number') return Math.abs(x) > Number.MAX_SAFE_INTEGER;
-  if (depth > 64 || x === null || typeof x !== 'object') return false;
-  return Object.values(x).some((v) => unsafe(v, depth + 1));
-}
-
-/** The instance path a change is at: `/inputSchema/properties/a/properties/b/maximum` is `a/b`. */
-function instancePath(c: Change): string[] {
-  const at = c.subject.kind === 'tool' ? c.subject.at : [];
-  const path: string[] = [];
-  for (let i = 1; i < at.length; i++) {
-    if (at[i] === 'properties' && at[i + 1] !== undefined) path.push(at[++i]!);
-    else if (at[i] === 'items') path.push('0');
-  }
-  return path;
-}
-
-const clip = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max)}…` : text);
-const shown = (instance: unknown) => `\`${clip(JSON.stringify(instance) ?? 'undefined')}\``;
-
-function withWitness(c: Change, side: Side, outcome: WitnessOutcome): Change {
-  if (outcome.kind === 'found') {
-    const witness: Witness = {
-      status: 'found',
-      side,
-      instance: outcome.instance,
-      refusal: clip(outcome.refusal, 300),
-      tried: outcome.tried,
-    };
-    return { ...c, witness, message: `${c.message} ${evidence(side, outcome.instance, witness.refusal!)}` };
-  }
-  if (outcome.kind === 'unsearchable') {
-    const witness: Witness = { status: 'unsearchable', side, tried: outcome.tried, note: outcome.reason };
-    return { ...c, witness, message: `${c.message} Not confirmed by a search: ${outcome.reason}.` };
-  }
-  const note = outcome.strategies.join('; ');
-  const witness: Witness = { status: 'unconfirmed', side, tried: outcome.tried, note };
-  const what =
-    side === 'input'
-      ? 'no call the baseline accepts and the candidate refuses'
-      : 'no result the candidate may return and the baseline refused';
-  return {
-    ...c,
-    severity: 'dangerous',
-    witness,
-    message: `${c.message} Unconfirmed: ${what} was found in ${outcome.tried} tries (${clip(note, 160)}), so it is held, not rolled back.`,
-  };
-}
-
-/** A held change with the witness that shows what it refuses: evidence, not a verdict. */
-function evidenced(c: Change, side: Side, outcome: Extract<WitnessOutcome, { kind: 'found' }>): Change {
-  const witness: Witness = { status: 'found', side, instance: outcome.instance, refusal: clip(outcome.refusal, 300), tried: outcome.tried };
-  return { ...c, witness, message: `${c.message} For example: ${evidence(side, outcome.instance, witness.refusal!)}` };
-}
-
-/** The sentence a witness adds to a change's message. */
-export function evidence(side: Side, instance: unknown, refusal: string): string {
-  return side === 'input'
-    ? `${shown(instance)} was accepted and is now refused: ${refusal}.`
-    : `A result like ${shown(instance)} may now be returned, which the baseline's schema refused: ${refusal}.`;
-}
-
-const spotted = (side: Side, tool: string): Change =>
-  side === 'input'
-    ? toolChange('input-call-refused', tool, ['inputSchema'], null, null)
-    : toolChange('output-result-unpromised', tool, ['outputSchema'], null, null);
-
-/** A change no instance shows, either way: the two schemas accept the same instances as far as the search can tell. */
-function calm(c: Change, side: Side, tried: number): Change {
-  const witness: Witness = {
-    status: 'unconfirmed',
-    side,
-    tried,
-    note: 'no instance found that one schema accepts and the other refuses, either way',
-  };
-  return {
-    ...c,
-    severity: 'safe',
-    witness,
-    message: `${c.message} Checked: in ${tried} tries no instance tells the two schemas apart, so it is not held.`,
-  };
-}

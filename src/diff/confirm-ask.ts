@@ -1,0 +1,122 @@
+import { canonicalJson } from '../contract/canonical.js';
+import type { ContractTool, JsonSchema } from '../contract/types.js';
+import type { Change } from '../findings/types.js';
+import { findWitness, type WitnessOutcome } from '../witness/search.js';
+
+/** How diff/confirm.ts asks the witness search: which schemas, read how, asked once, and safely. */
+export type Side = 'input' | 'output';
+
+/** The schema that must accept and the one that must refuse a witness, for one side of one tool. */
+export function schemasOf(
+  side: Side,
+  old: ContractTool,
+  now: ContractTool,
+): { accept: JsonSchema; refuse: JsonSchema; rawAccept: JsonSchema } | null {
+  if (side === 'input') {
+    if (!old.inputSchema || old.inputSchema.type !== 'object' || !now.inputSchema) return null; // a repaired root is held already
+    return { accept: sorted(declaredOnly(old.inputSchema, 0)), refuse: sorted(now.inputSchema), rawAccept: sorted(old.inputSchema) };
+  }
+  if (!old.outputSchema || !now.outputSchema) return null;
+  return { accept: sorted(now.outputSchema), refuse: sorted(old.outputSchema), rawAccept: sorted(now.outputSchema) };
+}
+
+const MAX_CLOSE_DEPTH = 64;
+
+/** Keys in canonical order, so the same schema served with its keys reordered gives the same witness. */
+const sorted = (schema: JsonSchema): JsonSchema => JSON.parse(canonicalJson(schema)) as JsonSchema;
+
+/**
+ * The baseline's input schema as a caller reads it: an object that declares its properties and
+ * says nothing of others takes only those. A model shown the schema sends the arguments it
+ * declares, so a witness that needs an undeclared argument is no break (README, "Documented
+ * policy"; `input-closed` is held for the same reason). Objects that combine subschemas, or say
+ * what other names take, are left as they are.
+ */
+function declaredOnly(node: JsonSchema, depth: number): JsonSchema {
+  if (depth > MAX_CLOSE_DEPTH) return node;
+  const out: JsonSchema = { ...node };
+  const isRecord = (x: unknown): x is JsonSchema => x !== null && typeof x === 'object' && !Array.isArray(x);
+  if (isRecord(node.properties)) {
+    out.properties = Object.fromEntries(Object.entries(node.properties).map(([k, v]) => [k, isRecord(v) ? declaredOnly(v, depth + 1) : v]));
+    const says = [
+      'additionalProperties',
+      'patternProperties',
+      'unevaluatedProperties',
+      'allOf',
+      'anyOf',
+      'oneOf',
+      '$ref',
+      'if',
+      'dependentSchemas',
+    ];
+    if (!says.some((k) => node[k] !== undefined)) out.additionalProperties = false;
+  }
+  if (isRecord(node.items)) out.items = declaredOnly(node.items, depth + 1);
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const list = node[key];
+    if (Array.isArray(list)) out[key] = list.map((b) => (isRecord(b) ? declaredOnly(b, depth + 1) : b));
+  }
+  for (const key of ['$defs', 'definitions'] as const) {
+    const defs = node[key];
+    if (isRecord(defs))
+      out[key] = Object.fromEntries(Object.entries(defs).map(([k, v]) => [k, isRecord(v) ? declaredOnly(v, depth + 1) : v]));
+  }
+  return out;
+}
+
+/**
+ * What the run has left to spend, and the searches it already made: tools that share a schema
+ * (a release-wide change, a family of tools built from one definition) are searched once. The
+ * outcome depends only on the schemas, the focus and the budget, so sharing it changes nothing.
+ */
+export interface Ledger {
+  instances: number;
+  memo: Map<string, WitnessOutcome>;
+}
+
+/** A search made once per run for the same question; the first time it spends from the run's budget. */
+export function remembered(left: Ledger, question: unknown[], run: () => WitnessOutcome): WitnessOutcome {
+  const key = canonicalJson(question);
+  const known = left.memo.get(key);
+  if (known) return known;
+  const outcome = run();
+  left.instances -= outcome.tried;
+  left.memo.set(key, outcome);
+  return outcome;
+}
+
+/**
+ * The search, with one more bound than its own: a schema nested past what the stack holds is
+ * unsearchable, said so, never a crash (a run that cannot decide).
+ */
+export function searchSafely(accept: JsonSchema, refuse: JsonSchema, options: Parameters<typeof findWitness>[2]): WitnessOutcome {
+  try {
+    const outcome = findWitness(accept, refuse, options);
+    // Bounds at or past ±(2^53-1) count as no bound (zod 4's .int()): a witness made of numbers no
+    // JSON client sends exactly is no witness (README, "Documented policy").
+    if (outcome.kind === 'found' && unsafe(outcome.instance, 0))
+      return { kind: 'none', tried: outcome.tried, strategies: ['only numbers past the safe-integer range tell them apart'] };
+    return outcome;
+  } catch (error) {
+    if (error instanceof RangeError)
+      return { kind: 'unsearchable', reason: 'the schemas nest deeper than the search can follow', tried: 0 };
+    throw error;
+  }
+}
+
+function unsafe(x: unknown, depth: number): boolean {
+  if (typeof x === 'number') return Math.abs(x) > Number.MAX_SAFE_INTEGER;
+  if (depth > 64 || x === null || typeof x !== 'object') return false;
+  return Object.values(x).some((v) => unsafe(v, depth + 1));
+}
+
+/** The instance path a change is at: `/inputSchema/properties/a/properties/b/maximum` is `a/b`. */
+export function instancePath(c: Change): string[] {
+  const at = c.subject.kind === 'tool' ? c.subject.at : [];
+  const path: string[] = [];
+  for (let i = 1; i < at.length; i++) {
+    if (at[i] === 'properties' && at[i + 1] !== undefined) path.push(at[++i]!);
+    else if (at[i] === 'items') path.push('0');
+  }
+  return path;
+}

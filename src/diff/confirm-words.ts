@@ -1,0 +1,71 @@
+import type { Change, Witness } from '../findings/types.js';
+import type { WitnessOutcome } from '../witness/search.js';
+import { toolChange } from './change.js';
+import type { Side } from './confirm-ask.js';
+
+/** What a witness, or its absence, adds to a change: its `witness` and the sentence in its message. */
+const clip = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max)}…` : text);
+const shown = (instance: unknown) => `\`${clip(JSON.stringify(instance) ?? 'undefined')}\``;
+
+export function withWitness(c: Change, side: Side, outcome: WitnessOutcome): Change {
+  if (outcome.kind === 'found') {
+    const witness: Witness = {
+      status: 'found',
+      side,
+      instance: outcome.instance,
+      refusal: clip(outcome.refusal, 300),
+      tried: outcome.tried,
+    };
+    return { ...c, witness, message: `${c.message} ${evidence(side, outcome.instance, witness.refusal!)}` };
+  }
+  if (outcome.kind === 'unsearchable') {
+    const witness: Witness = { status: 'unsearchable', side, tried: outcome.tried, note: outcome.reason };
+    return { ...c, witness, message: `${c.message} Not confirmed by a search: ${outcome.reason}.` };
+  }
+  const note = outcome.strategies.join('; ');
+  const witness: Witness = { status: 'unconfirmed', side, tried: outcome.tried, note };
+  const what =
+    side === 'input'
+      ? 'no call the baseline accepts and the candidate refuses'
+      : 'no result the candidate may return and the baseline refused';
+  return {
+    ...c,
+    severity: 'dangerous',
+    witness,
+    message: `${c.message} Unconfirmed: ${what} was found in ${outcome.tried} tries (${clip(note, 160)}), so it is held, not rolled back.`,
+  };
+}
+
+/** A held change with the witness that shows what it refuses: evidence, not a verdict. */
+export function evidenced(c: Change, side: Side, outcome: Extract<WitnessOutcome, { kind: 'found' }>): Change {
+  const witness: Witness = { status: 'found', side, instance: outcome.instance, refusal: clip(outcome.refusal, 300), tried: outcome.tried };
+  return { ...c, witness, message: `${c.message} For example: ${evidence(side, outcome.instance, witness.refusal!)}` };
+}
+
+/** The sentence a witness adds to a change's message. */
+export function evidence(side: Side, instance: unknown, refusal: string): string {
+  return side === 'input'
+    ? `${shown(instance)} was accepted and is now refused: ${refusal}.`
+    : `A result like ${shown(instance)} may now be returned, which the baseline's schema refused: ${refusal}.`;
+}
+
+export const spotted = (side: Side, tool: string): Change =>
+  side === 'input'
+    ? toolChange('input-call-refused', tool, ['inputSchema'], null, null)
+    : toolChange('output-result-unpromised', tool, ['outputSchema'], null, null);
+
+/** A change no instance shows, either way: the two schemas accept the same instances as far as the search can tell. */
+export function calm(c: Change, side: Side, tried: number): Change {
+  const witness: Witness = {
+    status: 'unconfirmed',
+    side,
+    tried,
+    note: 'no instance found that one schema accepts and the other refuses, either way',
+  };
+  return {
+    ...c,
+    severity: 'safe',
+    witness,
+    message: `${c.message} Checked: in ${tried} tries no instance tells the two schemas apart, so it is not held.`,
+  };
+}
