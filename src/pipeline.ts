@@ -245,6 +245,7 @@ async function replayBoth(
         : null,
       noCallerReason: `profile "${side.profile.name}" is a snapshot: no live server to call`,
       allowSideEffects: side.profile.allowSideEffects,
+      safeTools: side.profile.transport === 'snapshot' ? [] : side.profile.safeTools,
       concurrency: config.cases.concurrency,
       onCase: (result) => {
         done++;

@@ -53,7 +53,7 @@ export function unannotatedServer(contract: Contract, side: Side): Finding[] {
       severity: 'dangerous',
       side,
       tool: null,
-      message: `None of the ${tools.length} tools declares an annotation, so by the spec's defaults every one is destructive and open-world: with side effects off the gate calls none of them, and what the model would read is not audited. Declare readOnlyHint and destructiveHint; where a person knows the tools are safe to call against this server, allowSideEffects: true on the profile lets the cases probe them.`,
+      message: `None of the ${tools.length} tools declares an annotation, so by the spec's defaults every one is destructive and open-world: with side effects off the gate calls none of them, and what the model would read is not audited. Declare readOnlyHint and destructiveHint, or list the tools a person knows are safe to call in the profile's safeTools.`,
     },
   ];
 }

@@ -32,6 +32,8 @@ export interface ReplaySide {
   /** Why there is no caller, e.g. "snapshot profile: no live server". */
   noCallerReason?: string;
   allowSideEffects: boolean;
+  /** Tools declared safe to call on this side's profile (`safeTools`), though not read-only by their hints. */
+  safeTools?: string[];
   concurrency: number;
   /** Told of each case as it ends, in the order they end: progress for the log. */
   onCase?: (result: CaseResult) => void;
@@ -178,9 +180,9 @@ async function probe(
   // Whatever the consent: a duplicate name or contradicting hints (contract/callable.ts); the audit says why too.
   const refusal = callRefusal(tool, side.contract);
   if (refusal) return { probe: { ...base, reason: refusal }, failures: [] };
-  const consent = side.allowSideEffects || spec.sideEffects === 'allowed';
+  const consent = side.allowSideEffects || spec.sideEffects === 'allowed' || (side.safeTools ?? []).includes(tool.name);
   if (!tool.effectiveAnnotations.readOnlyHint && !consent) {
-    const reason = `${tool.name} is not read-only; set allowSideEffects: true on the profile or sideEffects: allowed on the case to probe it`;
+    const reason = `${tool.name} is not read-only; list it in the profile's safeTools, or set allowSideEffects: true on the profile or sideEffects: allowed on the case, to probe it`;
     return { probe: { ...base, reason }, failures: [] };
   }
   let response: ToolCall;

@@ -64,6 +64,7 @@ export async function recordInto(job: RecordJob, io: CommandIO): Promise<boolean
   try {
     recordings = await recordTools(side.contract, (tool, args) => side.session!.callTool(tool, args), {
       allowSideEffects: job.profile.allowSideEffects,
+      safeTools: job.profile.transport === 'snapshot' ? [] : job.profile.safeTools,
       givenArgs: job.givenArgs,
       concurrency: job.config.cases.concurrency,
       log: io.log,

@@ -176,7 +176,16 @@ export function normaliseProfile(
       unresolved,
       secrets,
       allowSideEffects: raw.allowSideEffects === true,
+      safeTools: (raw.safeTools as string[] | undefined) ?? [],
     };
   }
-  return { name, transport: 'stdio', ...launch(), secrets, unresolved, allowSideEffects: raw.allowSideEffects === true };
+  return {
+    name,
+    transport: 'stdio',
+    ...launch(),
+    secrets,
+    unresolved,
+    allowSideEffects: raw.allowSideEffects === true,
+    safeTools: (raw.safeTools as string[] | undefined) ?? [],
+  };
 }

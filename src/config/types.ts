@@ -31,6 +31,8 @@ export interface StdioProfile {
   /** `${VAR}` references in command, args, cwd and env that were unset when the config was loaded, with their lines. */
   unresolved: Problem[];
   allowSideEffects: boolean;
+  /** Tools a person declared safe to call, though their hints do not say read-only (`safeTools:`). */
+  safeTools: string[];
   /** Absolute path of the MCP client config its `from` named, when it has one. */
   from?: string;
 }
@@ -70,6 +72,8 @@ export interface RemoteProfile {
   /** Variable and env names the profile declares secret (`secrets:`). */
   secrets: string[];
   allowSideEffects: boolean;
+  /** Tools a person declared safe to call, though their hints do not say read-only (`safeTools:`). */
+  safeTools: string[];
   /** Absolute path of the MCP client config its `from` named, when it has one. */
   from?: string;
 }

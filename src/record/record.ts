@@ -33,6 +33,8 @@ export interface Recording {
 
 export interface RecordOptions {
   allowSideEffects: boolean;
+  /** Tools declared safe to call on the profile (`safeTools`), though not read-only by their hints. */
+  safeTools?: string[];
   /** Arguments per tool name from the --args file; they win over the ones built from the schema. */
   givenArgs: Record<string, Record<string, unknown>>;
   concurrency: number;
@@ -51,12 +53,12 @@ const clip = (text: string, max = 160) => (text.length > max ? `${text.slice(0, 
 const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
 
 /** Why a tool is not called, or null when it may be. */
-function consentProblem(tool: ContractTool, allowSideEffects: boolean): string | null {
-  if (tool.effectiveAnnotations.readOnlyHint || allowSideEffects) return null;
+function consentProblem(tool: ContractTool, allowSideEffects: boolean, safeTools: string[] = []): string | null {
+  if (tool.effectiveAnnotations.readOnlyHint || allowSideEffects || safeTools.includes(tool.name)) return null;
   const why = tool.defaultedHints.includes('readOnlyHint')
     ? 'it declares no readOnlyHint, and the spec default is false'
     : 'its readOnlyHint is false';
-  return `not recorded: ${tool.name} is not read-only (${why}), so recording would change something. Set allowSideEffects: true on the profile to record it`;
+  return `not recorded: ${tool.name} is not read-only (${why}), so recording would change something. List it in the profile's safeTools if it is safe to call, or set allowSideEffects: true on the profile, to record it`;
 }
 
 type Answer = { ok: true; isError: boolean; data: unknown; bytes: number; text: string } | { ok: false; reason: string };
@@ -110,7 +112,7 @@ function plan(tool: ContractTool, contract: Contract, options: RecordOptions): R
   // Before consent: allowSideEffects is consent to what a tool says it does, and these do not say.
   const refusal = callRefusal(tool, contract);
   if (refusal) return { ...withArgs, skipped: `not recorded: ${refusal}` };
-  const consent = consentProblem(tool, options.allowSideEffects);
+  const consent = consentProblem(tool, options.allowSideEffects, options.safeTools);
   if (consent) return { ...withArgs, skipped: consent };
   if (built && !built.ok) {
     return {

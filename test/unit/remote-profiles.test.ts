@@ -96,6 +96,7 @@ describe('redaction', () => {
     unresolved: [],
     secrets: [],
     allowSideEffects: false,
+    safeTools: [],
   });
 
   it('treats values from ${VAR} and credential-named headers as secrets, not ordinary literals', () => {
