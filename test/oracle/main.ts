@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { judgePair, type Outcome } from './judge.js';
+import { judgePair, POLICIES, type Outcome } from './judge.js';
 import { buildPairs, perClassFor, type Pair, type PairOptions } from './pairs.js';
 import { formatReport, summarize, type Summary } from './report.js';
 
@@ -125,6 +125,7 @@ export async function main(argv: string[]): Promise<number> {
   const summary: Summary = summarize(pairs, outcomes);
   const seconds = (performance.now() - started) / 1000;
   console.log(formatReport(summary, pairs, outcomes, { examples: flags.examples, seconds }));
+  if (flags.examples) console.log(`\ndocumented policy:\n${POLICIES.map((p) => `  ${p.name}: ${p.why}`).join('\n')}`);
   if (flags.json) {
     const { rows: _rows, ...figures } = summary;
     writeFileSync(
