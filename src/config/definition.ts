@@ -113,7 +113,7 @@ const profile = z
     safeTools: z
       .array(z.string().min(1))
       .describe(
-        "Tools a person declares safe to call against this server although their hints do not say read-only (for a server that annotates nothing). Cases probe them and record records them; a tool listed twice or with hints that contradict each other is still never called.",
+        'Tools a person declares safe to call against this server although their hints do not say read-only (for a server that annotates nothing). Cases probe them and record records them; a tool listed twice or with hints that contradict each other is still never called.',
       )
       .optional(),
     path: z.string().min(1).describe('snapshot: a contract snapshot file, relative to this file.').optional(),
