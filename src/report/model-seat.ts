@@ -34,14 +34,10 @@ const FIXED: Partial<Record<Finding['code'], [string, string]>> = {
   'result-null-fields': ['result with fields null in every item', 'results with fields null in every item'],
 };
 
-/**
- * The audit findings of the baseline that the candidate fixed (direction `fixed`), by code, most
- * first: "7 hidden next-page signals", "1 error not flagged". Empty for older reports.
- */
-export function fixedCounts(report: Report): { code: Finding['code']; count: number; words: string }[] {
+/** Findings counted by code, most first, each in words: "7 hidden next-page signals". */
+function counted(findings: Finding[]): { code: Finding['code']; count: number; words: string }[] {
   const counts = new Map<Finding['code'], number>();
-  for (const f of report.audit.findings)
-    if (f.side === 'baseline' && f.direction === 'fixed') counts.set(f.code, (counts.get(f.code) ?? 0) + 1);
+  for (const f of findings) counts.set(f.code, (counts.get(f.code) ?? 0) + 1);
   return [...counts]
     .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))
     .map(([code, count]) => {
@@ -50,20 +46,19 @@ export function fixedCounts(report: Report): { code: Finding['code']; count: num
     });
 }
 
+/**
+ * The audit findings of the baseline that the candidate fixed (direction `fixed`), by code, most
+ * first: "7 hidden next-page signals", "1 error not flagged". Empty for older reports.
+ */
+export const fixedCounts = (report: Report) =>
+  counted(report.audit.findings.filter((f) => f.side === 'baseline' && f.direction === 'fixed'));
+
 /** The candidate's findings that the baseline had too, by code: what a release has not fixed yet. */
 export function stillSentence(report: Report): string | null {
-  const counts = new Map<Finding['code'], number>();
-  for (const f of report.audit.findings)
-    if (f.side === 'candidate' && f.direction === 'still' && f.code !== 'tool-definition-cost')
-      counts.set(f.code, (counts.get(f.code) ?? 0) + 1);
-  if (!counts.size) return null;
-  const words = [...counts]
-    .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))
-    .map(([code, n]) => {
-      const [one, many] = FIXED[code] ?? [CODES[code].title.toLowerCase(), CODES[code].title.toLowerCase()];
-      return `${n} ${n === 1 ? one : many}`;
-    });
-  return `Still there: ${words.join(', ')}.`;
+  const still = counted(
+    report.audit.findings.filter((f) => f.side === 'candidate' && f.direction === 'still' && f.code !== 'tool-definition-cost'),
+  );
+  return still.length ? `Still there: ${still.map((s) => s.words).join(', ')}.` : null;
 }
 
 /** "Fixed in this release: 7 hidden next-page signals, 1 error not flagged." or null. */

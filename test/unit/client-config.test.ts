@@ -61,6 +61,7 @@ describe('profiles from MCP client configs', () => {
         },
       ],
       allowSideEffects: false,
+      safeTools: [],
       from: join(dir, '.mcp.json'), // a baseline's client config is policy (config/policy-drift.ts)
     });
     expect(config.profiles.b).toMatchObject({ env: { API_URL: '${API_URL}', MODE: 'ci' }, allowSideEffects: true });
