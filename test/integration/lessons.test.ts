@@ -49,6 +49,9 @@ describe("the write-ups' lessons a second call or a second release shows (issue 
     ]);
     expect(invalid[0]!.message).toContain('/structuredContent/owner fails "required"');
     expect(invalid[0]!.message).toContain('/structuredContent/count fails "type" ("integer")');
+    // A resource is sized as a tool result is (§3): over the budget, and grown.
+    expect(of(report, 'result-too-large')).toEqual([['candidate', 'LS-export', 'notes://export', 'new']]);
+    expect(of(report, 'result-size-regression')).toEqual([['candidate', 'LS-export', 'notes://export', 'new']]);
     // get_stats now answers an error, so its case breaks: a Rollback of its own.
     expect(report.decision.verdict).toBe('Rollback');
   });
