@@ -93,7 +93,7 @@ export function auditResult(o: Observation, tool: ContractTool | undefined, side
     const refusals = sdkRefusals(sdkInvalid, tool?.outputSchema ?? undefined);
     const said = refusals.map(
       (r) =>
-        `${r.path} fails "${r.keyword}"${r.expected === undefined ? '' : ` (${inert(JSON.stringify(r.expected)).slice(0, 80)})`}: ${inert(r.message)}`,
+        `${inert(r.path)} fails "${r.keyword}"${r.expected === undefined ? '' : ` (${inert(JSON.stringify(r.expected)).slice(0, 80)})`}: ${inert(r.message)}`,
     );
     add(
       'structured-content-invalid',

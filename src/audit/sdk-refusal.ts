@@ -82,7 +82,8 @@ export function sdkRefusals(text: string, outputSchema: JsonSchema | undefined, 
     const node = keyword === 'required' ? schemaAt(outputSchema, parts.slice(0, -1)) : schemaAt(outputSchema, parts);
     const declared = node?.[keyword === 'required' ? 'required' : keyword];
     return {
-      path: `/structuredContent${pointer(parts)}`,
+      // The server wrote these words: the path is bounded here and made inert where it is shown.
+      path: `/structuredContent${pointer(parts)}`.slice(0, 300),
       keyword,
       ...(declared !== undefined && { expected: declared }),
       message,

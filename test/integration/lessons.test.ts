@@ -6,7 +6,7 @@ import type { Report } from '../../src/report/types.js';
 import { runCli } from '../helpers/cli.js';
 
 /** lessons-server.mjs, one release against another (real McpServer processes over stdio). */
-async function gate(baseline: 'v1' | 'v2', candidate: 'v1' | 'v2'): Promise<Report> {
+async function gate(baseline: 'v1' | 'v2', candidate: 'v1' | 'v2', format = 'json'): Promise<Report & { text: string }> {
   const result = await runCli([
     'run',
     '-c',
@@ -18,10 +18,12 @@ async function gate(baseline: 'v1' | 'v2', candidate: 'v1' | 'v2'): Promise<Repo
     '--report-dir',
     mkdtempSync(join(tmpdir(), 'mcp-gate-lessons-')),
     '--format',
-    'json',
+    format,
     '--quiet',
   ]);
-  return JSON.parse(result.stdout) as Report;
+  return format === 'json'
+    ? (JSON.parse(result.stdout) as Report & { text: string })
+    : ({ text: result.stdout } as Report & { text: string });
 }
 
 const of = (report: Report, code: string) =>
@@ -64,6 +66,9 @@ describe("the write-ups' lessons a second call or a second release shows (issue 
     ]);
     expect(of(fixed, 'structured-content-invalid')).toEqual([['baseline', 'LS-stats', 'get_stats', 'fixed']]);
     expect(of(fixed, 'result-thinned-description-unchanged')).toEqual([]);
+    expect((await gate('v2', 'v1', 'markdown')).text).toMatch(
+      /Fixed in this release: .*2 claimed next pages that came back empty.*1 result its own output schema refused/,
+    );
     const same = await gate('v1', 'v1');
     expect(same.audit.findings.filter((f) => f.code !== 'tool-definition-cost').map((f) => f.code)).toEqual([]);
     expect(same.decision.verdict).toBe('Promote');
