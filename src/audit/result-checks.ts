@@ -4,7 +4,7 @@ import type { Finding, Side } from '../findings/types.js';
 import { validationFailures } from './schema-check.js';
 import { SDK_OUTPUT_INVALID, sdkRefusals } from './sdk-refusal.js';
 import { jsonOfText } from './text-json.js';
-import { resultData } from './result-drift.js';
+import { resultData } from './result-data.js';
 import { inert } from '../inert.js';
 
 /** One live tool result, kept in memory for the audit (the report keeps only its sizes). */

@@ -1,5 +1,5 @@
 import type { ContractTool } from '../contract/types.js';
-import { resultData } from '../audit/result-drift.js';
+import { resultData } from '../audit/result-data.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 

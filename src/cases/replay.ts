@@ -7,7 +7,7 @@ import { featureProbes, type FeatureReader } from './feature-probes.js';
 import { describe } from '../error-text.js';
 import { depthOf, MAX_DEFINITION_DEPTH } from '../contract/normalize.js';
 import type { Observation } from '../audit/result-checks.js';
-import { resultData } from '../audit/result-drift.js';
+import { resultData } from '../audit/result-data.js';
 import { checkExpectations, type ObservedResult } from './expect.js';
 import { caseRoles } from './load.js';
 import type { Case, CaseFailure, CaseResult, CaseTotals, Dataset, Probe, RequiredTool } from './types.js';

@@ -1,4 +1,5 @@
-import { resultData, volatileMatcher } from '../audit/result-drift.js';
+import { resultData } from '../audit/result-data.js';
+import { volatileMatcher } from '../audit/result-drift.js';
 import { mapLimit } from '../concurrency.js';
 import type { ToolCallResult } from '../connect/session.js';
 import { depthOf, MAX_DEFINITION_DEPTH } from '../contract/normalize.js';
