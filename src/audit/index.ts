@@ -7,6 +7,7 @@ import { auditResult, readBytes, type Observation } from './result-checks.js';
 import { resultDrift } from './result-drift.js';
 import { unannotatedServer, unlistedToolMentions } from './references.js';
 import { auditFeatures, instructionsTokens } from './feature-checks.js';
+import { thinnedUnderSameDescription } from './thinned.js';
 
 export interface AuditSide {
   side: Side;
@@ -50,6 +51,7 @@ export function audit(baseline: AuditSide, candidate: AuditSide, settings: Audit
   ]
     .filter((f) => !isFix(f, b.findings))
     .map((f) => ({ ...f, direction: 'new' as const }));
+  growth.push(...thinnedUnderSameDescription(baseline.contract, candidate.contract, growth));
   if (b.cost && c.cost && b.cost.totalTokens > 0) {
     const grown = ((c.cost.totalTokens - b.cost.totalTokens) / b.cost.totalTokens) * 100;
     if (grown > settings.definitionCostGrowthPercent && c.cost.totalTokens - b.cost.totalTokens > settings.definitionCostGrowthMinTokens) {

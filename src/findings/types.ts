@@ -62,6 +62,8 @@ export interface Finding {
   role?: string;
   /** The case whose probe produced it, for findings on live results. */
   caseId?: string;
-  /** JSON pointer into the result, for findings that compare the two sides' results. */
+  /** JSON pointer into the result, for findings that compare the two sides' results or that a result's schema refused. */
   path?: string;
+  /** The JSON Schema keyword a result failed (`type`, `required`, `enum`…), for structured-content-invalid. */
+  keyword?: string;
 }
