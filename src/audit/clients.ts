@@ -6,7 +6,18 @@ import type { Finding, Side } from '../findings/types.js';
 const isRecord = (v: unknown): v is JsonSchema => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Keywords whose value is one subschema, a list of them, or a map of them. */
-const ONE = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties'];
+const ONE = [
+  'items',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+];
 const LIST = ['anyOf', 'oneOf', 'allOf', 'prefixItems', 'items'];
 const MAP = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
 /** Problems named per tool at most; the rest are counted. */
@@ -36,7 +47,8 @@ export function clientProblems(profile: ClientProfile, name: string, inputSchema
   if (profile.closedObjects && inputSchema.type !== 'object') problems.push('the input schema is not an object at its root');
   for (const [node, at] of nodes(inputSchema)) {
     const where = at.length ? ` at ${pointer(...at)}` : '';
-    for (const keyword of profile.refusedKeywords) if (Object.hasOwn(node, keyword)) problems.push(`keyword "${keyword}"${where} is not supported`);
+    for (const keyword of profile.refusedKeywords)
+      if (Object.hasOwn(node, keyword)) problems.push(`keyword "${keyword}"${where} is not supported`);
     if (!profile.closedObjects) continue;
     const properties = isRecord(node.properties) ? Object.keys(node.properties) : null;
     if (node.type !== 'object' && properties === null) continue;

@@ -176,7 +176,7 @@ const promotion = z.strictObject({
   deprecationWindowDays: setting(
     int().min(0),
     30,
-    "tool-removed-after-deprecation holds until the saved reports (reports.dir) show the tool marked deprecated at least this many days before the run; after that its removal is calm. 0: calm as soon as the baseline marks it.",
+    'tool-removed-after-deprecation holds until the saved reports (reports.dir) show the tool marked deprecated at least this many days before the run; after that its removal is calm. 0: calm as soon as the baseline marks it.',
   ).optional(),
 });
 

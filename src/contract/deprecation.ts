@@ -16,7 +16,9 @@ const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typ
 
 function metaMarked(meta: unknown): boolean {
   if (!isRecord(meta)) return false;
-  return Object.entries(meta).some(([key, value]) => (key === 'deprecated' || key.endsWith('/deprecated')) && (value === true || isRecord(value)));
+  return Object.entries(meta).some(
+    ([key, value]) => (key === 'deprecated' || key.endsWith('/deprecated')) && (value === true || isRecord(value)),
+  );
 }
 
 const TITLE_MARK = /^\s*(?:\[deprecated\]|deprecated\s*[:\-–—])|\(deprecated\)|\[deprecated\]/i;

@@ -103,15 +103,22 @@ export function checkVersionBump(baseline: ServerIdentity, candidate: ServerIden
   const needed = neededBump(changes);
   const [was, now] = [baseline.version, candidate?.version ?? null];
   const [a, b] = [parse(was), parse(now)];
-  const versions = `${quoted(was)} -> ${quoted(now)}`;
+  const versions = `${quoted(was)} to ${quoted(now)}`;
   const calls = needed === 'none' ? 'the contract did not change' : `the changes call for a ${needed} bump`;
   const base = { baselineVersion: was, candidateVersion: now, needed };
-  if (!candidate) return { ...base, scheme: 'unknown', actual: null, summary: 'The candidate was not read: no version to check.', findings: [] };
+  if (!candidate)
+    return { ...base, scheme: 'unknown', actual: null, summary: 'The candidate was not read: no version to check.', findings: [] };
   if (!a || !b) {
     const which = [!a && `the baseline's ${quoted(was)}`, !b && `the candidate's ${quoted(now)}`].filter(Boolean).join(' and ');
     const why = `${which} ${!a && !b ? 'are' : 'is'} not a semver or calendar version (MAJOR.MINOR.PATCH)`;
     const summary = `Versions ${versions}: ${why}, so the bump is not checked; ${calls}.`;
-    return { ...base, scheme: 'unknown', actual: null, summary, findings: needed === 'none' ? [] : [finding('version-unreadable', summary, 'safe')] };
+    return {
+      ...base,
+      scheme: 'unknown',
+      actual: null,
+      summary,
+      findings: needed === 'none' ? [] : [finding('version-unreadable', summary, 'safe')],
+    };
   }
   const actual = bumpOf(a, b);
   const findings: Finding[] = [];
@@ -119,16 +126,20 @@ export function checkVersionBump(baseline: ServerIdentity, candidate: ServerIden
     // A date says when, not what: only "it moved forward" can be checked.
     const moved = actual === 'none' ? 'unchanged' : actual === 'lower' ? 'went back' : 'moved forward';
     const summary = `Calendar versions ${versions} ${moved}; a date cannot say whether a release breaks, so only the change is checked; ${calls}.`;
-    if (needed !== 'none' && actual === 'none') findings.push(finding('version-unchanged', `The contract changed but the version stayed ${quoted(now)}; ${calls}.`));
-    if (needed !== 'none' && actual === 'lower') findings.push(finding('version-bump-too-small', `The version went back (${versions}) while ${calls}.`));
+    if (needed !== 'none' && actual === 'none')
+      findings.push(finding('version-unchanged', `The contract changed but the version stayed ${quoted(now)}; ${calls}.`));
+    if (needed !== 'none' && actual === 'lower')
+      findings.push(finding('version-bump-too-small', `The version went back (${versions}) while ${calls}.`));
     return { ...base, scheme: 'calendar', actual, summary, findings };
   }
   const zero = a.numbers[0] === 0 && b.numbers[0] === 0 ? ' (under major 0, a minor bump counts as major and a patch bump as minor)' : '';
   const shows = actual === 'none' ? 'unchanged' : actual === 'lower' ? 'lower' : `a ${actual} bump`;
   const summary = `Versions ${versions}: ${shows}${zero}; ${calls}.`;
   if (needed !== 'none') {
-    if (actual === 'none') findings.push(finding('version-unchanged', `The contract changed but the version stayed ${quoted(now)}; ${calls}.`));
-    else if (actual === 'lower') findings.push(finding('version-bump-too-small', `The version went back (${versions}) while ${calls}.`, 'breaking'));
+    if (actual === 'none')
+      findings.push(finding('version-unchanged', `The contract changed but the version stayed ${quoted(now)}; ${calls}.`));
+    else if (actual === 'lower')
+      findings.push(finding('version-bump-too-small', `The version went back (${versions}) while ${calls}.`, 'breaking'));
     else if (needed === 'major' && RANK[actual] < RANK.major) {
       findings.push(finding('version-bump-too-small', `Breaking changes ship under ${shows} (${versions})${zero}; ${calls}.`, 'breaking'));
     } else if (needed === 'minor' && actual === 'patch') {
