@@ -34,12 +34,20 @@ function sectionOf(c: Change): Section {
   return ADDED.has(c.code) ? 'Added' : 'Changed';
 }
 
-/** A new tool that declares itself destructive is said once, by its destructive entry, not twice. */
+/**
+ * What is said once: a new tool that declares itself destructive by its destructive entry, not twice;
+ * an argument's new `deprecated: true` by its deprecation entry, not again as an annotation change.
+ */
 function withoutEchoes(changes: Change[]): Change[] {
   const destructive = new Set(
     changes.filter((c) => c.code === 'tool-added-destructive' || c.code === 'tool-added-destructive-by-default').map((c) => c.tool),
   );
-  return changes.filter((c) => !(c.code === 'tool-added' && destructive.has(c.tool)));
+  const marked = new Set(changes.filter((c) => c.code === 'deprecation-marked').map((c) => `${c.tool ?? ''}${c.path}/deprecated`));
+  return changes.filter(
+    (c) =>
+      !(c.code === 'tool-added' && destructive.has(c.tool)) &&
+      !(c.code === 'schema-annotation-changed' && marked.has(`${c.tool ?? ''}${c.path}`)),
+  );
 }
 
 const fixedLine = (f: Finding): string => `${CODES[f.code].title}${f.tool ? ` (${f.tool})` : ''}: fixed. Was: ${f.message}`;
