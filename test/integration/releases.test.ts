@@ -57,9 +57,9 @@ describe('deprecation: announce, then remove', { timeout: 60_000 }, () => {
     expect(report!.diff.changes.find((c) => c.code === 'tool-removed-after-deprecation')!.message).toContain(
       'promotion.deprecationWindowDays',
     );
-    // The same removal of an unmarked tool stays a Rollback.
+    // The same removal of an unmarked tool stays a Rollback (a likely rename here: Files.ReadText has its signature).
     const plain = await gate(dir, 'v1', 'removed');
-    expect(changes(plain.report!)).toContainEqual(['tool-removed', 'Files.Read']);
+    expect(changes(plain.report!)).toContainEqual(['tool-renamed', 'Files.Read']);
     expect(plain.report!.decision.verdict).toBe('Rollback');
   });
 
