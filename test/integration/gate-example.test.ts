@@ -51,12 +51,16 @@ describe('mcp-gate run on the Support Ops example (real servers over stdio)', ()
       ['required-argument-removed', 'rollback', 1],
       ['tool-added-destructive', 'rollback', 1],
       ['case-broken', 'rollback', 3],
+      // Issue 30: the candidate ships a breaking change under 1.4.0 -> 1.5.0, a minor bump. The verdict stays Rollback.
+      ['version-bump-too-small', 'hold', 1],
     ]);
     expect(report.decision.reasons.map((r) => r.message)).toEqual([
       'Required arguments removed: 1 (Incident.Declare).',
       'Candidate introduced new destructive MCP tools into the role surface.',
       'Candidate failed 3 frozen role cases.',
+      'Breaking changes under a version bump too small for them: 1.',
     ]);
+    expect(report.release).toMatchObject({ baselineVersion: '1.4.0', candidateVersion: '1.5.0', needed: 'major', actual: 'minor' });
   });
 
   it('lists why each candidate case failed', () => {
