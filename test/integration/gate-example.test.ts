@@ -123,7 +123,11 @@ describe('other scenarios', () => {
     expect(report.diff.changes.map((c) => [c.code, c.severity, c.before, c.after])).toEqual([
       ['resource-template-variables-changed', 'breaking', 'support-ops://tickets/{ticketId}', 'support-ops://tickets/{id}'],
     ]);
-    expect(report.decision.reasons.map((r) => [r.code, r.action])).toEqual([['resource-template-variables-changed', 'rollback']]);
+    // Issue 30: a break under 1.4.0 -> 1.4.2, a patch bump, also holds; the template rolls back.
+    expect(report.decision.reasons.map((r) => [r.code, r.action])).toEqual([
+      ['resource-template-variables-changed', 'rollback'],
+      ['version-bump-too-small', 'hold'],
+    ]);
     // Both sides carry what they offer beside the tools: the prompt, unchanged, and the template.
     expect(report.baseline.features?.prompts?.map((p) => [p.name, p.arguments.map((a) => [a.name, a.required])])).toEqual([
       [
@@ -182,6 +186,7 @@ describe('other scenarios', () => {
     expect(report.decision.reasons.map((r) => [r.code, r.action])).toEqual([
       ['forbidden-tool-exposed', 'rollback'],
       ['required-argument-removed', 'hold'],
+      ['version-bump-too-small', 'hold'],
     ]);
     expect(result.code).toBe(1);
   });
@@ -229,7 +234,11 @@ describe('cases of prompts and resources (datasets/support-ops.features.cases.ya
       ['required-resource-template-missing', 'support-ops://tickets/{ticketId}'],
     ]);
     expect(report!.baseline.caseResults.every((c) => c.status === 'passed')).toBe(true);
-    expect(report!.decision.reasons.map((r) => r.code)).toEqual(['case-broken', 'resource-template-variables-changed']);
+    expect(report!.decision.reasons.map((r) => r.code)).toEqual([
+      'case-broken',
+      'resource-template-variables-changed',
+      'version-bump-too-small',
+    ]);
   });
 
   it('an expectation both sides miss is case-already-failing, not a regression: Promote', async () => {
