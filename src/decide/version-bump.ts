@@ -132,7 +132,9 @@ export function checkVersionBump(baseline: ServerIdentity, candidate: ServerIden
       findings.push(finding('version-bump-too-small', `The version went back (${versions}) while ${calls}.`));
     return { ...base, scheme: 'calendar', actual, summary, findings };
   }
-  const zero = a.numbers[0] === 0 && b.numbers[0] === 0 ? ' (under major 0, a minor bump counts as major and a patch bump as minor)' : '';
+  const bumped = actual !== 'none' && actual !== 'lower';
+  const zero =
+    bumped && a.numbers[0] === 0 && b.numbers[0] === 0 ? ' (under major 0, a minor bump counts as major and a patch bump as minor)' : '';
   const shows = actual === 'none' ? 'unchanged' : actual === 'lower' ? 'lower' : `a ${actual} bump`;
   const summary = `Versions ${versions}: ${shows}${zero}; ${calls}.`;
   if (needed !== 'none') {

@@ -55,7 +55,7 @@ const fixedLine = (f: Finding): string => `${CODES[f.code].title}${f.tool ? ` ($
 const BUMP_WORDS: Record<Bump, string> = {
   major: 'a major release: callers must change',
   minor: 'a minor release: additions only, callers need not change',
-  patch: 'a patch release: nothing callers rely on changed',
+  patch: 'a patch release: nothing was added or broken',
   none: 'no release: the contract did not change',
 };
 

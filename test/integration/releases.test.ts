@@ -158,6 +158,21 @@ describe('the changelog format', { timeout: 60_000 }, () => {
     expect(removal.stdout).toContain('the changes call for a major bump');
   });
 
+  it('a published pair: filesystem 2026.1.14 -> 2026.7.4 under diff --format changelog', async () => {
+    const config = join(ROOT, 'test/fixtures/published/gate.config.yaml');
+    const run = await runCli(['diff', 'filesystem-2026.1.14', 'filesystem-2026.7.4', '-c', config, '--format', 'changelog', '--quiet'], {
+      timeoutMs: 60_000,
+    });
+    expect(run.code).toBe(2);
+    // The package is calendar-versioned; the server says 0.2.0 on both sides.
+    expect(run.stdout).toMatch(/^## secure-filesystem-server 0\.2\.0\n/);
+    expect(run.stdout).toContain('The changes make this a patch release: nothing was added or broken.');
+    expect(run.stdout).toContain('Versions "0.2.0" to "0.2.0": unchanged; the changes call for a patch bump.');
+    expect([...run.stdout.matchAll(/^### (.+)$/gm)].map((m) => m[1])).toEqual(['Changed']);
+    // Server text is inert markdown: the underscore is escaped.
+    expect(run.stdout).toContain('- "move\\_file" effective destructiveHint went from false to true.');
+  });
+
   it('the example: a breaking change and a destructive tool under 1.5.0', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-release-example-'));
     const server = join(ROOT, 'examples/support-ops/dist/server.js');
