@@ -58,6 +58,8 @@ export interface Finding {
    * finding the candidate no longer has where it was looked for). Older reports lack it.
    */
   direction?: 'new' | 'still' | 'fixed';
+  /** The client that refuses the tool, for client-rejects-tool (`audit.clients`). */
+  client?: string;
   /** The role it concerns, for role findings. */
   role?: string;
   /** The case whose probe produced it, for findings on live results. */
