@@ -8,6 +8,8 @@ import { inert } from '../inert.js';
 
 const MAX_TEXT = 300;
 const INVALID_PARAMS = -32602;
+/** The SDK client's own codes for a connection that closed and a request that timed out: no answer from the server. */
+const NO_ANSWER = new Set([-32000, -32001]);
 
 /**
  * An error that reads as the server refusing the arguments, not failing at its work: the TypeScript
@@ -39,8 +41,9 @@ export function readAnswer(answer: { ok: true; response: ToolCallResult } | { ok
   if (!answer.ok) {
     const text = describe(answer.error);
     // The server answered with a JSON-RPC error: an answer, not a failure of the session.
-    if (answer.error instanceof SideUnavailableError && answer.error.rpcCode !== undefined && !answer.error.timedOut) {
-      const validation = answer.error.rpcCode === INVALID_PARAMS || readsAsValidation(text);
+    const { error } = answer;
+    if (error instanceof SideUnavailableError && error.rpcCode !== undefined && !error.timedOut && !NO_ANSWER.has(error.rpcCode)) {
+      const validation = error.rpcCode === INVALID_PARAMS || readsAsValidation(text);
       return { kind: 'error', ...(validation && { validation }), text: bounded(text) };
     }
     return { kind: 'failed', text: bounded(text) };
@@ -54,17 +57,21 @@ export function readAnswer(answer: { ok: true; response: ToolCallResult } | { ok
     const validation = readsAsValidation(text);
     return { kind: 'error', ...(validation && { validation }), text: bounded(text) };
   }
-  return { kind: 'result', text: bounded(text) };
+  // An error written as data (isError left out) is no clean answer: it is marked, and refutes nothing.
+  const validation = readsAsValidation(text);
+  return { kind: 'result', ...(validation && { validation }), text: bounded(text) };
 }
 
 /** What two answers make of a break: refuted, confirmed or unconfirmed, and why. Baseline null: no live baseline. */
 export function judgeAnswers(candidate: LiveAnswer, baseline: LiveAnswer | null): LiveCheck {
   const answers = { candidate, ...(baseline && { baseline }) };
+  if (candidate.kind === 'result' && candidate.validation)
+    return { outcome: 'unconfirmed', note: 'the candidate answered without an error, but its text reads as input validation', ...answers };
   if (candidate.kind === 'result') return { outcome: 'refuted', ...answers };
   if (candidate.kind === 'failed') return { outcome: 'unconfirmed', note: 'the candidate gave no answer', ...answers };
   if (!candidate.validation) return { outcome: 'unconfirmed', note: "the candidate's error does not read as input validation", ...answers };
   if (!baseline) return { outcome: 'unconfirmed', note: 'no live baseline to show it accepted the same call', ...answers };
-  if (baseline.kind !== 'result')
+  if (baseline.kind !== 'result' || baseline.validation)
     return {
       outcome: 'unconfirmed',
       note: baseline.kind === 'failed' ? 'the baseline gave no answer to the same call' : 'the baseline refused the same call too',

@@ -68,7 +68,7 @@ export interface LiveCheck {
 export interface LiveAnswer {
   /** `result`: answered without an error; `error`: isError or a JSON-RPC error; `failed`: no answer read (timeout, exit, over the byte cap). */
   kind: 'result' | 'error' | 'failed';
-  /** The error reads as input validation (the SDK's "Input validation error", JSON-RPC -32602, pydantic's). */
+  /** It reads as input validation (the SDK's "Input validation error", JSON-RPC -32602, pydantic's); on a `result`, an error written as data. */
   validation?: boolean;
   /** What it said, inert, at most 300 characters. */
   text: string;

@@ -34,6 +34,13 @@ describe('reading an answer', () => {
       expect(result(text, true).validation, text).toBeUndefined();
   });
 
+  it('an error written as data (isError left out) is marked: it refutes nothing, and is no baseline answer', () => {
+    const data = result('Input validation error: Required at q');
+    expect(data).toMatchObject({ kind: 'result', validation: true });
+    expect(judgeAnswers(data, null).outcome).toBe('unconfirmed');
+    expect(judgeAnswers({ kind: 'error', validation: true, text: 'Input validation error' }, data).outcome).toBe('unconfirmed');
+  });
+
   it('a JSON-RPC error -32602 is validation; a timeout or an exit is no answer', () => {
     expect(
       thrown(new SideUnavailableError('candidate', 'tools/call', 'MCP error -32602: Invalid params', '', false, -32602)),
@@ -51,6 +58,8 @@ describe('reading an answer', () => {
     expect(thrown(new SideUnavailableError('candidate', 'tools/call', 'Connection closed (server exited with code 1)')).kind).toBe(
       'failed',
     );
+    const closed = new SideUnavailableError('candidate', 'tools/call', 'MCP error -32000: Connection closed', '', false, -32000);
+    expect(thrown(closed).kind).toBe('failed');
   });
 
   it('an answer over the byte cap is no answer; a result with structuredContent only is shown as its JSON', () => {
