@@ -30,7 +30,7 @@ const called = (release?: string) =>
     (line) => release === undefined || line.startsWith(`${release} `),
   );
 
-function writeConfig(options: { sideEffects?: boolean; witnessCalls?: number } = {}): void {
+function writeConfig(options: { sideEffects?: boolean; witnessCalls?: number; snapshot?: string } = {}): void {
   const profile = (release: string) =>
     `  ${release}: { command: node, args: [${SERVER}, ${release}, ${calls}]${options.sideEffects ? ', allowSideEffects: true' : ''} }`;
   writeFileSync(
@@ -41,7 +41,8 @@ function writeConfig(options: { sideEffects?: boolean; witnessCalls?: number } =
       profile('baseline'),
       profile('candidate'),
       profile('candidate-default'),
-      'baseline: baseline',
+      ...(options.snapshot ? [`  frozen: { transport: snapshot, path: ${options.snapshot} }`] : []),
+      `baseline: ${options.snapshot ? 'frozen' : 'baseline'}`,
       'candidate: candidate',
       ...(options.witnessCalls === undefined ? [] : ['limits:', `  witnessCalls: ${options.witnessCalls}`]),
       '',
@@ -184,6 +185,24 @@ describe('live refutation decides', () => {
     const { code, report } = await gate(['--candidate', 'baseline']);
     expect([code, report.decision.verdict, report.diff.changes.length]).toEqual([0, 'Promote', 0]);
     expect(called()).toEqual([]);
+  }, 60_000);
+});
+
+describe('a baseline read from a snapshot', () => {
+  it('is not called: the candidate alone can refute a break, never confirm one', async () => {
+    writeConfig();
+    const snapshot = join(dir, 'baseline.contract.json');
+    const written = await runCli(['snapshot', '--profile', 'baseline', '-o', snapshot], { cwd: dir });
+    expect(written.code, written.stderr).toBe(0);
+    writeConfig({ snapshot });
+    const { report } = await gate();
+    expect(called('baseline')).toEqual([]);
+    expect(changeOf(report, 'Notes.Count').witness!.live!.outcome).toBe('refuted');
+    expect(changeOf(report, 'Notes.Get').witness!.live).toMatchObject({
+      outcome: 'unconfirmed',
+      note: 'no live baseline to show it accepted the same call',
+    });
+    expect(changeOf(report, 'Notes.Get').severity).toBe('breaking');
   }, 60_000);
 });
 
