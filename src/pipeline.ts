@@ -22,6 +22,8 @@ import { checkVersionBump } from './decide/version-bump.js';
 import { savedReports } from './report/history/saved.js';
 import { deprecatedSince } from './report/history/deprecations.js';
 import { diffContracts } from './diff/index.js';
+import { applyLive } from './diff/confirm-live.js';
+import { sendWitnesses, worthCalling, type LiveSide } from './cases/witness-calls.js';
 import { summarize } from './diff/summary.js';
 import { discoveryFindings, unavailableFinding } from './contract/findings.js';
 import type { Change } from './findings/types.js';
@@ -86,7 +88,11 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
     const { witnessInstances, witnessNodes, witnessInstancesPerRun } = config.limits;
     const budget = { instances: witnessInstances, nodes: witnessNodes, perRun: witnessInstancesPerRun };
     const diffed: Change[] = clock.time('diff', () => (cand ? diffContracts(base.contract, cand.contract, budget) : []));
-    const [baseReplay, candReplay] = await clock.time('cases', () => replayBoth(datasets, base, cand, config, deadline, log));
+    // Cases first, then the witnesses: a witness call never runs beside a case, nor before it.
+    const [baseReplay, candReplay, confirmed] = await clock.time('cases', async () => {
+      const replays = await replayBoth(datasets, base, cand, config, deadline, log);
+      return [...replays, cand ? await confirmLive(diffed, base, cand, config, deadline, log) : diffed] as const;
+    });
     const baseCases = baseReplay.results;
     const candCases = markRegressions(baseCases, candReplay.results);
     const audited = clock.time('audit', () =>
@@ -98,7 +104,7 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
     );
 
     const today = startedAt.toISOString().slice(0, 10);
-    const { changes, calm } = deprecationLifecycle(diffed, config, today, options.server);
+    const { changes, calm } = deprecationLifecycle(confirmed, config, today, options.server);
     const release = checkVersionBump(base.contract.server, cand?.contract.server ?? null, changes);
     const definitions = roleDefinitions(datasets);
     const { decision, roles } = clock.time('decide', () => {
@@ -268,14 +274,11 @@ async function replayBoth(
   if (caseCount) log(`replaying ${caseCount} cases on both sides`);
   // Past the deadline already (a side was blamed for it): every server is gone, so nothing is replayed.
   if (deadline.expired) return [unreachedCases(datasets), unreachedCases(datasets)];
-  const requestMs = { name: 'timeouts.requestMs', ms: config.timeouts.requestMs };
   // Each case as it ends, per side; past 50 cases, every twentieth of them, so a long run shows it moves.
   const every = caseCount <= 50 ? 1 : Math.ceil(caseCount / 20);
   const replay = (side: OpenSide): Promise<Replay> => {
     const session = side.session;
-    // `tracked` is how the run deadline names a call in flight; `what` is the request, for the slow notice.
-    const call = <T>(tracked: string, what: string, step: () => Promise<T>) =>
-      deadline.track(side.side, tracked, () => noticeSlow(log, `${side.side}: ${what}`, requestMs, step));
+    const call = tracker(side, config, deadline, log);
     let done = 0;
     return replayCases(datasets, {
       contract: side.contract,
@@ -299,6 +302,46 @@ async function replayBoth(
     });
   };
   return deadline.race(Promise.all([replay(base), cand ? replay(cand) : Promise.resolve(unreachedCases(datasets))]));
+}
+
+/**
+ * One request of a side, as the run tracks it: `tracked` is how the run deadline names a call in
+ * flight; `what` is the request, for the slow notice.
+ */
+function tracker(side: OpenSide, config: GateConfig, deadline: RunDeadline, log: (line: string) => void) {
+  const requestMs = { name: 'timeouts.requestMs', ms: config.timeouts.requestMs };
+  return <T>(tracked: string, what: string, step: () => Promise<T>) =>
+    deadline.track(side.side, tracked, () => noticeSlow(log, `${side.side}: ${what}`, requestMs, step));
+}
+
+/** The breaks' witnesses sent to both live servers (cases/witness-calls.ts), and what their answers make of each. */
+async function confirmLive(
+  changes: Change[],
+  base: OpenSide,
+  cand: OpenSide,
+  config: GateConfig,
+  deadline: RunDeadline,
+  log: (line: string) => void,
+): Promise<Change[]> {
+  if (deadline.expired || !changes.some(worthCalling)) return changes;
+  const live = (side: OpenSide): LiveSide => {
+    const session = side.session;
+    const call = tracker(side, config, deadline, log);
+    return {
+      side: side.side,
+      contract: side.contract,
+      consent: {
+        allowSideEffects: side.profile.allowSideEffects,
+        safeTools: side.profile.transport === 'snapshot' ? [] : side.profile.safeTools,
+      },
+      call: session ? (name, args) => call(name, `tools/call ${name} (a witness)`, () => session.callTool(name, args)) : null,
+      alive: () => session?.alive ?? false,
+    };
+  };
+  const checks = await deadline.race(
+    sendWitnesses(changes, { baseline: live(base), candidate: live(cand) }, config.limits.witnessCalls, log),
+  );
+  return applyLive(changes, checks);
 }
 
 function logDecision(decision: Decision, log: (line: string) => void): void {

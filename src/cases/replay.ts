@@ -1,6 +1,6 @@
-import { callRefusal } from '../contract/callable.js';
 import type { Contract, ContractTool } from '../contract/types.js';
 import { mapLimit } from '../concurrency.js';
+import { consentGap } from './consent.js';
 import { unprobed } from './probe.js';
 import { nextPageArgs } from './next-page.js';
 import { featureProbes, type FeatureReader } from './feature-probes.js';
@@ -180,10 +180,9 @@ async function probe(
   const base = unprobed(tool.name);
   if (!side.caller) return { probe: { ...base, reason: side.noCallerReason ?? 'no live server on this side' }, failures: [] };
   // Whatever the consent: a duplicate name or contradicting hints (contract/callable.ts); the audit says why too.
-  const refusal = callRefusal(tool, side.contract);
-  if (refusal) return { probe: { ...base, reason: refusal }, failures: [] };
-  const consent = side.allowSideEffects || spec.sideEffects === 'allowed' || (side.safeTools ?? []).includes(tool.name);
-  if (!tool.effectiveAnnotations.readOnlyHint && !consent) {
+  const gap = consentGap(tool, side.contract, side, { granted: spec.sideEffects === 'allowed' });
+  if (gap?.kind === 'never') return { probe: { ...base, reason: gap.reason }, failures: [] };
+  if (gap) {
     const reason = `${tool.name} is not read-only; list it in the profile's safeTools, or set allowSideEffects: true on the profile or sideEffects: allowed on the case, to probe it`;
     return { probe: { ...base, reason }, failures: [] };
   }

@@ -220,6 +220,11 @@ export const limitsSchema = z.strictObject({
     200_000,
     'Instances the witness search judges at most over the whole run; tools past it are not searched, and say so.',
   ),
+  witnessCalls: setting(
+    int().min(0),
+    20,
+    'Witnesses sent to the live servers at most over the whole run, each to the candidate and to the baseline through tools/call (docs/verdicts.md, "Confirmed live"); only to tools the consent guard lets the gate call on both sides. 0 sends none.',
+  ),
 });
 
 export const auditSchema = z

@@ -3,7 +3,7 @@ import { volatileMatcher } from '../audit/result-drift.js';
 import { mapLimit } from '../concurrency.js';
 import type { ToolCallResult } from '../connect/session.js';
 import { depthOf, MAX_DEFINITION_DEPTH } from '../contract/normalize.js';
-import { callRefusal } from '../contract/callable.js';
+import { consentGap, notReadOnlyWhy } from '../cases/consent.js';
 import type { Contract, ContractTool } from '../contract/types.js';
 import { describe } from '../error-text.js';
 import { probeArguments } from './probe-args.js';
@@ -58,13 +58,13 @@ const isObject = (value: unknown): value is Record<string, unknown> => value !==
 const clip = (text: string, max = 160) => (text.length > max ? `${text.slice(0, max)}…` : text);
 const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
 
-/** Why a tool is not called, or null when it may be. */
-function consentProblem(tool: ContractTool, allowSideEffects: boolean, safeTools: string[] = []): string | null {
-  if (tool.effectiveAnnotations.readOnlyHint || allowSideEffects || safeTools.includes(tool.name)) return null;
-  const why = tool.defaultedHints.includes('readOnlyHint')
-    ? 'it declares no readOnlyHint, and the spec default is false'
-    : 'its readOnlyHint is false';
-  return `not recorded: ${tool.name} is not read-only (${why}), so recording would change something. List it in the profile's safeTools if it is safe to call, or set allowSideEffects: true on the profile, to record it`;
+/** Why a tool is not called, or null when it may be (cases/consent.ts, the rule every tools/call asks). */
+function consentProblem(tool: ContractTool, contract: Contract, options: RecordOptions): string | null {
+  const gap = consentGap(tool, contract, options);
+  if (!gap) return null;
+  // Before consent: allowSideEffects is consent to what a tool says it does, and these do not say.
+  if (gap.kind === 'never') return `not recorded: ${gap.reason}`;
+  return `not recorded: ${tool.name} is not read-only (${notReadOnlyWhy(tool)}), so recording would change something. List it in the profile's safeTools if it is safe to call, or set allowSideEffects: true on the profile, to record it`;
 }
 
 type Answer = { ok: true; isError: boolean; data: unknown; bytes: number; text: string } | { ok: false; reason: string };
@@ -117,10 +117,7 @@ function plan(tool: ContractTool, contract: Contract, options: RecordOptions): R
     : built?.ok
       ? { ...base, args: built.value as Record<string, unknown>, argsFrom: 'schema' }
       : base;
-  // Before consent: allowSideEffects is consent to what a tool says it does, and these do not say.
-  const refusal = callRefusal(tool, contract);
-  if (refusal) return { ...withArgs, skipped: `not recorded: ${refusal}` };
-  const consent = consentProblem(tool, options.allowSideEffects, options.safeTools);
+  const consent = consentProblem(tool, contract, options);
   if (consent) return { ...withArgs, skipped: consent };
   if (built && !built.ok) {
     return {
