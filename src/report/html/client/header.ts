@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 import type { ReportView, SideView } from '../view.js';
+import { passRateText } from '../../case-tally.js';
 import { el, section } from './dom.js';
 
 /** The verdict, its reasons and any approvals: what a reader needs first. */
@@ -46,10 +47,6 @@ export function renderVerdict(view: ReportView): HTMLElement {
   );
 }
 
-function percent(rate: number | null): string {
-  return rate === null ? 'n/a' : `${Math.round(rate * 100)}%`;
-}
-
 /** Both profiles: server identity, contract hash, tool count and case totals. */
 export function renderProfiles(view: ReportView): HTMLElement {
   const sides: [string, SideView][] = [
@@ -62,10 +59,7 @@ export function renderProfiles(view: ReportView): HTMLElement {
     ['protocol', (s) => s.server.protocolVersion ?? '—'],
     ['contract hash', (s) => el('code', { class: 'hash', 'data-hash': s.contractHash ?? '' }, s.contractHash ?? '—')],
     ['tools', (s) => String(s.toolCount)],
-    [
-      'cases passed',
-      (s) => `${s.cases.passed}/${s.cases.total} (${percent(s.cases.passRate)}), ${s.cases.failed} failed, ${s.cases.skipped} skipped`,
-    ],
+    ['cases passed', (s) => `${passRateText(s.cases)}, ${s.cases.failed} failed`],
   ];
   const errors = sides
     .filter(([, s]) => s.error)
