@@ -6,7 +6,8 @@ import type { SurfaceItem } from './surface.js';
 /**
  * Severity toggles and a text search over tools. A severity toggle hides every change, tool row and
  * finding of that severity through one class on <body> (cheap with 1,000 tools); "unchanged" hides
- * tools without changes. The search matches names, titles and descriptions on either side.
+ * tools without changes, and starts pressed off: a reader comes for what changed, and 1,000
+ * unchanged rows would bury it. The search matches names, titles and descriptions on either side.
  */
 export function renderFilters(view: ReportView, items: SurfaceItem[]): HTMLElement {
   const counter = el('span', { id: 'tool-count', class: 'muted' });
@@ -19,7 +20,8 @@ export function renderFilters(view: ReportView, items: SurfaceItem[]): HTMLEleme
       if (item.element.hidden !== hidden) item.element.hidden = hidden;
       if (!hidden && !document.body.classList.contains(`hide-${item.severity}`)) shown++;
     }
-    counter.textContent = `${shown} of ${items.length} tools shown`;
+    const hiddenUnchanged = document.body.classList.contains('hide-none') ? items.filter((i) => i.severity === 'none').length : 0;
+    counter.textContent = `${shown} of ${items.length} tools shown${hiddenUnchanged ? ` (${hiddenUnchanged} unchanged hidden)` : ''}`;
     document.getElementById('no-tools')?.toggleAttribute('hidden', shown > 0);
   };
   const search = el('input', {
@@ -29,8 +31,13 @@ export function renderFilters(view: ReportView, items: SurfaceItem[]): HTMLEleme
     'aria-label': 'search tools by name or description',
   }) as HTMLInputElement;
   search.addEventListener('input', () => update(search.value.trim().toLowerCase()));
-  const toggle = (key: string, label: string) => {
-    const button = el('button', { type: 'button', class: `filter filter-${key}`, 'data-filter': key, 'aria-pressed': 'true' }, label);
+  const toggle = (key: string, label: string, shown = true) => {
+    if (!shown) document.body.classList.add(`hide-${key}`);
+    const button = el(
+      'button',
+      { type: 'button', class: `filter filter-${key}`, 'data-filter': key, 'aria-pressed': String(shown) },
+      label,
+    );
     button.addEventListener('click', () => {
       const hide = document.body.classList.toggle(`hide-${key}`);
       button.setAttribute('aria-pressed', String(!hide));
@@ -47,10 +54,14 @@ export function renderFilters(view: ReportView, items: SurfaceItem[]): HTMLEleme
     toggle('breaking', `breaking (${c.breaking})`),
     toggle('dangerous', `dangerous (${c.dangerous})`),
     toggle('safe', `safe (${c.safe})`),
-    toggle('none', `unchanged tools (${unchanged})`),
+    toggle('none', `unchanged tools (${unchanged})`, false),
     search,
     counter,
   );
   update('');
+  // The headers below stick under the bar: tell them its height, which changes when it wraps.
+  new ResizeObserver(() => document.documentElement.style.setProperty('--sticky-top', `${bar.offsetHeight}px`)).observe(bar);
+  // Once the page holds the tool list: a report whose tools are all unchanged says why none is shown.
+  queueMicrotask(() => update(search.value.trim().toLowerCase()));
   return bar;
 }
