@@ -15,13 +15,16 @@ export function renderFilters(view: ReportView, items: SurfaceItem[]): HTMLEleme
   // writes would lay out the page once per row.
   const update = (query: string) => {
     let shown = 0;
+    // Unchanged tools the search would show but the "unchanged" toggle hides: the counter names them.
+    let unchanged = 0;
     for (const item of items) {
       const hidden = query !== '' && !item.text.includes(query);
       if (item.element.hidden !== hidden) item.element.hidden = hidden;
-      if (!hidden && !document.body.classList.contains(`hide-${item.severity}`)) shown++;
+      if (hidden) continue;
+      if (!document.body.classList.contains(`hide-${item.severity}`)) shown++;
+      else if (item.severity === 'none') unchanged++;
     }
-    const hiddenUnchanged = document.body.classList.contains('hide-none') ? items.filter((i) => i.severity === 'none').length : 0;
-    counter.textContent = `${shown} of ${items.length} tools shown${hiddenUnchanged ? ` (${hiddenUnchanged} unchanged hidden)` : ''}`;
+    counter.textContent = `${shown} of ${items.length} tools shown${unchanged ? ` (${unchanged} unchanged hidden)` : ''}`;
     document.getElementById('no-tools')?.toggleAttribute('hidden', shown > 0);
   };
   const search = el('input', {
