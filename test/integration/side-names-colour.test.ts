@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 
 /** `mcp-gate diff FILE FILE` names each side by its file, and the text output honours FORCE_COLOR and NO_COLOR. */
 describe('side names and colour in the human formats', () => {
