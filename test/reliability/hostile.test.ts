@@ -273,7 +273,9 @@ describe('a hostile candidate cannot hang, crash or fool the gate', { timeout: T
   });
 
   it('sends one ~20 MB tools/list page: cut off at limits.maxMessageBytes, Rollback (candidate-unavailable)', async () => {
-    const result = await run('huge-page');
+    // Cut by its size, not by time: the config's short request timeout (for the hang tests) would
+    // turn a machine slow to build 20 MB into a timeout, so this test gives the request room.
+    const result = await run('huge-page', { env: { MCPGATE_TIMEOUTS__REQUEST_MS: '15000' } });
     expect(result.code).toBe(1);
     const report = reportOf(result);
     expect(codes(report)).toEqual(['candidate-unavailable']);
