@@ -18,6 +18,7 @@ import { noticeSlow } from './connect/slow-notice.js';
 import { approveCovering, decide, type Decision } from './decide/decide.js';
 import { collectSignals } from './decide/signals.js';
 import { diffContracts } from './diff/index.js';
+import { SchemaWork } from './contract/schema-work.js';
 import { summarize } from './diff/summary.js';
 import { discoveryFindings, unavailableFinding } from './contract/findings.js';
 import type { Change } from './findings/types.js';
@@ -77,9 +78,12 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
       );
     }
 
-    const { witnessInstances, witnessNodes, witnessInstancesPerRun } = config.limits;
+    const { witnessInstances, witnessNodes, witnessInstancesPerRun, schemaNodesPerTool, schemaNodesPerRun } = config.limits;
     const budget = { instances: witnessInstances, nodes: witnessNodes, perRun: witnessInstancesPerRun };
-    const changes: Change[] = clock.time('diff', () => (cand ? diffContracts(base.contract, cand.contract, budget) : []));
+    // The walks hold the main thread: they look at the deadline themselves (contract/schema-work.ts).
+    const work = new SchemaWork({ perTool: schemaNodesPerTool, perRun: schemaNodesPerRun }, () => deadline.check('the schema diff'));
+    deadline.check('the schema diff');
+    const changes: Change[] = clock.time('diff', () => (cand ? diffContracts(base.contract, cand.contract, budget, work) : []));
     const [baseReplay, candReplay] = await clock.time('cases', () => replayBoth(datasets, base, cand, config, deadline, log));
     const baseCases = baseReplay.results;
     const candCases = markRegressions(baseCases, candReplay.results);
