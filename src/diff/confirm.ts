@@ -5,6 +5,7 @@ import type { WitnessBudget, WitnessOutcome } from '../witness/search.js';
 import { instancePath, remembered, schemasOf, searchSafely, type Ledger, type Side } from './confirm-ask.js';
 import { calm, evidenced, spotted, withWitness } from './confirm-words.js';
 import { isTooComplex, isUnread } from './schema-context.js';
+import { canonicalJson } from '../contract/canonical.js';
 import { SchemaWork } from '../contract/schema-work.js';
 import { normalForm } from './schema-normal-form.js';
 
@@ -64,7 +65,11 @@ export function confirmChanges(
       const [was, is] = side === 'input' ? [old.inputSchema, now.inputSchema] : [old.outputSchema, now.outputSchema];
       // Too complex to walk is too complex to search: held as it is.
       if (own.some(isTooComplex)) continue;
-      if (!own.length && (!was || !is || normalForm(was, was) === normalForm(is, is))) continue;
+      if (
+        !own.length &&
+        (!was || !is || canonicalJson(was) === canonicalJson(is) || normalForm(was, was, work) === normalForm(is, is, work))
+      )
+        continue;
       const pair = schemasOf(side, old, now);
       if (!pair) continue;
       const judged = judgeSide(side, old.name, pair, own, budget, left, work);
@@ -129,14 +134,20 @@ function judgeSide(
     if (first.kind !== 'none') return withWitness(c, side, first);
     const instances = Math.min(budget.instances * DEEP, Math.max(0, left.instances));
     const focus = [instancePath(c)];
-    const deep = remembered(left, [pair.accept, pair.refuse, focus, instances, SEED + 1], () =>
-      spent() ?? searchSafely(pair.accept, pair.refuse, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus, work }),
+    const deep = remembered(
+      left,
+      [pair.accept, pair.refuse, focus, instances, SEED + 1],
+      () => spent() ?? searchSafely(pair.accept, pair.refuse, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus, work }),
     );
     if (deep.kind !== 'none') return withWitness(c, side, deep);
     // Nothing either way, at depth: the walk over-claimed (a constraint the rest implied, a
     // condition that cannot fire), and the change is calm. A witness the other way: held, unconfirmed.
-    const back = remembered(left, [pair.refuse, pair.rawAccept, [], instances, SEED + 1], () =>
-      spent() ?? searchSafely(pair.refuse, pair.rawAccept, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus: [], work }),
+    const back = remembered(
+      left,
+      [pair.refuse, pair.rawAccept, [], instances, SEED + 1],
+      () =>
+        spent() ??
+        searchSafely(pair.refuse, pair.rawAccept, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus: [], work }),
     );
     const tried = first.tried + deep.tried + back.tried;
     return back.kind === 'none' && reachable(c) ? calm(c, side, tried) : withWitness(c, side, { ...deep, tried });
@@ -158,8 +169,10 @@ function judgeSide(
   // Before a held change is let go as calm, the search goes deeper both ways: a miss must not be silence.
   const instances = Math.min(budget.instances * DEEP, Math.max(0, left.instances));
   const deep = (accept: JsonSchema, refuse: JsonSchema) =>
-    remembered(left, [accept, refuse, [], instances, SEED + 1], () =>
-      spent() ?? searchSafely(accept, refuse, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus: [], work }),
+    remembered(
+      left,
+      [accept, refuse, [], instances, SEED + 1],
+      () => spent() ?? searchSafely(accept, refuse, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus: [], work }),
     );
   const forward = deep(pair.accept, pair.refuse);
   if (forward.kind === 'found') {

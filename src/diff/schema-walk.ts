@@ -27,7 +27,13 @@ export function compareSchemaNodes(beforeRaw: unknown, afterRaw: unknown, path: 
     if (ctx.budget.spent) return [];
     ctx.budget.spent = true;
     const limit = showNodes(ctx.work.limits.perTool);
-    return [unread(ctx, path, `The schema is too large to compare in full (${limit} nodes, limits.schemaNodesPerTool); the rest was not compared.`)];
+    return [
+      unread(
+        ctx,
+        path,
+        `The schema is too large to compare in full (${limit} nodes, limits.schemaNodesPerTool); the rest was not compared.`,
+      ),
+    ];
   }
   let before, after;
   try {

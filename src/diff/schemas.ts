@@ -70,7 +70,11 @@ function walk(side: SchemaSide, tool: string, before: JsonSchema, after: JsonSch
         changes.push(annotationChange(ctx, [root, key, name], defsBefore[name] ?? null, defsAfter[name] ?? null));
     }
   }
-  if (changes.length === 0 && normalForm(before, before) !== normalForm(after, after)) {
+  if (
+    changes.length === 0 &&
+    canonicalJson(before) !== canonicalJson(after) &&
+    normalForm(before, before, work) !== normalForm(after, after, work)
+  ) {
     changes.push(toolChange('schema-changed', tool, [root], null, null, 'The schemas differ in a way the gate does not classify.'));
   }
   return changes;
