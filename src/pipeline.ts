@@ -24,6 +24,7 @@ import { discoveryFindings, unavailableFinding } from './contract/findings.js';
 import type { Change } from './findings/types.js';
 import { buildSideReport } from './report/side.js';
 import { REPORT_SCHEMA_VERSION, type Report, type Timing } from './report/types.js';
+import { trimReport } from './report/trim.js';
 import { roleBreakdown, type RoleReport } from './roles/breakdown.js';
 import { roleDefinitions } from './roles/definitions.js';
 import { roleReach } from './roles/surface.js';
@@ -122,7 +123,7 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
     });
     logDecision(decision, log);
 
-    return {
+    return trimReport({
       schemaVersion: REPORT_SCHEMA_VERSION,
       generatedBy: { name: GATE_NAME, version: GATE_VERSION },
       startedAt: startedAt.toISOString(),
@@ -144,7 +145,7 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
       ...(options.policy && { policy: options.policy }),
       environment: { containment: containmentUsed() },
       timing: { totalMs: clock.total(), stages: clock.stages },
-    };
+    });
   } finally {
     await deadline.end();
     // After the servers ended: nothing writes there any more.

@@ -1,3 +1,4 @@
+import type { ReportTrim } from './trim.js';
 import type { CaseResult, CaseTotals } from '../cases/types.js';
 import type { ContractTool, Discovery, ServerIdentity, Features } from '../contract/types.js';
 import type { Decision } from '../decide/decide.js';
@@ -69,6 +70,8 @@ export interface Report {
   policy?: PolicyDrift;
   /** Absent in reports of builds before containment was reported. */
   environment?: RunEnvironment;
+  /** What a report past MAX_REPORT_BYTES left out (report/trim.ts); absent when nothing was. */
+  trimmed?: ReportTrim;
   timing: Timing;
 }
 
