@@ -100,13 +100,12 @@ export function expandedSize(schema: unknown, work?: SchemaWork): number {
 function lookup(root: unknown, ref: string): unknown {
   let target: unknown = root;
   for (const raw of ref.slice(1).split('/').filter(Boolean)) {
-    let key = raw;
+    let key: string;
     try {
-      key = decodeURIComponent(raw);
+      key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
     } catch {
       return undefined;
     }
-    key = key.replace(/~1/g, '/').replace(/~0/g, '~');
     if (Array.isArray(target) && /^\d+$/.test(key)) target = target[Number(key)];
     else target = isObject(target) && Object.hasOwn(target, key) ? target[key] : undefined;
   }
