@@ -1,15 +1,7 @@
-import type { Report } from './types.js';
+import type { Report, ReportTrim } from './types.js';
 
 /** The most bytes a report (its JSON, as written) may take: past it, its longest lists are trimmed. */
 export const MAX_REPORT_BYTES = 32 * 1024 * 1024;
-
-/** What a report too large to write whole left out (issue 28 §8). Absent in reports that were not trimmed. */
-export interface ReportTrim {
-  maxBytes: number;
-  note: string;
-  /** Each list cut short: where it is in the report, how many entries were kept, and of how many. */
-  lists: { at: string; kept: number; of: number }[];
-}
 
 type Trimmable = { at: string; list: unknown[]; set: (kept: unknown[]) => void; depth: number };
 

@@ -1,4 +1,3 @@
-import type { ReportTrim } from './trim.js';
 import type { CaseResult, CaseTotals } from '../cases/types.js';
 import type { ContractTool, Discovery, ServerIdentity, Features } from '../contract/types.js';
 import type { Decision } from '../decide/decide.js';
@@ -73,6 +72,14 @@ export interface Report {
   /** What a report past MAX_REPORT_BYTES left out (report/trim.ts); absent when nothing was. */
   trimmed?: ReportTrim;
   timing: Timing;
+}
+
+/** What a report too large to write whole left out (report/trim.ts, issue 28 §8). */
+export interface ReportTrim {
+  maxBytes: number;
+  note: string;
+  /** Each list cut short: where it is in the report, how many entries were kept, and of how many. */
+  lists: { at: string; kept: number; of: number }[];
 }
 
 /**
