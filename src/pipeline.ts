@@ -16,7 +16,11 @@ import { RunDeadline } from './connect/run-deadline.js';
 import { containmentUsed } from './connect/containment.js';
 import { noticeSlow } from './connect/slow-notice.js';
 import { approveCovering, decide, type Decision } from './decide/decide.js';
+import { calmRemovals } from './decide/deprecation-window.js';
 import { collectSignals } from './decide/signals.js';
+import { checkVersionBump } from './decide/version-bump.js';
+import { savedReports } from './report/history/saved.js';
+import { deprecatedSince } from './report/history/deprecations.js';
 import { diffContracts } from './diff/index.js';
 import { SchemaWork } from './contract/schema-work.js';
 import { summarize } from './diff/summary.js';
@@ -50,6 +54,8 @@ export interface RunOptions {
    * the caller then removes them. Otherwise the run makes its own, and removes them when it ends.
    */
   sideDirs?: Record<Side, SideDirs | null>;
+  /** The server of a bundle this run gates: the saved reports of that server alone tell its history. */
+  server?: string;
 }
 
 /**
@@ -84,7 +90,7 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
     // The walks hold the main thread: they look at the deadline themselves (contract/schema-work.ts).
     const work = new SchemaWork({ perTool: schemaNodesPerTool, perRun: schemaNodesPerRun }, () => deadline.check('the schema diff'));
     deadline.check('the schema diff');
-    const changes: Change[] = clock.time('diff', () => (cand ? diffContracts(base.contract, cand.contract, budget, work) : []));
+    const diffed: Change[] = clock.time('diff', () => (cand ? diffContracts(base.contract, cand.contract, budget, work) : []));
     const [baseReplay, candReplay] = await clock.time('cases', () => replayBoth(datasets, base, cand, config, deadline, log));
     const baseCases = baseReplay.results;
     const candCases = markRegressions(baseCases, candReplay.results);
@@ -97,12 +103,15 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
     );
 
     const today = startedAt.toISOString().slice(0, 10);
+    const { changes, calm } = deprecationLifecycle(diffed, config, today, options.server);
+    const release = checkVersionBump(base.contract.server, cand?.contract.server ?? null, changes);
     const definitions = roleDefinitions(datasets);
     const { decision, roles } = clock.time('decide', () => {
       const findings = [
         ...discoveryFindings(base.contract, cand?.contract ?? null),
         ...policyFindings(options.policy),
         ...(candidateError ? [unavailableFinding(candidateError)] : []),
+        ...release.findings,
       ];
       const roles = roleBreakdown(
         definitions,
@@ -114,7 +123,11 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
       const forbidden = datasets.flatMap((d) => d.cases.flatMap((c) => c.forbiddenTools ?? []));
       const reach = roleReach(definitions, forbidden);
       const repairedOutputs = failedOutputSchemas(base.contract, audited.findings);
-      const signals = collectSignals(changes, candCases, [...findings, ...audited.findings, ...roles.findings], { reach, repairedOutputs });
+      const signals = collectSignals(changes, candCases, [...findings, ...audited.findings, ...roles.findings], {
+        reach,
+        repairedOutputs,
+        calmRemovals: calm,
+      });
       const decided = decide(signals, config.promotion, today);
       const decision = options.approvedByLabel
         ? approveCovering(decided, signals, options.approvedByLabel, options.approvalCovers ?? null)
@@ -139,6 +152,7 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
         candCases,
       ),
       diff: { summary: summarize(changes), changes },
+      release,
       audit: audited,
       roles: roles satisfies RoleReport[],
       decision,
@@ -151,6 +165,37 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
     // After the servers ended: nothing writes there any more.
     if (!options.sideDirs) for (const d of Object.values(dirs)) d?.remove();
   }
+}
+
+/**
+ * The "remove" step of the deprecation lifecycle (docs/releases.md): a tool the baseline marked
+ * deprecated and the candidate removed is held until the saved reports show the mark at least
+ * `promotion.deprecationWindowDays` old; each such change says which it is. The saved reports are
+ * read only when there is such a change.
+ */
+function deprecationLifecycle(
+  changes: Change[],
+  config: GateConfig,
+  today: string,
+  server: string | undefined,
+): { changes: Change[]; calm: Map<string, string> } {
+  const removed = changes.filter((c) => c.code === 'tool-removed-after-deprecation' && c.tool !== null).map((c) => c.tool!);
+  if (!removed.length) return { changes, calm: new Map() };
+  const window = config.promotion.deprecationWindowDays ?? 0;
+  const since = window === 0 ? new Map<string, string>() : deprecatedSince(savedReports(config.reports.dir), removed, server);
+  const calm = calmRemovals(removed, since, window, today);
+  const noted = changes.map((c) => {
+    if (c.code !== 'tool-removed-after-deprecation' || c.tool === null) return c;
+    const why = calm.get(c.tool);
+    const first = since.get(c.tool);
+    const note = why
+      ? `Its removal is calm: ${why}.`
+      : first
+        ? `Held: the saved reports show the mark only since ${first.slice(0, 10)}, under the ${window}-day window (promotion.deprecationWindowDays).`
+        : `Held: no saved report in reports.dir shows the mark ${window} days ago (promotion.deprecationWindowDays).`;
+    return { ...c, message: `${c.message} ${note}` };
+  });
+  return { changes: noted, calm };
 }
 
 interface Connected {

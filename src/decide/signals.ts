@@ -29,6 +29,8 @@ export interface SignalContext {
   reach?: RoleReach;
   /** Tools whose output schema the baseline's own results failed: loosening it is a repair (issue 27 §2). */
   repairedOutputs?: Set<string>;
+  /** Deprecated tools whose removal the lifecycle allows (decide/deprecation-window.ts), with why. */
+  calmRemovals?: ReadonlyMap<string, string>;
 }
 
 const FEATURE_AREAS = new Set(['prompts', 'resources', 'capabilities']);
@@ -112,7 +114,9 @@ export function collectSignals(
  * not confirm is held with what was tried. An output schema that the baseline's own results failed
  * is a repair when it changes: held at most, never rolled back.
  */
-function capOf(c: Change, { reach = null, repairedOutputs }: SignalContext): Signal['cap'] | undefined {
+function capOf(c: Change, { reach = null, repairedOutputs, calmRemovals }: SignalContext): Signal['cap'] | undefined {
+  const calm = c.code === 'tool-removed-after-deprecation' && c.tool !== null ? calmRemovals?.get(c.tool) : undefined;
+  if (calm) return { action: 'ignore', why: calm };
   if (c.tool !== null && CODES[c.code].area === 'output' && repairedOutputs?.has(c.tool)) {
     return { action: 'hold', why: "the baseline's own results failed this output schema, so changing it is a repair" };
   }

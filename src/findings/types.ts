@@ -58,10 +58,14 @@ export interface Finding {
    * finding the candidate no longer has where it was looked for). Older reports lack it.
    */
   direction?: 'new' | 'still' | 'fixed';
+  /** The client that refuses the tool, for client-rejects-tool (`audit.clients`). */
+  client?: string;
   /** The role it concerns, for role findings. */
   role?: string;
   /** The case whose probe produced it, for findings on live results. */
   caseId?: string;
-  /** JSON pointer into the result, for findings that compare the two sides' results. */
+  /** JSON pointer into the result, for findings that compare the two sides' results or that a result's schema refused. */
   path?: string;
+  /** The JSON Schema keyword a result failed (`type`, `required`, `enum`…), for structured-content-invalid. */
+  keyword?: string;
 }

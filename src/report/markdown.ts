@@ -57,7 +57,11 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
     `**Diff:** ${s.addedTools} added, ${s.removedTools} removed, ${s.schemaBreakages} schema breakages, ${s.readOnlyHintRegressions} read-only regressions, ${s.addedDestructiveTools} new destructive tools.`,
   );
 
-  const fixed = [...serverSection(b, c), ...approveSection(report, options)];
+  const fixed = [
+    ...serverSection(b, c),
+    ...(report.release ? ['', `Release: ${cell(report.release.summary)}`] : []),
+    ...approveSection(report, options),
+  ];
   if (report.policy?.error)
     fixed.unshift('', `> [!WARNING]\n> The gate's own config and datasets were not compared with the base: ${cell(report.policy.error)}`);
   if (options.reportLink)

@@ -53,6 +53,7 @@ export function renderText(report: Report, style: TextStyle = plain, reportPath:
     `  added tools ${s.addedTools}, removed tools ${s.removedTools}, schema breakages ${s.schemaBreakages}, read-only hint regressions ${s.readOnlyHintRegressions}, added destructive tools ${s.addedDestructiveTools}`,
   );
   lines.push(`  changes: ${s.breaking} breaking, ${s.dangerous} dangerous, ${s.safe} safe`);
+  if (report.release) lines.push(`  release: ${inert(report.release.summary)}`);
   for (const change of diff.changes.filter((x) => x.severity !== 'safe').slice(0, 12)) {
     lines.push(
       `  ${change.severity === 'breaking' ? style.red('breaking ') : style.yellow('dangerous')} ${change.code}: ${inert(change.message)}`,
