@@ -1,6 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import { Client, ProtocolError, type jsonSchemaValidator } from '@modelcontextprotocol/client';
 import * as z from 'zod';
 import type { Limits, RemoteProfile, StdioProfile, Timeouts } from '../config/types.js';
 import type { Side } from '../findings/types.js';
@@ -16,13 +14,19 @@ import { notReadyMessage, resolveRemote } from './remote-profile.js';
 import { GroupStdioTransport, RESULT_TOO_LARGE } from './stdio-transport.js';
 import { GATE_NAME, GATE_VERSION } from '../version.js';
 import { describe } from '../error-text.js';
+import type { ProtocolEra } from '../findings/revision.js';
 
-/** What a server says about itself in its `initialize` result. */
+/** What a server says about itself in its `initialize` or `server/discover` result. */
 export interface ServerIdentity {
   name: string | null;
   version: string | null;
   protocolVersion: string | null;
   instructions: string | null;
+  /**
+   * How the session was opened: `modern` through `server/discover` (2026-07-28 and later), `legacy`
+   * through `initialize`. Absent in reports and snapshots written before the gate spoke both eras.
+   */
+  era?: ProtocolEra | null;
 }
 
 /** Results are parsed leniently: the gate judges them itself, and must see unknown fields. */
@@ -50,8 +54,21 @@ const SDK_OUTPUT_CHECKS_UNUSED: jsonSchemaValidator = {
   },
 };
 
-const newClient = () =>
-  new Client({ name: GATE_NAME, version: GATE_VERSION }, { capabilities: {}, jsonSchemaValidator: SDK_OUTPUT_CHECKS_UNUSED });
+/**
+ * The SDK's client in `auto` negotiation: it probes with `server/discover` (2026-07-28) and falls
+ * back to `initialize` when the server gives no modern evidence (a "method not found" answer, or,
+ * on stdio, silence until the probe times out). The probe gets the startup timeout, like the
+ * handshake it may replace.
+ */
+const newClient = (timeouts: Timeouts) =>
+  new Client(
+    { name: GATE_NAME, version: GATE_VERSION },
+    {
+      capabilities: {},
+      jsonSchemaValidator: SDK_OUTPUT_CHECKS_UNUSED,
+      versionNegotiation: { mode: 'auto', probe: { timeoutMs: timeouts.startupMs } },
+    },
+  );
 
 /** A live MCP session with one server profile. The only stateful piece of the pipeline. */
 export class Session {
@@ -97,7 +114,7 @@ export class Session {
       stderrTailBytes: limits.stderrTailBytes,
       killGraceMs: timeouts.killGraceMs,
     });
-    const session = new Session(side, newClient(), transport, timeouts, new Redactor([]));
+    const session = new Session(side, newClient(timeouts), transport, timeouts, new Redactor([]));
     track(session); // before start: whoever holds the run deadline can end a server still starting
     try {
       await transport.start();
@@ -140,7 +157,7 @@ export class Session {
       limits.stderrTailBytes,
       limits,
     );
-    const session = new Session(side, newClient(), transport, timeouts, redactor);
+    const session = new Session(side, newClient(timeouts), transport, timeouts, redactor);
     track(session);
     if (server && profile.launch) {
       const command = `\`${[profile.launch.command, ...profile.launch.args].join(' ')}\``;
@@ -183,12 +200,13 @@ export class Session {
     return this.redactor.scrubDeep({
       name: info?.name ?? null,
       version: info?.version ?? null,
-      protocolVersion: this.transport.protocolVersion,
+      protocolVersion: this.client.getNegotiatedProtocolVersion() ?? this.transport.protocolVersion,
       instructions: this.client.getInstructions() ?? null,
+      era: this.client.getProtocolEra() ?? null,
     });
   }
 
-  /** The capabilities the server declared in `initialize` (scrubbed like everything it sends). */
+  /** The capabilities the server declared in `initialize` or `server/discover` (scrubbed like everything it sends). */
   capabilities(): Record<string, unknown> {
     return this.redactor.scrubDeep({ ...(this.client.getServerCapabilities() ?? {}) });
   }
@@ -263,7 +281,7 @@ export class Session {
 }
 
 function droppedResult(error: unknown): { droppedBytes: number; droppedReason: string } | null {
-  if (!(error instanceof McpError) || error.code !== RESULT_TOO_LARGE) return null;
+  if (!(error instanceof ProtocolError) || error.code !== RESULT_TOO_LARGE) return null;
   const data = error.data as { resultBytes?: unknown } | undefined;
   return typeof data?.resultBytes === 'number'
     ? { droppedBytes: data.resultBytes, droppedReason: error.message.replace(/^MCP error -?\d+: /, '') }
