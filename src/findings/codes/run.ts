@@ -51,5 +51,7 @@ function revisionNote(before: unknown, after: unknown): string {
     const stranded = from === 'legacy' ? 'clients that speak only the 2025 revisions' : 'clients pinned to the 2026 revisions';
     return ` (an era change: from ${ERA_WORDS[from]} to ${ERA_WORDS[to]}; ${stranded} can no longer connect)`;
   }
-  return revisionWentUp(before, after) ? ' (a newer revision)' : ' (an older or unknown revision: what the baseline negotiated may be gone)';
+  return revisionWentUp(before, after)
+    ? ' (a newer revision)'
+    : ' (an older or unknown revision: what the baseline negotiated may be gone)';
 }
