@@ -1,4 +1,4 @@
-import { Client, ProtocolError, type jsonSchemaValidator } from '@modelcontextprotocol/client';
+import { Client, ProtocolError, SdkError, SdkErrorCode, type jsonSchemaValidator } from '@modelcontextprotocol/client';
 import * as z from 'zod';
 import type { Limits, RemoteProfile, StdioProfile, Timeouts } from '../config/types.js';
 import type { Side } from '../findings/types.js';
@@ -60,15 +60,27 @@ const SDK_OUTPUT_CHECKS_UNUSED: jsonSchemaValidator = {
  * on stdio, silence until the probe times out). The probe gets the startup timeout, like the
  * handshake it may replace.
  */
-const newClient = (timeouts: Timeouts) =>
+const newClient = (timeouts: Timeouts, era: 'auto' | 'legacy' = 'auto') =>
   new Client(
     { name: GATE_NAME, version: GATE_VERSION },
     {
       capabilities: {},
       jsonSchemaValidator: SDK_OUTPUT_CHECKS_UNUSED,
-      versionNegotiation: { mode: 'auto', probe: { timeoutMs: timeouts.startupMs } },
+      versionNegotiation: { mode: era, probe: { timeoutMs: timeouts.startupMs } },
     },
   );
+
+/**
+ * Some 2025-era stdio servers exit on any request before `initialize`, so the `server/discover`
+ * probe ends them. The SDK starts such a server again only for its own stdio transport; the gate's
+ * is its own, so the SDK gives up, and the gate starts the server once more, straight to `initialize`.
+ */
+class ProbeEndedServer extends Error {}
+
+const probeEndedServer = (error: unknown) =>
+  error instanceof SdkError &&
+  error.code === SdkErrorCode.EraNegotiationFailed &&
+  /connection closed during the server\/discover probe/.test(error.message);
 
 /** A live MCP session with one server profile. The only stateful piece of the pipeline. */
 export class Session {
@@ -105,6 +117,23 @@ export class Session {
     track: (session: Session) => void,
     dirs: SideDirs | null,
   ): Promise<Session> {
+    try {
+      return await Session.startStdio(side, profile, timeouts, limits, track, dirs, 'auto');
+    } catch (error) {
+      if (!(error instanceof ProbeEndedServer)) throw error;
+      return Session.startStdio(side, profile, timeouts, limits, track, dirs, 'legacy');
+    }
+  }
+
+  private static async startStdio(
+    side: Side,
+    profile: StdioProfile,
+    timeouts: Timeouts,
+    limits: Limits,
+    track: (session: Session) => void,
+    dirs: SideDirs | null,
+    era: 'auto' | 'legacy',
+  ): Promise<Session> {
     const { spec } = launchSpecOf(profile, process.env, dirs);
     const transport = new GroupStdioTransport({
       ...spec,
@@ -114,7 +143,7 @@ export class Session {
       stderrTailBytes: limits.stderrTailBytes,
       killGraceMs: timeouts.killGraceMs,
     });
-    const session = new Session(side, newClient(timeouts), transport, timeouts, new Redactor([]));
+    const session = new Session(side, newClient(timeouts, era), transport, timeouts, new Redactor([]));
     track(session); // before start: whoever holds the run deadline can end a server still starting
     try {
       await transport.start();
@@ -191,6 +220,10 @@ export class Session {
     try {
       await this.client.connect(this.transport, { timeout: this.timeouts.startupMs });
     } catch (error) {
+      if (probeEndedServer(error) && this.transport instanceof GroupStdioTransport) {
+        await this.transport.close();
+        throw new ProbeEndedServer();
+      }
       throw await this.failure('initialize', error);
     }
   }

@@ -74,4 +74,11 @@ describe('negotiated protocol versions', () => {
       'baseline profile "no-initialize" is unavailable (initialize): the server implements neither server/discover',
     );
   });
+
+  it('a 2025-era server that exits on the server/discover probe is started again, straight to initialize', async () => {
+    const { result, report } = await gate('latest', 'exit-on-probe');
+    expect(report!.candidate.error).toBeNull();
+    expect([report!.candidate.server.era, report!.candidate.server.protocolVersion]).toEqual(['legacy', '2025-11-25']);
+    expect([report!.decision.verdict, result.code]).toEqual(['Promote', 0]);
+  });
 });
