@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT, runCli } from '../helpers/cli.js';
+import { freePort } from '../helpers/http.js';
 import { processesMatching } from '../helpers/processes.js';
 import type { Report } from '../../src/report/types.js';
 
@@ -8,8 +9,10 @@ import type { Report } from '../../src/report/types.js';
 // rejects initialize), or both eras with --eras=both; era-legacy-server.mjs is built with the v1
 // package and knows only initialize. Both serve the same tools (era-tools.mjs); release 2 removes one.
 const CONFIG = join(ROOT, 'test/fixtures/servers/eras.config.yaml');
-const gate = async (baseline: string, candidate: string) => {
-  const result = await runCli(['run', '-c', CONFIG, '--baseline', baseline, '--candidate', candidate, '--format', 'json', '--quiet']);
+const gate = async (baseline: string, candidate: string, env: Record<string, string> = {}) => {
+  const result = await runCli(['run', '-c', CONFIG, '--baseline', baseline, '--candidate', candidate, '--format', 'json', '--quiet'], {
+    env,
+  });
   const report = JSON.parse(result.stdout) as Report;
   return {
     code: result.code,
@@ -103,5 +106,18 @@ describe('both protocol eras, through the SDK v2 client', () => {
       'markdown',
     ]);
     expect(markdown.stdout).toContain('| protocol | 2025-11-25 (legacy era) | 2026-07-28 (modern era) |');
+  });
+
+  it('over streamable HTTP too: a 2026-07-28-only endpoint (createMcpHandler) reads as over stdio', async () => {
+    const env = { ERAS_PORT: String(await freePort()) };
+    const same = await gate('modern', 'modern-http', env);
+    expect(same.sides).toEqual([
+      ['modern', '2026-07-28'],
+      ['modern', '2026-07-28'],
+    ]);
+    expect([same.verdict, same.changes, same.code]).toEqual(['Promote', [], 0]);
+    expect(same.report.candidate.contractHash).toBe(same.report.baseline.contractHash);
+    const across = await gate('legacy', 'modern-http', { ERAS_PORT: String(await freePort()) });
+    expect([across.verdict, across.reasons]).toEqual(['Hold', [['protocol-version-changed', 'hold']]]);
   });
 });
