@@ -292,7 +292,8 @@ export class Session {
   }
 
   private async failure(phase: Phase, error: unknown): Promise<SideUnavailableError> {
-    let message = describe(error);
+    // The v2 SDK's ProtocolError message leaves out the JSON-RPC code the server sent; reports keep it.
+    let message = error instanceof ProtocolError ? `MCP error ${error.code}: ${error.message}` : describe(error);
     const timedOut = /timed out|timeout/i.test(message);
     const hint = phase === 'initialize' ? initializeHint(error) : null;
     const unreachable = this.transport instanceof RemoteTransport ? networkFailure(error) : null;
