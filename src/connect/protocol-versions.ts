@@ -1,4 +1,4 @@
-import { ProtocolError, ProtocolErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/client';
+import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/client';
 import { describe } from '../error-text.js';
 import { FIRST_MODERN_REVISION } from '../findings/revision.js';
 
@@ -18,6 +18,13 @@ const README_SECTION = 'README "Protocol versions"';
  */
 export function initializeHint(error: unknown): string | null {
   const message = describe(error);
+  if (
+    error instanceof SdkError &&
+    error.code === SdkErrorCode.EraNegotiationFailed &&
+    /connection closed during the server\/discover probe/.test(message)
+  ) {
+    return 'the server closed the connection during the server/discover probe; a 2025-era server may exit on any request before initialize, so a second start goes straight to initialize';
+  }
   const unsupported = /protocol version is not supported: (.+)$/.exec(message);
   if (unsupported) {
     const version = unsupported[1]!.trim();

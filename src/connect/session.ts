@@ -73,11 +73,12 @@ const newClient = (timeouts: Timeouts, era: 'auto' | 'legacy' = 'auto') =>
 /**
  * Some 2025-era stdio servers exit on any request before `initialize`, so the `server/discover`
  * probe ends them. The SDK starts such a server again only for its own stdio transport; the gate's
- * is its own, so the SDK gives up, and the gate starts the server once more, straight to `initialize`.
+ * is its own, so the SDK gives up. The side then failed while starting, and the pipeline starts it
+ * once more (pipeline.ts, reported as `side.retried`): that start goes straight to `initialize`.
  */
-class ProbeEndedServer extends Error {}
+const probeEndedServer = new WeakSet<StdioProfile>();
 
-const probeEndedServer = (error: unknown) =>
+const endedByProbe = (error: unknown) =>
   error instanceof SdkError &&
   error.code === SdkErrorCode.EraNegotiationFailed &&
   /connection closed during the server\/discover probe/.test(error.message);
@@ -91,6 +92,8 @@ export class Session {
     private readonly timeouts: Timeouts,
     /** Scrubs the credentials a remote profile sends out of everything the server says back. */
     private readonly redactor: Redactor,
+    /** The stdio profile this session started, to remember a server the discover probe ended. */
+    private readonly stdioProfile: StdioProfile | null = null,
   ) {}
 
   static async open(
@@ -117,23 +120,7 @@ export class Session {
     track: (session: Session) => void,
     dirs: SideDirs | null,
   ): Promise<Session> {
-    try {
-      return await Session.startStdio(side, profile, timeouts, limits, track, dirs, 'auto');
-    } catch (error) {
-      if (!(error instanceof ProbeEndedServer)) throw error;
-      return Session.startStdio(side, profile, timeouts, limits, track, dirs, 'legacy');
-    }
-  }
-
-  private static async startStdio(
-    side: Side,
-    profile: StdioProfile,
-    timeouts: Timeouts,
-    limits: Limits,
-    track: (session: Session) => void,
-    dirs: SideDirs | null,
-    era: 'auto' | 'legacy',
-  ): Promise<Session> {
+    const era = probeEndedServer.has(profile) ? 'legacy' : 'auto';
     const { spec } = launchSpecOf(profile, process.env, dirs);
     const transport = new GroupStdioTransport({
       ...spec,
@@ -143,7 +130,7 @@ export class Session {
       stderrTailBytes: limits.stderrTailBytes,
       killGraceMs: timeouts.killGraceMs,
     });
-    const session = new Session(side, newClient(timeouts, era), transport, timeouts, new Redactor([]));
+    const session = new Session(side, newClient(timeouts, era), transport, timeouts, new Redactor([]), profile);
     track(session); // before start: whoever holds the run deadline can end a server still starting
     try {
       await transport.start();
@@ -220,10 +207,7 @@ export class Session {
     try {
       await this.client.connect(this.transport, { timeout: this.timeouts.startupMs });
     } catch (error) {
-      if (probeEndedServer(error) && this.transport instanceof GroupStdioTransport) {
-        await this.transport.close();
-        throw new ProbeEndedServer();
-      }
+      if (endedByProbe(error) && this.stdioProfile) probeEndedServer.add(this.stdioProfile);
       throw await this.failure('initialize', error);
     }
   }

@@ -75,9 +75,10 @@ describe('negotiated protocol versions', () => {
     );
   });
 
-  it('a 2025-era server that exits on the server/discover probe is started again, straight to initialize', async () => {
+  it('a 2025-era server that exits on the server/discover probe is started once more, straight to initialize, and the report says so', async () => {
     const { result, report } = await gate('latest', 'exit-on-probe');
     expect(report!.candidate.error).toBeNull();
+    expect(report!.candidate.retried?.message).toContain('the server closed the connection during the server/discover probe');
     expect([report!.candidate.server.era, report!.candidate.server.protocolVersion]).toEqual(['legacy', '2025-11-25']);
     expect([report!.decision.verdict, result.code]).toEqual(['Promote', 0]);
   });
