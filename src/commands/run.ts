@@ -106,6 +106,7 @@ export async function gateOne(
       datasets,
       policy,
       sideDirs,
+      ...(server !== null && { server }),
     });
   } finally {
     await endUnadopted(config.timeouts.killGraceMs);

@@ -9,7 +9,7 @@ import { FIRST_MODERN_REVISION } from '../findings/revision.js';
  */
 const GATE_PROTOCOL_VERSIONS: readonly string[] = [FIRST_MODERN_REVISION, ...SUPPORTED_PROTOCOL_VERSIONS];
 
-const README_SECTION = 'README "Protocol versions"';
+const README_SECTION = 'docs/http.md, "Protocol versions"';
 
 /**
  * A clearer message for two connect failures that mean "this server speaks a protocol revision the
