@@ -294,7 +294,7 @@ export class Session {
       message = `${message} (server exited ${signal ? `on ${signal}` : `with code ${code}`})`;
     }
     if (phase === 'initialize') await this.transport.close();
-    const rpcCode = error instanceof McpError ? error.code : undefined;
+    const rpcCode = error instanceof ProtocolError ? error.code : undefined;
     return new SideUnavailableError(this.side, phase, this.redactor.scrub(message), this.stderrTail, timedOut, rpcCode);
   }
 }
