@@ -128,8 +128,8 @@ function judgeSide(
     if (deep.kind !== 'none') return withWitness(c, side, deep);
     // Nothing either way, at depth: the walk over-claimed (a constraint the rest implied, a
     // condition that cannot fire), and the change is calm. A witness the other way: held, unconfirmed.
-    const back = remembered(left, [pair.refuse, pair.rawAccept, [], instances, SEED + 1], () =>
-      searchSafely(pair.refuse, pair.rawAccept, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus: [] }),
+    const back = remembered(left, [pair.refuse, pair.rawAccept, focus, instances, SEED + 1], () =>
+      searchSafely(pair.refuse, pair.rawAccept, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus }),
     );
     const tried = first.tried + deep.tried + back.tried;
     return proves(deep) && proves(back) && reachable(c) ? calm(c, side, tried) : withWitness(c, side, { ...deep, tried });
@@ -150,9 +150,11 @@ function judgeSide(
   if (outcome.kind !== 'none' || !calmable.length) return { replaced, added: [] };
   // Before a held change is let go as calm, the search goes deeper both ways: a miss must not be silence.
   const instances = Math.min(budget.instances * DEEP, Math.max(0, left.instances));
+  // Focused where the calmable changes are: a search whose instances never reach them proves nothing.
+  const focus = calmable.map(instancePath);
   const deep = (accept: JsonSchema, refuse: JsonSchema) =>
-    remembered(left, [accept, refuse, [], instances, SEED + 1], () =>
-      searchSafely(accept, refuse, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus: [] }),
+    remembered(left, [accept, refuse, focus, instances, SEED + 1], () =>
+      searchSafely(accept, refuse, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus }),
     );
   const forward = deep(pair.accept, pair.refuse);
   if (forward.kind === 'found') {
