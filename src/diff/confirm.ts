@@ -144,10 +144,9 @@ function judgeSide(
     // condition that cannot fire), and the change is calm. A witness the other way: held, unconfirmed.
     const back = remembered(
       left,
-      [pair.refuse, pair.rawAccept, [], instances, SEED + 1],
+      [pair.refuse, pair.rawAccept, focus, instances, SEED + 1],
       () =>
-        spent() ??
-        searchSafely(pair.refuse, pair.rawAccept, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus: [], work }),
+        spent() ?? searchSafely(pair.refuse, pair.rawAccept, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus, work }),
     );
     const tried = first.tried + deep.tried + back.tried;
     return proves(deep) && proves(back) && reachable(c) ? calm(c, side, tried) : withWitness(c, side, { ...deep, tried });
@@ -168,11 +167,13 @@ function judgeSide(
   if (outcome.kind !== 'none' || !calmable.length) return { replaced, added: [] };
   // Before a held change is let go as calm, the search goes deeper both ways: a miss must not be silence.
   const instances = Math.min(budget.instances * DEEP, Math.max(0, left.instances));
+  // Focused where the calmable changes are: a search whose instances never reach them proves nothing.
+  const focus = calmable.map(instancePath);
   const deep = (accept: JsonSchema, refuse: JsonSchema) =>
     remembered(
       left,
-      [accept, refuse, [], instances, SEED + 1],
-      () => spent() ?? searchSafely(accept, refuse, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus: [], work }),
+      [accept, refuse, focus, instances, SEED + 1],
+      () => spent() ?? searchSafely(accept, refuse, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus, work }),
     );
   const forward = deep(pair.accept, pair.refuse);
   if (forward.kind === 'found') {

@@ -16,7 +16,10 @@ export interface WitnessBudget {
 
 export type WitnessOutcome =
   | { kind: 'found'; instance: unknown; refusal: string; tried: number }
-  /** `barren`: the search built no instance that the accepting schema takes, so finding nothing proves nothing. */
+  /**
+   * `barren`: the search built no instance that the accepting schema takes, or none that reached a
+   * focus location, so finding nothing proves nothing.
+   */
   | { kind: 'none'; tried: number; strategies: string[]; barren?: true }
   | { kind: 'unsearchable'; reason: string; tried: number };
 
@@ -105,7 +108,25 @@ class Search {
       this.strategies.push('no instance that the accepting schema takes could be built');
       return { kind: 'none', tried: this.tried, strategies: this.strategies, barren: true };
     }
+    const unreached = this.unreachedFocus();
+    if (unreached) {
+      this.strategies.push(`no instance that the accepting schema takes reached ${unreached}`);
+      return { kind: 'none', tried: this.tried, strategies: this.strategies, barren: true };
+    }
     return { kind: 'none', tried: this.tried, strategies: this.strategies };
+  }
+
+  /**
+   * A focus location that no valid instance holds (its parent object or array never built, as when
+   * a list's items need more than the search could make): nothing there was tried, so finding
+   * nothing proves nothing. The first such location, or null when every one was reached.
+   */
+  private unreachedFocus(): string | null {
+    for (const raw of this.options.focus ?? []) {
+      const path = raw.map((s) => (s === '*' ? '0' : s));
+      if (!this.valid.some((v) => isContainer(valueAt(v, path.slice(0, -1))))) return `/${pathKey(path)}`;
+    }
+    return null;
   }
 
   /** Judges an instance not seen before: accepted by one side, then refused by the other? */
