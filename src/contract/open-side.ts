@@ -34,7 +34,9 @@ export async function openSide(
 ): Promise<OpenSide> {
   const started = performance.now();
   if (profile.transport === 'snapshot') {
-    const contract = readSnapshot(profile.path, relative(process.cwd(), profile.path) || profile.path);
+    const contract = profile.git
+      ? readSnapshot(profile.path, profile.path, profile.text)
+      : readSnapshot(profile.path, relative(process.cwd(), profile.path) || profile.path);
     const ms = Math.round(performance.now() - started);
     return { side, profile, contract, session: null, timing: { connectMs: 0, discoverMs: ms } };
   }
