@@ -115,6 +115,7 @@ export async function gateOne(
       datasets,
       policy,
       sideDirs,
+      server,
     });
   } finally {
     await endUnadopted(config.timeouts.killGraceMs);
