@@ -175,3 +175,31 @@ describe('a baseline from a git ref', { timeout: 120_000 }, () => {
     expect(result.stderr).toContain(`snapshot contracts/baseline.contract.json read at ${withSnapshot.slice(0, 12)}`);
   });
 });
+
+describe('init in a git repository', { timeout: 120_000 }, () => {
+  it('offers a git-ref baseline, commented out, that validates once turned on; outside a clone it does not', async () => {
+    const c = clone();
+    rmSync(join(c.dir, 'gate.config.yaml'));
+    const branch = c.git('rev-parse', '--abbrev-ref', 'HEAD').trim();
+    const init = await runCli(['init', '--command', 'node src/server.mjs'], { cwd: c.dir });
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toContain(`the profile \`released\` in gate.config.yaml (commented out) gates against ${branch}`);
+    const config = readFileSync(join(c.dir, 'gate.config.yaml'), 'utf8');
+    expect(config).toContain(`  #   git: { ref: ${branch}, build: "npm ci && npm run build" }`);
+    // Uncomment the offered profile: `  # released:` and the `  #   key: value` lines under it.
+    const turnedOn = config
+      .replace(/^ {2}# released:\n(?: {2}# {3}.*\n)+/m, (block) => block.replace(/^ {2}# /gm, '  '))
+      .replace('npm ci && npm run build', 'true')
+      .replace('baseline: baseline', 'baseline: released');
+    writeFileSync(join(c.dir, 'gate.config.yaml'), turnedOn);
+    expect(turnedOn).toMatch(/^ {2}released:\n {4}git: /m);
+    const validate = await runCli(['validate'], { cwd: c.dir });
+    expect(validate.code, `${validate.stderr}\n${turnedOn}`).toBe(0);
+
+    const outside = mkdtempSync(join(tmpdir(), 'mcp-gate-init-nogit-'));
+    writeFileSync(join(outside, 'server.mjs'), readFileSync(join(c.dir, 'src/server.mjs'), 'utf8'));
+    const plain = await runCli(['init', '--command', 'node server.mjs'], { cwd: outside });
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(readFileSync(join(outside, 'gate.config.yaml'), 'utf8')).not.toContain('# released:');
+  });
+});
