@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ROOT, runCli } from '../helpers/cli.js';
+import { CLI, ROOT, runCli } from '../helpers/cli.js';
 import type { Report } from '../../src/report/types.js';
 
 /**
@@ -201,5 +201,43 @@ describe('init in a git repository', { timeout: 120_000 }, () => {
     const plain = await runCli(['init', '--command', 'node server.mjs'], { cwd: outside });
     expect(plain.code, plain.stderr).toBe(0);
     expect(readFileSync(join(outside, 'gate.config.yaml'), 'utf8')).not.toContain('# released:');
+  });
+});
+
+describe('a git baseline, interrupted or written wrong', { timeout: 120_000 }, () => {
+  it('SIGINT while the baseline builds: the build ends, and no worktree or half-made tree is left', async () => {
+    const c = clone('echo building && sleep 30');
+    const child = spawn(process.execPath, [CLI, 'run'], { cwd: c.dir, env: { ...process.env, MCPGATE_CACHE_DIR: c.cache } });
+    let stderr = '';
+    await new Promise<void>((resolve) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (stderr.includes('building the baseline')) resolve();
+      });
+    });
+    // The worktree exists while the build runs.
+    expect(worktrees(c)).toBe(2);
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(130);
+    expect(worktrees(c)).toBe(1);
+    expect(cacheEntries(c)).toEqual([]);
+  });
+
+  it('errors name the field: a ref with a space, an unknown fallback, git on a snapshot', async () => {
+    const c = clone();
+    const config = readFileSync(join(c.dir, 'gate.config.yaml'), 'utf8')
+      .replace('ref: HEAD~1', 'ref: "HEAD 1"')
+      .replace(
+        '  candidate: { command: node, args: [src/server.mjs] }',
+        '  candidate: { command: node, args: [src/server.mjs], fallback: sometimes }',
+      )
+      .replace('path: "git:HEAD~1:contracts/baseline.contract.json" }', 'path: x.json, git: { ref: main } }');
+    writeFileSync(join(c.dir, 'gate.config.yaml'), config);
+    const validate = await runCli(['validate'], { cwd: c.dir });
+    expect(validate.code).toBe(3);
+    expect(validate.stderr).toMatch(/gate\.config\.yaml:4: profiles\.baseline\.git\.ref: must match/);
+    expect(validate.stderr).toMatch(/gate\.config\.yaml:7: profiles\.candidate\.fallback: must be one of/);
+    expect(validate.stderr).toMatch(/gate\.config\.yaml:8: profiles\.snapshot\.git: applies only to profiles with a `command`/);
   });
 });
