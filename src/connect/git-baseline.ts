@@ -27,6 +27,24 @@ export async function checkoutGitProfiles(
   return { ...config, profiles };
 }
 
+/**
+ * One profile made ready to start, for a command that starts a single profile (`snapshot`,
+ * `record`): a git profile from its ref's tree (its ref, or a ref-less one from the clone's HEAD,
+ * since these commands have no change's base), any other as it is.
+ */
+export async function readyProfile(
+  config: GateConfig,
+  name: string,
+  env: NodeJS.ProcessEnv,
+  log: (line: string) => void,
+  cwd: string,
+): Promise<Profile> {
+  const profile = config.profiles[name]!;
+  if (!profile.git) return profile;
+  const folder = config.file ? dirname(config.file) : cwd;
+  return checkout(profile, folder, 'HEAD', env, log, config, cwd);
+}
+
 async function checkout(
   profile: Profile,
   folder: string,

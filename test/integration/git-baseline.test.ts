@@ -116,6 +116,18 @@ describe('a baseline from a git ref', { timeout: 120_000 }, () => {
     expect(worktrees(c)).toBe(1);
   });
 
+  it('snapshot and record start a git profile from its tree too, not from the working tree', async () => {
+    const c = clone();
+    const snap = await runCli(['snapshot', '--profile', 'baseline'], { cwd: c.dir, env: { MCPGATE_CACHE_DIR: c.cache } });
+    expect(snap.code, snap.stderr).toBe(0);
+    const required = (JSON.parse(snap.stdout) as { tools: { inputSchema: { required: string[] } }[] }).tools[0]!.inputSchema.required;
+    expect(required.sort()).toEqual(['limit', 'query']);
+    const record = await runCli(['record', '--profile', 'baseline'], { cwd: c.dir, env: { MCPGATE_CACHE_DIR: c.cache } });
+    expect(record.code, record.stderr).toBe(0);
+    expect(record.stderr).toContain('built tree from the cache');
+    expect(worktrees(c)).toBe(1);
+  });
+
   it('a build that fails: exit 3, the tail of its output, no stack, and nothing left behind', async () => {
     const c = clone("echo compiling step 1 && echo 'src/server.ts(3,1): error TS2304: Cannot find name foo.' >&2 && exit 2");
     const result = await gate(c);
