@@ -77,7 +77,7 @@ async function checkout(
   const top = cloneTop(folder);
   const { commit, how } = baselineCommit(ref, top);
   log(`profile "${profile.name}": git ${how} is ${commit.slice(0, 12)}`);
-  const tree = await builtTree(top, commit, git.build, env, log);
+  const tree = await builtTree(top, commit, git.build, env, log, config.timeouts.runMs);
   log(
     `profile "${profile.name}": ${tree.cached ? 'built tree from the cache' : 'built and cached'}: ${tree.dir} (key: commit ${commit.slice(0, 12)} + build command)`,
   );

@@ -118,6 +118,8 @@ export async function builtTree(
   build: string | null,
   env: NodeJS.ProcessEnv,
   log: (line: string) => void,
+  /** How long the build may take (timeouts.runMs): a build that hangs must not hold the gate forever. */
+  buildMs: number,
 ): Promise<BuiltTree> {
   const root = cacheRoot(env);
   const key = createHash('sha256')
@@ -139,7 +141,7 @@ export async function builtTree(
     }
     if (build) {
       log(`building the baseline at ${commit.slice(0, 12)}: ${build}`);
-      await runBuild(build, making, env);
+      await runBuild(build, making, env, buildMs);
     }
     dropWorktree(making, false);
     writeFileSync(join(making, MARK), `${commit}\n${build ?? ''}\n`);
@@ -179,7 +181,7 @@ function dropWorktree(tree: string, remove: boolean): void {
   if (remove) rmSync(tree, { recursive: true, force: true });
 }
 
-async function runBuild(build: string, cwd: string, source: NodeJS.ProcessEnv): Promise<void> {
+async function runBuild(build: string, cwd: string, source: NodeJS.ProcessEnv, buildMs: number): Promise<void> {
   const { env } = serverEnvironment({}, source);
   const output = new StreamTail(64 * 1024);
   const group = spawnGroup(process.platform === 'win32' ? 'cmd.exe' : 'sh', process.platform === 'win32' ? ['/c', build] : ['-c', build], {
@@ -194,8 +196,16 @@ async function runBuild(build: string, cwd: string, source: NodeJS.ProcessEnv): 
   } catch (error) {
     throw new BaselineBuildError(`the build command could not start: ${(error as Error).message}`);
   }
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    void endGroup(group.child.pid!, 2_000);
+  }, buildMs);
   const { code, signal } = await group.exited;
+  clearTimeout(timer);
   await endGroup(group.child.pid!, 0); // whatever it left behind in its group
+  if (timedOut)
+    throw new BaselineBuildError(`the baseline's build did not finish within timeouts.runMs (${buildMs} ms) and was ended: ${build}`);
   if (code === 0) return;
   const tail = crashExcerpt(output.text(), BUILD_TAIL_LINES).join('\n');
   throw new BaselineBuildError(

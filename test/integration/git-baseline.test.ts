@@ -236,6 +236,19 @@ describe('a git baseline, interrupted or written wrong', { timeout: 120_000 }, (
     expect(cacheEntries(c)).toEqual([]);
   });
 
+  it('a build that hangs is ended at timeouts.runMs: exit 3, said plainly', async () => {
+    const c = clone('echo starting && sleep 60');
+    writeFileSync(
+      join(c.dir, 'gate.config.yaml'),
+      readFileSync(join(c.dir, 'gate.config.yaml'), 'utf8').replace('runMs: 60000', 'runMs: 1500'),
+    );
+    const result = await gate(c);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain("the baseline's build did not finish within timeouts.runMs (1500 ms) and was ended");
+    expect(worktrees(c)).toBe(1);
+    expect(cacheEntries(c)).toEqual([]);
+  });
+
   it('errors name the field: a ref with a space, an unknown fallback, git on a snapshot', async () => {
     const c = clone();
     const config = readFileSync(join(c.dir, 'gate.config.yaml'), 'utf8')
