@@ -17,8 +17,14 @@ import { RunDeadline } from './connect/run-deadline.js';
 import { containmentUsed } from './connect/containment.js';
 import { noticeSlow } from './connect/slow-notice.js';
 import { approveCovering, decide, type Decision } from './decide/decide.js';
+import { calmRemovals } from './decide/deprecation-window.js';
 import { collectSignals } from './decide/signals.js';
+import { checkVersionBump } from './decide/version-bump.js';
+import { savedReports } from './report/history/saved.js';
+import { deprecatedSince } from './report/history/deprecations.js';
 import { diffContracts } from './diff/index.js';
+import { applyLive } from './diff/confirm-live.js';
+import { sendWitnesses, worthCalling, type LiveSide } from './cases/witness-calls.js';
 import { summarize } from './diff/summary.js';
 import { discoveryFindings, unavailableFinding } from './contract/findings.js';
 import type { Change } from './findings/types.js';
@@ -49,8 +55,11 @@ export interface RunOptions {
    * the caller then removes them. Otherwise the run makes its own, and removes them when it ends.
    */
   sideDirs?: Record<Side, SideDirs | null>;
-  /** The bundle server this pair is (`servers.<name>`), for a baseline's `fallback: last-report`; null or absent for one pair. */
-  server?: string | null;
+  /**
+   * The server of a bundle this run gates: the saved reports of that server alone tell its history,
+   * and hold the contract a baseline's `fallback: last-report` takes.
+   */
+  server?: string;
 }
 
 /**
@@ -82,8 +91,12 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
 
     const { witnessInstances, witnessNodes, witnessInstancesPerRun } = config.limits;
     const budget = { instances: witnessInstances, nodes: witnessNodes, perRun: witnessInstancesPerRun };
-    const changes: Change[] = clock.time('diff', () => (cand ? diffContracts(base.contract, cand.contract, budget) : []));
-    const [baseReplay, candReplay] = await clock.time('cases', () => replayBoth(datasets, base, cand, config, deadline, log));
+    const diffed: Change[] = clock.time('diff', () => (cand ? diffContracts(base.contract, cand.contract, budget) : []));
+    // Cases first, then the witnesses: a witness call never runs beside a case, nor before it.
+    const [baseReplay, candReplay, confirmed] = await clock.time('cases', async () => {
+      const replays = await replayBoth(datasets, base, cand, config, deadline, log);
+      return [...replays, cand ? await confirmLive(diffed, base, cand, config, deadline, log) : diffed] as const;
+    });
     const baseCases = baseReplay.results;
     const candCases = markRegressions(baseCases, candReplay.results);
     const audited = clock.time('audit', () =>
@@ -95,6 +108,8 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
     );
 
     const today = startedAt.toISOString().slice(0, 10);
+    const { changes, calm } = deprecationLifecycle(confirmed, config, today, options.server);
+    const release = checkVersionBump(base.contract.server, cand?.contract.server ?? null, changes);
     const definitions = roleDefinitions(datasets);
     const { decision, roles } = clock.time('decide', () => {
       const findings = [
@@ -102,6 +117,7 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
         ...policyFindings(options.policy),
         ...(base.fallback ? [fallbackFinding(config.baseline, base.fallback)] : []),
         ...(candidateError ? [unavailableFinding(candidateError)] : []),
+        ...release.findings,
       ];
       const roles = roleBreakdown(
         definitions,
@@ -113,7 +129,11 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
       const forbidden = datasets.flatMap((d) => d.cases.flatMap((c) => c.forbiddenTools ?? []));
       const reach = roleReach(definitions, forbidden);
       const repairedOutputs = failedOutputSchemas(base.contract, audited.findings);
-      const signals = collectSignals(changes, candCases, [...findings, ...audited.findings, ...roles.findings], { reach, repairedOutputs });
+      const signals = collectSignals(changes, candCases, [...findings, ...audited.findings, ...roles.findings], {
+        reach,
+        repairedOutputs,
+        calmRemovals: calm,
+      });
       const decided = decide(signals, config.promotion, today);
       const decision = options.approvedByLabel
         ? approveCovering(decided, signals, options.approvedByLabel, options.approvalCovers ?? null)
@@ -138,6 +158,7 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
         candCases,
       ),
       diff: { summary: summarize(changes), changes },
+      release,
       audit: audited,
       roles: roles satisfies RoleReport[],
       decision,
@@ -150,6 +171,37 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
     // After the servers ended: nothing writes there any more.
     if (!options.sideDirs) for (const d of Object.values(dirs)) d?.remove();
   }
+}
+
+/**
+ * The "remove" step of the deprecation lifecycle (docs/releases.md): a tool the baseline marked
+ * deprecated and the candidate removed is held until the saved reports show the mark at least
+ * `promotion.deprecationWindowDays` old; each such change says which it is. The saved reports are
+ * read only when there is such a change.
+ */
+function deprecationLifecycle(
+  changes: Change[],
+  config: GateConfig,
+  today: string,
+  server: string | undefined,
+): { changes: Change[]; calm: Map<string, string> } {
+  const removed = changes.filter((c) => c.code === 'tool-removed-after-deprecation' && c.tool !== null).map((c) => c.tool!);
+  if (!removed.length) return { changes, calm: new Map() };
+  const window = config.promotion.deprecationWindowDays ?? 0;
+  const since = window === 0 ? new Map<string, string>() : deprecatedSince(savedReports(config.reports.dir), removed, server);
+  const calm = calmRemovals(removed, since, window, today);
+  const noted = changes.map((c) => {
+    if (c.code !== 'tool-removed-after-deprecation' || c.tool === null) return c;
+    const why = calm.get(c.tool);
+    const first = since.get(c.tool);
+    const note = why
+      ? `Its removal is calm: ${why}.`
+      : first
+        ? `Held: the saved reports show the mark only since ${first.slice(0, 10)}, under the ${window}-day window (promotion.deprecationWindowDays).`
+        : `Held: no saved report in reports.dir shows the mark ${window} days ago (promotion.deprecationWindowDays).`;
+    return { ...c, message: `${c.message} ${note}` };
+  });
+  return { changes: noted, calm };
 }
 
 interface Connected {
@@ -239,14 +291,11 @@ async function replayBoth(
   if (caseCount) log(`replaying ${caseCount} cases on both sides`);
   // Past the deadline already (a side was blamed for it): every server is gone, so nothing is replayed.
   if (deadline.expired) return [unreachedCases(datasets), unreachedCases(datasets)];
-  const requestMs = { name: 'timeouts.requestMs', ms: config.timeouts.requestMs };
   // Each case as it ends, per side; past 50 cases, every twentieth of them, so a long run shows it moves.
   const every = caseCount <= 50 ? 1 : Math.ceil(caseCount / 20);
   const replay = (side: OpenSide): Promise<Replay> => {
     const session = side.session;
-    // `tracked` is how the run deadline names a call in flight; `what` is the request, for the slow notice.
-    const call = <T>(tracked: string, what: string, step: () => Promise<T>) =>
-      deadline.track(side.side, tracked, () => noticeSlow(log, `${side.side}: ${what}`, requestMs, step));
+    const call = tracker(side, config, deadline, log);
     let done = 0;
     return replayCases(datasets, {
       contract: side.contract,
@@ -272,6 +321,46 @@ async function replayBoth(
     });
   };
   return deadline.race(Promise.all([replay(base), cand ? replay(cand) : Promise.resolve(unreachedCases(datasets))]));
+}
+
+/**
+ * One request of a side, as the run tracks it: `tracked` is how the run deadline names a call in
+ * flight; `what` is the request, for the slow notice.
+ */
+function tracker(side: OpenSide, config: GateConfig, deadline: RunDeadline, log: (line: string) => void) {
+  const requestMs = { name: 'timeouts.requestMs', ms: config.timeouts.requestMs };
+  return <T>(tracked: string, what: string, step: () => Promise<T>) =>
+    deadline.track(side.side, tracked, () => noticeSlow(log, `${side.side}: ${what}`, requestMs, step));
+}
+
+/** The breaks' witnesses sent to both live servers (cases/witness-calls.ts), and what their answers make of each. */
+async function confirmLive(
+  changes: Change[],
+  base: OpenSide,
+  cand: OpenSide,
+  config: GateConfig,
+  deadline: RunDeadline,
+  log: (line: string) => void,
+): Promise<Change[]> {
+  if (deadline.expired || !changes.some(worthCalling)) return changes;
+  const live = (side: OpenSide): LiveSide => {
+    const session = side.session;
+    const call = tracker(side, config, deadline, log);
+    return {
+      side: side.side,
+      contract: side.contract,
+      consent: {
+        allowSideEffects: side.profile.allowSideEffects,
+        safeTools: side.profile.transport === 'snapshot' ? [] : side.profile.safeTools,
+      },
+      call: session ? (name, args) => call(name, `tools/call ${name} (a witness)`, () => session.callTool(name, args)) : null,
+      alive: () => session?.alive ?? false,
+    };
+  };
+  const checks = await deadline.race(
+    sendWitnesses(changes, { baseline: live(base), candidate: live(cand) }, config.limits.witnessCalls, log),
+  );
+  return applyLive(changes, checks);
 }
 
 function logDecision(decision: Decision, log: (line: string) => void): void {

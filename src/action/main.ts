@@ -105,10 +105,14 @@ async function main(env: NodeJS.ProcessEnv, interrupted: () => boolean, artifact
   // The page people open from the run's artifacts, beside its JSON.
   const htmlPath = outcome.reportPath ? outcome.reportPath.replace(/\.json$/, '.html') : '';
   if (htmlPath) emit(render('report', report, 'html'), htmlPath, io);
+  // The release notes beside it (docs/releases.md), for a release job to paste or attach.
+  const changelogPath = outcome.reportPath ? outcome.reportPath.replace(/\.json$/, '.changelog.md') : '';
+  if (changelogPath) emit(render('report', report, 'changelog'), changelogPath, io);
   setOutputs(env, {
     verdict: report.decision.verdict,
     'report-path': outcome.reportPath ?? '',
     'html-report-path': htmlPath,
+    'changelog-path': changelogPath,
     'breaking-count': report.diff.changes.filter((c) => c.severity === 'breaking').length,
     'broken-cases': report.candidate.cases.failed,
   });
@@ -132,6 +136,7 @@ function bundleResult(env: NodeJS.ProcessEnv, summary: BundleSummary, code: numb
     verdict: summary.verdict ?? 'error',
     'report-path': '',
     'html-report-path': '',
+    'changelog-path': '',
     'breaking-count': '',
     'broken-cases': '',
   });

@@ -2,11 +2,13 @@ import type { AuditSettings } from '../config/types.js';
 import { canonicalJson } from '../contract/canonical.js';
 import type { Contract } from '../contract/types.js';
 import type { Finding, Side } from '../findings/types.js';
+import { clientFindings } from './clients.js';
 import { auditContract, type DefinitionCost, type ToolAuditMemo } from './contract-checks.js';
 import { auditResult, readBytes, type Observation } from './result-checks.js';
 import { resultDrift } from './result-drift.js';
 import { unannotatedServer, unlistedToolMentions } from './references.js';
 import { auditFeatures, instructionsTokens } from './feature-checks.js';
+import { thinnedUnderSameDescription } from './thinned.js';
 
 export interface AuditSide {
   side: Side;
@@ -19,7 +21,7 @@ export interface Audit {
   cost: { baseline: DefinitionCost | null; candidate: DefinitionCost | null };
 }
 
-const keyOf = (f: Finding) => `${f.code}|${f.tool ?? ''}|${f.caseId ?? ''}`;
+const keyOf = (f: Finding) => `${f.code}|${f.tool ?? ''}|${f.caseId ?? ''}|${f.client ?? ''}`;
 
 /**
  * Both sides audited, then compared: a candidate finding the baseline does not have is a
@@ -35,7 +37,8 @@ export function audit(baseline: AuditSide, candidate: AuditSide, settings: Audit
     const results = s.observations.flatMap((o) => auditResult(o, byName.get(o.tool), s.side, settings.resultBudgetBytes));
     const cost: DefinitionCost = { ...contract.cost, instructionsTokens: instructionsTokens(s.contract) };
     const lessons = [...unlistedToolMentions(s.contract, s.side), ...unannotatedServer(s.contract, s.side)];
-    return { findings: [...contract.findings, ...lessons, ...auditFeatures(s.contract, s.side), ...results], cost };
+    const clients = clientFindings(s.contract, s.side, settings.clients ?? []);
+    return { findings: [...contract.findings, ...lessons, ...clients, ...auditFeatures(s.contract, s.side), ...results], cost };
   };
   const b = run(baseline);
   const c = run(candidate);
@@ -50,6 +53,7 @@ export function audit(baseline: AuditSide, candidate: AuditSide, settings: Audit
   ]
     .filter((f) => !isFix(f, b.findings))
     .map((f) => ({ ...f, direction: 'new' as const }));
+  growth.push(...thinnedUnderSameDescription(baseline.contract, candidate.contract, growth));
   if (b.cost && c.cost && b.cost.totalTokens > 0) {
     const grown = ((c.cost.totalTokens - b.cost.totalTokens) / b.cost.totalTokens) * 100;
     if (grown > settings.definitionCostGrowthPercent && c.cost.totalTokens - b.cost.totalTokens > settings.definitionCostGrowthMinTokens) {

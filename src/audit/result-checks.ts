@@ -1,8 +1,11 @@
 import type { ContractTool } from '../contract/types.js';
 import type { Code } from '../findings/codes.js';
 import type { Finding, Side } from '../findings/types.js';
-import { validationErrors } from './schema-check.js';
+import { validationFailures } from './schema-check.js';
+import { SDK_OUTPUT_INVALID, sdkRefusals } from './sdk-refusal.js';
 import { jsonOfText } from './text-json.js';
+import { resultData } from './result-data.js';
+import { inert } from '../inert.js';
 
 /** One live tool result, kept in memory for the audit (the report keeps only its sizes). */
 export interface Observation {
@@ -23,6 +26,8 @@ export interface Observation {
   resultBudgetBytes?: number;
   /** JSON pointers (`*` for any key or index) whose values may differ between runs: left out of the comparison. */
   volatile?: string[];
+  /** The next page the result claimed, asked for once (cases/next-page.ts): its arguments and result. */
+  nextPage?: { args: Record<string, unknown>; result: unknown };
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -52,14 +57,20 @@ const MORE_KEYS = ['has_more', 'hasMore', 'nextCursor', 'next_cursor', 'next_pag
 const LIMIT_ARGS = ['limit', 'per_page', 'perPage', 'pageSize', 'page_size', 'max_results', 'maxResults', 'count'];
 const HINT_IN_TEXT =
   /(next\s*page|more\s+results|nextCursor|next_cursor|cursor|has_?more|page\s*\d+\s*of|call again|showing (?:the )?(?:first|top) \d+|narrow (?:the|your) (?:query|search)|\bof \d+ (?:total|results|items)\b)/i;
-/** The SDK's own answer when a server's structuredContent fails its outputSchema (it replaces the result). */
-const SDK_OUTPUT_INVALID = /Output validation error:?\s*(.*)/i;
 
 /** Checks on one live result: what the model actually receives from the call. */
 export function auditResult(o: Observation, tool: ContractTool | undefined, side: Side, budget: number): Finding[] {
   const findings: Finding[] = [];
-  const add = (code: Code, message: string, severity: Finding['severity'] = 'dangerous') =>
-    findings.push({ code, severity, side, tool: o.tool, caseId: o.caseId, message: `${o.caseId} ${o.tool}: ${message}` });
+  const add = (code: Code, message: string, severity: Finding['severity'] = 'dangerous', at?: { path: string; keyword: string }) =>
+    findings.push({
+      code,
+      severity,
+      side,
+      tool: o.tool,
+      caseId: o.caseId,
+      message: `${o.caseId} ${o.tool}: ${message}`,
+      ...(at && { path: at.path, keyword: at.keyword }),
+    });
   const limit = o.resultBudgetBytes ?? budget;
   const read = readBytes(o);
   const overBudget = () => {
@@ -77,19 +88,35 @@ export function auditResult(o: Observation, tool: ContractTool | undefined, side
 
   // SDK servers check structuredContent themselves and answer isError with the failure instead of
   // the data: the failure is the server's, not the call's, so it is read as what it is.
-  const sdkInvalid = isError ? texts.map((t) => SDK_OUTPUT_INVALID.exec(t)).find(Boolean) : undefined;
-  if (sdkInvalid)
+  const sdkInvalid = isError ? texts.find((t) => SDK_OUTPUT_INVALID.test(t)) : undefined;
+  if (sdkInvalid) {
+    const refusals = sdkRefusals(sdkInvalid, tool?.outputSchema ?? undefined);
+    const said = refusals.map(
+      (r) =>
+        `${inert(r.path)} fails "${r.keyword}"${r.expected === undefined ? '' : ` (${inert(JSON.stringify(r.expected)).slice(0, 80)})`}: ${inert(r.message)}`,
+    );
     add(
       'structured-content-invalid',
-      `the server refused its own result: Output validation error: ${sdkInvalid[1]!.slice(0, 300)}`,
+      `the server refused its own result (the SDK's "Output validation error"): ${said.join('; ')}.`,
       'breaking',
+      refusals[0],
     );
+  }
   if (tool?.outputSchema && !isError) {
     if (structured === undefined)
-      add('structured-content-invalid', 'declares an outputSchema but returned no structuredContent.', 'breaking');
+      add('structured-content-invalid', 'declares an outputSchema but returned no structuredContent.', 'breaking', {
+        path: '/structuredContent',
+        keyword: 'required',
+      });
     else {
-      const errors = validationErrors(tool.outputSchema, structured);
-      if (errors.length) add('structured-content-invalid', `structuredContent fails the outputSchema: ${errors.join('; ')}.`, 'breaking');
+      const failures = validationFailures(tool.outputSchema, structured);
+      if (failures.length)
+        add(
+          'structured-content-invalid',
+          `structuredContent fails the outputSchema: ${failures.map((f) => `${f.message} ("${f.keyword}")`).join('; ')}.`,
+          'breaking',
+          { path: `/structuredContent${failures[0]!.path}`, keyword: failures[0]!.keyword },
+        );
     }
   }
   // An error's text carries its message; the error object beside it is for programs.
@@ -108,6 +135,11 @@ export function auditResult(o: Observation, tool: ContractTool | undefined, side
   if (more && !texts.some((t) => HINT_IN_TEXT.test(t))) {
     add('pagination-hint-hidden', `structuredContent signals more results (${more}) but no text tells the model how to get the next page.`);
   }
+  if (!isError && o.nextPage && emptyPage(o.nextPage.result))
+    add(
+      'pagination-next-page-empty',
+      `the result claims a next page, but asking for it (${inert(JSON.stringify(o.nextPage.args)).slice(0, 200)}) returns nothing: the model is sent after more that is not there. Say there is more only when there is.`,
+    );
   const unusable = !isError && tool ? unusablePageHint(texts, tool) : null;
   if (unusable) add('pagination-hint-unusable', unusable);
   const nulls = !isError ? alwaysNull(structured ?? blocks.find((b) => b.json !== undefined)?.json) : [];
@@ -210,4 +242,17 @@ function alwaysNull(data: unknown): string[] {
     for (const key of keys) if (items.every((i) => Object.hasOwn(i, key) && i[key] === null)) out.add(key);
   }
   return out.size >= 2 ? [...out].sort() : [];
+}
+
+/**
+ * Whether a page holds nothing: no item in any list of its data, and at least one list. An error,
+ * or data without a list, is not called empty: there is nothing to say it claimed too much.
+ */
+export function emptyPage(result: unknown): boolean {
+  if (!isObject(result) || result.isError === true) return false;
+  const data = resultData(result);
+  if (Array.isArray(data)) return data.length === 0;
+  if (!isObject(data)) return false;
+  const lists = Object.values(data).filter(Array.isArray);
+  return lists.length > 0 && lists.every((l) => l.length === 0);
 }

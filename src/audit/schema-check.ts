@@ -69,10 +69,22 @@ function outputValidator(schema: JsonSchema): ValidateFunction | string {
   return validate;
 }
 
-/** Validates a value; returns the first errors with their paths, or [] when valid. */
-export function validationErrors(schema: JsonSchema, value: unknown): string[] {
-  const validate = outputValidator(schema);
-  if (typeof validate === 'string') return [validate];
-  if (validate(value)) return [];
-  return (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`);
+/** One way a value fails a schema: where (JSON pointer into the value), which keyword, in words. */
+export interface ValidationFailure {
+  path: string;
+  keyword: string;
+  message: string;
 }
+
+/** Validates a value; returns the first failures with their paths and keywords, or [] when valid. */
+export function validationFailures(schema: JsonSchema, value: unknown): ValidationFailure[] {
+  const validate = outputValidator(schema);
+  if (typeof validate === 'string') return [{ path: '', keyword: 'schema', message: validate }];
+  if (validate(value)) return [];
+  return (validate.errors ?? [])
+    .slice(0, 3)
+    .map((e) => ({ path: e.instancePath, keyword: e.keyword, message: `${e.instancePath || '/'} ${e.message ?? e.keyword}` }));
+}
+
+/** Validates a value; returns the first errors with their paths, or [] when valid. */
+export const validationErrors = (schema: JsonSchema, value: unknown): string[] => validationFailures(schema, value).map((f) => f.message);

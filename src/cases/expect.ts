@@ -1,6 +1,7 @@
 import { atomizeChangeset, diff } from 'json-diff-ts';
 import { safeRegex } from '../safe-regex.js';
 import type { CaseFailure, RequiredTool } from './types.js';
+import { volatileMatcher } from '../audit/result-drift.js';
 
 export interface ObservedResult {
   isError: boolean;
@@ -24,6 +25,18 @@ export function subsetMismatches(expected: unknown, actual: unknown): { path: st
       expected: c.type === 'ADD' ? undefined : c.type === 'REMOVE' ? c.value : c.oldValue,
       actual: c.type === 'REMOVE' ? undefined : c.value,
     }));
+}
+
+/** A copy of `value` without what `volatile` matches (JSON pointers, `*` for any key or index). */
+export function withoutVolatile(value: unknown, volatile: (pointer: string) => boolean, pointer = ''): unknown {
+  if (Array.isArray(value)) return value.map((item, i) => withoutVolatile(item, volatile, `${pointer}/${i}`));
+  if (!isObject(value)) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const child = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    if (!volatile(child)) copy[key] = withoutVolatile(item, volatile, child);
+  }
+  return copy;
 }
 
 const clip = (text: string, max = 160) => (text.length > max ? `${text.slice(0, max)}…` : text);
@@ -55,7 +68,12 @@ export function checkExpectations(spec: RequiredTool, observed: ObservedResult):
     failures.push(fail('matches', `expected output to match /${expect.matches}/; got ${JSON.stringify(clip(observed.text))}`));
   }
   if (expect.structured !== undefined) {
-    const mismatches = subsetMismatches(expect.structured, observed.structured);
+    // `volatile` holds here too: a pid or a timestamp frozen by hand is not a failure of the case.
+    const volatile = volatileMatcher(spec.volatile ?? []);
+    const [wanted, got] = spec.volatile?.length
+      ? [withoutVolatile(expect.structured, volatile), withoutVolatile(observed.structured, volatile)]
+      : [expect.structured, observed.structured];
+    const mismatches = subsetMismatches(wanted, got);
     if (mismatches.length) {
       const shown = mismatches
         .slice(0, 3)

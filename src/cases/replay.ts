@@ -1,12 +1,13 @@
-import { callRefusal } from '../contract/callable.js';
 import type { Contract, ContractTool } from '../contract/types.js';
 import { mapLimit } from '../concurrency.js';
+import { consentGap } from './consent.js';
 import { unprobed } from './probe.js';
+import { nextPageArgs } from './next-page.js';
 import { featureProbes, type FeatureReader } from './feature-probes.js';
 import { describe } from '../error-text.js';
 import { depthOf, MAX_DEFINITION_DEPTH } from '../contract/normalize.js';
 import type { Observation } from '../audit/result-checks.js';
-import { resultData } from '../audit/result-drift.js';
+import { resultData } from '../audit/result-data.js';
 import { checkExpectations, type ObservedResult } from './expect.js';
 import { caseRoles } from './load.js';
 import type { Case, CaseFailure, CaseResult, CaseTotals, Dataset, Probe, RequiredTool } from './types.js';
@@ -100,6 +101,7 @@ async function replayCase(
         ...(outcome.probe.textBytes !== null && { modelBytes: outcome.probe.textBytes }),
         resultBudgetBytes: required.expect?.resultBudgetBytes,
         volatile: required.volatile,
+        ...(outcome.nextPage && { nextPage: outcome.nextPage }),
       });
     }
   }
@@ -174,14 +176,13 @@ async function probe(
   tool: ContractTool,
   spec: Case,
   side: ReplaySide,
-): Promise<{ probe: Probe; failures: CaseFailure[]; result?: unknown }> {
+): Promise<{ probe: Probe; failures: CaseFailure[]; result?: unknown; nextPage?: Observation['nextPage'] }> {
   const base = unprobed(tool.name);
   if (!side.caller) return { probe: { ...base, reason: side.noCallerReason ?? 'no live server on this side' }, failures: [] };
   // Whatever the consent: a duplicate name or contradicting hints (contract/callable.ts); the audit says why too.
-  const refusal = callRefusal(tool, side.contract);
-  if (refusal) return { probe: { ...base, reason: refusal }, failures: [] };
-  const consent = side.allowSideEffects || spec.sideEffects === 'allowed' || (side.safeTools ?? []).includes(tool.name);
-  if (!tool.effectiveAnnotations.readOnlyHint && !consent) {
+  const gap = consentGap(tool, side.contract, side, { granted: spec.sideEffects === 'allowed' });
+  if (gap?.kind === 'never') return { probe: { ...base, reason: gap.reason }, failures: [] };
+  if (gap) {
     const reason = `${tool.name} is not read-only; list it in the profile's safeTools, or set allowSideEffects: true on the profile or sideEffects: allowed on the case, to probe it`;
     return { probe: { ...base, reason }, failures: [] };
   }
@@ -220,7 +221,35 @@ async function probe(
     resultBytes: observed.resultBytes,
     textBytes: Buffer.byteLength(observed.text, 'utf8'),
   };
-  return { probe: probeRecord, failures: checkExpectations(required, observed), result: response.result };
+  const nextPage = await followPage(tool, required.probeArguments ?? {}, response.result, side.caller);
+  return {
+    probe: probeRecord,
+    failures: checkExpectations(required, observed),
+    result: response.result,
+    ...(nextPage && { nextPage }),
+  };
+}
+
+/**
+ * The next page a result claims, asked for once with the same consent as the probe: a list that
+ * claims more when it is complete shows it here (the audit's pagination-next-page-empty). A call
+ * that fails or is dropped is no evidence either way.
+ */
+async function followPage(
+  tool: ContractTool,
+  args: Record<string, unknown>,
+  result: unknown,
+  caller: ToolCaller,
+): Promise<Observation['nextPage'] | undefined> {
+  const next = nextPageArgs(tool, args, result);
+  if (!next) return undefined;
+  try {
+    const response = await caller.callTool(tool.name, next);
+    if (response.droppedBytes !== undefined || depthOf(response.result, MAX_DEFINITION_DEPTH + 1) > MAX_DEFINITION_DEPTH) return undefined;
+    return { args: next, result: response.result };
+  } catch {
+    return undefined;
+  }
 }
 
 function observe(result: unknown): ObservedResult {

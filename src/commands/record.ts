@@ -58,16 +58,31 @@ export interface RecordJob {
 export async function recordInto(job: RecordJob, io: CommandIO): Promise<boolean> {
   const shown = relative(io.cwd, job.target) || job.target;
   io.log(`mcp-gate: record: reading the tools of profile "${job.name}"`);
-  const side = await openSide(
-    'baseline',
-    job.profile,
-    job.config,
-    () => undefined,
-    (line) => io.log(`mcp-gate: ${line}`),
-  );
+  const open = () =>
+    openSide(
+      'baseline',
+      job.profile,
+      job.config,
+      () => undefined,
+      (line) => io.log(`mcp-gate: ${line}`),
+    );
+  const side = await open();
+  // The second pass runs in a server process of its own: a pid, a per-process id or a counter
+  // that two calls to one process share differs there, and is found volatile.
+  let current: typeof side | null = side;
+  const callFor = async (pass: 0 | 1) => {
+    if (pass === 1) {
+      await side.session?.close();
+      current = null;
+      current = await open();
+    }
+    const session = current?.session;
+    if (!session) throw new Error(`profile "${job.name}" has no live server to record`);
+    return (tool: string, args: Record<string, unknown>) => session.callTool(tool, args);
+  };
   let recordings: Recording[];
   try {
-    recordings = await recordTools(side.contract, (tool, args) => side.session!.callTool(tool, args), {
+    recordings = await recordTools(side.contract, callFor, {
       allowSideEffects: job.profile.allowSideEffects,
       safeTools: job.profile.transport === 'snapshot' ? [] : job.profile.safeTools,
       givenArgs: job.givenArgs,
@@ -75,7 +90,7 @@ export async function recordInto(job: RecordJob, io: CommandIO): Promise<boolean
       log: io.log,
     });
   } finally {
-    await side.session?.close();
+    await current?.session?.close();
   }
   const notReadOnly = recordings.filter((r) => r.skipped?.includes(' is not read-only ')).map((r) => r.tool);
   if (notReadOnly.length) io.log(`mcp-gate: record: not read-only, so not called (left commented out): ${notReadOnly.join(', ')}`);
@@ -98,18 +113,29 @@ export async function recordInto(job: RecordJob, io: CommandIO): Promise<boolean
     text = merged.text;
     summary = `added ${merged.added.length} tool(s) to ${shown}, kept its ${merged.kept} case(s)`;
   } else {
-    if (!recorded) {
-      io.error(`mcp-gate: record: no tool of profile "${job.name}" could be recorded (the reasons are above); ${shown} was not written`);
+    if (!recordings.length) {
+      io.error(`mcp-gate: record: profile "${job.name}" lists no tool; ${shown} was not written`);
       return false;
     }
     const server = [side.contract.server.name, side.contract.server.version].filter(Boolean).join(' ') || 'unnamed server';
     const schemaPath = relative(dirname(job.target), packageFile('schemas/dataset.schema.json'));
-    text = renderDataset(recordings, { schemaPath, profile: job.name, server, role: 'recorded' });
-    summary = `wrote ${shown}: ${recorded} case(s), ${recordings.length - recorded} tool(s) left commented out`;
+    const nothingCalled = recorded ? undefined : whyNothingCalled(side.contract.tools.every((t) => t.annotations === null));
+    text = renderDataset(recordings, { schemaPath, profile: job.name, server, role: 'recorded' }, nothingCalled);
+    summary = recorded
+      ? `wrote ${shown}: ${recorded} case(s), ${recordings.length - recorded} tool(s) left commented out`
+      : `wrote ${shown}: no tool could be called, so its ${recordings.length} case(s) are commented out with the reasons, beside one that checks the tools are listed`;
+    if (!recorded) io.log(`mcp-gate: record: ${nothingCalled}`);
   }
   writeChecked(job.target, text);
   io.log(`mcp-gate: record: ${summary}`);
   return true;
+}
+
+/** What the dataset says when no tool could be called, and what a person can do about it. */
+function whyNothingCalled(unannotated: boolean): string {
+  return unannotated
+    ? "The server annotates no tool, so by the spec's defaults every tool may change something and none was called. List the tools that are safe to call in the profile's safeTools (or set allowSideEffects: true), then run record --force."
+    : 'No tool could be called or recorded (each says why below). Fix what they name, then run record --force.';
 }
 
 /** Writes a dataset only once it loads as one: a temp file beside it, loaded, then renamed over it. */

@@ -115,7 +115,7 @@ export async function gateOne(
       datasets,
       policy,
       sideDirs,
-      server,
+      ...(server !== null && { server }),
     });
   } finally {
     await endUnadopted(config.timeouts.killGraceMs);

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { CLIENT_NAMES } from './clients.js';
 
 /**
  * The one definition of the config file. Everything else comes from it:
@@ -199,6 +200,18 @@ const promotion = z.strictObject({
     )
     .optional(),
   exceptions: z.array(exception).describe('Approved findings that do not count, until they expire.').optional(),
+  release: z
+    .boolean()
+    .default(false)
+    .describe(
+      'The candidate is a release (a tag, a release branch), not a pull request head: version-unchanged then holds instead of informing. Default false.',
+    )
+    .optional(),
+  deprecationWindowDays: setting(
+    int().min(0),
+    30,
+    'tool-removed-after-deprecation holds until the saved reports (reports.dir) show the tool marked deprecated at least this many days before the run; after that its removal is calm. 0: calm as soon as the baseline marks it.',
+  ).optional(),
 });
 
 export const timeoutsSchema = z.strictObject({
@@ -241,6 +254,11 @@ export const limitsSchema = z.strictObject({
     200_000,
     'Instances the witness search judges at most over the whole run; tools past it are not searched, and say so.',
   ),
+  witnessCalls: setting(
+    int().min(0),
+    20,
+    'Witnesses sent to the live servers at most over the whole run, each to the candidate and to the baseline through tools/call (docs/verdicts.md, "Confirmed live"); only to tools the consent guard lets the gate call on both sides. 0 sends none.',
+  ),
 });
 
 export const auditSchema = z
@@ -264,6 +282,12 @@ export const auditSchema = z
     ),
     resultGrowthMinBytes: setting(int().min(0), 1024, 'The least growth in bytes that counts as a result-size-regression.'),
     definitionCostGrowthMinTokens: setting(int().min(0), 500, 'The least growth in estimated tokens that counts.'),
+    clients: z
+      .array(z.enum(CLIENT_NAMES))
+      .default([])
+      .describe(
+        'The MCP clients the team depends on (docs/releases.md): each tool name and input schema is checked against what each accepts, and a tool a client newly rejects is client-rejects-tool. One of: openai, openai-strict, anthropic. Default none.',
+      ),
   })
   .describe('What the model-seat audit tolerates.');
 
@@ -347,6 +371,8 @@ export const DEFAULTS = {
     maxNewDestructiveTools: promotion.shape.maxNewDestructiveTools.parse(undefined)!,
     maxBrokenCases: promotion.shape.maxBrokenCases.parse(undefined)!,
     destructiveToolsOutsideRoles: promotion.shape.destructiveToolsOutsideRoles.parse(undefined)!,
+    release: promotion.shape.release.parse(undefined)!,
+    deprecationWindowDays: promotion.shape.deprecationWindowDays.parse(undefined)!,
   },
   readyTimeoutMs: readyTimeout.parse(undefined),
 } as const;

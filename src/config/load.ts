@@ -206,6 +206,8 @@ function normalise(
       maxBrokenCases: config.promotion?.maxBrokenCases ?? DEFAULTS.promotion.maxBrokenCases,
       destructiveToolsOutsideRoles: config.promotion?.destructiveToolsOutsideRoles ?? DEFAULTS.promotion.destructiveToolsOutsideRoles,
       exceptions: (config.promotion?.exceptions ?? []) as Exception[],
+      release: config.promotion?.release ?? DEFAULTS.promotion.release,
+      deprecationWindowDays: config.promotion?.deprecationWindowDays ?? DEFAULTS.promotion.deprecationWindowDays,
     },
   };
 }

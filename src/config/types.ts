@@ -147,5 +147,9 @@ export interface GateConfig {
     /** tool-added-destructive for a tool outside every role's surface: held (the default), or rolled back as before. */
     destructiveToolsOutsideRoles?: 'hold' | 'rollback';
     exceptions: Exception[];
+    /** The candidate is a release, not a PR head: version-unchanged holds (docs/releases.md). */
+    release?: boolean;
+    /** Days a tool must have been marked deprecated, by the saved reports, before its removal is calm. */
+    deprecationWindowDays?: number;
   };
 }

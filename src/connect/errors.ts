@@ -23,6 +23,8 @@ export class SideUnavailableError extends Error {
     readonly stderrTail: string = '',
     /** The side did not answer in time (rather than exiting or breaking the protocol). */
     readonly timedOut = false,
+    /** The JSON-RPC error code the server answered with, when it answered with one (-32602: invalid params). */
+    readonly rpcCode?: number,
   ) {
     super(message);
     this.name = 'SideUnavailableError';

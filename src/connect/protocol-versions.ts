@@ -7,7 +7,7 @@ import { describe } from '../error-text.js';
  */
 const GATE_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
 
-const README_SECTION = 'README "Protocol versions"';
+const README_SECTION = 'docs/http.md, "Protocol versions"';
 
 /**
  * A clearer message for two initialize failures that mean "this server speaks a protocol revision

@@ -258,7 +258,8 @@ export class Session {
       message = `${message} (server exited ${signal ? `on ${signal}` : `with code ${code}`})`;
     }
     if (phase === 'initialize') await this.transport.close();
-    return new SideUnavailableError(this.side, phase, this.redactor.scrub(message), this.stderrTail, timedOut);
+    const rpcCode = error instanceof McpError ? error.code : undefined;
+    return new SideUnavailableError(this.side, phase, this.redactor.scrub(message), this.stderrTail, timedOut, rpcCode);
   }
 }
 

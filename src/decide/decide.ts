@@ -65,7 +65,7 @@ export function decide(signals: Signal[], policy: Policy, today: string): Decisi
 
   const reasons: Reason[] = [];
   for (const [code, fired] of byCode) {
-    const ruled = (policy.rules[code] as Action | undefined) ?? CODES[code].action;
+    const ruled = (policy.rules[code] as Action | undefined) ?? defaultAction(code, policy);
     const action = fired.reduce<Action>((acc, s) => stronger(acc, capped(ruled, s, policy)), 'ignore');
     if (action === 'ignore' || fired.length <= tolerated(code, policy)) continue;
     const tools = [...new Set(fired.map((s) => s.tool).filter((t): t is string => t !== null))].sort();
@@ -92,6 +92,10 @@ function judgedKeys(reasons: Reason[], signals: Signal[]): string[] {
   const judged = new Set(reasons.map((r) => r.code));
   return [...new Set(signals.filter((s) => judged.has(s.code)).map(signalKey))].sort();
 }
+
+/** A code's action when no rule names it: an unchanged version holds only when the candidate is a release. */
+const defaultAction = (code: Code, policy: Policy): Action =>
+  code === 'version-unchanged' && policy.release ? 'hold' : CODES[code].action;
 
 const stronger = (x: Action, y: Action): Action => (STRENGTH[y] > STRENGTH[x] ? y : x);
 

@@ -29,6 +29,8 @@ export interface SignalContext {
   reach?: RoleReach;
   /** Tools whose output schema the baseline's own results failed: loosening it is a repair (issue 27 §2). */
   repairedOutputs?: Set<string>;
+  /** Deprecated tools whose removal the lifecycle allows (decide/deprecation-window.ts), with why. */
+  calmRemovals?: ReadonlyMap<string, string>;
 }
 
 const FEATURE_AREAS = new Set(['prompts', 'resources', 'capabilities']);
@@ -109,10 +111,13 @@ export function collectSignals(
  * surface": where roles are defined, one that reaches a role rolls back, one that reaches none is
  * held; where none is, every one is held for a person (decide/ lifts the cap when
  * `promotion.destructiveToolsOutsideRoles` is `rollback`). A schema break the witness search could
- * not confirm is held with what was tried. An output schema that the baseline's own results failed
+ * not confirm, or whose witness the live candidate answered without an error, is held with what
+ * was tried. An output schema that the baseline's own results failed
  * is a repair when it changes: held at most, never rolled back.
  */
-function capOf(c: Change, { reach = null, repairedOutputs }: SignalContext): Signal['cap'] | undefined {
+function capOf(c: Change, { reach = null, repairedOutputs, calmRemovals }: SignalContext): Signal['cap'] | undefined {
+  const calm = c.code === 'tool-removed-after-deprecation' && c.tool !== null ? calmRemovals?.get(c.tool) : undefined;
+  if (calm) return { action: 'ignore', why: calm };
   if (c.tool !== null && CODES[c.code].area === 'output' && repairedOutputs?.has(c.tool)) {
     return { action: 'hold', why: "the baseline's own results failed this output schema, so changing it is a repair" };
   }
@@ -121,6 +126,10 @@ function capOf(c: Change, { reach = null, repairedOutputs }: SignalContext): Sig
       action: 'hold',
       why: reach ? 'it reaches no role defined by the datasets' : 'no dataset defines a role, so there is no role surface it could enter',
     };
+  }
+  if (c.witness?.live?.outcome === 'refuted') {
+    // The candidate's own server answered the witness without an error (cases/witness-calls.ts).
+    return { action: 'hold', why: 'the candidate answered the witness live without an error' };
   }
   if (c.witness?.status === 'unconfirmed') {
     // Held when the search found no witness for a break; not held when it found nothing either way

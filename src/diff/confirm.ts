@@ -99,7 +99,7 @@ function judgeSide(
   // Calm: no instance tells the two schemas apart, either way. Searched once per side, when asked.
   let reverse: WitnessOutcome | undefined;
   const calmAfter = (forward: WitnessOutcome) =>
-    forward.kind === 'none' && (reverse ??= search(pair.refuse, pair.rawAccept)).kind === 'none' ? forward.tried + reverse.tried : null;
+    proves(forward) && proves((reverse ??= search(pair.refuse, pair.rawAccept))) ? forward.tried + reverse.tried : null;
 
   const replaced: [Change, Change][] = [];
   const breaking = own.filter((c) => c.severity === 'breaking' && !BY_DESIGN.has(c.code));
@@ -132,7 +132,7 @@ function judgeSide(
       searchSafely(pair.refuse, pair.rawAccept, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus: [] }),
     );
     const tried = first.tried + deep.tried + back.tried;
-    return back.kind === 'none' && reachable(c) ? calm(c, side, tried) : withWitness(c, side, { ...deep, tried });
+    return proves(deep) && proves(back) && reachable(c) ? calm(c, side, tried) : withWitness(c, side, { ...deep, tried });
   }
 
   const flagged = own.filter((c) => c.severity === 'dangerous');
@@ -161,7 +161,7 @@ function judgeSide(
     return { replaced, added: explained ? [] : [withWitness(spotted(side, tool), side, forward)] };
   }
   const back = forward.kind === 'none' ? deep(pair.refuse, pair.rawAccept) : forward;
-  if (back.kind === 'none' && calmAfter(outcome) !== null) {
+  if (proves(forward) && proves(back) && calmAfter(outcome) !== null) {
     const tried = outcome.tried + forward.tried + back.tried + (reverse?.tried ?? 0);
     for (const c of calmable) replaced.push([c, calm(c, side, tried)]);
   }
@@ -192,7 +192,21 @@ const POLICY_HELD = new Set<string>([
  * (`minLength: 0` on a string). Other held changes stay held: a search that misses a witness must
  * not turn a policy Hold into silence.
  */
-const CALMABLE = new Set<string>(['schema-changed', 'input-constraint-declared', 'input-enum-declared', 'output-variant-added']);
+const CALMABLE = new Set<string>([
+  'schema-changed',
+  'input-constraint-declared',
+  'input-enum-declared',
+  'output-variant-added',
+  'output-constraint-loosened',
+  'output-enum-widened',
+]);
+
+/**
+ * Whether a search that found nothing says anything: it must have built instances the accepting
+ * schema takes. One that could build none (a pattern it cannot satisfy on a required field) proves
+ * nothing, and a change is not calmed on it.
+ */
+const proves = (o: WitnessOutcome): boolean => o.kind === 'none' && !o.barren;
 
 /**
  * How deep the search builds instances on purpose (deeper it only walks at random): a change

@@ -5,6 +5,7 @@ import { diffAnnotations } from './annotations.js';
 import { confirmChanges, DEFAULT_SEARCH_BUDGET, type SearchBudget } from './confirm.js';
 import { diffProtocolVersion } from './protocol.js';
 import { diffSchemas } from './schemas.js';
+import { diffDeprecations } from './deprecation.js';
 import { diffFeatures } from './features.js';
 import { diffNewToolText, diffText } from './text.js';
 import { diffToolSet } from './tools.js';
@@ -23,6 +24,7 @@ export function diffContracts(before: Contract, after: Contract, budget: SearchB
     if (!successor || successor.hash === tool.hash) continue;
     changes.push(...diffSchemas(tool, successor), ...diffAnnotations(tool, successor), ...diffText(tool, successor));
   }
+  changes.push(...diffDeprecations(before, after));
   const b = before.server;
   const a = after.server;
   if ((b.instructions ?? '') !== (a.instructions ?? '')) changes.push(...diffText.instructions(b.instructions, a.instructions));

@@ -18,7 +18,10 @@ const toolsWith = (changes: Change[], keep: (c: Change) => boolean): number => n
 export function summarize(changes: Change[]): DiffSummary {
   return {
     addedTools: toolsWith(changes, (c) => c.code === 'tool-added'),
-    removedTools: toolsWith(changes, (c) => c.code === 'tool-removed' || c.code === 'tool-renamed'),
+    removedTools: toolsWith(
+      changes,
+      (c) => c.code === 'tool-removed' || c.code === 'tool-removed-after-deprecation' || c.code === 'tool-renamed',
+    ),
     schemaBreakages: toolsWith(changes, (c) => CODES[c.code].area === 'input' && c.severity === 'breaking'),
     readOnlyHintRegressions: toolsWith(changes, (c) => c.code === 'readonly-hint-regression'),
     addedDestructiveTools: toolsWith(changes, (c) => c.code === 'tool-added-destructive' || c.code === 'tool-added-destructive-by-default'),

@@ -1,5 +1,6 @@
 import { isDestructive } from '../contract/annotations.js';
 import { canonicalJson } from '../contract/canonical.js';
+import { toolDeprecation } from '../contract/deprecation.js';
 import type { Contract, ContractTool, JsonSchema } from '../contract/types.js';
 import type { Change } from '../findings/types.js';
 import { toolChange } from './change.js';
@@ -45,7 +46,8 @@ export function diffToolSet(before: Contract, after: Contract): Change[] {
     out.push(
       successor
         ? toolChange('tool-renamed', gone.name, [], gone.name, successor.name)
-        : toolChange('tool-removed', gone.name, [], summarize(gone), null),
+        : // Announced, then removed: still a break for callers who stayed, but the lifecycle was kept (docs/releases.md).
+          toolChange(toolDeprecation(gone) ? 'tool-removed-after-deprecation' : 'tool-removed', gone.name, [], summarize(gone), null),
     );
   }
   for (const tool of added) {

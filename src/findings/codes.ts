@@ -5,6 +5,7 @@ import { INPUT_CODES } from './codes/input.js';
 import type { CodeMeta, Severity } from './codes/meta.js';
 import { OUTPUT_CODES } from './codes/output.js';
 import { GOVERNANCE_CODES, RUN_CODES } from './codes/run.js';
+import { RELEASE_CODES } from './codes/release.js';
 import { TEXT_CODES } from './codes/text.js';
 import { TOOL_CODES } from './codes/tools.js';
 
@@ -18,6 +19,7 @@ export type { Action, Area, ChangeFacts, CodeMeta, Severity } from './codes/meta
  */
 export const CODES = {
   ...TOOL_CODES,
+  ...RELEASE_CODES,
   ...INPUT_CODES,
   ...OUTPUT_CODES,
   ...ANNOTATION_CODES,

@@ -42,6 +42,36 @@ export interface Witness {
   tried: number;
   /** What was tried, or why nothing could be. */
   note?: string;
+  /**
+   * The witness sent to the live servers (an input witness only, where the gate may call the tool):
+   * what each side answered and what that makes of the break. Absent where no server was live or
+   * no call could move the verdict, and in older reports.
+   */
+  live?: LiveCheck;
+}
+
+/**
+ * A witness sent through tools/call to the candidate and the baseline (cases/witness-calls.ts).
+ * `refuted`: the candidate answered without an error, so the break is held at most. `confirmed`:
+ * the candidate refused it as invalid input and the baseline answered it. `unconfirmed`: any other
+ * answer (an error for another reason, no answer, a baseline that refused it too); the break
+ * stands. `not-called`: `note` says why (consent, `limits.witnessCalls`, no live server).
+ */
+export interface LiveCheck {
+  outcome: 'confirmed' | 'refuted' | 'unconfirmed' | 'not-called';
+  note?: string;
+  candidate?: LiveAnswer;
+  baseline?: LiveAnswer;
+}
+
+/** One side's answer to a witness: its kind, and its text made inert and bounded. */
+export interface LiveAnswer {
+  /** `result`: answered without an error; `error`: isError or a JSON-RPC error; `failed`: no answer read (timeout, exit, over the byte cap). */
+  kind: 'result' | 'error' | 'failed';
+  /** It reads as input validation (the SDK's "Input validation error", JSON-RPC -32602, pydantic's); on a `result`, an error written as data. */
+  validation?: boolean;
+  /** What it said, inert, at most 300 characters. */
+  text: string;
 }
 
 /** Something observed on one side: a discovery problem, a case outcome, an audit check. */
@@ -58,10 +88,14 @@ export interface Finding {
    * finding the candidate no longer has where it was looked for). Older reports lack it.
    */
   direction?: 'new' | 'still' | 'fixed';
+  /** The client that refuses the tool, for client-rejects-tool (`audit.clients`). */
+  client?: string;
   /** The role it concerns, for role findings. */
   role?: string;
   /** The case whose probe produced it, for findings on live results. */
   caseId?: string;
-  /** JSON pointer into the result, for findings that compare the two sides' results. */
+  /** JSON pointer into the result, for findings that compare the two sides' results or that a result's schema refused. */
   path?: string;
+  /** The JSON Schema keyword a result failed (`type`, `required`, `enum`…), for structured-content-invalid. */
+  keyword?: string;
 }

@@ -1,7 +1,8 @@
 /**
  * Probe arguments built from a tool's input schema, for `record`: the smallest call the schema
  * allows, from what its author wrote down first. For each value, in order: an example, the
- * default, `const`, the first of `enum`, then a plain value of its type and format. Only required
+ * default, `const`, the first of `enum`, then a plain value of its type and format (1 for a number
+ * whose bounds allow it, else the bound nearest to it). Only required
  * properties are filled. A schema this cannot satisfy (a `pattern` without an example, a `$ref`
  * outside the schema) gives the reason, and the user gives the arguments in the `--args` file.
  */
@@ -140,8 +141,11 @@ function numberFor(schema: Schema, integer: boolean): number {
       : typeof schema.exclusiveMaximum === 'number'
         ? schema.exclusiveMaximum - (integer ? 1 : 0.5)
         : undefined;
-  let value = minimum ?? (maximum !== undefined && maximum < 1 ? maximum : 1);
-  if (integer) value = Math.ceil(value);
+  // 1 when the bounds allow it: a small valid value reads as an id or a count, where the bound of a
+  // zod .int() (-9007199254740991) would read as nothing a server holds.
+  if ((minimum === undefined || minimum <= 1) && (maximum === undefined || maximum >= 1)) return 1;
+  let value = minimum !== undefined && minimum > 1 ? minimum : (maximum ?? 1);
+  if (integer) value = minimum !== undefined && minimum > 1 ? Math.ceil(value) : Math.floor(value);
   return value;
 }
 

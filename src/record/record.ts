@@ -1,19 +1,23 @@
-import { resultData, volatileMatcher } from '../audit/result-drift.js';
+import { resultData } from '../audit/result-data.js';
+import { volatileMatcher } from '../audit/result-drift.js';
 import { mapLimit } from '../concurrency.js';
 import type { ToolCallResult } from '../connect/session.js';
 import { depthOf, MAX_DEFINITION_DEPTH } from '../contract/normalize.js';
-import { callRefusal } from '../contract/callable.js';
+import { consentGap, notReadOnlyWhy } from '../cases/consent.js';
 import type { Contract, ContractTool } from '../contract/types.js';
 import { describe } from '../error-text.js';
 import { probeArguments } from './probe-args.js';
+import { withoutVolatile } from '../cases/expect.js';
 
 /**
  * `record`: what a server returns, frozen as expectations. Every tool that may be called (read-only,
- * or any tool when the profile allows side effects) is called twice with the same arguments; what
- * differed between the two answers (timestamps, ids, counters) is volatile and left out, the rest
- * is frozen: `isError`, the stable data (structuredContent, or JSON text), and a size budget with
- * headroom. A tool that cannot be recorded gets the reason, and is written commented out. A tool
- * the gate must never call (contract/callable.ts) is not called, consent or not.
+ * or any tool when the profile allows side effects) is called twice with the same arguments, each
+ * time in its own server process; what differed between the two answers (timestamps, pids,
+ * per-process ids, counters) is volatile and left out, and so is what changes with every process or
+ * release by its shape (the server's own version string, UUIDs, timestamps). The rest is frozen:
+ * `isError`, the stable data (structuredContent, or JSON text), and a size budget with headroom. A
+ * tool that cannot be recorded gets the reason, and is written commented out. A tool the gate must
+ * never call (contract/callable.ts) is not called, consent or not.
  */
 
 export interface Recording {
@@ -41,7 +45,9 @@ export interface RecordOptions {
   log: (line: string) => void;
 }
 
-type Call = (name: string, args: Record<string, unknown>) => Promise<ToolCallResult>;
+export type Call = (name: string, args: Record<string, unknown>) => Promise<ToolCallResult>;
+/** The call of each pass: the second in a server process of its own, started when it is asked for. */
+export type CallFor = (pass: 0 | 1) => Promise<Call>;
 
 /** Frozen data bigger than this is thinned: a case is read by people, and a list of records changes with the data. */
 const MAX_FROZEN_BYTES = 2048;
@@ -52,13 +58,13 @@ const isObject = (value: unknown): value is Record<string, unknown> => value !==
 const clip = (text: string, max = 160) => (text.length > max ? `${text.slice(0, max)}…` : text);
 const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
 
-/** Why a tool is not called, or null when it may be. */
-function consentProblem(tool: ContractTool, allowSideEffects: boolean, safeTools: string[] = []): string | null {
-  if (tool.effectiveAnnotations.readOnlyHint || allowSideEffects || safeTools.includes(tool.name)) return null;
-  const why = tool.defaultedHints.includes('readOnlyHint')
-    ? 'it declares no readOnlyHint, and the spec default is false'
-    : 'its readOnlyHint is false';
-  return `not recorded: ${tool.name} is not read-only (${why}), so recording would change something. List it in the profile's safeTools if it is safe to call, or set allowSideEffects: true on the profile, to record it`;
+/** Why a tool is not called, or null when it may be (cases/consent.ts, the rule every tools/call asks). */
+function consentProblem(tool: ContractTool, contract: Contract, options: RecordOptions): string | null {
+  const gap = consentGap(tool, contract, options);
+  if (!gap) return null;
+  // Before consent: allowSideEffects is consent to what a tool says it does, and these do not say.
+  if (gap.kind === 'never') return `not recorded: ${gap.reason}`;
+  return `not recorded: ${tool.name} is not read-only (${notReadOnlyWhy(tool)}), so recording would change something. List it in the profile's safeTools if it is safe to call, or set allowSideEffects: true on the profile, to record it`;
 }
 
 type Answer = { ok: true; isError: boolean; data: unknown; bytes: number; text: string } | { ok: false; reason: string };
@@ -83,19 +89,21 @@ async function callOnce(call: Call, tool: string, args: Record<string, unknown>)
   return { ok: true, isError: result.isError === true, data: resultData(result), bytes: bytesOf(response.result), text };
 }
 
-export async function recordTools(contract: Contract, call: Call, options: RecordOptions): Promise<Recording[]> {
+export async function recordTools(contract: Contract, callFor: CallFor, options: RecordOptions): Promise<Recording[]> {
   const tools = [...contract.tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const plans = tools.map((tool) => plan(tool, contract, options));
   const callable = plans.filter((p) => p.skipped === null);
   // Two passes over every tool, not two calls in a row: a clock or a counter has moved by the second.
   const answers: Answer[][] = [[], []];
-  for (const pass of callable.length ? [0, 1] : []) {
+  for (const pass of callable.length ? ([0, 1] as const) : []) {
     options.log(
-      `mcp-gate: record: ${pass === 0 ? 'calling' : 'calling again (to find what changes between calls)'} ${callable.length} tool(s)`,
+      `mcp-gate: record: ${pass === 0 ? 'calling' : 'calling again, in a new server process (to find what changes between processes)'} ${callable.length} tool(s)`,
     );
+    const call = await callFor(pass);
     answers[pass] = await mapLimit(callable, options.concurrency, (p) => callOnce(call, p.tool, p.args!));
   }
-  callable.forEach((p, i) => settle(p, answers[0]![i]!, answers[1]![i]!));
+  const shapes = changesByShape(contract.server.version);
+  callable.forEach((p, i) => settle(p, answers[0]![i]!, answers[1]![i]!, shapes));
   return plans;
 }
 
@@ -109,10 +117,7 @@ function plan(tool: ContractTool, contract: Contract, options: RecordOptions): R
     : built?.ok
       ? { ...base, args: built.value as Record<string, unknown>, argsFrom: 'schema' }
       : base;
-  // Before consent: allowSideEffects is consent to what a tool says it does, and these do not say.
-  const refusal = callRefusal(tool, contract);
-  if (refusal) return { ...withArgs, skipped: `not recorded: ${refusal}` };
-  const consent = consentProblem(tool, options.allowSideEffects, options.safeTools);
+  const consent = consentProblem(tool, contract, options);
   if (consent) return { ...withArgs, skipped: consent };
   if (built && !built.ok) {
     return {
@@ -123,15 +128,19 @@ function plan(tool: ContractTool, contract: Contract, options: RecordOptions): R
   return withArgs;
 }
 
-function settle(recording: Recording, first: Answer, second: Answer): void {
+function settle(recording: Recording, first: Answer, second: Answer, shapes: (value: unknown, key: string) => boolean): void {
   const failed = [first, second].find((a): a is { ok: false; reason: string } => !a.ok);
   if (failed || !first.ok || !second.ok) {
-    recording.skipped = `not recorded: ${failed?.reason ?? 'no answer'}`;
+    const machine = failed ? machineReason(failed.reason) : null;
+    recording.skipped = `not recorded: ${failed?.reason ?? 'no answer'}${machine ? `; ${machine}` : ''}`;
     return;
   }
   if (first.isError || second.isError) {
-    const text = first.isError ? first.text : second.text;
-    recording.skipped = `not recorded: the server answered isError (${clip(text.replace(/\s+/g, ' ').trim()) || 'no text'}); give working arguments in the --args file`;
+    const text = clip((first.isError ? first.text : second.text).replace(/\s+/g, ' ').trim()) || 'no text';
+    const machine = machineReason(first.isError ? first.text : second.text);
+    recording.skipped = machine
+      ? `not recorded: the server answered isError (${text}); ${machine}`
+      : `not recorded: the server answered isError (${text}); give working arguments in the --args file`;
     return;
   }
   const budget = Math.max(1024, Math.ceil((Math.max(first.bytes, second.bytes) * 1.5) / 256) * 256);
@@ -143,6 +152,7 @@ function settle(recording: Recording, first: Answer, second: Answer): void {
   }
   const changed = new Set<string>();
   differences(first.data, second.data, '', 0, changed);
+  byShape(first.data, '', 0, shapes, changed);
   if (changed.has('')) {
     recording.notes.push('the whole result changed between two recordings, so its data is not frozen');
     return;
@@ -153,9 +163,74 @@ function settle(recording: Recording, first: Answer, second: Answer): void {
     recording.notes.push('the result is a list, not an object; the live comparison checks its first item');
     return;
   }
-  const stable = without(first.data, volatileMatcher(recording.volatile), '') as Record<string, unknown>;
+  const stable = withoutVolatile(first.data, volatileMatcher(recording.volatile)) as Record<string, unknown>;
   const frozen = thin(stable, recording.notes);
   if (frozen && Object.keys(frozen).length) recording.expect.structured = frozen;
+}
+
+/**
+ * What changes with every process or release, whatever two recordings show: the server's own version
+ * string (the next release answers another), UUIDs, timestamps (ISO date-times, epoch milliseconds)
+ * and numbers under a key that names a process or a clock. Two processes of the same release may
+ * agree on them by chance (a version, a UUID seeded from the data); the next release will not.
+ */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
+const CLOCK_OR_PROCESS_KEY =
+  /^(?:pid|ppid|uptime|timestamp|time|now|started_?at|startedAt|updated_?at|updatedAt|created_?at|createdAt)$|(?:_at|At|Time|_time|Ms|_ms)$/;
+const EPOCH_MS = [946_684_800_000, 4_102_444_800_000]; // 2000 to 2100
+
+function changesByShape(serverVersion: string | null | undefined): (value: unknown, key: string) => boolean {
+  // A version too short or plain to be told from data ("1", "v") is not matched.
+  const version = serverVersion && /\d+\.\d+/.test(serverVersion) ? serverVersion : null;
+  return (value, key) => {
+    if (typeof value === 'string')
+      return UUID.test(value) || DATE_TIME.test(value) || (version !== null && (value === version || value.includes(version)));
+    if (typeof value === 'number')
+      return CLOCK_OR_PROCESS_KEY.test(key) || (Number.isInteger(value) && value >= EPOCH_MS[0]! && value <= EPOCH_MS[1]!);
+    return false;
+  };
+}
+
+/** Adds the pointers whose values `volatile` calls volatile by their shape (array indices as `*`). */
+function byShape(
+  value: unknown,
+  pointer: string,
+  depth: number,
+  volatile: (value: unknown, key: string) => boolean,
+  out: Set<string>,
+): void {
+  if (depth > MAX_DEPTH || out.has(pointer)) return;
+  if (Array.isArray(value)) value.forEach((item) => byShape(item, `${pointer}/*`, depth + 1, volatile, out));
+  else if (isObject(value))
+    for (const [key, item] of Object.entries(value)) {
+      const child = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      if (item !== null && typeof item !== 'object' && volatile(item, key)) out.add(child);
+      else byShape(item, child, depth + 1, volatile, out);
+    }
+}
+
+/**
+ * A failure that says it is this machine's, not the arguments': no network, no browser, a program
+ * or a permission missing. Asking for other arguments would not help, so record says what would.
+ */
+const MACHINE: [RegExp, string][] = [
+  [
+    /ENOTFOUND|EAI_AGAIN|getaddrinfo|ECONNREFUSED|ECONNRESET|ENETUNREACH|EHOSTUNREACH|ETIMEDOUT|fetch failed|network (?:is )?unreachable|no internet|socket hang up/i,
+    'no network',
+  ],
+  [
+    /executable doesn't exist|browserType\.launch|failed to launch (?:the )?browser|could not find (?:chrome|chromium|firefox|browser)|no usable sandbox|playwright install|chrome(?:ium)? (?:is )?not (?:found|installed)/i,
+    'no browser',
+  ],
+  [/spawn \S+ ENOENT|command not found|not installed|no such file or directory/i, 'a program or file this machine lacks'],
+  [/EACCES|EPERM|permission denied/i, 'a permission this machine does not grant'],
+];
+
+function machineReason(text: string): string | null {
+  const found = MACHINE.find(([re]) => re.test(text));
+  if (!found) return null;
+  return `this looks like a reason of this machine (${found[1]}), not of the arguments: record where the server can reach what it needs (or give it in the profile's env), then record again`;
 }
 
 /** Where two answers differ, as JSON pointers with array indices as `*` (a clock in every item is one field). */
@@ -184,18 +259,6 @@ function differences(a: unknown, b: unknown, pointer: string, depth: number, out
     return;
   }
   if (a !== b) out.add(pointer);
-}
-
-/** A copy of `value` without what `volatile` matches. */
-function without(value: unknown, volatile: (pointer: string) => boolean, pointer: string): unknown {
-  if (Array.isArray(value)) return value.map((item, i) => without(item, volatile, `${pointer}/${i}`));
-  if (!isObject(value)) return value;
-  const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    const child = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-    if (!volatile(child)) copy[key] = without(item, volatile, child);
-  }
-  return copy;
 }
 
 /**

@@ -77,8 +77,25 @@ function caseBlock(recording: Recording): string {
   return [...about.flatMap((line) => commentLines(line, '  ')), ...itemLines(caseSpec(recording)), ''].join('\n');
 }
 
-/** A new dataset from a recording. */
-export function renderDataset(recordings: Recording[], header: DatasetHeader): string {
+/**
+ * When nothing could be called, one case that calls nothing: every tool must still be listed. A
+ * dataset needs a case, and this one holds without a call, so the file is valid and gates something
+ * while its commented-out cases wait for a person to say which tools are safe to call.
+ */
+function listedBlock(recordings: Recording[], why: string): string {
+  const spec = {
+    id: 'recorded.tools-listed',
+    userTask: 'The tools recorded are still listed (nothing was called).',
+    requiredTools: recordings.map((r) => ({ toolName: r.tool })),
+  };
+  return [...commentLines(why, '  '), ...itemLines(spec), ''].join('\n');
+}
+
+/**
+ * A new dataset from a recording. `nothingCalled` says why no tool was recorded, when none was: the
+ * cases stay commented out with their reasons, beside one case that only checks the tools are listed.
+ */
+export function renderDataset(recordings: Recording[], header: DatasetHeader, nothingCalled?: string): string {
   return [
     `# yaml-language-server: $schema=${header.schemaPath}`,
     `${RECORDED_MARK} from profile "${comment(header.profile)}" (${comment(header.server)}).`,
@@ -88,6 +105,7 @@ export function renderDataset(recordings: Recording[], header: DatasetHeader): s
     '# Edit freely: a second `mcp-gate record` adds cases for new tools and keeps these.',
     `role: ${stringify(header.role).trim()}`,
     'cases:',
+    ...(nothingCalled ? [listedBlock(recordings, nothingCalled)] : []),
     ...recordings.map(caseBlock),
   ].join('\n');
 }

@@ -2,6 +2,7 @@ import { renderBundleMarkdown, renderBundleText } from '../bundle/render.js';
 import type { BundleSummary } from '../bundle/summary.js';
 import { jsonInert } from '../inert.js';
 import { redactAll } from '../secrets.js';
+import { renderChangelog } from './changelog.js';
 import { renderHistoryHtml } from './history/html.js';
 import { renderHistoryMarkdown, renderHistoryText } from './history/render.js';
 import type { History } from './history/runs.js';
@@ -79,6 +80,12 @@ export const FORMATS = {
     report: (r) => renderHtml(r),
     bundle: perServer('html'),
     history: (h) => renderHistoryHtml(h),
+  },
+  changelog: {
+    help: 'release notes in markdown, for CHANGELOG.md',
+    report: (r) => renderChangelog(redactAll(r)),
+    bundle: perServer('changelog'),
+    history: perRun('changelog'),
   },
 } as const satisfies Record<string, FormatSpec>;
 

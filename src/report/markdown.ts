@@ -3,6 +3,7 @@ import { markdownCode, markdownText } from '../inert.js';
 import { approvalRecord } from './approval-record.js';
 import { fixedSentence, modelSeatHighlights, stillSentence } from './model-seat.js';
 import { featureRows } from './feature-rows.js';
+import { passRateText } from './case-tally.js';
 import { fallbackLine } from './side.js';
 import type { Report, SideReport } from './types.js';
 
@@ -19,7 +20,6 @@ const clip = (text: string) =>
   text.length > CELL_CHARACTERS ? `${[...text.slice(0, CELL_CHARACTERS + 1)].slice(0, CELL_CHARACTERS).join('')}…` : text;
 export const cell = (text: string): string => markdownText(clip(text));
 const code = (text: string): string => markdownCode(clip(text));
-const percent = (rate: number | null) => (rate === null ? 'n/a' : `${Math.round(rate * 100)}%`);
 const short = (hash: string | null) => (hash ? `\`${hash.replace(/^sha256:/, '').slice(0, 12)}\`` : '-');
 
 export interface MarkdownOptions {
@@ -58,7 +58,11 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
     `**Diff:** ${s.addedTools} added, ${s.removedTools} removed, ${s.schemaBreakages} schema breakages, ${s.readOnlyHintRegressions} read-only regressions, ${s.addedDestructiveTools} new destructive tools.`,
   );
 
-  const fixed = [...serverSection(b, c), ...approveSection(report, options)];
+  const fixed = [
+    ...serverSection(b, c),
+    ...(report.release ? ['', `Release: ${cell(report.release.summary)}`] : []),
+    ...approveSection(report, options),
+  ];
   if (report.policy?.error)
     fixed.unshift('', `> [!WARNING]\n> The gate's own config and datasets were not compared with the base: ${cell(report.policy.error)}`);
   if (options.reportLink)
@@ -152,11 +156,8 @@ function changeSection(changes: Change[], budget: number, reportLink?: string): 
 function caseSection(b: SideReport, c: SideReport): string[] {
   if (!b.cases.total && !c.cases.total) return [];
   const out = ['', '### Frozen role cases', ''];
-  out.push(
-    `Pass rate: baseline ${percent(b.cases.passRate)} (${b.cases.passed}/${b.cases.total}), candidate ${percent(c.cases.passRate)} (${c.cases.passed}/${c.cases.total}).`,
-    '',
-  );
-  out.push('| case | role | baseline | candidate | candidate failures |', '|---|---|---|---|---|');
+  out.push(`Pass rate (skipped cases neither pass nor fail): baseline ${passRateText(b.cases)}, candidate ${passRateText(c.cases)}.`, '');
+  out.push('| case | role | baseline | candidate | candidate: why it failed or was skipped |', '|---|---|---|---|---|');
   const baseline = new Map(b.caseResults.map((r) => [r.id, r]));
   for (const r of c.caseResults) {
     const before = baseline.get(r.id)?.status ?? '-';

@@ -31,6 +31,7 @@ const FIXED: Partial<Record<Finding['code'], [string, string]>> = {
   'description-weak': ['weak description', 'weak descriptions'],
   'tool-reference-missing': ['mention of a tool the server does not list', 'mentions of tools the server does not list'],
   'pagination-hint-unusable': ['next-page hint the tool cannot follow', 'next-page hints the tool cannot follow'],
+  'pagination-next-page-empty': ['claimed next page that came back empty', 'claimed next pages that came back empty'],
   'result-null-fields': ['result with fields null in every item', 'results with fields null in every item'],
 };
 

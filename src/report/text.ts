@@ -2,6 +2,7 @@ import { crashExcerpt } from '../error-text.js';
 import { inert, inertLines } from '../inert.js';
 import { fixedSentence, modelSeatHighlights, stillSentence } from './model-seat.js';
 import { featureRows } from './feature-rows.js';
+import { passRateText } from './case-tally.js';
 import { fallbackLine } from './side.js';
 import type { Report, SideReport } from './types.js';
 
@@ -18,9 +19,6 @@ export const plain: TextStyle = { bold: (t) => t, red: (t) => t, yellow: (t) => 
 const ansi = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
 /** Terminal colours, for a TTY without NO_COLOR. */
 export const colours: TextStyle = { bold: ansi(1, 22), red: ansi(31, 39), yellow: ansi(33, 39), green: ansi(32, 39), dim: ansi(2, 22) };
-
-const percent = (rate: number | null) => (rate === null ? 'n/a' : `${Math.round(rate * 100)}%`);
-const passRate = (s: SideReport) => `${percent(s.cases.passRate)} (${s.cases.passed}/${s.cases.total})`;
 
 /** The text summary: what a person reads in a terminal or a CI log. A pure function of the report. */
 export function renderText(report: Report, style: TextStyle = plain, reportPath: string | null = null): string {
@@ -40,7 +38,7 @@ export function renderText(report: Report, style: TextStyle = plain, reportPath:
     ['', 'baseline', 'candidate'],
     ['tools', String(b.toolCount), c.available ? String(c.toolCount) : 'unavailable'],
     ...featureRows(b, c),
-    ['pass rate', passRate(b), passRate(c)],
+    ['pass rate', passRateText(b.cases), passRateText(c.cases)],
     ['cases passed', String(b.cases.passed), String(c.cases.passed)],
     ['cases failed', String(b.cases.failed), String(c.cases.failed)],
     ['cases skipped', String(b.cases.skipped), String(c.cases.skipped)],
@@ -54,6 +52,7 @@ export function renderText(report: Report, style: TextStyle = plain, reportPath:
     `  added tools ${s.addedTools}, removed tools ${s.removedTools}, schema breakages ${s.schemaBreakages}, read-only hint regressions ${s.readOnlyHintRegressions}, added destructive tools ${s.addedDestructiveTools}`,
   );
   lines.push(`  changes: ${s.breaking} breaking, ${s.dangerous} dangerous, ${s.safe} safe`);
+  if (report.release) lines.push(`  release: ${inert(report.release.summary)}`);
   for (const change of diff.changes.filter((x) => x.severity !== 'safe').slice(0, 12)) {
     lines.push(
       `  ${change.severity === 'breaking' ? style.red('breaking ') : style.yellow('dangerous')} ${change.code}: ${inert(change.message)}`,
@@ -63,11 +62,10 @@ export function renderText(report: Report, style: TextStyle = plain, reportPath:
   if (hidden > 0) lines.push(style.dim(`  ... ${hidden} more in the report`));
 
   const failures = [...sideFailures('baseline', b), ...sideFailures('candidate', c)];
-  if (failures.length) {
-    lines.push('');
-    lines.push(style.bold('Case failures'));
-    lines.push(...failures);
-  }
+  if (failures.length) lines.push('', style.bold('Case failures'), ...failures);
+  // Skipped is not failed: a snapshot baseline or a tool the gate may not call is listed apart, dimmed.
+  const skipped = [...sideSkips('baseline', b), ...sideSkips('candidate', c)];
+  if (skipped.length) lines.push('', style.bold('Cases skipped (not run, not failed)'), ...skipped.map((line) => style.dim(line)));
   const seat = modelSeatHighlights(report);
   const fixed = fixedSentence(report);
   const still = fixed ? stillSentence(report) : null;
@@ -120,12 +118,7 @@ export function renderText(report: Report, style: TextStyle = plain, reportPath:
 function sideFailures(label: string, side: SideReport): string[] {
   const lines: string[] = [];
   for (const result of side.caseResults) {
-    if (result.status === 'passed') continue;
-    if (result.status === 'skipped') {
-      const why = result.probes.find((p) => p.status === 'skipped')?.reason ?? (side.available ? 'probes skipped' : 'side unavailable');
-      lines.push(`  ${label} ${inert(result.id)}: skipped (${inert(why)})`);
-      continue;
-    }
+    if (result.status !== 'failed') continue;
     const before = result.regression === false ? ' (fails on the baseline too: pre-existing, not judged)' : '';
     lines.push(
       `  ${label} ${inert(result.id)}${before}: ${result.failures
@@ -135,6 +128,15 @@ function sideFailures(label: string, side: SideReport): string[] {
     );
   }
   return lines;
+}
+
+function sideSkips(label: string, side: SideReport): string[] {
+  return side.caseResults
+    .filter((result) => result.status === 'skipped')
+    .map((result) => {
+      const why = result.probes.find((p) => p.status === 'skipped')?.reason ?? (side.available ? 'probes skipped' : 'side unavailable');
+      return `  ${label} ${inert(result.id)}: ${inert(why)}`;
+    });
 }
 
 const indent = (text: string) =>

@@ -1,6 +1,7 @@
 import type { CaseResult, CaseTotals } from '../cases/types.js';
 import type { ContractTool, Discovery, ServerIdentity, Features } from '../contract/types.js';
 import type { Decision } from '../decide/decide.js';
+import type { ReleaseCheck } from '../decide/version-bump.js';
 import type { DiffSummary } from '../diff/summary.js';
 import type { Audit } from '../audit/index.js';
 import type { Change } from '../findings/types.js';
@@ -72,6 +73,8 @@ export interface Report {
   baseline: SideReport;
   candidate: SideReport;
   diff: { summary: DiffSummary; changes: Change[] };
+  /** The version bump the changes call for, against both sides' serverInfo.version (issue 30). Absent in reports of older builds. */
+  release?: ReleaseCheck;
   audit: Audit;
   /** Results and surface findings per role (see roles/breakdown.ts). Absent in reports of older builds. */
   roles?: RoleReport[];

@@ -106,7 +106,7 @@ export class SchemaReader {
    * null when the node budget is spent.
    */
   flatten(nodes: SchemaNode[], choose: Chooser): SchemaNode[] | null {
-    return this.collect(nodes, (n, push) => {
+    return this.collect(nodes, true, (n, push) => {
       for (const branches of [asList(n.anyOf), asList(n.oneOf)]) if (branches.length) push(branches[choose(branches.length)]);
       if (n.if !== undefined && (n.then !== undefined || n.else !== undefined)) {
         if (choose(2) === 0) push(n.if, n.then);
@@ -115,9 +115,13 @@ export class SchemaReader {
     });
   }
 
-  /** Every subschema that may apply at the location, through every branch: where values come from. */
+  /**
+   * Every subschema that may apply at the location, through every branch: where values come from.
+   * A `false` among them (a closed branch's answer for a name it does not declare) rules out that
+   * branch only, never the others beside it.
+   */
   spread(nodes: SchemaNode[]): SchemaNode[] {
-    const all = this.collect(nodes, (n, push) => {
+    const all = this.collect(nodes, false, (n, push) => {
       // `not` too: what it describes is what a `not` added refuses.
       push(...asList(n.anyOf), ...asList(n.oneOf), n.if, n.then, n.else, n.not);
       push(...Object.values(asMap(n.dependentSchemas)), ...Object.values(asMap(n.dependencies)).filter((d) => !Array.isArray(d)));
@@ -125,7 +129,12 @@ export class SchemaReader {
     return (all ?? []).filter((n) => n !== false);
   }
 
-  private collect(nodes: SchemaNode[], branch: (n: JsonSchema, push: (...more: unknown[]) => void) => void): SchemaNode[] | null {
+  /** Subschemas reached from `nodes`; with `conjoined`, a `false` reached makes the whole `[false]`. */
+  private collect(
+    nodes: SchemaNode[],
+    conjoined: boolean,
+    branch: (n: JsonSchema, push: (...more: unknown[]) => void) => void,
+  ): SchemaNode[] | null {
     const out: SchemaNode[] = [];
     const seen = new Set<SchemaNode>();
     const stack: unknown[] = [...nodes];
@@ -135,8 +144,8 @@ export class SchemaReader {
       if ((!isObject(n) && typeof n !== 'boolean') || seen.has(n)) continue;
       seen.add(n);
       if (!this.work.visit()) return null;
-      if (n === false) return [false];
-      if (n === true) continue;
+      if (n === false && conjoined) return [false];
+      if (typeof n === 'boolean') continue;
       out.push(n);
       for (const k of ['$ref', '$dynamicRef', '$recursiveRef']) if (typeof n[k] === 'string') push(this.resolve(n[k]));
       push(...asList(n.allOf));

@@ -91,11 +91,16 @@ export function stringValues(conj: JsonSchema[], rng: Rng, wide: boolean): strin
     ...formats.flatMap((f) => FORMAT_SAMPLES[f] ?? []),
     ...PLAIN_STRINGS,
   ];
-  const fits = (s: string) => lengthOf(s) >= min && lengthOf(s) <= max && patterns.every((p) => keyMatches(p, s));
+  const fitsText = (s: string) => lengthOf(s) >= min && lengthOf(s) <= max && patterns.every((p) => keyMatches(p, s));
+  // A format is judged by ajv only; here a string fits it when it is one of the format's samples.
+  const fitsFormats = (s: string) => formats.every((f) => !FORMAT_SAMPLES[f] || FORMAT_SAMPLES[f].includes(s));
+  const fits = (s: string) => fitsText(s) && fitsFormats(s);
   const fitted = (s: string) => [s, toLength(s, min), toLength(s, Math.min(max, Math.max(min, 1)))];
   if (!wide) {
-    // One value to fill a location the search is not looking at: the first that fits, cheaply.
-    for (const s of bases.slice(0, 6)) for (const v of fitted(s)) if (fits(v)) return [v];
+    // One value to fill a location the search is not looking at: the first that fits a pattern and a
+    // format both (a pattern's sample may break the format beside it), else one that fits the text.
+    for (const s of bases) if (fits(s)) return [s];
+    for (const s of bases.slice(0, 6)) for (const v of fitted(s)) if (fitsText(v)) return [v];
     return [toLength(bases[0] ?? 'x', Math.min(max, Math.max(min, 1)))];
   }
   const edges = [min, min - 1, max, max + 1].filter((n) => n >= 0 && n <= 256);
@@ -110,5 +115,5 @@ export function stringValues(conj: JsonSchema[], rng: Rng, wide: boolean): strin
     ...edges.map((n) => toLength('a', n)),
   ];
   const unique = [...new Set(raw)];
-  return [...unique.filter(fits), ...unique.filter((s) => !fits(s))].slice(0, 24);
+  return [...unique.filter(fits), ...unique.filter((s) => !fits(s) && fitsText(s)), ...unique.filter((s) => !fitsText(s))].slice(0, 24);
 }

@@ -15,7 +15,8 @@ export interface WitnessBudget {
 
 export type WitnessOutcome =
   | { kind: 'found'; instance: unknown; refusal: string; tried: number }
-  | { kind: 'none'; tried: number; strategies: string[] }
+  /** `barren`: the search built no instance that the accepting schema takes, so finding nothing proves nothing. */
+  | { kind: 'none'; tried: number; strategies: string[]; barren?: true }
   | { kind: 'unsearchable'; reason: string; tried: number };
 
 export interface WitnessOptions {
@@ -97,6 +98,10 @@ class Search {
     if (this.makers.some((m) => m.starved)) this.strategies.push(`values that outgrew ${this.fuel} schema nodes given up`);
     if (this.work.spent) this.strategies.push(`stopped at the node budget (${this.options.budget.nodes})`);
     else if (this.tried >= this.options.budget.instances) this.strategies.push(`stopped at the instance budget (${this.tried})`);
+    if (!this.valid.length) {
+      this.strategies.push('no instance that the accepting schema takes could be built');
+      return { kind: 'none', tried: this.tried, strategies: this.strategies, barren: true };
+    }
     return { kind: 'none', tried: this.tried, strategies: this.strategies };
   }
 

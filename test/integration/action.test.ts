@@ -273,6 +273,9 @@ describe('the gate job on a pull request', { timeout: 60_000 }, () => {
     expect(first.summary).toContain("is in [this run's artifacts](https://github.test/acme/tools/actions/runs/42)");
     expect(first.outputs['html-report-path']).toBe(first.outputs['report-path']!.replace(/\.json$/, '.html'));
     expect(readFileSync(join(dir, first.outputs['html-report-path']!), 'utf8')).toMatch(/^<!doctype html>/i);
+    // The release notes beside it: the breaking change first, under the version the candidate says.
+    expect(first.outputs['changelog-path']).toBe(first.outputs['report-path']!.replace(/\.json$/, '.changelog.md'));
+    expect(readFileSync(join(dir, first.outputs['changelog-path']!), 'utf8')).toMatch(/^## support-ops 1\.5\.0\n[\s\S]*### Breaking\n/);
     // The hand-off is the report itself.
     const handed = JSON.parse(readFileSync(join(first.outputs['artifact-dir']!, 'report.json'), 'utf8')) as { decision: object };
     const saved = JSON.parse(readFileSync(join(dir, first.outputs['report-path']!), 'utf8')) as { decision: object };
@@ -818,6 +821,7 @@ describe('action.yml', () => {
       'verdict',
       'report-path',
       'html-report-path',
+      'changelog-path',
       'artifact-dir',
       'breaking-count',
       'broken-cases',

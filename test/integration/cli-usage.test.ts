@@ -21,7 +21,7 @@ describe('mcp-gate usage errors (the built CLI)', () => {
     [['deploy'], 'unknown command "deploy"', '<command>'],
     [['histroy'], 'unknown command "histroy" (did you mean history?)', '<command>'],
     [['run', '--fail-on', 'sometimes'], '--fail-on must be rollback, hold or never, not "sometimes"', 'run'],
-    [['run', '--format', 'pdf'], '--format must be one of text, json, markdown, junit, sarif, html, not "pdf"', 'run'],
+    [['run', '--format', 'pdf'], '--format must be one of text, json, markdown, junit, sarif, html, changelog, not "pdf"', 'run'],
     [
       ['run', '--baselin', 'x'],
       'unknown option --baselin for run (did you mean --baseline?); mcp-gate run --help lists the options',

@@ -51,12 +51,16 @@ describe('mcp-gate run on the Support Ops example (real servers over stdio)', ()
       ['required-argument-removed', 'rollback', 1],
       ['tool-added-destructive', 'rollback', 1],
       ['case-broken', 'rollback', 3],
+      // Issue 30: the candidate ships a breaking change under 1.4.0 -> 1.5.0, a minor bump. The verdict stays Rollback.
+      ['version-bump-too-small', 'hold', 1],
     ]);
     expect(report.decision.reasons.map((r) => r.message)).toEqual([
       'Required arguments removed: 1 (Incident.Declare).',
       'Candidate introduced new destructive MCP tools into the role surface.',
       'Candidate failed 3 frozen role cases.',
+      'Breaking changes under a version bump too small for them: 1.',
     ]);
+    expect(report.release).toMatchObject({ baselineVersion: '1.4.0', candidateVersion: '1.5.0', needed: 'major', actual: 'minor' });
   });
 
   it('lists why each candidate case failed', () => {
@@ -119,7 +123,11 @@ describe('other scenarios', () => {
     expect(report.diff.changes.map((c) => [c.code, c.severity, c.before, c.after])).toEqual([
       ['resource-template-variables-changed', 'breaking', 'support-ops://tickets/{ticketId}', 'support-ops://tickets/{id}'],
     ]);
-    expect(report.decision.reasons.map((r) => [r.code, r.action])).toEqual([['resource-template-variables-changed', 'rollback']]);
+    // Issue 30: a break under 1.4.0 -> 1.4.2, a patch bump, also holds; the template rolls back.
+    expect(report.decision.reasons.map((r) => [r.code, r.action])).toEqual([
+      ['resource-template-variables-changed', 'rollback'],
+      ['version-bump-too-small', 'hold'],
+    ]);
     // Both sides carry what they offer beside the tools: the prompt, unchanged, and the template.
     expect(report.baseline.features?.prompts?.map((p) => [p.name, p.arguments.map((a) => [a.name, a.required])])).toEqual([
       [
@@ -178,6 +186,7 @@ describe('other scenarios', () => {
     expect(report.decision.reasons.map((r) => [r.code, r.action])).toEqual([
       ['forbidden-tool-exposed', 'rollback'],
       ['required-argument-removed', 'hold'],
+      ['version-bump-too-small', 'hold'],
     ]);
     expect(result.code).toBe(1);
   });
@@ -225,7 +234,11 @@ describe('cases of prompts and resources (datasets/support-ops.features.cases.ya
       ['required-resource-template-missing', 'support-ops://tickets/{ticketId}'],
     ]);
     expect(report!.baseline.caseResults.every((c) => c.status === 'passed')).toBe(true);
-    expect(report!.decision.reasons.map((r) => r.code)).toEqual(['case-broken', 'resource-template-variables-changed']);
+    expect(report!.decision.reasons.map((r) => r.code)).toEqual([
+      'case-broken',
+      'resource-template-variables-changed',
+      'version-bump-too-small',
+    ]);
   });
 
   it('an expectation both sides miss is case-already-failing, not a regression: Promote', async () => {

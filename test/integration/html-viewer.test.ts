@@ -136,7 +136,12 @@ describe.skipIf(!hasChromium)('the HTML report of the example Rollback run, in h
     expect(await visible(opened, 'details.tool')).toBe(1);
     expect(await opened.page.textContent('#tool-count')).toBe('1 of 6 tools shown');
     await opened.page.fill('#search', '');
+    // Unchanged tools are hidden until their toggle is pressed: the two that changed, then all six.
+    expect(await visible(opened, 'details.tool')).toBe(2);
+    expect(await opened.page.textContent('#tool-count')).toBe('2 of 6 tools shown (4 unchanged hidden)');
+    await opened.page.click('button[data-filter="none"]');
     expect(await visible(opened, 'details.tool')).toBe(6);
+    await opened.page.click('button[data-filter="none"]');
   });
 
   it('lists each case per side with its failures and probe sizes', async () => {

@@ -40,6 +40,8 @@ const ROLLBACK_REASONS = [
   ['required-argument-removed', 'rollback', 1],
   ['tool-added-destructive', 'rollback', 1],
   ['case-broken', 'rollback', 3],
+  // Issue 30: a breaking change under 1.4.0 -> 1.5.0.
+  ['version-bump-too-small', 'hold', 1],
 ];
 
 describe('the example over HTTP and SSE, started by its profile', () => {

@@ -54,13 +54,38 @@ describe('mcp-gate record', () => {
     expect(first.code, first.stderr).toBe(0);
     expect(existsSync(marker)).toBe(false);
     const cases = casesOf(dataset);
-    expect([...cases.keys()]).toEqual(['recorded.Clock.Now', 'recorded.Lookup.ByCode', 'recorded.Orders.Find', 'recorded.Report.Big']);
+    expect([...cases.keys()]).toEqual([
+      'recorded.Clock.Now',
+      'recorded.Lookup.ByCode',
+      'recorded.Orders.Find',
+      'recorded.Orders.Get',
+      'recorded.Report.Big',
+      'recorded.Server.Info',
+    ]);
     const text = readFileSync(dataset, 'utf8');
     expect(text).toContain('# not recorded: Orders.Cancel is not read-only');
     expect(text).toContain('# - id: recorded.Orders.Cancel');
     expect(text).toMatch(/# not recorded: the server answered isError \(backend offline\)/);
     expect(text).toContain('# not recorded: the result nests more than 256 levels deep');
-    expect(first.stderr).toContain('wrote datasets/recorded.cases.yaml: 4 case(s), 3 tool(s) left commented out');
+    expect(first.stderr).toContain('wrote datasets/recorded.cases.yaml: 6 case(s), 4 tool(s) left commented out');
+  });
+
+  it('records in two server processes: a pid, a boot id, a start time and its own version are volatile', () => {
+    expect(first.stderr).toContain('calling again, in a new server process');
+    const info = casesOf(dataset).get('recorded.Server.Info')!;
+    // pid and bootId differ between the processes; startedAt and the version by their shape.
+    expect(info.volatile).toEqual(['/bootId', '/build', '/pid', '/startedAt', '/version']);
+    expect(info.expect?.structured).toEqual({ name: 'record-fixture' });
+  });
+
+  it('builds a small valid integer, and tells a failure of the machine from bad arguments', () => {
+    expect(casesOf(dataset).get('recorded.Orders.Get')!.probeArguments).toEqual({ id: 1 });
+    // The comments wrap near 100 columns: read them as one line each.
+    const text = readFileSync(dataset, 'utf8').replace(/\n\s*# (?!- id: |not recorded)/g, ' ');
+    expect(text).toContain(
+      'not recorded: the server answered isError (TypeError: fetch failed (getaddrinfo ENOTFOUND api.example.com)); this looks like a reason of this machine (no network), not of the arguments',
+    );
+    expect(text).toContain('not recorded: the server answered isError (backend offline); give working arguments in the --args file');
   });
 
   it('finds what changes between two calls, and freezes the rest', () => {
@@ -114,14 +139,16 @@ describe('mcp-gate record', () => {
     writeFileSync(dataset, edited);
     const again = await runCli(['record', '--profile', 'v2', '--args', 'args.yaml'], { cwd: dir });
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toContain('added 1 tool(s) to datasets/recorded.cases.yaml, kept its 4 case(s)');
+    expect(again.stderr).toContain('added 1 tool(s) to datasets/recorded.cases.yaml, kept its 6 case(s)');
     const text = readFileSync(dataset, 'utf8');
     expect(text.startsWith(edited)).toBe(true);
     expect([...casesOf(dataset).keys()]).toEqual([
       'recorded.Clock.Now',
       'recorded.Lookup.ByCode',
       'recorded.Orders.Find',
+      'recorded.Orders.Get',
       'recorded.Report.Big',
+      'recorded.Server.Info',
       'recorded.Orders.Count',
     ]);
     const third = await runCli(['record', '--profile', 'v2', '--args', 'args.yaml'], { cwd: dir });

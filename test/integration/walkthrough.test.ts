@@ -59,6 +59,11 @@ describe('the five-minute walkthrough (README)', () => {
     const report = JSON.parse(run.stdout) as { decision: { verdict: string }; candidate: { cases: { passed: number; total: number } } };
     expect(report.decision.verdict).toBe('Promote');
     expect(report.candidate.cases).toMatchObject({ passed: 3, total: 3 });
+    // A first success reads as one: the snapshot baseline's cases are skipped, not failed.
+    const text = await runCli(['run', '--quiet'], { cwd: dir });
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).not.toContain('Case failures');
+    expect(text.stdout).toMatch(/pass rate\s+none run \(3 skipped\)\s+100% \(3\/3\)/);
   }, 60_000);
 
   it('4. another release (2026.1.26, which declares no annotations): Rollback for the hints it lost', async () => {

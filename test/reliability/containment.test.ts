@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT, runCli } from '../helpers/cli.js';
 import type { Containment } from '../../src/connect/containment.js';
 import type { Report } from '../../src/report/types.js';
+import { settles } from '../helpers/settle.js';
 
 /**
  * A candidate leaves a daemon that is in a session of its own and has cleared its environment
@@ -29,10 +30,9 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Whether `pid` is still there after a moment: a killed process may take a little while to go. */
+/** Whether `pid` is still there after a moment (derived from this machine's own reap time): a killed process may take a while to go. */
 async function survives(pid: number): Promise<boolean> {
-  for (let i = 0; i < 40 && alive(pid); i++) await new Promise((r) => setTimeout(r, 25));
-  return alive(pid);
+  return !(await settles(() => !alive(pid)));
 }
 
 async function gateWithDaemon(env: Record<string, string>): Promise<{ report: Report; containment: Containment; daemon: number }> {

@@ -4,6 +4,7 @@ import { ROOT, runCli, type CliResult } from '../helpers/cli.js';
 import { processesMatching } from '../helpers/processes.js';
 import { reportProblems } from '../../src/report/read.js';
 import type { Report } from '../../src/report/types.js';
+import { settles } from '../helpers/settle.js';
 
 /**
  * Hostile servers (test/fixtures/servers/hostile-server.mjs), one fault per mode, each a real
@@ -51,15 +52,10 @@ function reportOf(result: CliResult): Report {
   return report;
 }
 
-/** Processes of `profile` still alive. A killed process may need a moment to disappear from ps. */
-async function leftovers(profile: string, withinMs = 1_000): Promise<string[]> {
-  const deadline = Date.now() + withinMs;
-  let found = processesMatching(tagOf(profile));
-  while (found.length && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 50));
-    found = processesMatching(tagOf(profile));
-  }
-  return found;
+/** Processes of `profile` still alive. A killed process may need a moment (this machine's, measured) to disappear from ps. */
+async function leftovers(profile: string): Promise<string[]> {
+  await settles(() => processesMatching(tagOf(profile)).length === 0);
+  return processesMatching(tagOf(profile));
 }
 
 async function expectNoLeftovers(...profiles: string[]): Promise<void> {
@@ -277,7 +273,9 @@ describe('a hostile candidate cannot hang, crash or fool the gate', { timeout: T
   });
 
   it('sends one ~20 MB tools/list page: cut off at limits.maxMessageBytes, Rollback (candidate-unavailable)', async () => {
-    const result = await run('huge-page');
+    // Cut by its size, not by time: the config's short request timeout (for the hang tests) would
+    // turn a machine slow to build 20 MB into a timeout, so this test gives the request room.
+    const result = await run('huge-page', { env: { MCPGATE_TIMEOUTS__REQUEST_MS: '15000' } });
     expect(result.code).toBe(1);
     const report = reportOf(result);
     expect(codes(report)).toEqual(['candidate-unavailable']);

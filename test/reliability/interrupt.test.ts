@@ -43,11 +43,14 @@ async function interrupted(signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP', tag: string,
   // Both servers are up, mid-run (each may run under a containment wrapper: unshare and its init carry the tag too).
   const up = processesMatching(`--tag=${tag}`).join('\n');
   expect([up.includes('ignore-term'), up.includes('call-hang')]).toEqual([true, true]);
-  const sent = Date.now();
+  // The second signal goes once the gate has said it is handling the first, not after a fixed pause.
+  const ending = new Promise<void>((resolve) => {
+    child.stderr.on('data', () => stderr.includes(`mcp-gate: ${signal}: ending server processes`) && resolve());
+  });
   child.kill(signal);
-  if (twice) setTimeout(() => child.kill(signal), 50);
+  if (twice) void ending.then(() => child.kill(signal));
   const code = await exited;
-  return { code, stderr, stdout, ms: Date.now() - sent, reports };
+  return { code, stderr, stdout, reports };
 }
 
 describe('a signal to the gate ends every server and leaves nothing behind', { timeout: 30_000 }, () => {

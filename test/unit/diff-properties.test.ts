@@ -90,7 +90,9 @@ function widen(root: Schema, pick: number): Schema {
   return copy;
 }
 
-describe('diff invariants (fast-check)', () => {
+// Hundreds of generated pairs, each through the walk and the witness search: minutes on a busy
+// machine. The timeout only guards against a hang.
+describe('diff invariants (fast-check)', { timeout: 600_000 }, () => {
   it('diff(a, a) is empty', () => {
     fc.assert(
       fc.property(schema, (a) => diffOf(a, structuredClone(a)).length === 0),

@@ -12,6 +12,23 @@ describe('structured expectations are subset checks', () => {
     expect(subsetMismatches({ a: 1 }, undefined)).toEqual([{ path: '$', expected: { a: 1 }, actual: undefined }]);
   });
 
+  it('volatile holds for expect.structured: a pid or a timestamp frozen by hand is not a failure', () => {
+    const spec = {
+      toolName: 'T',
+      expect: { structured: { name: 'srv', pid: 41, items: [{ id: 'a', at: '2026-01-01T00:00:00Z' }] } },
+      volatile: ['/pid', '/items/*/at'],
+    };
+    const observed = (name: string) => ({
+      isError: false,
+      text: '',
+      structured: { name, pid: 97, items: [{ id: 'a', at: '2026-11-28T02:00:00Z' }] },
+      resultBytes: 10,
+    });
+    expect(checkExpectations(spec, observed('srv'))).toEqual([]);
+    expect(checkExpectations(spec, observed('other')).map((f) => f.check)).toEqual(['structured']);
+    expect(checkExpectations({ ...spec, volatile: [] }, observed('srv')).map((f) => f.check)).toEqual(['structured']);
+  });
+
   it('each expectation produces its own failure', () => {
     const failures = checkExpectations(
       {

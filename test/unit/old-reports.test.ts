@@ -45,6 +45,15 @@ describe('a report of mcp-gate 0.1.0', () => {
       expect(renderReport(report, format)).toContain('Rollback');
     }
   });
+
+  it('written before the release check (issue 30): no `release`, and the changelog works out the bump from the changes', () => {
+    const report = readReport(OLD, ROOT);
+    expect(report.release).toBeUndefined();
+    const notes = renderReport(report, 'changelog');
+    expect(notes).toContain('The changes make this a major release');
+    expect(notes).toContain('### Breaking');
+    expect(notes).not.toContain('Versions ');
+  });
 });
 
 describe('a side started twice (side.retried, added after 0.1.0)', () => {

@@ -45,11 +45,25 @@ describe('probe arguments from an input schema', () => {
         when: '2026-01-01T00:00:00Z',
         id: '00000000-0000-4000-8000-000000000000',
         n: 3,
-        x: 0.5,
+        x: 1,
         code: 'examplexxx',
         tags: ['example', 'example'],
         flag: false,
       },
+    ],
+    [
+      "a small valid number, never the bound of zod's .int()",
+      {
+        type: 'object',
+        properties: {
+          id: { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 },
+          below: { type: 'integer', maximum: -5 },
+          zero: { type: 'number', minimum: 0, maximum: 0 },
+          ratio: { type: 'number', maximum: 0.5 },
+        },
+        required: ['id', 'below', 'zero', 'ratio'],
+      },
+      { id: 1, below: -5, zero: 0, ratio: 0.5 },
     ],
     [
       '$ref, anyOf with null, allOf, nested objects',

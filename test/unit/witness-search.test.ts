@@ -171,6 +171,87 @@ describe('a witness for each kind of break', () => {
         ...object({ t: { type: 'array', items: [{ type: 'string' }], additionalItems: false } }),
       },
     ],
+    [
+      // Found by `npm run oracle` (pattern-widen, back): the closed sms branch answered `false` for
+      // mail_to, and that `false` hid the mail branch's own pattern from the values tried there.
+      'a pattern narrowed in one branch of a union whose branches are closed',
+      object(
+        {
+          kind: {
+            anyOf: [
+              object(
+                { kind: { const: 'mail' }, mail_to: { type: 'string', pattern: '^[a-z0-9]+$' } },
+                { required: ['kind'], additionalProperties: false },
+              ),
+              object({ kind: { const: 'sms' }, sms_to: { type: 'string' } }, { required: ['kind'], additionalProperties: false }),
+            ],
+          },
+        },
+        { required: ['kind'] },
+      ),
+      object(
+        {
+          kind: {
+            anyOf: [
+              object(
+                { kind: { const: 'mail' }, mail_to: { type: 'string', pattern: '^[a-z]+$' } },
+                { required: ['kind'], additionalProperties: false },
+              ),
+              object({ kind: { const: 'sms' }, sms_to: { type: 'string' } }, { required: ['kind'], additionalProperties: false }),
+            ],
+          },
+        },
+        { required: ['kind'] },
+      ),
+    ],
+    [
+      // Found by `npm run oracle` (unevaluatedItems-false, back, on brave_image_search): the only
+      // valid items needed a string that fits a pattern and a date-time both.
+      'unevaluatedItems false dropped after a tuple whose item needs a pattern and a format',
+      {
+        type: 'object',
+        properties: {
+          items: {
+            type: 'array',
+            prefixItems: [
+              object(
+                {
+                  at: {
+                    type: 'string',
+                    format: 'date-time',
+                    pattern: '^\\d{4}-(?:0[1-9]|1[0-2])-(?:[0-2]\\d)T\\d\\d:\\d\\d(?::\\d\\d)?Z$',
+                  },
+                },
+                { required: ['at'], additionalProperties: false },
+              ),
+            ],
+          },
+        },
+        required: ['items'],
+      },
+      {
+        type: 'object',
+        properties: {
+          items: {
+            type: 'array',
+            prefixItems: [
+              object(
+                {
+                  at: {
+                    type: 'string',
+                    format: 'date-time',
+                    pattern: '^\\d{4}-(?:0[1-9]|1[0-2])-(?:[0-2]\\d)T\\d\\d:\\d\\d(?::\\d\\d)?Z$',
+                  },
+                },
+                { required: ['at'], additionalProperties: false },
+              ),
+            ],
+            unevaluatedItems: false,
+          },
+        },
+        required: ['items'],
+      },
+    ],
   ])('%s', (_name, before, after) => {
     witnessOf(search(before, after));
   });

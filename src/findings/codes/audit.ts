@@ -41,4 +41,10 @@ export const AUDIT_CODES = {
   'result-text-changed': { area: 'audit', action: 'hold', title: 'Result text rewritten with the same data' },
   'result-null-fields': { area: 'audit', action: 'hold', title: 'Result fields null in every item' },
   'pagination-hint-unusable': { area: 'audit', action: 'hold', title: 'Next-page hints the tool cannot follow' },
+  'pagination-next-page-empty': { area: 'audit', action: 'hold', title: 'Next pages claimed that come back empty' },
+  'result-thinned-description-unchanged': {
+    area: 'audit',
+    action: 'hold',
+    title: 'Results thinned under a description that still promises them',
+  },
 } as const satisfies Record<string, CodeMeta>;

@@ -22,7 +22,8 @@ export type Area =
   | 'audit'
   | 'roles'
   | 'bundle'
-  | 'policy';
+  | 'policy'
+  | 'release';
 
 /** What a change's message and severity are made from. */
 export interface ChangeFacts {

@@ -47,8 +47,11 @@ table.profiles tbody th { width: 140px; font-size: 12.5px; color: var(--muted); 
 #search { font: inherit; padding: 4px 10px; border: 1px solid var(--line); border-radius: 14px; min-width: 240px; background: var(--bg); color: var(--fg); }
 .hide-breaking [data-severity="breaking"], .hide-dangerous [data-severity="dangerous"], .hide-safe [data-severity="safe"], .hide-none [data-severity="none"] { display: none !important; }
 [hidden] { display: none !important; }
-.tool-head, .tool-summary { display: grid; grid-template-columns: 110px 1fr 1fr 170px; gap: 10px; align-items: center; }
+.tool-head, .tool-summary { display: grid; grid-template-columns: 110px minmax(0, 1fr) minmax(0, 1fr) 170px; gap: 10px; align-items: center; }
 .tool-head { font-size: 12px; color: var(--muted); font-weight: 600; padding: 4px 8px; }
+/* Headers stay visible under the sticky filter bar, whose height (it wraps when narrow) the script sets as --sticky-top. */
+.tool-head, table.changes.all > thead th, table.findings > thead th, table.cases > thead th { position: sticky; top: var(--sticky-top, 50px); z-index: 1; background: var(--bg); box-shadow: 0 1px 0 var(--line); }
+section, details.tool, [id^="tool-"] { scroll-margin-top: calc(var(--sticky-top, 50px) + 40px); }
 details.tool { border-bottom: 1px solid var(--line); }
 /* A closed row off screen is not laid out: 1,000 tools render in a fraction of the time. */
 details.tool:not([open]) { content-visibility: auto; contain-intrinsic-size: auto 31px; }
@@ -72,7 +75,7 @@ details.tool[data-status="removed"] .cell-baseline, details.tool[data-status="re
 .json-empty { white-space: normal; padding: 8px; color: var(--muted); }
 table.hints { width: auto; margin: 10px 0; } table.hints td.differs { font-weight: 700; } table.hints tbody th { font-weight: 400; color: var(--muted); }
 table.changes td:nth-child(1) { width: 1%; } table.changes td:nth-child(2) code { white-space: nowrap; }
-table.changes td.message { min-width: 280px; }
+table.changes td.message { min-width: min(280px, 30vw); }
 /* Names and pointers wrap only at their separators (<wbr>, client/dom.ts breakable), never mid-word. */
 .tool-name, code.path { overflow-wrap: break-word; word-break: normal; }
 td.tool-name, td:has(> code.path) { overflow-wrap: break-word; min-width: min(30ch, 20vw); }
@@ -86,4 +89,13 @@ button.more { font: inherit; font-size: 12.5px; border: 1px solid var(--line); b
 details.other-findings > summary { cursor: pointer; color: var(--muted); padding: 6px 0; }
 pre { white-space: pre-wrap; font-family: var(--mono); font-size: 12px; }
 footer { padding: 16px 24px 32px; color: var(--muted); font-size: 12px; }
+/* Narrow windows (760 px and less wide): nothing runs off the side; codes wrap at their hyphens. */
+@media (max-width: 900px) {
+  main { padding: 0 12px 48px; } header.verdict { padding: 16px 12px; }
+  .tool-head, .tool-summary { grid-template-columns: 76px minmax(0, 1fr) minmax(0, 1fr) 132px; gap: 6px; }
+  .tool-details { padding-left: 8px; }
+  .columns { grid-template-columns: minmax(0, 1fr); }
+  table.changes td:nth-child(2) code, table.findings td:nth-child(-n+3) { white-space: normal; }
+  #search { min-width: 0; flex: 1 1 160px; }
+}
 `;

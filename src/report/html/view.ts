@@ -4,6 +4,7 @@ import type { ContractTool, Features } from '../../contract/types.js';
 import { CODES, type Severity } from '../../findings/codes.js';
 import type { Change, Finding } from '../../findings/types.js';
 import type { Report, SideReport } from '../types.js';
+import { naturalCompare } from '../natural-order.js';
 
 /** How a tool differs between the two sides, as the surface view marks it. */
 type ToolStatus = 'added' | 'removed' | 'renamed' | 'changed' | 'unchanged' | 'not-compared';
@@ -102,7 +103,7 @@ export function toolRows(report: Report): ToolRow[] {
   for (const c of report.diff.changes) if (c.tool !== null) byTool.set(c.tool, [...(byTool.get(c.tool) ?? []), c]);
 
   const rows: ToolRow[] = [];
-  for (const name of [...new Set([...before.keys(), ...after.keys()])].sort()) {
+  for (const name of [...new Set([...before.keys(), ...after.keys()])].sort(naturalCompare)) {
     if (successors.has(name) && !before.has(name)) continue; // shown on its predecessor's row
     const successor = renamedTo.get(name);
     const candidate = successor ? after.get(successor)! : (after.get(name) ?? null);
@@ -189,7 +190,7 @@ export function featureRows(report: Report): FeatureRow[] | null {
       const status: FeatureRow['status'] = !was ? 'added' : !now ? 'removed' : was.line === now.line ? 'unchanged' : 'changed';
       return { kind, key, baseline: was?.line ?? null, candidate: now?.line ?? null, status: b && c ? status : 'unchanged' };
     })
-    .sort((x, y) => KIND_ORDER.indexOf(x.kind) - KIND_ORDER.indexOf(y.kind) || (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
+    .sort((x, y) => KIND_ORDER.indexOf(x.kind) - KIND_ORDER.indexOf(y.kind) || naturalCompare(x.key, y.key));
 }
 
 export function reportView(report: Report): ReportView {

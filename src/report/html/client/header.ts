@@ -1,5 +1,7 @@
 /// <reference lib="dom" />
 import type { ReportView, SideView } from '../view.js';
+import { passRateText } from '../../case-tally.js';
+import { naturalCompare } from '../../natural-order.js';
 import { el, section } from './dom.js';
 
 /** The verdict, its reasons and any approvals: what a reader needs first. */
@@ -29,7 +31,7 @@ export function renderVerdict(view: ReportView): HTMLElement {
               ' ',
               el('code', null, r.code),
               ` ${r.message}`,
-              r.tools?.length ? el('span', { class: 'muted' }, ` (${r.tools.join(', ')})`) : null,
+              toolsNotNamed(r.message, r.tools ?? []),
             ),
           ),
         )
@@ -46,8 +48,18 @@ export function renderVerdict(view: ReportView): HTMLElement {
   );
 }
 
-function percent(rate: number | null): string {
-  return rate === null ? 'n/a' : `${Math.round(rate * 100)}%`;
+/** The most tool names a reason shows; the rest are a count. */
+const MAX_NAMED = 12;
+
+/**
+ * A reason's tools, when its message does not already name them (most messages name the first few
+ * and count the rest): each tool once, at most MAX_NAMED, in natural order, then how many more.
+ */
+function toolsNotNamed(message: string, tools: string[]): HTMLElement | null {
+  if (!tools.length || tools.some((t) => message.includes(t))) return null;
+  const sorted = [...tools].sort(naturalCompare);
+  const more = sorted.length - MAX_NAMED;
+  return el('span', { class: 'muted reason-tools' }, ` (${sorted.slice(0, MAX_NAMED).join(', ')}${more > 0 ? `, and ${more} more` : ''})`);
 }
 
 /** Both profiles: server identity, contract hash, tool count and case totals. */
@@ -62,10 +74,7 @@ export function renderProfiles(view: ReportView): HTMLElement {
     ['protocol', (s) => s.server.protocolVersion ?? '—'],
     ['contract hash', (s) => el('code', { class: 'hash', 'data-hash': s.contractHash ?? '' }, s.contractHash ?? '—')],
     ['tools', (s) => String(s.toolCount)],
-    [
-      'cases passed',
-      (s) => `${s.cases.passed}/${s.cases.total} (${percent(s.cases.passRate)}), ${s.cases.failed} failed, ${s.cases.skipped} skipped`,
-    ],
+    ['cases passed', (s) => `${passRateText(s.cases)}, ${s.cases.failed} failed`],
   ];
   const errors = sides
     .filter(([, s]) => s.error)

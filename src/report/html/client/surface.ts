@@ -192,7 +192,11 @@ export function renderSurface(view: ReportView): { element: HTMLElement; items: 
       { class: 'tool-list' },
       items.map((i) => i.element),
     ),
-    el('p', { id: 'no-tools', class: 'muted', hidden: '' }, 'No tool matches the search and filters.'),
+    el(
+      'p',
+      { id: 'no-tools', class: 'muted', hidden: '' },
+      'No tool matches the search and filters. Unchanged tools are hidden until "unchanged tools" is pressed.',
+    ),
   );
   return { element, items };
 }

@@ -1,0 +1,40 @@
+import type { Contract } from '../contract/types.js';
+import type { Finding } from '../findings/types.js';
+import { inert } from '../inert.js';
+
+/** Words by which a description promises the whole record: what a thinned result no longer gives. */
+const PROMISE =
+  /\b(?:full|complete|all|every|entire)\s+(?:details?|records?|fields?|data|information|contents?)\b|\bin full\b|\bdetailed\b/i;
+
+/**
+ * Results that lost fields while the tool's description stayed word for word the same and still
+ * promises the whole record (the write-ups' "code and description land together"): the model keeps
+ * reading "full details" and takes the thin record for all there is. One finding per tool, on the
+ * first probe that shows the thinning; the field losses stay their own `result-field-removed`.
+ */
+export function thinnedUnderSameDescription(baseline: Contract | null, candidate: Contract | null, drift: Finding[]): Finding[] {
+  if (!baseline || !candidate) return [];
+  const before = new Map(baseline.tools.map((t) => [t.name, t.description]));
+  const after = new Map(candidate.tools.map((t) => [t.name, t.description]));
+  const removed = new Map<string, Finding[]>();
+  for (const f of drift) if (f.code === 'result-field-removed' && f.tool !== null) removed.set(f.tool, [...(removed.get(f.tool) ?? []), f]);
+  const out: Finding[] = [];
+  for (const [tool, losses] of [...removed].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const description = after.get(tool);
+    if (!description || before.get(tool) !== description) continue;
+    const promise = PROMISE.exec(description);
+    if (!promise) continue;
+    const fields = [...new Set(losses.map((f) => f.path?.replace(/\/\d+(?=\/|$)/g, '/*') ?? ''))];
+    out.push({
+      code: 'result-thinned-description-unchanged',
+      severity: 'dangerous',
+      side: 'candidate',
+      tool,
+      caseId: losses[0]!.caseId,
+      regression: true,
+      direction: 'new',
+      message: `${tool}: results lost ${fields.length} field${fields.length === 1 ? '' : 's'} (${fields.slice(0, 5).map(inert).join(', ')}${fields.length > 5 ? ', …' : ''}) but the description is unchanged and still promises "${inert(promise[0])}": change the description with the code, and say where the rest is.`,
+    });
+  }
+  return out;
+}

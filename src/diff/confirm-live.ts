@@ -1,0 +1,67 @@
+import type { Change, LiveCheck } from '../findings/types.js';
+import { toolChange } from './change.js';
+import { instancePath } from './confirm-ask.js';
+import { evidence } from './confirm-words.js';
+
+/**
+ * What a witness sent live (cases/witness-calls.ts) makes of its change, as data and as a sentence:
+ * - refuted: the candidate answered without an error, so a break is held, not rolled back
+ *   (decide/signals.ts caps it; its severity becomes dangerous);
+ * - confirmed: the candidate refused the call as invalid input and the baseline answered it. A
+ *   required argument that declares a default is then no longer a claim of zod's: it is
+ *   `required-argument-added`, a Rollback, when the witness is a call that leaves it out;
+ * - unconfirmed or not called: the change stands as the search left it, and says why.
+ */
+export function applyLive(changes: Change[], checks: Map<number, LiveCheck>): Change[] {
+  return changes.map((c, i) => {
+    const live = checks.get(i);
+    return live && c.witness ? withLive(c, live) : c;
+  });
+}
+
+const clip = (text: string, max = 160) => (text.length > max ? `${text.slice(0, max)}…` : text);
+
+function withLive(c: Change, live: LiveCheck): Change {
+  const witness = { ...c.witness!, live };
+  const said = (side: 'candidate' | 'baseline') => (live[side]?.text ? ` ("${clip(live[side]!.text)}")` : '');
+  switch (live.outcome) {
+    case 'refuted': {
+      const held = c.severity === 'breaking' ? ', so it is held, not rolled back' : '';
+      return {
+        ...c,
+        severity: c.severity === 'breaking' ? 'dangerous' : c.severity,
+        witness,
+        message: `${c.message} Refuted live: the candidate answered this call without an error${said('candidate')}${held}.`,
+      };
+    }
+    case 'confirmed': {
+      const sentence = `Confirmed live: the candidate refused this call as invalid input${said('candidate')}, and the baseline answered it.`;
+      if (c.code === 'required-argument-added-with-default' && leavesOut(c)) {
+        const at = c.subject.kind === 'tool' ? c.subject.at : [];
+        const required = toolChange('required-argument-added', c.tool!, at, c.before, c.after);
+        const shown = evidence('input', witness.instance, witness.refusal ?? '');
+        return {
+          ...required,
+          witness,
+          message: `${required.message} It declares a default, but the candidate does not fill it in: ${shown} ${sentence}`,
+        };
+      }
+      return { ...c, witness, message: `${c.message} ${sentence}` };
+    }
+    case 'unconfirmed':
+      return { ...c, witness, message: `${c.message} Not confirmed live: ${live.note}${said('candidate')}.` };
+    case 'not-called':
+      return { ...c, witness, message: `${c.message} Not sent live: ${live.note}.` };
+  }
+}
+
+/** Whether the witness is a call without the argument the change is about (at any depth of objects). */
+function leavesOut(c: Change): boolean {
+  const path = instancePath(c);
+  let at: unknown = c.witness?.instance;
+  for (const key of path.slice(0, -1)) {
+    if (at === null || typeof at !== 'object') return false;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return path.length > 0 && at !== null && typeof at === 'object' && !Array.isArray(at) && !(path.at(-1)! in at);
+}

@@ -1,0 +1,76 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Report } from '../../src/report/types.js';
+import { runCli } from '../helpers/cli.js';
+
+/** lessons-server.mjs, one release against another (real McpServer processes over stdio). */
+async function gate(baseline: 'v1' | 'v2', candidate: 'v1' | 'v2', format = 'json'): Promise<Report & { text: string }> {
+  const result = await runCli([
+    'run',
+    '-c',
+    'test/fixtures/servers/lessons.config.yaml',
+    '--baseline',
+    baseline,
+    '--candidate',
+    candidate,
+    '--report-dir',
+    mkdtempSync(join(tmpdir(), 'mcp-gate-lessons-')),
+    '--format',
+    format,
+    '--quiet',
+  ]);
+  return format === 'json'
+    ? (JSON.parse(result.stdout) as Report & { text: string })
+    : ({ text: result.stdout } as Report & { text: string });
+}
+
+const of = (report: Report, code: string) =>
+  report.audit.findings.filter((f) => f.code === code).map((f) => [f.side, f.caseId, f.tool, f.direction ?? null]);
+const reason = (report: Report, code: string) => report.decision.reasons.find((r) => r.code === code)?.action ?? null;
+
+describe("the write-ups' lessons a second call or a second release shows (issue 27 §4, §6)", () => {
+  it('v1 -> v2: an empty next page, a thinned result under a description that still promises it, a refused result with its path and keyword', async () => {
+    const report = await gate('v1', 'v2');
+    // The gate asks for the page the result claims: page 3 of list_notes, cursor tags-2 of list_tags.
+    expect(of(report, 'pagination-next-page-empty')).toEqual([
+      ['candidate', 'LS-notes-last-page', 'list_notes', 'new'],
+      ['candidate', 'LS-tags', 'list_tags', 'new'],
+    ]);
+    expect(report.audit.findings.find((f) => f.code === 'pagination-next-page-empty')?.message).toContain('"page":3');
+    expect(reason(report, 'pagination-next-page-empty')).toBe('hold');
+    // get_note thinned under "full details"; get_task thinned too, but its description says so.
+    expect(of(report, 'result-thinned-description-unchanged')).toEqual([['candidate', 'LS-note', 'get_note', 'new']]);
+    expect(of(report, 'result-field-removed').map((f) => f[2])).toEqual(['get_note', 'get_note', 'get_task']);
+    expect(reason(report, 'result-thinned-description-unchanged')).toBe('hold');
+    // The SDK answered "Output validation error": read as structured-content-invalid, with the path and keyword.
+    const invalid = report.audit.findings.filter((f) => f.code === 'structured-content-invalid');
+    expect(invalid.map((f) => [f.side, f.tool, f.path, f.keyword])).toEqual([
+      ['candidate', 'get_stats', '/structuredContent/count', 'type'],
+    ]);
+    expect(invalid[0]!.message).toContain('/structuredContent/owner fails "required"');
+    expect(invalid[0]!.message).toContain('/structuredContent/count fails "type" ("integer")');
+    // A resource is sized as a tool result is (§3): over the budget, and grown.
+    expect(of(report, 'result-too-large')).toEqual([['candidate', 'LS-export', 'notes://export', 'new']]);
+    expect(of(report, 'result-size-regression')).toEqual([['candidate', 'LS-export', 'notes://export', 'new']]);
+    // get_stats now answers an error, so its case breaks: a Rollback of its own.
+    expect(report.decision.verdict).toBe('Rollback');
+  });
+
+  it('v2 -> v1: each is fixed, and the same release against itself has none of them', async () => {
+    const fixed = await gate('v2', 'v1');
+    expect(of(fixed, 'pagination-next-page-empty')).toEqual([
+      ['baseline', 'LS-notes-last-page', 'list_notes', 'fixed'],
+      ['baseline', 'LS-tags', 'list_tags', 'fixed'],
+    ]);
+    expect(of(fixed, 'structured-content-invalid')).toEqual([['baseline', 'LS-stats', 'get_stats', 'fixed']]);
+    expect(of(fixed, 'result-thinned-description-unchanged')).toEqual([]);
+    expect((await gate('v2', 'v1', 'markdown')).text).toMatch(
+      /Fixed in this release: .*2 claimed next pages that came back empty.*1 result its own output schema refused/,
+    );
+    const same = await gate('v1', 'v1');
+    expect(same.audit.findings.filter((f) => f.code !== 'tool-definition-cost').map((f) => f.code)).toEqual([]);
+    expect(same.decision.verdict).toBe('Promote');
+  });
+});

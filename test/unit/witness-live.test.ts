@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { SideUnavailableError } from '../../src/connect/errors.js';
+import { judgeAnswers, readAnswer } from '../../src/cases/witness-answers.js';
+import { applyLive } from '../../src/diff/confirm-live.js';
+import { withWitness } from '../../src/diff/confirm-words.js';
+import { toolChange } from '../../src/diff/change.js';
+import { collectSignals } from '../../src/decide/signals.js';
+import { decide } from '../../src/decide/decide.js';
+import type { LiveCheck } from '../../src/findings/types.js';
+
+/**
+ * How the gate reads a server's answer to a witness (cases/witness-answers.ts), and what the
+ * answers make of a break (diff/confirm-live.ts, decide/signals.ts). The servers themselves are in
+ * test/integration/witness-live.test.ts.
+ */
+const result = (text: string, isError = false) =>
+  readAnswer({ ok: true, response: { result: { content: [{ type: 'text', text }], ...(isError && { isError }) }, durationMs: 1 } });
+const thrown = (error: unknown) => readAnswer({ ok: false, error });
+
+describe('reading an answer', () => {
+  it('an input validation error, as each kind of server words it', () => {
+    for (const text of [
+      'MCP error -32602: Input validation error: Invalid arguments for tool t: Required at q',
+      'Error executing tool t: 1 validation error for tArguments\nq\n  Field required',
+      "must have required property 'q'",
+      "'q' is a required property",
+      'Missing required argument: q',
+    ])
+      expect(result(text, true), text).toMatchObject({ kind: 'error', validation: true });
+  });
+
+  it('an error for another reason is not validation: no browser, a dummy key, a crash in the handler', () => {
+    for (const text of ['no browser: Chrome is not installed', 'Invalid API key', 'TypeError: cannot read properties of undefined'])
+      expect(result(text, true).validation, text).toBeUndefined();
+  });
+
+  it('an error written as data (isError left out) is marked: it refutes nothing, and is no baseline answer', () => {
+    const data = result('Input validation error: Required at q');
+    expect(data).toMatchObject({ kind: 'result', validation: true });
+    expect(judgeAnswers(data, null).outcome).toBe('unconfirmed');
+    expect(judgeAnswers({ kind: 'error', validation: true, text: 'Input validation error' }, data).outcome).toBe('unconfirmed');
+  });
+
+  it('a JSON-RPC error -32602 is validation; a timeout or an exit is no answer', () => {
+    expect(
+      thrown(new SideUnavailableError('candidate', 'tools/call', 'MCP error -32602: Invalid params', '', false, -32602)),
+    ).toMatchObject({
+      kind: 'error',
+      validation: true,
+    });
+    expect(thrown(new SideUnavailableError('candidate', 'tools/call', 'MCP error -32603: boom', '', false, -32603))).toEqual({
+      kind: 'error',
+      text: 'MCP error -32603: boom',
+    });
+    expect(
+      thrown(new SideUnavailableError('candidate', 'tools/call', 'tools/call timed out (timeouts.requestMs)', '', true, -32001)).kind,
+    ).toBe('failed');
+    expect(thrown(new SideUnavailableError('candidate', 'tools/call', 'Connection closed (server exited with code 1)')).kind).toBe(
+      'failed',
+    );
+    const closed = new SideUnavailableError('candidate', 'tools/call', 'MCP error -32000: Connection closed', '', false, -32000);
+    expect(thrown(closed).kind).toBe('failed');
+  });
+
+  it('an answer over the byte cap is no answer; a result with structuredContent only is shown as its JSON', () => {
+    expect(readAnswer({ ok: true, response: { result: undefined, durationMs: 1, droppedBytes: 9_000_000 } }).kind).toBe('failed');
+    expect(readAnswer({ ok: true, response: { result: { content: [], structuredContent: { n: 1 } }, durationMs: 1 } })).toEqual({
+      kind: 'result',
+      text: '{"n":1}',
+    });
+  });
+
+  it('the text is made inert, then bounded', () => {
+    const answer = result(`\u001b]8;;https://x\u0007${'a'.repeat(1000)}`, true);
+    expect(answer.text).not.toContain('\u001b');
+    expect(answer.text.startsWith('\\u{1B}]8;;https://x\\u{07}')).toBe(true);
+    expect(answer.text.length).toBe(301);
+  });
+});
+
+describe('judging the answers', () => {
+  const ok = { kind: 'result', text: 'fine' } as const;
+  const invalid = { kind: 'error', validation: true, text: 'Input validation error' } as const;
+  const other = { kind: 'error', text: 'no browser' } as const;
+  it('refuted only by a candidate that answers without an error', () => {
+    expect(judgeAnswers(ok, other).outcome).toBe('refuted');
+    expect(judgeAnswers(ok, null).outcome).toBe('refuted');
+    expect(judgeAnswers(other, ok).outcome).toBe('unconfirmed');
+    expect(judgeAnswers({ kind: 'failed', text: 'timed out' }, ok).outcome).toBe('unconfirmed');
+  });
+  it('confirmed only when the candidate refused it as input and the baseline answered it', () => {
+    expect(judgeAnswers(invalid, ok).outcome).toBe('confirmed');
+    expect(judgeAnswers(invalid, other)).toMatchObject({ outcome: 'unconfirmed', note: 'the baseline refused the same call too' });
+    expect(judgeAnswers(invalid, null)).toMatchObject({
+      outcome: 'unconfirmed',
+      note: 'no live baseline to show it accepted the same call',
+    });
+  });
+});
+
+describe('what a live check makes of a break', () => {
+  const found = { kind: 'found', instance: { q: 'x' }, refusal: "must have required property 'n'", tried: 3 } as const;
+  const decided = (live: LiveCheck, code: 'required-argument-added' | 'required-argument-added-with-default') => {
+    const before = toolChange(code, 'T', ['inputSchema', 'properties', 'n'], 'optional', 'required');
+    const [change] = applyLive([withWitness(before, 'input', found)], new Map([[0, live]]));
+    const verdict = decide(
+      collectSignals([change!], [], []),
+      { rules: {}, maxNewDestructiveTools: 0, maxBrokenCases: 0, exceptions: [] },
+      '2026-11-28',
+    ).verdict;
+    return { change: change!, verdict };
+  };
+  const answered = { kind: 'result', text: 'ok' } as const;
+  const refused = { kind: 'error', validation: true, text: 'Input validation error' } as const;
+
+  it('a break the candidate answered live is held, not rolled back', () => {
+    expect(decided({ outcome: 'unconfirmed', note: 'x' }, 'required-argument-added').verdict).toBe('Rollback');
+    const { change, verdict } = decided({ outcome: 'refuted', candidate: answered }, 'required-argument-added');
+    expect([change.severity, verdict]).toEqual(['dangerous', 'Hold']);
+  });
+
+  it('a required argument with a default: held unless a live call confirms the break', () => {
+    expect(decided({ outcome: 'refuted', candidate: answered }, 'required-argument-added-with-default').verdict).toBe('Hold');
+    expect(decided({ outcome: 'not-called', note: 'consent' }, 'required-argument-added-with-default').verdict).toBe('Hold');
+    const { change, verdict } = decided(
+      { outcome: 'confirmed', candidate: refused, baseline: answered },
+      'required-argument-added-with-default',
+    );
+    expect([change.code, change.severity, verdict]).toEqual(['required-argument-added', 'breaking', 'Rollback']);
+    expect(change.witness!.live!.outcome).toBe('confirmed');
+  });
+});
