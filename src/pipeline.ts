@@ -25,11 +25,13 @@ import { deprecatedSince } from './report/history/deprecations.js';
 import { diffContracts } from './diff/index.js';
 import { applyLive } from './diff/confirm-live.js';
 import { sendWitnesses, worthCalling, type LiveSide } from './cases/witness-calls.js';
+import { SchemaWork } from './contract/schema-work.js';
 import { summarize } from './diff/summary.js';
 import { discoveryFindings, unavailableFinding } from './contract/findings.js';
 import type { Change } from './findings/types.js';
 import { buildSideReport } from './report/side.js';
 import { REPORT_SCHEMA_VERSION, type Report, type Timing } from './report/types.js';
+import { trimReport } from './report/trim.js';
 import { roleBreakdown, type RoleReport } from './roles/breakdown.js';
 import { roleDefinitions } from './roles/definitions.js';
 import { roleReach } from './roles/surface.js';
@@ -89,9 +91,12 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
       );
     }
 
-    const { witnessInstances, witnessNodes, witnessInstancesPerRun } = config.limits;
+    const { witnessInstances, witnessNodes, witnessInstancesPerRun, schemaNodesPerTool, schemaNodesPerRun } = config.limits;
     const budget = { instances: witnessInstances, nodes: witnessNodes, perRun: witnessInstancesPerRun };
-    const diffed: Change[] = clock.time('diff', () => (cand ? diffContracts(base.contract, cand.contract, budget) : []));
+    // The walks hold the main thread: they look at the deadline themselves (contract/schema-work.ts).
+    const work = new SchemaWork({ perTool: schemaNodesPerTool, perRun: schemaNodesPerRun }, () => deadline.check('the schema diff'));
+    deadline.check('the schema diff');
+    const diffed: Change[] = clock.time('diff', () => (cand ? diffContracts(base.contract, cand.contract, budget, work) : []));
     // Cases first, then the witnesses: a witness call never runs beside a case, nor before it.
     const [baseReplay, candReplay, confirmed] = await clock.time('cases', async () => {
       const replays = await replayBoth(datasets, base, cand, config, deadline, log);
@@ -142,7 +147,7 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
     });
     logDecision(decision, log);
 
-    return {
+    return trimReport({
       schemaVersion: REPORT_SCHEMA_VERSION,
       generatedBy: { name: GATE_NAME, version: GATE_VERSION },
       startedAt: startedAt.toISOString(),
@@ -165,7 +170,7 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
       ...(options.policy && { policy: options.policy }),
       environment: { containment: containmentUsed() },
       timing: { totalMs: clock.total(), stages: clock.stages },
-    };
+    });
   } finally {
     await deadline.end();
     // After the servers ended: nothing writes there any more.

@@ -1,6 +1,7 @@
 import { dotted, type Problem } from '../config/problems.js';
 import type { Contract, ContractTool } from '../contract/types.js';
 import { closest } from '../closest.js';
+import { unlistedToolMentions } from '../audit/references.js';
 import type { Dataset } from './types.js';
 
 /**
@@ -10,7 +11,10 @@ import type { Dataset } from './types.js';
  * are input problems instead (exit 3), each with the file, line and path, and the closest real name.
  *
  * - A `requiredTools[].toolName` that neither side exposes. Judged only when both contracts are
- *   known: with the candidate unavailable, the tool may be one it was meant to add.
+ *   known: with the candidate unavailable, the tool may be one it was meant to add. A name the
+ *   server itself sends the model to (in its instructions or a description) is no typo but a task
+ *   the server does not cover: the audit's `tool-reference-missing` says so, the case runs and
+ *   fails on both sides, and `notes` tells the progress log.
  * - A `forbiddenTools` name that neither side exposes but that is close to a tool one side does
  *   expose: a typo of a real tool. A forbidden name with no near match is a guard against a tool
  *   that may come (the example forbids `Deployments.Rollback`, which only the bad release has), so
@@ -30,6 +34,7 @@ export function datasetNameProblems(
   const sides = contracts.map((c) => new Map(c.tools.map((t) => [t.name, t])));
   const exposed = [...new Set(contracts.flatMap((c) => c.tools.map((t) => t.name)))].sort();
   const anywhere = (tool: string) => sides.some((side) => side.has(tool));
+  const mentioned = new Set(contracts.flatMap((c) => unlistedToolMentions(c, 'candidate').map((f) => f.tool)));
   // Each unknown name is looked up once, however many cases repeat it.
   const hints = new Map<string, string | null>();
   const closestTool = (name: string) => (hints.has(name) ? hints.get(name)! : hints.set(name, closest(name, exposed)).get(name)!);
@@ -39,6 +44,12 @@ export function datasetNameProblems(
     dataset.cases.forEach((spec, i) => {
       spec.requiredTools.forEach((required, j) => {
         const where = ['cases', i, 'requiredTools', j];
+        if (bothSides && !anywhere(required.toolName) && mentioned.has(required.toolName)) {
+          notes.push(
+            `${dataset.file}: case ${spec.id} needs ${required.toolName}, which the server names but neither side lists: a task it does not cover (tool-reference-missing)`,
+          );
+          return;
+        }
         if (bothSides && !anywhere(required.toolName)) {
           const hint = closestTool(required.toolName);
           problem(

@@ -249,6 +249,16 @@ export const limitsSchema = z.strictObject({
     'Instances the witness search judges at most for one side of one changed tool (docs/verdicts.md); 0 turns the search off, and schema breaks are then judged by the walk alone.',
   ),
   witnessNodes: setting(int().min(100), 20_000, 'Schema nodes the witness search reads at most for one side of one changed tool.'),
+  schemaNodesPerTool: setting(
+    int().min(100),
+    20_000,
+    'Schema nodes, $refs followed, that one side of one changed tool may cost the comparison and the witness search. A tool past it is held as schema-changed, too complex to compare, with the figure, and is not walked.',
+  ),
+  schemaNodesPerRun: setting(
+    int().min(1000),
+    1_000_000,
+    'Schema nodes all the schema walks of a run (comparison and witness search) may visit together; tools past it are held as schema-changed, not compared, and say so.',
+  ),
   witnessInstancesPerRun: setting(
     int().min(0),
     200_000,

@@ -81,6 +81,8 @@ export class RunTimeoutError extends Error {
  * error). Null when the error is not a network failure (an HTTP status, a protocol error).
  */
 export function networkFailure(error: unknown): string | null {
+  // The SDK v2 client wraps a failure of its server/discover probe: the fetch error is its cause.
+  for (let depth = 0; depth < 3 && error instanceof Error && !(error instanceof TypeError); depth++) error = error.cause;
   if (!(error instanceof TypeError) || !/fetch failed/i.test(error.message)) return null;
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   return cause?.code

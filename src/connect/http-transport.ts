@@ -1,7 +1,10 @@
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import {
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type JSONRPCMessage,
+  type Transport,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/client';
 import type { Exit, LaunchedServer } from './http-launch.js';
 import { StreamTail } from './stderr-tail.js';
 import { boundedFetch, byteBudget } from './byte-budget.js';
@@ -54,7 +57,7 @@ export class RemoteTransport implements Transport {
         ? new StreamableHTTPClientTransport(url, { requestInit, fetch })
         : new SSEClientTransport(url, { requestInit, fetch }); // the event stream is read through `fetch` too
     this.emptyTail = new StreamTail(stderrTailBytes);
-    this.inner.onmessage = (message) => this.onmessage?.(message);
+    this.inner.onmessage = (message: JSONRPCMessage) => this.onmessage?.(message);
     this.inner.onerror = (error) => this.onerror?.(error);
     this.inner.onclose = () => this.finish();
   }
@@ -73,6 +76,11 @@ export class RemoteTransport implements Transport {
   /** The SDK skips `initialize` when a transport already has a session id: it must be the inner one. */
   get sessionId(): string | undefined {
     return this.inner instanceof StreamableHTTPClientTransport ? this.inner.sessionId : undefined;
+  }
+
+  /** One POST per request on streamable HTTP: the SDK then cancels a 2026-era request by closing its stream. */
+  get hasPerRequestStream(): boolean | undefined {
+    return this.inner instanceof StreamableHTTPClientTransport ? this.inner.hasPerRequestStream : undefined;
   }
 
   start(): Promise<void> {

@@ -25,6 +25,9 @@ export class RunDeadline {
   private standDownWatchdog = (): void => undefined;
   private readonly watchdogStart: NodeJS.Timeout;
 
+  private readonly startedAt = Date.now();
+  private watchdogStarted = false;
+
   constructor(private readonly timeouts: Timeouts) {
     let reject: (error: Error) => void = () => undefined;
     this.reached = new Promise<never>((_, r) => (reject = r));
@@ -35,15 +38,34 @@ export class RunDeadline {
       void this.closeSessions().then(() => reject(new RunTimeoutError(timeouts.runMs, this.expiredDuring)));
     }, timeouts.runMs);
     // Should the main thread ever be too busy to keep runMs, a worker thread ends the run (src/watchdog.ts).
-    this.watchdogStart = setTimeout(() => {
-      const after = timeouts.runMs - WATCHDOG_AFTER_MS + timeouts.killGraceMs + WATCHDOG_SLACK_MS;
-      this.standDownWatchdog = startWatchdog(
-        after,
-        RUN_MARK,
-        `the gate did not answer ${WATCHDOG_SLACK_MS / 1000} s past timeouts.runMs (${timeouts.runMs} ms): its main thread is stuck; killing every server and the gate (exit 137)`,
-      );
-    }, WATCHDOG_AFTER_MS);
+    this.watchdogStart = setTimeout(() => this.startWatchdog(), WATCHDOG_AFTER_MS);
     this.watchdogStart.unref();
+  }
+
+  private startWatchdog(): void {
+    if (this.watchdogStarted) return;
+    this.watchdogStarted = true;
+    const after = this.startedAt + this.timeouts.runMs + this.timeouts.killGraceMs + WATCHDOG_SLACK_MS - Date.now();
+    this.standDownWatchdog = startWatchdog(
+      Math.max(0, after),
+      RUN_MARK,
+      `the gate did not answer ${WATCHDOG_SLACK_MS / 1000} s past timeouts.runMs (${this.timeouts.runMs} ms): its main thread is stuck; killing every server and the gate (exit 137)`,
+    );
+  }
+
+  /**
+   * For work that holds the main thread (the schema walks call it every few thousand nodes), where
+   * the timer cannot fire: past runMs it throws RunTimeoutError at once, as the timer would have;
+   * past the watchdog's start it starts the watchdog, which the busy thread's timer could not.
+   */
+  check(stage: string): void {
+    const elapsed = Date.now() - this.startedAt;
+    if (elapsed >= WATCHDOG_AFTER_MS) this.startWatchdog();
+    if (elapsed < this.timeouts.runMs) return;
+    this.passed = true;
+    this.expiredDuring = stage;
+    void this.closeSessions();
+    throw new RunTimeoutError(this.timeouts.runMs, stage);
   }
 
   /** Whether runMs has passed. */

@@ -1,6 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import { Client, ProtocolError, SdkError, SdkErrorCode, type jsonSchemaValidator } from '@modelcontextprotocol/client';
 import * as z from 'zod';
 import type { Limits, RemoteProfile, StdioProfile, Timeouts } from '../config/types.js';
 import type { Side } from '../findings/types.js';
@@ -16,13 +14,19 @@ import { notReadyMessage, resolveRemote } from './remote-profile.js';
 import { GroupStdioTransport, RESULT_TOO_LARGE } from './stdio-transport.js';
 import { GATE_NAME, GATE_VERSION } from '../version.js';
 import { describe } from '../error-text.js';
+import type { ProtocolEra } from '../findings/revision.js';
 
-/** What a server says about itself in its `initialize` result. */
+/** What a server says about itself in its `initialize` or `server/discover` result. */
 export interface ServerIdentity {
   name: string | null;
   version: string | null;
   protocolVersion: string | null;
   instructions: string | null;
+  /**
+   * How the session was opened: `modern` through `server/discover` (2026-07-28 and later), `legacy`
+   * through `initialize`. Absent in reports and snapshots written before the gate spoke both eras.
+   */
+  era?: ProtocolEra | null;
 }
 
 /** Results are parsed leniently: the gate judges them itself, and must see unknown fields. */
@@ -50,8 +54,34 @@ const SDK_OUTPUT_CHECKS_UNUSED: jsonSchemaValidator = {
   },
 };
 
-const newClient = () =>
-  new Client({ name: GATE_NAME, version: GATE_VERSION }, { capabilities: {}, jsonSchemaValidator: SDK_OUTPUT_CHECKS_UNUSED });
+/**
+ * The SDK's client in `auto` negotiation: it probes with `server/discover` (2026-07-28) and falls
+ * back to `initialize` when the server gives no modern evidence (a "method not found" answer, or,
+ * on stdio, silence until the probe times out). The probe gets the startup timeout, like the
+ * handshake it may replace.
+ */
+const newClient = (timeouts: Timeouts, era: 'auto' | 'legacy' = 'auto') =>
+  new Client(
+    { name: GATE_NAME, version: GATE_VERSION },
+    {
+      capabilities: {},
+      jsonSchemaValidator: SDK_OUTPUT_CHECKS_UNUSED,
+      versionNegotiation: { mode: era, probe: { timeoutMs: timeouts.startupMs } },
+    },
+  );
+
+/**
+ * Some 2025-era stdio servers exit on any request before `initialize`, so the `server/discover`
+ * probe ends them. The SDK starts such a server again only for its own stdio transport; the gate's
+ * is its own, so the SDK gives up. The side then failed while starting, and the pipeline starts it
+ * once more (pipeline.ts, reported as `side.retried`): that start goes straight to `initialize`.
+ */
+const probeEndedServer = new WeakSet<StdioProfile>();
+
+const endedByProbe = (error: unknown) =>
+  error instanceof SdkError &&
+  error.code === SdkErrorCode.EraNegotiationFailed &&
+  /connection closed during the server\/discover probe/.test(error.message);
 
 /** A live MCP session with one server profile. The only stateful piece of the pipeline. */
 export class Session {
@@ -62,6 +92,8 @@ export class Session {
     private readonly timeouts: Timeouts,
     /** Scrubs the credentials a remote profile sends out of everything the server says back. */
     private readonly redactor: Redactor,
+    /** The stdio profile this session started, to remember a server the discover probe ended. */
+    private readonly stdioProfile: StdioProfile | null = null,
   ) {}
 
   static async open(
@@ -88,6 +120,7 @@ export class Session {
     track: (session: Session) => void,
     dirs: SideDirs | null,
   ): Promise<Session> {
+    const era = probeEndedServer.has(profile) ? 'legacy' : 'auto';
     const { spec } = launchSpecOf(profile, process.env, dirs);
     const transport = new GroupStdioTransport({
       ...spec,
@@ -97,7 +130,7 @@ export class Session {
       stderrTailBytes: limits.stderrTailBytes,
       killGraceMs: timeouts.killGraceMs,
     });
-    const session = new Session(side, newClient(), transport, timeouts, new Redactor([]));
+    const session = new Session(side, newClient(timeouts, era), transport, timeouts, new Redactor([]), profile);
     track(session); // before start: whoever holds the run deadline can end a server still starting
     try {
       await transport.start();
@@ -140,7 +173,7 @@ export class Session {
       limits.stderrTailBytes,
       limits,
     );
-    const session = new Session(side, newClient(), transport, timeouts, redactor);
+    const session = new Session(side, newClient(timeouts), transport, timeouts, redactor);
     track(session);
     if (server && profile.launch) {
       const command = `\`${[profile.launch.command, ...profile.launch.args].join(' ')}\``;
@@ -174,6 +207,7 @@ export class Session {
     try {
       await this.client.connect(this.transport, { timeout: this.timeouts.startupMs });
     } catch (error) {
+      if (endedByProbe(error) && this.stdioProfile) probeEndedServer.add(this.stdioProfile);
       throw await this.failure('initialize', error);
     }
   }
@@ -183,12 +217,13 @@ export class Session {
     return this.redactor.scrubDeep({
       name: info?.name ?? null,
       version: info?.version ?? null,
-      protocolVersion: this.transport.protocolVersion,
+      protocolVersion: this.client.getNegotiatedProtocolVersion() ?? this.transport.protocolVersion,
       instructions: this.client.getInstructions() ?? null,
+      era: this.client.getProtocolEra() ?? null,
     });
   }
 
-  /** The capabilities the server declared in `initialize` (scrubbed like everything it sends). */
+  /** The capabilities the server declared in `initialize` or `server/discover` (scrubbed like everything it sends). */
   capabilities(): Record<string, unknown> {
     return this.redactor.scrubDeep({ ...(this.client.getServerCapabilities() ?? {}) });
   }
@@ -241,7 +276,8 @@ export class Session {
   }
 
   private async failure(phase: Phase, error: unknown): Promise<SideUnavailableError> {
-    let message = describe(error);
+    // The v2 SDK's ProtocolError message leaves out the JSON-RPC code the server sent; reports keep it.
+    let message = error instanceof ProtocolError ? `MCP error ${error.code}: ${error.message}` : describe(error);
     const timedOut = /timed out|timeout/i.test(message);
     const hint = phase === 'initialize' ? initializeHint(error) : null;
     const unreachable = this.transport instanceof RemoteTransport ? networkFailure(error) : null;
@@ -258,13 +294,13 @@ export class Session {
       message = `${message} (server exited ${signal ? `on ${signal}` : `with code ${code}`})`;
     }
     if (phase === 'initialize') await this.transport.close();
-    const rpcCode = error instanceof McpError ? error.code : undefined;
+    const rpcCode = error instanceof ProtocolError ? error.code : undefined;
     return new SideUnavailableError(this.side, phase, this.redactor.scrub(message), this.stderrTail, timedOut, rpcCode);
   }
 }
 
 function droppedResult(error: unknown): { droppedBytes: number; droppedReason: string } | null {
-  if (!(error instanceof McpError) || error.code !== RESULT_TOO_LARGE) return null;
+  if (!(error instanceof ProtocolError) || error.code !== RESULT_TOO_LARGE) return null;
   const data = error.data as { resultBytes?: unknown } | undefined;
   return typeof data?.resultBytes === 'number'
     ? { droppedBytes: data.resultBytes, droppedReason: error.message.replace(/^MCP error -?\d+: /, '') }

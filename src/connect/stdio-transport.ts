@@ -1,7 +1,5 @@
 import { redact } from '../secrets.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { endGroup, spawnGroup, type SpawnedGroup } from './process-group.js';
 import { adopt } from './prelaunch.js';
 import { StreamTail } from './stderr-tail.js';
@@ -143,6 +141,15 @@ export class GroupStdioTransport implements Transport {
 
   setProtocolVersion(version: string): void {
     this.protocolVersion = version;
+  }
+
+  /**
+   * The server's process id. Its presence beside `stderr` is how the SDK's client tells a stdio
+   * transport from an HTTP one: on stdio, a `server/discover` probe that times out means a legacy
+   * server (fall back to `initialize`); over HTTP it means an outage.
+   */
+  get pid(): number | undefined {
+    return this.group?.child.pid;
   }
 
   async send(message: JSONRPCMessage): Promise<void> {

@@ -3,7 +3,7 @@ import type { Phase } from '../connect/errors.js';
 import type { RawCallResult, Session } from '../connect/session.js';
 import { SideUnavailableError } from '../connect/errors.js';
 import { contractBuilder } from './normalize.js';
-import { buildFeatures } from './features.js';
+import { buildFeatures, slimFeatureEntry } from './features.js';
 import type { Contract, DiscoveryProblem } from './types.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -40,7 +40,8 @@ export async function discover(session: Session, limits: Limits): Promise<Contra
     if (!declared) return { items: [], problems: own };
     const items: unknown[] = [];
     try {
-      await readList(session, method, limits, own, (page) => items.push(...page));
+      // Each page slimmed as it arrives: the raw page, however fat, is not kept (issue 28 §8).
+      await readList(session, method, limits, own, (page) => items.push(...page.map(slimFeatureEntry)));
       return { items, problems: own };
     } catch (error) {
       // A server that died takes the whole side with it; one list that fails is that list's problem.

@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import { canonicalHash } from './canonical.js';
 import type { ContractPrompt, ContractResource, ContractResourceTemplate, DiscoveryProblem, PromptArgument, Features } from './types.js';
 
@@ -37,6 +38,39 @@ export function buildFeatures(raw: RawFeatures, problems: DiscoveryProblem[]): F
     resourceTemplates,
     hash: canonicalHash([capabilities, hashes(prompts), hashes(resources), hashes(resourceTemplates)]),
   };
+}
+
+/** The most characters of one text of a prompt, resource or template that the gate keeps. */
+export const FEATURE_TEXT_MAX = 16 * 1024;
+const MAX_ARGUMENTS = 256;
+
+/**
+ * A text past FEATURE_TEXT_MAX, cut there and marked with its length and a digest of the whole,
+ * so a change past the cut still changes the text. The kept part is a copy: a slice would hold
+ * the whole page's string in memory.
+ */
+function boundedText(value: unknown): unknown {
+  if (typeof value !== 'string' || value.length <= FEATURE_TEXT_MAX) return value;
+  const digest = hash('sha256', value, 'hex').slice(0, 16);
+  const kept = Buffer.from(value.slice(0, FEATURE_TEXT_MAX), 'utf8').toString('utf8');
+  return `${kept}… [cut: ${value.length} characters in all, sha256 ${digest}]`;
+}
+
+/**
+ * One raw entry of prompts/list, resources/list or resources/templates/list as discovery keeps it,
+ * as each page arrives (issue 28 §8): the fields the gate compares, each text bounded, so what a
+ * server lists costs memory by the entry, not by the bytes it sent.
+ */
+export function slimFeatureEntry(raw: unknown): unknown {
+  if (!isObject(raw)) return raw;
+  const out: Record<string, unknown> = {};
+  for (const key of ['name', 'uri', 'uriTemplate', 'title', 'description', 'mimeType']) if (key in raw) out[key] = boundedText(raw[key]);
+  if (Array.isArray(raw.arguments)) {
+    out.arguments = raw.arguments
+      .slice(0, MAX_ARGUMENTS)
+      .map((a) => (isObject(a) ? { name: boundedText(a.name), description: boundedText(a.description), required: a.required } : a));
+  }
+  return out;
 }
 
 /** Entries with a non-empty string key, each key once, in the order listed. */

@@ -62,12 +62,16 @@ export function readSnapshot(file: string, display: string, text?: string): Cont
     throw problem('schemaVersion', `is ${JSON.stringify(value.schemaVersion)}; this mcp-gate reads snapshot schemaVersion 1`);
   if (!Array.isArray(value.tools)) throw problem('tools', 'must be an array of tool objects');
   const server = (value.server ?? {}) as Contract['server'];
+  if (server.era !== undefined && server.era !== null && server.era !== 'modern' && server.era !== 'legacy')
+    throw problem('server.era', `is ${JSON.stringify(server.era)}; expected "modern", "legacy" or null`);
   const contract = buildContract(
     {
       name: server.name ?? null,
       version: server.version ?? null,
       protocolVersion: server.protocolVersion ?? null,
       instructions: server.instructions ?? null,
+      // A snapshot written before the gate spoke both eras has none: absent, not guessed.
+      ...(server.era && { era: server.era }),
     },
     value.tools,
     { pages: 0, durationMs: 0, errors: [] },

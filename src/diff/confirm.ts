@@ -4,7 +4,9 @@ import type { Change } from '../findings/types.js';
 import type { WitnessBudget, WitnessOutcome } from '../witness/search.js';
 import { instancePath, remembered, schemasOf, searchSafely, type Ledger, type Side } from './confirm-ask.js';
 import { calm, evidenced, spotted, withWitness } from './confirm-words.js';
-import { isUnread } from './schema-context.js';
+import { isTooComplex, isUnread } from './schema-context.js';
+import { canonicalJson } from '../contract/canonical.js';
+import { SchemaWork } from '../contract/schema-work.js';
 import { normalForm } from './schema-normal-form.js';
 
 /**
@@ -41,6 +43,7 @@ export function confirmChanges(
   before: Contract,
   after: Contract,
   budget: SearchBudget = DEFAULT_SEARCH_BUDGET,
+  work: SchemaWork = new SchemaWork(),
 ): Change[] {
   const left: Ledger = { instances: budget.perRun, memo: new Map() };
   const byTool = new Map<string, Change[]>();
@@ -60,10 +63,16 @@ export function confirmChanges(
       );
       // Schemas that differ only in what validates nothing (descriptions, titles, examples) are not searched.
       const [was, is] = side === 'input' ? [old.inputSchema, now.inputSchema] : [old.outputSchema, now.outputSchema];
-      if (!own.length && (!was || !is || normalForm(was, was) === normalForm(is, is))) continue;
+      // Too complex to walk is too complex to search: held as it is.
+      if (own.some(isTooComplex)) continue;
+      if (
+        !own.length &&
+        (!was || !is || canonicalJson(was) === canonicalJson(is) || normalForm(was, was, work) === normalForm(is, is, work))
+      )
+        continue;
       const pair = schemasOf(side, old, now);
       if (!pair) continue;
-      const judged = judgeSide(side, old.name, pair, own, budget, left);
+      const judged = judgeSide(side, old.name, pair, own, budget, left, work);
       for (const [from, to] of judged.replaced) out.set(from, to);
       added.push(...judged.added);
     }
@@ -83,17 +92,20 @@ function judgeSide(
   own: Change[],
   budget: SearchBudget,
   left: Ledger,
+  work: SchemaWork,
 ): Judged {
+  const spent = (): WitnessOutcome | null =>
+    left.instances <= 0
+      ? { kind: 'unsearchable', reason: "the run's search budget (limits.witnessInstancesPerRun) was spent before this tool", tried: 0 }
+      : work.runSpent
+        ? { kind: 'unsearchable', reason: "the run's schema budget (limits.schemaNodesPerRun) was spent before this tool", tried: 0 }
+        : null;
   const search = (accept: JsonSchema, refuse: JsonSchema, focus: string[][] = [], share = 1): WitnessOutcome => {
-    if (left.instances <= 0)
-      return {
-        kind: 'unsearchable',
-        reason: "the run's search budget (limits.witnessInstancesPerRun) was spent before this tool",
-        tried: 0,
-      };
+    const none = spent();
+    if (none) return none;
     const instances = Math.min(Math.ceil(budget.instances * share), left.instances);
     return remembered(left, [accept, refuse, focus, instances, SEED], () =>
-      searchSafely(accept, refuse, { seed: SEED, budget: { instances, nodes: budget.nodes }, focus }),
+      searchSafely(accept, refuse, { seed: SEED, budget: { instances, nodes: budget.nodes }, focus, work }),
     );
   };
   // Calm: no instance tells the two schemas apart, either way. Searched once per side, when asked.
@@ -122,14 +134,20 @@ function judgeSide(
     if (first.kind !== 'none') return withWitness(c, side, first);
     const instances = Math.min(budget.instances * DEEP, Math.max(0, left.instances));
     const focus = [instancePath(c)];
-    const deep = remembered(left, [pair.accept, pair.refuse, focus, instances, SEED + 1], () =>
-      searchSafely(pair.accept, pair.refuse, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus }),
+    const deep = remembered(
+      left,
+      [pair.accept, pair.refuse, focus, instances, SEED + 1],
+      () => spent() ?? searchSafely(pair.accept, pair.refuse, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus, work }),
     );
     if (deep.kind !== 'none') return withWitness(c, side, deep);
     // Nothing either way, at depth: the walk over-claimed (a constraint the rest implied, a
     // condition that cannot fire), and the change is calm. A witness the other way: held, unconfirmed.
-    const back = remembered(left, [pair.refuse, pair.rawAccept, [], instances, SEED + 1], () =>
-      searchSafely(pair.refuse, pair.rawAccept, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus: [] }),
+    const back = remembered(
+      left,
+      [pair.refuse, pair.rawAccept, [], instances, SEED + 1],
+      () =>
+        spent() ??
+        searchSafely(pair.refuse, pair.rawAccept, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus: [], work }),
     );
     const tried = first.tried + deep.tried + back.tried;
     return proves(deep) && proves(back) && reachable(c) ? calm(c, side, tried) : withWitness(c, side, { ...deep, tried });
@@ -151,8 +169,10 @@ function judgeSide(
   // Before a held change is let go as calm, the search goes deeper both ways: a miss must not be silence.
   const instances = Math.min(budget.instances * DEEP, Math.max(0, left.instances));
   const deep = (accept: JsonSchema, refuse: JsonSchema) =>
-    remembered(left, [accept, refuse, [], instances, SEED + 1], () =>
-      searchSafely(accept, refuse, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus: [] }),
+    remembered(
+      left,
+      [accept, refuse, [], instances, SEED + 1],
+      () => spent() ?? searchSafely(accept, refuse, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus: [], work }),
     );
   const forward = deep(pair.accept, pair.refuse);
   if (forward.kind === 'found') {

@@ -1,3 +1,4 @@
+import { SchemaWork } from '../contract/schema-work.js';
 import type { Contract } from '../contract/types.js';
 import { codeRank } from '../findings/codes.js';
 import type { Change } from '../findings/types.js';
@@ -13,8 +14,14 @@ import { diffToolSet } from './tools.js';
 /**
  * Contract x Contract -> Change[], in a stable order: by tool, then code, then path. Schema changes
  * are checked by the witness search (diff/confirm.ts) within `budget`; `null` skips the search.
+ * Every schema walk counts its nodes on `work` (contract/schema-work.ts).
  */
-export function diffContracts(before: Contract, after: Contract, budget: SearchBudget | null = DEFAULT_SEARCH_BUDGET): Change[] {
+export function diffContracts(
+  before: Contract,
+  after: Contract,
+  budget: SearchBudget | null = DEFAULT_SEARCH_BUDGET,
+  work: SchemaWork = new SchemaWork(),
+): Change[] {
   const changes: Change[] = [...diffToolSet(before, after)];
   const afterByName = new Map(after.tools.map((t) => [t.name, t]));
   const beforeNames = new Set(before.tools.map((t) => t.name));
@@ -22,7 +29,7 @@ export function diffContracts(before: Contract, after: Contract, budget: SearchB
   for (const tool of before.tools) {
     const successor = afterByName.get(tool.name);
     if (!successor || successor.hash === tool.hash) continue;
-    changes.push(...diffSchemas(tool, successor), ...diffAnnotations(tool, successor), ...diffText(tool, successor));
+    changes.push(...diffSchemas(tool, successor, work), ...diffAnnotations(tool, successor), ...diffText(tool, successor));
   }
   changes.push(...diffDeprecations(before, after));
   const b = before.server;
@@ -31,7 +38,7 @@ export function diffContracts(before: Contract, after: Contract, budget: SearchB
   changes.push(...diffProtocolVersion(b, a));
   // A side without features was read from a snapshot that holds tools only: nothing beside them is compared.
   if (before.features && after.features) changes.push(...diffFeatures(before.features, after.features));
-  const confirmed = budget && budget.instances > 0 ? confirmChanges(changes, before, after, budget) : changes;
+  const confirmed = budget && budget.instances > 0 ? confirmChanges(changes, before, after, budget, work) : changes;
   return sortChanges(confirmed);
 }
 

@@ -1,6 +1,7 @@
 import type { ChangeCode } from '../findings/codes.js';
 import type { Change } from '../findings/types.js';
 import type { JsonSchema } from '../contract/types.js';
+import { SchemaWork } from '../contract/schema-work.js';
 import { toolChange } from './change.js';
 import { constraintKey, isObject } from './schema-keywords.js';
 
@@ -17,6 +18,8 @@ export interface WalkContext {
   depth: number;
   /** Node comparisons left for this schema: a bound, reported as a finding when it is hit. */
   budget: { left: number; spent: boolean };
+  /** The run's count of schema nodes visited, which every comparison adds to. */
+  work: SchemaWork;
   /** Local refs each side resolved: definitions nobody reached are compared apart. */
   reached: { before: Set<string>; after: Set<string> };
   /** Whether both roots' `$defs`/`definitions` are equal, so a subtree that only refers to them can be skipped when equal. */
@@ -31,6 +34,7 @@ export function walkContext(
   rootBefore: JsonSchema,
   rootAfter: JsonSchema,
   walk: WalkContext['walk'],
+  work: SchemaWork = new SchemaWork(),
 ): WalkContext {
   const definitions = (root: JsonSchema) => constraintKey({ $defs: root.$defs, definitions: root.definitions });
   const keyBefore = definitions(rootBefore);
@@ -41,7 +45,8 @@ export function walkContext(
     rootAfter,
     followed: new Set(),
     depth: 0,
-    budget: { left: 20_000, spent: false },
+    budget: { left: work.limits.perTool, spent: false },
+    work,
     reached: { before: new Set(), after: new Set() },
     definitionsEqual: keyBefore !== null && keyBefore === definitions(rootAfter),
     walk,
@@ -126,6 +131,17 @@ export function unread(ctx: WalkContext, path: string[], why: string): Change {
 }
 
 export const isUnread = (c: Change): boolean => UNREAD.has(c);
+
+/** Changes on a side that was not walked at all: too complex, so the witness search does not read it either. */
+const TOO_COMPLEX = new WeakSet<Change>();
+
+export function markTooComplex(c: Change): Change {
+  UNREAD.add(c);
+  TOO_COMPLEX.add(c);
+  return c;
+}
+
+export const isTooComplex = (c: Change): boolean => TOO_COMPLEX.has(c);
 
 export const annotationChange = (ctx: WalkContext, path: string[], before: unknown, after: unknown): Change =>
   toolChange('schema-annotation-changed', ctx.tool, path, before, after);

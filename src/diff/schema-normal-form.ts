@@ -1,3 +1,4 @@
+import { SchemaWork } from '../contract/schema-work.js';
 import type { JsonSchema } from '../contract/types.js';
 import { LIST, MAP, SETS, SINGLE, TEXT_KEYWORDS, constraintKey, isObject, valueKey } from './schema-keywords.js';
 import { MAX_NORMALIZE_DEPTH, normalize, type Resolved } from './schema-normalize.js';
@@ -7,12 +8,22 @@ import { MAX_NORMALIZE_DEPTH, normalize, type Resolved } from './schema-normaliz
  * form assert the same thing however they spell it. A recursive definition is written out once per
  * path; past the depth bound the raw text stands in.
  */
-export function normalForm(raw: unknown, root: JsonSchema): string {
-  return JSON.stringify(form(raw, root, [], 0));
+export function normalForm(raw: unknown, root: JsonSchema, work: SchemaWork = new SchemaWork()): string {
+  return JSON.stringify(form(raw, root, [], 0, { left: work.limits.perTool, work }));
 }
 
-function form(raw: unknown, root: JsonSchema, refs: string[], depth: number): unknown {
-  if (depth > MAX_NORMALIZE_DEPTH) return { $raw: constraintKey(raw) };
+/**
+ * Nodes the form may still write out, `$ref`s followed (a fan-out of definitions is 2^n of them):
+ * past the budget the raw text stands in, so two schemas that differ in text are never told equal.
+ */
+interface Budget {
+  left: number;
+  work: SchemaWork;
+}
+
+function form(raw: unknown, root: JsonSchema, refs: string[], depth: number, budget: Budget): unknown {
+  budget.work.count();
+  if (depth > MAX_NORMALIZE_DEPTH || --budget.left < 0) return { $raw: constraintKey(raw) };
   let resolved: Resolved;
   try {
     resolved = normalize(raw, root, new Set(), refs);
@@ -25,7 +36,7 @@ function form(raw: unknown, root: JsonSchema, refs: string[], depth: number): un
   for (const key of Object.keys(node).sort()) {
     const value = node[key];
     if (TEXT_KEYWORDS.has(key) || key === '$defs' || key === 'definitions' || value === undefined) continue;
-    const sub = (v: unknown) => form(v, root, followed, depth + 1);
+    const sub = (v: unknown) => form(v, root, followed, depth + 1, budget);
     if (SINGLE.has(key) && (isObject(value) || typeof value === 'boolean')) out[key] = sub(value);
     else if (LIST.has(key) && Array.isArray(value)) out[key] = value.map(sub);
     else if (MAP.has(key) && isObject(value))

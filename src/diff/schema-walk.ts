@@ -1,5 +1,6 @@
 import type { Change } from '../findings/types.js';
 import type { JsonSchema } from '../contract/types.js';
+import { showNodes } from '../contract/schema-work.js';
 import { toolChange } from './change.js';
 import { annotationChange, constraint, sameSubschema, typeChange, unclassified, unread, type WalkContext } from './schema-context.js';
 import { compareArrays, compareNumbers, compareStrings } from './schema-constraints.js';
@@ -21,10 +22,18 @@ export function compareSchemaNodes(beforeRaw: unknown, afterRaw: unknown, path: 
   if (sameSubschema(beforeRaw, afterRaw, ctx)) return [];
   if (ctx.depth >= MAX_DEPTH)
     return [unread(ctx, path, `The schemas differ deeper than ${MAX_DEPTH} levels, where the gate compares no further.`)];
+  ctx.work.count();
   if (--ctx.budget.left < 0) {
     if (ctx.budget.spent) return [];
     ctx.budget.spent = true;
-    return [unread(ctx, path, 'The schema is too large to compare in full (20,000 nodes); the rest was not compared.')];
+    const limit = showNodes(ctx.work.limits.perTool);
+    return [
+      unread(
+        ctx,
+        path,
+        `The schema is too large to compare in full (${limit} nodes, limits.schemaNodesPerTool); the rest was not compared.`,
+      ),
+    ];
   }
   let before, after;
   try {

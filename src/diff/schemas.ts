@@ -1,20 +1,24 @@
+import { canonicalJson } from '../contract/canonical.js';
+import { SchemaWork, showNodes, tooComplex } from '../contract/schema-work.js';
 import type { ContractTool, JsonSchema } from '../contract/types.js';
 import type { Change } from '../findings/types.js';
 import { pointer, toolChange } from './change.js';
-import { annotationChange, walkContext, type SchemaSide } from './schema-context.js';
+import { annotationChange, markTooComplex, walkContext, type SchemaSide } from './schema-context.js';
 import { constraintKey, isObject } from './schema-keywords.js';
 import { normalForm } from './schema-normal-form.js';
 import { compareSchemaNodes } from './schema-walk.js';
 
 /** Input and output schemas of one tool present on both sides. */
-export function diffSchemas(before: ContractTool, after: ContractTool): Change[] {
-  const out: Change[] = [...inputChanges(before, after)];
+export function diffSchemas(before: ContractTool, after: ContractTool, work: SchemaWork = new SchemaWork()): Change[] {
+  const unwalked = (['input', 'output'] as const).flatMap((side) => notWalked(side, before, after, work));
+  if (unwalked.length) return unwalked;
+  const out: Change[] = [...inputChanges(before, after, work)];
   if (before.outputSchema && !after.outputSchema) {
     out.push(toolChange('output-schema-removed', after.name, ['outputSchema'], before.outputSchema, null));
   } else if (!before.outputSchema && after.outputSchema) {
     out.push(toolChange('output-schema-added', after.name, ['outputSchema'], null, after.outputSchema));
   } else if (before.outputSchema && after.outputSchema) {
-    out.push(...walk('output', before.name, before.outputSchema, after.outputSchema));
+    out.push(...walk('output', before.name, before.outputSchema, after.outputSchema, work));
   }
   return out;
 }
@@ -24,8 +28,8 @@ export function diffSchemas(before: ContractTool, after: ContractTool): Change[]
  * breaks the protocol, so what changed against it is a repair for a person to check: at most a
  * Hold, never breaking. Its root is read as an object schema so that the repair is described.
  */
-function inputChanges(before: ContractTool, after: ContractTool): Change[] {
-  const changes = walk('input', before.name, asArguments(before.inputSchema), asArguments(after.inputSchema));
+function inputChanges(before: ContractTool, after: ContractTool, work: SchemaWork): Change[] {
+  const changes = walk('input', before.name, asArguments(before.inputSchema), asArguments(after.inputSchema), work);
   const invalid = before.inputSchema?.type !== 'object';
   if (!invalid || !changes.some((c) => c.severity !== 'safe')) return changes;
   const shown = changes
@@ -51,9 +55,9 @@ const asArguments = (schema: JsonSchema | null): JsonSchema => (schema?.type ===
  * One side's schemas, walked. Two guarantees beyond the walk: definitions that no `$ref` reached are
  * compared on their own, and schemas that differ in anything but text never yield an empty list.
  */
-function walk(side: SchemaSide, tool: string, before: JsonSchema, after: JsonSchema): Change[] {
+function walk(side: SchemaSide, tool: string, before: JsonSchema, after: JsonSchema, work: SchemaWork): Change[] {
   const root = side === 'input' ? 'inputSchema' : 'outputSchema';
-  const ctx = walkContext(side, tool, before, after, compareSchemaNodes);
+  const ctx = walkContext(side, tool, before, after, compareSchemaNodes, work);
   const changes = compareSchemaNodes(before, after, [root], ctx);
   for (const key of ['$defs', 'definitions'] as const) {
     const defsBefore = isObject(before[key]) ? before[key] : {};
@@ -66,8 +70,32 @@ function walk(side: SchemaSide, tool: string, before: JsonSchema, after: JsonSch
         changes.push(annotationChange(ctx, [root, key, name], defsBefore[name] ?? null, defsAfter[name] ?? null));
     }
   }
-  if (changes.length === 0 && normalForm(before, before) !== normalForm(after, after)) {
+  if (
+    changes.length === 0 &&
+    canonicalJson(before) !== canonicalJson(after) &&
+    normalForm(before, before, work) !== normalForm(after, after, work)
+  ) {
     changes.push(toolChange('schema-changed', tool, [root], null, null, 'The schemas differ in a way the gate does not classify.'));
   }
   return changes;
+}
+
+/**
+ * A side whose schemas changed but would cost more than the budget to walk (issue 28 §4): held as
+ * too complex to compare, with the figure, and walked by nothing (neither the comparison nor the
+ * witness search). The run's budget spent, what is left is not walked either, and says so.
+ */
+function notWalked(side: SchemaSide, before: ContractTool, after: ContractTool, work: SchemaWork): Change[] {
+  const root = side === 'input' ? 'inputSchema' : 'outputSchema';
+  const [b, a] = [before[root], after[root]];
+  if (!b || !a || canonicalJson(b) === canonicalJson(a)) return [];
+  const held = (why: string) => [markTooComplex(toolChange('schema-changed', before.name, [root], null, null, why))];
+  if (work.runSpent)
+    return held(
+      `The ${side} schema was not compared: the run's schema budget (limits.schemaNodesPerRun, ${showNodes(work.limits.perRun)} nodes) was spent before this tool.`,
+    );
+  const [wb, wa] = [tooComplex(b, work), tooComplex(a, work)];
+  if (wb === null && wa === null) return [];
+  const told = wb !== null ? `the baseline's: ${wb}` : `the candidate's: ${wa}`;
+  return held(`The ${side} schema is too complex to compare (${told}). It was not walked.`);
 }

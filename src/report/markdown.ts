@@ -1,3 +1,4 @@
+import { protocolLabel } from './protocol-label.js';
 import type { Change } from '../findings/types.js';
 import { markdownCode, markdownText } from '../inert.js';
 import { approvalRecord } from './approval-record.js';
@@ -207,7 +208,7 @@ function serverSection(b: SideReport, c: SideReport): string[] {
     '|---|---|---|',
     `| profile | ${cell(b.profile)} (${b.transport}) | ${cell(c.profile)} (${c.transport}) |`,
     `| server | ${cell(version(b))} | ${cell(version(c))} |`,
-    `| protocol | ${b.server.protocolVersion ?? '-'} | ${c.server.protocolVersion ?? '-'} |`,
+    `| protocol | ${cell(protocolLabel(b.server) || '-')} | ${cell(protocolLabel(c.server) || '-')} |`,
     `| tools | ${b.toolCount} | ${c.available ? c.toolCount : 'unavailable'} |`,
     ...featureRows(b, c).map(([label, was, now]) => `| ${label} | ${was} | ${now} |`),
     `| contract | ${short(b.contractHash)} | ${short(c.contractHash)} |`,

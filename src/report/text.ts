@@ -1,3 +1,4 @@
+import { protocolLabel } from './protocol-label.js';
 import { crashExcerpt } from '../error-text.js';
 import { inert, inertLines } from '../inert.js';
 import { fixedSentence, modelSeatHighlights, stillSentence } from './model-seat.js';
@@ -25,7 +26,7 @@ export function renderText(report: Report, style: TextStyle = plain, reportPath:
   const { baseline: b, candidate: c, diff, decision } = report;
   const verdictColour = decision.verdict === 'Promote' ? style.green : decision.verdict === 'Hold' ? style.yellow : style.red;
   const lines: string[] = [];
-  const protocol = (s: SideReport) => (s.server.protocolVersion ? `, protocol ${inert(s.server.protocolVersion)}` : '');
+  const protocol = (s: SideReport) => (s.server.protocolVersion ? `, protocol ${inert(protocolLabel(s.server))}` : '');
   const server = (s: SideReport) =>
     s.server.name ? inert(`${s.server.name} ${s.server.version ?? ''}`.trim()) + protocol(s) : s.available ? 'unknown' : 'unavailable';
   lines.push(style.bold('mcp-gate contract promotion'));

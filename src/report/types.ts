@@ -83,7 +83,17 @@ export interface Report {
   policy?: PolicyDrift;
   /** Absent in reports of builds before containment was reported. */
   environment?: RunEnvironment;
+  /** What a report past MAX_REPORT_BYTES left out (report/trim.ts); absent when nothing was. */
+  trimmed?: ReportTrim;
   timing: Timing;
+}
+
+/** What a report too large to write whole left out (report/trim.ts, issue 28 §8). */
+export interface ReportTrim {
+  maxBytes: number;
+  note: string;
+  /** Each list cut short: where it is in the report, how many entries were kept, and of how many. */
+  lists: { at: string; kept: number; of: number }[];
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { SchemaWork } from '../contract/schema-work.js';
 import type { JsonSchema } from '../contract/types.js';
 import type { Dialect } from './judge.js';
 import { keyMatches, patternHazard } from './regex.js';
@@ -7,9 +8,14 @@ export type SchemaNode = JsonSchema | boolean;
 /** Schema nodes read so far, shared by both sides of one search: the search is bounded by this work. */
 export class Work {
   visited = 0;
-  constructor(readonly limit: number) {}
+  constructor(
+    readonly limit: number,
+    /** The run's count, which every search adds to (and whose clock ends a search past the run's deadline). */
+    private readonly run?: SchemaWork,
+  ) {}
   /** Counts one node read; false once the budget is spent. */
   visit(): boolean {
+    this.run?.count();
     return ++this.visited <= this.limit;
   }
   get spent(): boolean {

@@ -1,4 +1,5 @@
 import { canonicalJson } from '../contract/canonical.js';
+import type { SchemaWork } from '../contract/schema-work.js';
 import type { JsonSchema } from '../contract/types.js';
 import { judgeOf, dialectOf, type Judge } from './judge.js';
 import { ABSENT, absentPaths, editAt, pathKey, presentPaths, schemasAt, valueAt, type Path } from './locations.js';
@@ -24,6 +25,8 @@ export interface WitnessOptions {
   budget: WitnessBudget;
   /** Instance paths where the structural diff saw a difference: searched first. */
   focus?: string[][];
+  /** The run's count of schema nodes, which this search adds to. */
+  work?: SchemaWork;
 }
 
 /** A suggested budget per tool: enough for the mutation classes measured, a few milliseconds each. */
@@ -35,7 +38,7 @@ export const DEFAULT_WITNESS_BUDGET: WitnessBudget = { instances: 2000, nodes: 2
  * same outcome and the same witness.
  */
 export function findWitness(accept: JsonSchema, refuse: JsonSchema, options: WitnessOptions): WitnessOutcome {
-  const work = new Work(options.budget.nodes);
+  const work = new Work(options.budget.nodes, options.work);
   const readers = [accept, refuse].map((s) => new SchemaReader(s, dialectOf(s), work)) as [SchemaReader, SchemaReader];
   for (const [i, reader] of readers.entries()) {
     const why = reader.scan();

@@ -26,8 +26,8 @@ describe('negotiated protocol versions', () => {
 
   it("text and markdown show each side's protocol version", async () => {
     const text = await runCli(['run', '-c', CONFIG, '--baseline', 'latest', '--candidate', 'v2025-06-18', '--quiet']);
-    expect(text.stdout).toContain('baseline   latest (stdio, raw-ok 0.0.1, protocol 2025-11-25)');
-    expect(text.stdout).toContain('candidate  v2025-06-18 (stdio, raw-ok 0.0.1, protocol 2025-06-18)');
+    expect(text.stdout).toContain('baseline   latest (stdio, raw-ok 0.0.1, protocol 2025-11-25 (legacy era))');
+    expect(text.stdout).toContain('candidate  v2025-06-18 (stdio, raw-ok 0.0.1, protocol 2025-06-18 (legacy era))');
     expect(text.stdout).toContain('[hold] protocol-version-changed');
     const markdown = await runCli([
       'run',
@@ -41,7 +41,7 @@ describe('negotiated protocol versions', () => {
       '--format',
       'markdown',
     ]);
-    expect(markdown.stdout).toContain('| protocol | 2025-11-25 | 2025-06-18 |');
+    expect(markdown.stdout).toContain('| protocol | 2025-11-25 (legacy era) | 2025-06-18 (legacy era) |');
   });
 
   it('an upgrade is reported as a safe change and promotes (exit 0)', async () => {
@@ -53,7 +53,7 @@ describe('negotiated protocol versions', () => {
     expect(result.code).toBe(0);
   });
 
-  it('a candidate answering with a 2026 draft revision is unavailable, and the message says why', async () => {
+  it('a candidate answering initialize with a draft revision is unavailable, and the message says why', async () => {
     const { result, report } = await gate('latest', 'draft-2026');
     expect(result.code).toBe(1);
     expect(report!.decision.reasons.map((r) => r.code)).toEqual(['candidate-unavailable']);
@@ -61,15 +61,25 @@ describe('negotiated protocol versions', () => {
     expect(report!.candidate.error!.message).toContain('protocol version "DRAFT-2026-v1", which the gate\'s MCP client does not speak');
   });
 
-  it('a candidate without initialize (a 2026-only server) is unavailable; as the baseline it is exit 3', async () => {
+  // A real 2026-07-28 server answers server/discover (test/integration/protocol-eras.test.ts); this one answers neither.
+  it('a candidate with neither server/discover nor initialize is unavailable; as the baseline it is exit 3', async () => {
     const candidate = await gate('latest', 'no-initialize');
     expect(candidate.result.code).toBe(1);
-    expect(candidate.report!.candidate.error!.message).toContain('does not implement initialize');
-    expect(candidate.report!.candidate.error!.message).toContain('2026 revision of the spec, which drops the initialize handshake');
+    expect(candidate.report!.candidate.error!.message).toContain(
+      'the server implements neither server/discover (the 2026-07-28 revision) nor initialize (the 2025 revisions)',
+    );
     const baseline = await gate('no-initialize', 'latest');
     expect(baseline.result.code).toBe(3);
     expect(baseline.result.stderr).toContain(
-      'baseline profile "no-initialize" is unavailable (initialize): the server does not implement initialize',
+      'baseline profile "no-initialize" is unavailable (initialize): the server implements neither server/discover',
     );
+  });
+
+  it('a 2025-era server that exits on the server/discover probe is started once more, straight to initialize, and the report says so', async () => {
+    const { result, report } = await gate('latest', 'exit-on-probe');
+    expect(report!.candidate.error).toBeNull();
+    expect(report!.candidate.retried?.message).toContain('the server closed the connection during the server/discover probe');
+    expect([report!.candidate.server.era, report!.candidate.server.protocolVersion]).toEqual(['legacy', '2025-11-25']);
+    expect([report!.decision.verdict, result.code]).toEqual(['Promote', 0]);
   });
 });

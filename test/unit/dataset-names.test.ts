@@ -29,6 +29,22 @@ describe('dataset names that match nothing real (a published server, Context7, a
     ]);
   });
 
+  it('a tool the server itself names but lists on neither side is a task it does not cover: a note, not a problem', () => {
+    const pointing = contractOf(
+      tool('resolve-library-id', { type: 'object' }, { description: 'Resolve a name, then call get_library_docs with the id.' }),
+    );
+    const { problems, notes } = datasetNameProblems(
+      [dataset({ requiredTools: [{ toolName: 'get_library_docs' }] }, { requiredTools: [{ toolName: 'get_library_doc' }] })],
+      [pointing, pointing],
+      true,
+    );
+    // The name the server sends the model to is coverage; a near miss of it is still a typo.
+    expect(notes).toEqual([
+      'd.cases.yaml: case C-0 needs get_library_docs, which the server names but neither side lists: a task it does not cover (tool-reference-missing)',
+    ]);
+    expect(problems.map((p) => p.path)).toEqual(['cases[1].requiredTools[0].toolName']);
+  });
+
   it('with nothing close, it lists what the sides expose instead', () => {
     const { problems } = datasetNameProblems([dataset({ requiredTools: [{ toolName: 'search_everything' }] })], [context7, context7], true);
     expect(problems.map((p) => p.message)).toEqual([

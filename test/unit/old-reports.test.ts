@@ -92,3 +92,26 @@ describe('environment.containment, added after 0.1.0', () => {
     expect(reportProblems({ ...report(), environment: { containment: claimed } })).not.toEqual([]);
   });
 });
+
+describe('server.era, added with the SDK v2 client', () => {
+  const withEra = (era: unknown): Report => {
+    const report = readReport(OLD, ROOT);
+    report.candidate.server = { ...report.candidate.server, era: era as 'modern' };
+    return report;
+  };
+
+  it('is absent from the old report, which still loads and shows the revision alone; present, it is checked', () => {
+    const old = readReport(OLD, ROOT);
+    expect(old.candidate.server.era).toBeUndefined();
+    expect(renderReport(old, 'text')).toContain('protocol 2025-11-25)');
+    expect(reportProblems(JSON.parse(JSON.stringify(withEra('legacy'))))).toEqual([]);
+    expect(reportProblems(JSON.parse(JSON.stringify(withEra('stateless'))))).toEqual([
+      '/candidate/server/era: must be equal to one of the allowed values',
+    ]);
+  });
+
+  it('is shown beside the revision in text and markdown', () => {
+    expect(renderReport(withEra('legacy'), 'text')).toContain('protocol 2025-11-25 (legacy era))');
+    expect(renderReport(withEra('legacy'), 'markdown')).toContain('| 2025-11-25 (legacy era) |');
+  });
+});

@@ -4,7 +4,8 @@ import { decide } from '../../src/decide/decide.js';
 import { diffContracts } from '../../src/diff/index.js';
 import { buildContract } from '../../src/contract/normalize.js';
 import { initializeHint } from '../../src/connect/protocol-versions.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
+import { eraOf } from '../../src/findings/revision.js';
 
 const contract = (protocolVersion: string | null) =>
   buildContract({ name: 't', version: '1', protocolVersion, instructions: null }, [], { pages: 1, durationMs: 0, errors: [] });
@@ -40,25 +41,46 @@ describe('protocol-version-changed', () => {
     expect(verdict('2025-11-25', '2024-11-05', { 'protocol-version-changed': 'ignore' }).verdict).toBe('Promote');
   });
 
+  it('a move across eras is dangerous and holds, in either direction, and its message names both eras', () => {
+    expect(changes('2025-11-25', '2026-07-28')).toEqual([['protocol-version-changed', 'dangerous', '2025-11-25', '2026-07-28']]);
+    expect(changes('2026-07-28', '2025-06-18')).toEqual([['protocol-version-changed', 'dangerous', '2026-07-28', '2025-06-18']]);
+    expect(verdict('2025-11-25', '2026-07-28').reasons.map((r) => [r.code, r.action])).toEqual([['protocol-version-changed', 'hold']]);
+    const [up] = diffContracts(contract('2025-11-25'), contract('2026-07-28'));
+    expect(up!.message).toBe(
+      'Negotiated protocol version changed from "2025-11-25" to "2026-07-28" (an era change: from the 2025 era (an `initialize` handshake opens a session) to the 2026 era (stateless, `server/discover`); clients that speak only the 2025 revisions can no longer connect).',
+    );
+    // Within the modern era, going up is an upgrade like any other.
+    expect(changes('2026-07-28', '2027-01-01')).toEqual([['protocol-version-changed', 'safe', '2026-07-28', '2027-01-01']]);
+  });
+
+  it('eras: dated revisions from 2026-07-28 are modern, earlier ones legacy, other names unknown', () => {
+    expect(['2024-11-05', '2025-11-25', '2026-07-28', '2027-03-01', 'DRAFT-2026-v1', null].map(eraOf)).toEqual([
+      'legacy',
+      'legacy',
+      'modern',
+      'modern',
+      null,
+      null,
+    ]);
+  });
+
   it('a revision name without a date cannot be ordered, so it counts as going down', () => {
     expect(changes('2025-11-25', 'next')).toEqual([['protocol-version-changed', 'dangerous', '2025-11-25', 'next']]);
   });
 });
 
-describe('initialize failures that mean another protocol revision', () => {
-  it('names an unsupported version, and the 2026 revision when it is one', () => {
+describe('connect failures that mean another protocol revision', () => {
+  it('names an unsupported version and the revisions the gate speaks, both eras', () => {
     const hint = initializeHint(new Error("Server's protocol version is not supported: DRAFT-2026-v1"))!;
     expect(hint).toContain('"DRAFT-2026-v1"');
-    expect(hint).toContain('2025-11-25, 2025-06-18');
-    expect(hint).toContain('only the 2026 revision');
-    expect(initializeHint(new Error("Server's protocol version is not supported: 1999-01-01"))).not.toContain('2026');
+    expect(hint).toContain('2026-07-28, 2025-11-25, 2025-06-18');
   });
 
-  it('reads "method not found" for initialize as a server without the handshake', () => {
-    expect(initializeHint(new McpError(ErrorCode.MethodNotFound, 'Method not found: initialize'))).toContain(
-      'drops the initialize handshake',
+  it('reads "method not found" as a server with neither server/discover nor initialize', () => {
+    expect(initializeHint(new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found'))).toContain(
+      'implements neither server/discover (the 2026-07-28 revision) nor initialize',
     );
-    expect(initializeHint(new McpError(ErrorCode.InternalError, 'boom'))).toBeNull();
+    expect(initializeHint(new ProtocolError(ProtocolErrorCode.InternalError, 'boom'))).toBeNull();
     expect(initializeHint(new Error('Request timed out'))).toBeNull();
   });
 });

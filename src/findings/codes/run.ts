@@ -1,4 +1,4 @@
-import { revisionWentUp } from '../revision.js';
+import { eraOf, erasDiffer, revisionWentUp } from '../revision.js';
 import { show, type CodeMeta } from './meta.js';
 
 /** Cases, discovery, roles, bundles and the gate's own policy: what the run observed beside the diff. */
@@ -13,19 +13,15 @@ export const RUN_CODES = {
   // nothing): the comparison is not with the release in production, so a person looks.
   'baseline-fallback': { area: 'discovery', action: 'hold', title: 'Baseline fallback used' },
   'protocol-violation': { area: 'discovery', action: 'hold', title: 'Protocol violations' },
-  // Fires (and holds) only when the negotiated revision goes down, severity dangerous. An upgrade is
-  // a safe change: listed in diff.changes, never a signal (see decide/signals.ts).
+  // Fires (and holds) when the negotiated revision goes down, or moves to the other era (either way),
+  // severity dangerous. An upgrade within one era is a safe change: listed in diff.changes, never a
+  // signal (see decide/signals.ts). Why an era move holds: docs/architecture.md "Protocol eras".
   'protocol-version-changed': {
     area: 'discovery',
-    severity: (c) => (revisionWentUp(c.before, c.after) ? 'safe' : 'dangerous'),
+    severity: (c) => (revisionWentUp(c.before, c.after) && !erasDiffer(c.before, c.after) ? 'safe' : 'dangerous'),
     action: 'hold',
-    title: 'Protocol version went down',
-    message: (c) =>
-      `Negotiated protocol version changed from ${show(c.before)} to ${show(c.after)}${
-        revisionWentUp(c.before, c.after)
-          ? ' (a newer revision)'
-          : ' (an older or unknown revision: what the baseline negotiated may be gone)'
-      }.`,
+    title: 'Protocol version went down or changed era',
+    message: (c) => `Negotiated protocol version changed from ${show(c.before)} to ${show(c.after)}${revisionNote(c.before, c.after)}.`,
   },
 } as const satisfies Record<string, CodeMeta>;
 
@@ -45,3 +41,20 @@ export const GOVERNANCE_CODES = {
   'exception-expired': { area: 'policy', action: 'hold', title: 'Expired exceptions' },
   'exception-stale': { area: 'policy', action: 'hold', title: 'Stale exceptions' },
 } as const satisfies Record<string, CodeMeta>;
+
+const ERA_WORDS = {
+  legacy: 'the 2025 era (an `initialize` handshake opens a session)',
+  modern: 'the 2026 era (stateless, `server/discover`)',
+} as const;
+
+/** What a revision change means for callers: an era move names both eras and who can no longer connect. */
+function revisionNote(before: unknown, after: unknown): string {
+  const [from, to] = [eraOf(before), eraOf(after)];
+  if (from && to && from !== to) {
+    const stranded = from === 'legacy' ? 'clients that speak only the 2025 revisions' : 'clients pinned to the 2026 revisions';
+    return ` (an era change: from ${ERA_WORDS[from]} to ${ERA_WORDS[to]}; ${stranded} can no longer connect)`;
+  }
+  return revisionWentUp(before, after)
+    ? ' (a newer revision)'
+    : ' (an older or unknown revision: what the baseline negotiated may be gone)';
+}

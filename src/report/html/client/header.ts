@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import { protocolLabel } from '../../protocol-label.js';
 import type { ReportView, SideView } from '../view.js';
 import { passRateText } from '../../case-tally.js';
 import { naturalCompare } from '../../natural-order.js';
@@ -71,7 +72,7 @@ export function renderProfiles(view: ReportView): HTMLElement {
   const rows: [string, (s: SideView) => string | HTMLElement][] = [
     ['profile', (s) => `${s.profile} (${s.transport})`],
     ['server', (s) => (s.server.name ? `${s.server.name} ${s.server.version ?? ''}`.trim() : s.available ? 'unknown' : 'unavailable')],
-    ['protocol', (s) => s.server.protocolVersion ?? '—'],
+    ['protocol', (s) => protocolLabel(s.server) || '—'],
     ['contract hash', (s) => el('code', { class: 'hash', 'data-hash': s.contractHash ?? '' }, s.contractHash ?? '—')],
     ['tools', (s) => String(s.toolCount)],
     ['cases passed', (s) => `${passRateText(s.cases)}, ${s.cases.failed} failed`],

@@ -1,0 +1,75 @@
+import type { Report, ReportTrim } from './types.js';
+
+/** The most bytes a report (its JSON, as written) may take: past it, its longest lists are trimmed. */
+export const MAX_REPORT_BYTES = 32 * 1024 * 1024;
+
+type Trimmable = { at: string; list: unknown[]; set: (kept: unknown[]) => void; depth: number };
+
+/** The lists a server decides the length of, and which are not what the verdict rests on. */
+function trimmable(report: Report): Trimmable[] {
+  const out: Trimmable[] = [];
+  for (const side of ['baseline', 'candidate'] as const) {
+    const features = report[side].features;
+    if (features) {
+      for (const key of ['prompts', 'resources', 'resourceTemplates'] as const) {
+        const list = features[key];
+        if (list) out.push({ at: `/${side}/features/${key}`, list, set: (kept) => (features[key] = kept as never), depth: 4 });
+      }
+    }
+    const sideReport = report[side];
+    out.push({ at: `/${side}/tools`, list: sideReport.tools, set: (kept) => (sideReport.tools = kept as never), depth: 3 });
+  }
+  return out;
+}
+
+/** Bytes of a value written with two-space indent at `depth`: its own text, plus the indent of each of its lines. */
+function writtenSize(value: unknown, depth: number): number {
+  const text = JSON.stringify(value, null, 2) ?? '';
+  let lines = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
+  return Buffer.byteLength(text) + lines * (depth * 2) + 2;
+}
+
+/**
+ * The report within `maxBytes`: when whole it would be larger, the lists a server's listing makes
+ * long (its tools and features, as the report repeats them) are cut to the same number of bytes
+ * each, keeping their first entries, and `trimmed` says what was cut. Contract hashes, the diff, the audit and
+ * the decision are kept whole: the verdict does not change. Each entry is measured alone, so the
+ * whole report is never written out twice in memory to learn its size.
+ */
+export function trimReport(report: Report, maxBytes = MAX_REPORT_BYTES): Report {
+  const lists = trimmable(report);
+  const sizes = lists.map((l) => l.list.map((entry) => writtenSize(entry, l.depth)));
+  const listBytes = sizes.reduce((sum, s) => sum + s.reduce((a, b) => a + b, 0), 0);
+  const saved = lists.map((l) => l.list);
+  for (const l of lists) l.set([]);
+  const rest = writtenSize(report, 0);
+  for (const [i, l] of lists.entries()) l.set(saved[i]!);
+  if (rest + listBytes <= maxBytes) return report;
+  // One cap for every list, the largest that fits: short lists stay whole, long ones are cut alike.
+  const totals = sizes.map((s) => s.reduce((a, b) => a + b, 0));
+  const budget = Math.max(0, maxBytes - rest - 64 * 1024);
+  const fits = (cap: number) => totals.reduce((sum, t) => sum + Math.min(t, cap), 0) <= budget;
+  let [low, high] = [0, Math.max(0, ...totals)];
+  while (high - low > 1) {
+    const mid = Math.floor((low + high) / 2);
+    if (fits(mid)) low = mid;
+    else high = mid;
+  }
+  const cut: ReportTrim['lists'] = [];
+  for (const [i, l] of lists.entries()) {
+    let room = Math.min(totals[i]!, low);
+    let kept = 0;
+    while (kept < l.list.length && sizes[i]![kept]! <= room) room -= sizes[i]![kept++]!;
+    if (kept < l.list.length) {
+      cut.push({ at: l.at, kept, of: l.list.length });
+      l.set(l.list.slice(0, kept));
+    }
+  }
+  const trimmed: ReportTrim = {
+    maxBytes,
+    note: `The report would have taken about ${rest + listBytes} bytes, past its bound of ${maxBytes}: the lists below keep their first entries only. The contract hashes, the diff, the audit and the decision are whole.`,
+    lists: cut,
+  };
+  return { ...report, trimmed };
+}

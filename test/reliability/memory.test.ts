@@ -1,0 +1,94 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLI, ROOT } from '../helpers/cli.js';
+import { processesMatching } from '../helpers/processes.js';
+import { reportProblems } from '../../src/report/read.js';
+import { MAX_REPORT_BYTES } from '../../src/report/trim.js';
+import type { Report } from '../../src/report/types.js';
+
+/**
+ * Issue 28 §8: whatever a server's lists hold, the gate's peak RSS stays under 300 MB and its
+ * report under MAX_REPORT_BYTES (32 MiB, README). The real CLI against hostile-server.mjs, with
+ * the default limits, its peak RSS read by /usr/bin/time -v.
+ */
+const CONFIG = join(ROOT, 'test/fixtures/servers/hostile.config.yaml');
+const TIME = '/usr/bin/time';
+const DEFAULT_LIMITS = {
+  MCPGATE_LIMITS__MAX_MESSAGE_BYTES: '16777216',
+  MCPGATE_LIMITS__MAX_TOOLS: '10000',
+  MCPGATE_LIMITS__MAX_PAGES: '100',
+};
+
+interface Measured {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  peakKiB: number;
+}
+
+function gateMeasured(candidate: string): Promise<Measured> {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...DEFAULT_LIMITS };
+  const args = [
+    '-v',
+    process.execPath,
+    CLI,
+    'run',
+    '-c',
+    CONFIG,
+    '--baseline',
+    'ok',
+    '--candidate',
+    candidate,
+    '--format',
+    'json',
+    '--quiet',
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawn(TIME, args, { env });
+    const out: Buffer[] = [];
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the gate did not finish\n${stderr.slice(-2000)}`));
+    }, 100_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const peak = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
+      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr, peakKiB: peak ? Number(peak[1]) : NaN });
+    });
+  });
+}
+
+const MB = 1000 * 1000;
+
+describe.skipIf(!existsSync(TIME))('memory and report size stay bounded, whatever the lists hold', () => {
+  it('prompts, resources and templates without end in 1000-entry pages: the report is trimmed to its bound, with a note', async () => {
+    const result = await gateMeasured('many-features');
+    expect(result.code, result.stderr.slice(-2000)).toBe(2); // Hold: the lists ran past limits.maxTools
+    expect(Buffer.byteLength(result.stdout)).toBeLessThanOrEqual(MAX_REPORT_BYTES);
+    const report = JSON.parse(result.stdout) as Report;
+    expect(reportProblems(report)).toEqual([]);
+    expect(report.trimmed?.maxBytes).toBe(MAX_REPORT_BYTES);
+    expect(report.trimmed?.lists.map((l) => [l.at, l.of])).toEqual([
+      ['/candidate/features/prompts', 10000],
+      ['/candidate/features/resources', 10000],
+      ['/candidate/features/resourceTemplates', 10000],
+    ]);
+    // The diff and the decision are whole: every prompt added is told, though the report lists fewer.
+    expect(report.diff.changes.filter((c) => c.code === 'prompt-added')).toHaveLength(10000);
+    expect(report.candidate.features!.prompts!.length).toBe(report.trimmed!.lists[0]!.kept);
+    expect(processesMatching('--tag=many-features-hostile')).toEqual([]);
+  }, 120_000);
+
+  it('the same lists in pages of 8 entries of 1 MiB text: peak RSS under 300 MB, cut at the side budget', async () => {
+    const result = await gateMeasured('fat-features');
+    expect(result.code, result.stderr.slice(-2000)).toBe(1);
+    const report = JSON.parse(result.stdout) as Report;
+    expect(report.candidate.error?.message).toContain('limits.maxSideBytes (67108864 bytes)');
+    expect(result.peakKiB * 1024).toBeLessThan(300 * MB);
+  }, 120_000);
+});

@@ -1,0 +1,78 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import type { Report } from '../../src/report/types.js';
+
+/**
+ * Issue 28 §4: a schema whose definitions fan out (each level refers twice to the next: 2^n paths,
+ * no cycle) costs bounded work, and the run's deadline holds while the main thread walks schemas.
+ * Snapshot files give the gate such contracts without a server.
+ */
+function fanOut(levels: number, leaf: string): Record<string, unknown> {
+  const $defs: Record<string, unknown> = {};
+  for (let i = 0; i < levels; i++)
+    $defs[`L${i}`] = { type: 'object', properties: { a: { $ref: `#/$defs/L${i + 1}` }, b: { $ref: `#/$defs/L${i + 1}` } } };
+  $defs[`L${levels}`] = { type: leaf };
+  return { type: 'object', properties: { root: { $ref: '#/$defs/L0' } }, $defs };
+}
+
+function bombs(tools: number, levels: number, limits: string[], runMs: number): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-bomb-'));
+  for (const [file, leaf] of [
+    ['before.json', 'string'],
+    ['after.json', 'integer'],
+  ] as const) {
+    const list = Array.from({ length: tools }, (_, i) => ({
+      name: `t${String(i).padStart(4, '0')}`,
+      description: 'A tool whose arguments fan out.',
+      inputSchema: fanOut(levels, leaf),
+    }));
+    writeFileSync(join(dir, file), JSON.stringify({ kind: 'mcp-gate/contract', schemaVersion: 1, tools: list }));
+  }
+  writeFileSync(
+    join(dir, 'gate.config.yaml'),
+    [
+      'version: 1',
+      'profiles:',
+      '  before: { transport: snapshot, path: before.json }',
+      '  after: { transport: snapshot, path: after.json }',
+      // A config's candidate is a live server; `diff before after` compares the two snapshot profiles.
+      '  live: { command: node, args: [server.mjs] }',
+      'baseline: before',
+      'candidate: live',
+      `timeouts: { runMs: ${runMs} }`,
+      ...(limits.length ? ['limits:', ...limits.map((l) => `  ${l}`)] : []),
+      '',
+    ].join('\n'),
+  );
+  return dir;
+}
+
+describe('a fan-out schema costs bounded work', () => {
+  it('30 levels on 1,000 tools: every tool is held as too complex to compare, with the figure, within runMs', async () => {
+    const dir = bombs(1000, 30, [], 60_000);
+    const result = await runCli(['diff', 'before', 'after', '--format', 'json', '--quiet'], { cwd: dir, timeoutMs: 120_000 });
+    expect(result.stderr).not.toContain('runMs');
+    expect(result.code).toBe(2);
+    const report = JSON.parse(result.stdout) as Report;
+    expect(report.diff.changes).toHaveLength(1000);
+    expect(new Set(report.diff.changes.map((c) => `${c.code} ${c.path} ${c.severity}`))).toEqual(
+      new Set(['schema-changed /inputSchema dangerous']),
+    );
+    // 1 + 4·(2^31 - 1) + 2·2^30 ... the exact figure, as the message tells it.
+    expect(report.diff.changes[0]!.message).toMatch(/too complex to compare .*would cost [\d,]{13} schema nodes/);
+    expect(report.diff.changes[0]!.message).toContain('limits.schemaNodesPerTool (20,000)');
+    expect(report.decision.verdict).toBe('Hold');
+    expect(report.decision.reasons.map((r) => [r.code, r.action, r.count])).toEqual([['schema-changed', 'hold', 1000]]);
+  });
+
+  it('a walk let past its budget still ends at runMs, with the deadline error and exit 3', async () => {
+    // Budgets raised so far that the walk of 2^30 paths starts: only the deadline can end it.
+    const dir = bombs(1, 30, ['schemaNodesPerTool: 1000000000000', 'schemaNodesPerRun: 1000000000000'], 3000);
+    const result = await runCli(['diff', 'before', 'after', '--format', 'json', '--quiet'], { cwd: dir, timeoutMs: 60_000 });
+    expect(result.stderr).toContain('the run exceeded timeouts.runMs (3000 ms) during the schema diff; every server was ended');
+    expect(result.code).toBe(3);
+  });
+});
