@@ -11,6 +11,7 @@ import { BaselineUnavailableError, SideUnavailableError, failedWhileStarting } f
 import { makeSideDirs, type SideDirs } from './connect/side-dirs.js';
 import type { Side } from './findings/types.js';
 import { openSide, unavailableSide, type OpenSide } from './contract/open-side.js';
+import { fallbackBaseline, fallbackFinding, noFallbackNote } from './contract/fallback.js';
 import { describeProfile, relativeToCwd } from './connect/redact.js';
 import { RunDeadline } from './connect/run-deadline.js';
 import { containmentUsed } from './connect/containment.js';
@@ -56,7 +57,10 @@ export interface RunOptions {
    * the caller then removes them. Otherwise the run makes its own, and removes them when it ends.
    */
   sideDirs?: Record<Side, SideDirs | null>;
-  /** The server of a bundle this run gates: the saved reports of that server alone tell its history. */
+  /**
+   * The server of a bundle this run gates: the saved reports of that server alone tell its history,
+   * and hold the contract a baseline's `fallback: last-report` takes.
+   */
   server?: string;
 }
 
@@ -74,7 +78,7 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
   const deadline = new RunDeadline(config.timeouts);
   const dirs = options.sideDirs ?? makeSideDirs(config);
   try {
-    const { base, cand, candidateError, candidateRetried } = await connect(config, deadline, log, dirs);
+    const { base, cand, candidateError, candidateRetried } = await connect(config, deadline, log, dirs, options.server ?? null);
     clock.stages.connect = Math.max(base.timing.connectMs, cand?.timing.connectMs ?? 0);
     clock.stages.discover = Math.max(base.timing.discoverMs, cand?.timing.discoverMs ?? 0);
     log(
@@ -116,6 +120,7 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
       const findings = [
         ...discoveryFindings(base.contract, cand?.contract ?? null),
         ...policyFindings(options.policy),
+        ...(base.fallback ? [fallbackFinding(config.baseline, base.fallback)] : []),
         ...(candidateError ? [unavailableFinding(candidateError)] : []),
         ...release.findings,
       ];
@@ -223,6 +228,7 @@ async function connect(
   deadline: RunDeadline,
   log: (line: string) => void,
   dirs: Record<Side, SideDirs | null>,
+  server: string | null,
 ): Promise<Connected> {
   const profiles = { baseline: config.profiles[config.baseline]!, candidate: config.profiles[config.candidate]! };
   log(
@@ -249,14 +255,25 @@ async function connect(
   }
   const baseline = deadline.blame(opened[0], 'baseline');
   const candidate = deadline.blame(opened[1], 'candidate');
+  let base: OpenSide;
   if (baseline.status === 'rejected') {
-    throw baseline.reason instanceof SideUnavailableError
-      ? new BaselineUnavailableError(baseline.reason, config.baseline, firstStart.baseline)
-      : baseline.reason;
-  }
-  if (candidate.status === 'fulfilled') return { base: baseline.value, cand: candidate.value, candidateError: null };
+    if (!(baseline.reason instanceof SideUnavailableError)) throw baseline.reason;
+    const stand = deadline.expired ? null : fallbackBaseline(profiles.baseline, baseline.reason, config.reports.dir, server, process.cwd());
+    if (!stand)
+      throw new BaselineUnavailableError(
+        baseline.reason,
+        config.baseline,
+        firstStart.baseline,
+        noFallbackNote(profiles.baseline, relativeToCwd(config.reports.dir)),
+      );
+    log(
+      `baseline: could not start; fallback ${stand.fallback!.kind}: ${stand.fallback!.report ? `its contract in ${stand.fallback!.report}` : 'an empty server'} stands in (baseline-fallback)`,
+    );
+    base = { ...stand, retried: firstStart.baseline };
+  } else base = baseline.value;
+  if (candidate.status === 'fulfilled') return { base, cand: candidate.value, candidateError: null };
   if (!(candidate.reason instanceof SideUnavailableError)) throw candidate.reason;
-  return { base: baseline.value, cand: null, candidateError: candidate.reason, candidateRetried: firstStart.candidate };
+  return { base, cand: null, candidateError: candidate.reason, candidateRetried: firstStart.candidate };
 }
 
 /** A dataset that names a tool neither side has is a dataset problem (exit 3), before any case runs. */
@@ -296,7 +313,9 @@ async function replayBoth(
               call(`resource ${uri}`, `resources/read ${uri}`, () => session.request('resources/read', 'resources/read', { uri })),
           }
         : null,
-      noCallerReason: `profile "${side.profile.name}" is a snapshot: no live server to call`,
+      noCallerReason: side.fallback
+        ? `profile "${side.profile.name}" could not start; its fallback (${side.fallback.kind}) has no server to call`
+        : `profile "${side.profile.name}" is a snapshot: no live server to call`,
       allowSideEffects: side.profile.allowSideEffects,
       safeTools: side.profile.transport === 'snapshot' ? [] : side.profile.safeTools,
       concurrency: config.cases.concurrency,

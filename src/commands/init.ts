@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -60,11 +61,14 @@ export async function initCommand(flags: InitFlags, io: CommandIO): Promise<Outc
   const baseline = pinned
     ? { command: 'npx', args: ['-y', pinned, ...argsAfterPackage(launchOf(source, dir))] }
     : { transport: 'snapshot', path: SNAPSHOT };
+  // In a git clone, a server built from this repository can be gated against a git ref instead (docs/baselines.md).
+  const gitRef = pinned ? null : defaultBranch(dir);
   const text = (datasets: boolean) =>
     configText({
       source,
       baseline,
       pinned: pinned ?? null,
+      gitRef,
       datasets,
       schema: relative(dir, packageFile('schemas/gate.config.schema.json')),
     });
@@ -102,6 +106,12 @@ export async function initCommand(flags: InitFlags, io: CommandIO): Promise<Outc
       'Next:',
       `  npx mcp-gate run${configArg}        gate the candidate against the baseline (exit 0 Promote, 1 Rollback, 2 Hold)`,
       `  npx mcp-gate record${configArg}     add cases for tools added later; edit ${shown(DATASET)} freely`,
+      ...(gitRef
+        ? [
+            `  This is a git repository: the profile \`released\` in ${relative(io.cwd, configPath)} (commented out) gates against ${gitRef},`,
+            '  built in a worktree and cached, instead of the snapshot: set its build and `baseline: released` (docs/baselines.md).',
+          ]
+        : []),
       '',
     ].join('\n'),
   );
@@ -193,6 +203,8 @@ interface ConfigParts {
   source: Source;
   baseline: Record<string, unknown>;
   pinned: string | null;
+  /** The ref a git baseline would be offered with (the clone's default branch), or null outside a clone. */
+  gitRef: string | null;
   datasets: boolean;
   schema: string;
 }
@@ -201,7 +213,7 @@ const yamlValue = (value: unknown): string =>
   stringify(value, { lineWidth: 0, flowCollectionPadding: false, collectionStyle: 'flow' }).trim();
 
 /** The config init writes: each part with a comment of what it is and how to change it. */
-function configText({ source, baseline, pinned, datasets, schema }: ConfigParts): string {
+function configText({ source, baseline, pinned, gitRef, datasets, schema }: ConfigParts): string {
   const profileLines = (profile: Record<string, unknown>) => Object.entries(profile).map(([k, v]) => `    ${k}: ${yamlValue(v)}`);
   const baselineComment = pinned
     ? [`  # The released version, ${pinned}, started with npx. Move it to each new release.`]
@@ -230,6 +242,16 @@ function configText({ source, baseline, pinned, datasets, schema }: ConfigParts)
     ...profileLines(source),
     '    # Tools that are not read-only are never called unless this is true (or a case allows it).',
     '    allowSideEffects: false',
+    ...(gitRef
+      ? [
+          `  # In this git repository the baseline can be the server as it is on ${gitRef} (the merge-base with HEAD),`,
+          '  # built once in a worktree and cached by commit (docs/baselines.md). To use it: uncomment it, set the',
+          "  # build, and set `baseline: released`. In the Action, leave out `ref` to gate against the pull request's base.",
+          '  # released:',
+          `  #   git: { ref: ${gitRef}, build: "npm ci && npm run build" }`,
+          ...profileLines(source).map((line) => `  #${line.slice(1)}`),
+        ]
+      : []),
     'baseline: baseline',
     'candidate: candidate',
     ...(datasets
@@ -243,4 +265,26 @@ function configText({ source, baseline, pinned, datasets, schema }: ConfigParts)
     '  dir: reports',
     '',
   ].join('\n');
+}
+
+/** The clone's default branch as a ref (origin/HEAD's target, else the branch checked out), or null outside a clone. */
+function defaultBranch(dir: string): string | null {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  try {
+    git('rev-parse', '--show-toplevel');
+  } catch {
+    return null;
+  }
+  for (const ask of [
+    ['rev-parse', '--abbrev-ref', 'origin/HEAD'],
+    ['rev-parse', '--abbrev-ref', 'HEAD'],
+  ]) {
+    try {
+      const ref = git(...ask);
+      if (ref && ref !== 'HEAD' && ref !== 'origin/HEAD') return ref;
+    } catch {
+      // no remote, or no commit yet
+    }
+  }
+  return 'origin/main';
 }

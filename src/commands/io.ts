@@ -4,6 +4,7 @@ import { loadConfig, type ConfigFlags } from '../config/load.js';
 import { formatProblem, InputError } from '../config/problems.js';
 import type { GateConfig } from '../config/types.js';
 import { BaselineUnavailableError, RunTimeoutError, SideUnavailableError } from '../connect/errors.js';
+import { BaselineBuildError } from '../connect/git-tree.js';
 import type { BundleSummary } from '../bundle/summary.js';
 import type { Verdict } from '../decide/decide.js';
 import { stackOf } from '../error-text.js';
@@ -100,7 +101,12 @@ export function assertRenders(kind: DocumentKind, format: Format): void {
 /** What an entry point prints for an error that stopped the gate before a verdict (exit 3). */
 export function failureText(error: unknown): string {
   if (error instanceof InputError) return `mcp-gate: invalid input:\n${error.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}`;
-  if (error instanceof BaselineUnavailableError || error instanceof SideUnavailableError || error instanceof RunTimeoutError) {
+  if (
+    error instanceof BaselineUnavailableError ||
+    error instanceof SideUnavailableError ||
+    error instanceof RunTimeoutError ||
+    error instanceof BaselineBuildError
+  ) {
     return `mcp-gate: cannot decide: ${error.message}`;
   }
   return `mcp-gate: internal error: ${error instanceof Error ? stackOf(error, packageFile('dist/packed/mcp-gate.cjs')) : String(error)}`;

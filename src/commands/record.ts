@@ -23,7 +23,12 @@ const commandLine = (path: string, message: string): Problem => ({ file: 'comman
 /** `mcp-gate record`: a profile's read-only tools called twice, what they returned frozen as a dataset. */
 export async function recordCommand(flags: RecordFlags, io: CommandIO): Promise<Outcome> {
   const config = readConfig(flags.config, io);
-  const { name, profile } = chooseProfile(config, flags.profile, io);
+  const chosen = chooseProfile(config, flags.profile, io);
+  const name = chosen.name;
+  // A git profile records the server of its ref's tree, as run starts it.
+  const profile = chosen.profile.git
+    ? await (await import('../connect/git-baseline.js')).readyProfile(config, name, io.env, (line) => io.log(`mcp-gate: ${line}`), io.cwd)
+    : chosen.profile;
   const givenArgs = flags.args ? readArgsFile(resolve(io.cwd, flags.args), io.cwd) : {};
   const target = outputOf(config, flags.output, io.cwd);
   const written = await recordInto({ config, name, profile, givenArgs, target, force: flags.force }, io);

@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { policyDrift, policyFiles } from '../config/policy-drift.js';
+import { baselineRunPaths, policyDrift, policyFiles } from '../config/policy-drift.js';
 import { loadDatasets } from '../cases/load.js';
 import type { Dataset } from '../cases/types.js';
 import { endUnadopted, prelaunch } from '../connect/prelaunch.js';
@@ -46,9 +46,10 @@ export async function runCommand(flags: RunFlags, io: CommandIO): Promise<Outcom
   });
   if (config.bundle && flags.server === undefined) return bundleCommand(config, flags, io);
   const server = flags.server === undefined ? null : serverOf(config, flags.server, flags.config);
-  const { datasets, sideDirs } = await startEarly(server?.config ?? config, io.env);
+  const pair = await fromGit(server?.config ?? config, server?.name ?? null, flags, io);
+  const { datasets, sideDirs } = await startEarly(pair, io.env);
   for (const note of datasets.flatMap((d) => d.notes ?? [])) io.log(`mcp-gate: note: ${formatProblem(note)}`);
-  const gated = await gateOne(server?.config ?? config, server?.name ?? null, flags, io, datasets, sideDirs);
+  const gated = await gateOne(pair, server?.name ?? null, flags, io, datasets, sideDirs);
   if (!gated) return { kind: 'undecided' };
   const { report, reportPath } = gated;
   const { render } = await import('../report/formats.js');
@@ -81,6 +82,14 @@ async function startEarly(
   }
 }
 
+/** The pair with its git profiles checked out and built (connect/git-baseline.ts); the git code loads only when one is. */
+async function fromGit(config: GateConfig, server: string | null, flags: Pick<RunFlags, 'policyBase'>, io: CommandIO): Promise<GateConfig> {
+  if (![config.baseline, config.candidate].some((name) => config.profiles[name]?.git)) return config;
+  const { checkoutGitProfiles } = await import('../connect/git-baseline.js');
+  const prefix = server === null ? 'mcp-gate: ' : `mcp-gate: [${server}] `;
+  return checkoutGitProfiles(config, flags.policyBase, io.env, (line) => io.log(`${prefix}${line}`), io.cwd);
+}
+
 /** One baseline/candidate pair, gated and its report written; null when the gate was interrupted. */
 export async function gateOne(
   config: GateConfig,
@@ -92,7 +101,7 @@ export async function gateOne(
   sideDirs?: Record<Side, SideDirs | null>,
 ): Promise<{ report: Report; reportPath: string | null } | null> {
   const prefix = server === null ? 'mcp-gate: ' : `mcp-gate: [${server}] `;
-  const policy = flags.policyBase ? policyDrift(flags.policyBase, policyFiles(config), io.cwd) : undefined;
+  const policy = flags.policyBase ? policyDrift(flags.policyBase, policyFiles(config), io.cwd, baselineRunPaths(config)) : undefined;
   if (policy?.error) io.log(`${prefix}warning: the gate's policy was not checked for changes: ${policy.error}`);
   // The pipeline (and the SDK with it) loads here, while servers started early boot.
   const { runGate } = await import('../pipeline.js');
@@ -141,7 +150,7 @@ async function bundleCommand(config: GateConfig, flags: RunFlags, io: CommandIO)
   io.log(`mcp-gate: bundle of ${bundle.servers.length} servers, ${bundle.concurrency} at a time`);
   const outcomes = await mapLimit(bundle.servers, bundle.concurrency, async (server): Promise<ServerOutcome & { written: boolean }> => {
     try {
-      const gated = await gateOne(server.config, server.name, flags, io);
+      const gated = await gateOne(await fromGit(server.config, server.name, flags, io), server.name, flags, io);
       if (!gated)
         return {
           name: server.name,

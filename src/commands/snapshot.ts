@@ -22,7 +22,10 @@ export async function snapshotCommand(flags: { config: string; profile?: string;
     ]);
   }
   io.log(`mcp-gate: reading the contract of profile "${name}"`);
-  const { text, tools } = await contractSnapshot(profile, config, io);
+  const ready = profile.git
+    ? await (await import('../connect/git-baseline.js')).readyProfile(config, name, io.env, (line) => io.log(`mcp-gate: ${line}`), io.cwd)
+    : profile;
+  const { text, tools } = await contractSnapshot(ready, config, io);
   if (!flags.output || flags.output === '-') {
     io.stdout(text);
   } else {

@@ -20,7 +20,7 @@ export function validateCommand(flags: { config: string }, io: CommandIO): Outco
     }
   }
   for (const { at, profile } of scoped) {
-    if (profile.transport === 'snapshot' && !existsSync(profile.path)) {
+    if (profile.transport === 'snapshot' && !profile.git && !existsSync(profile.path)) {
       problems.push({
         file: relative(io.cwd, config.file ?? flags.config),
         line: null,

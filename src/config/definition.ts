@@ -117,7 +117,41 @@ const profile = z
         'Tools a person declares safe to call against this server although their hints do not say read-only (for a server that annotates nothing). Cases probe them and record records them; a tool listed twice or with hints that contradict each other is still never called.',
       )
       .optional(),
-    path: z.string().min(1).describe('snapshot: a contract snapshot file, relative to this file.').optional(),
+    path: z
+      .string()
+      .min(1)
+      .describe(
+        'snapshot: a contract snapshot file, relative to this file; or git:REF:FILE, the file as it is at REF (FILE from the top of the clone), e.g. git:origin/main:contracts/baseline.contract.json.',
+      )
+      .optional(),
+    git: z
+      .strictObject({
+        ref: z
+          .string()
+          .min(1)
+          .regex(/^[^\s:]+$/)
+          .describe(
+            "The commit, branch or tag to start the server from, e.g. origin/main. The gate uses the merge-base of REF and HEAD (where a pull request branched off). Default: the change's base, --policy-base (the Action passes the pull request's base).",
+          )
+          .optional(),
+        build: z
+          .string()
+          .min(1)
+          .describe(
+            'A shell command that builds the checked-out tree, e.g. npm ci && npm run build. It runs once per commit and build command (the built tree is cached), at the top of the checked-out tree, with the environment a server gets (no tokens).',
+          )
+          .optional(),
+      })
+      .describe(
+        "Start this profile's server from the tree of a git ref instead of the working tree: a worktree of this clone, built once with `build`, cached by commit, and used as the folder `cwd` and relative `args` are read in. command and args start the server from there.",
+      )
+      .optional(),
+    fallback: z
+      .enum(['none', 'last-report', 'empty'])
+      .describe(
+        "As the baseline, what stands in when its server cannot start: none (default) stops the run (exit 3); last-report takes this profile's contract from the newest report in reports.dir; empty compares with an empty server. Either fallback holds the run (baseline-fallback) and every format says it was used.",
+      )
+      .optional(),
     from: z
       .string()
       .regex(/^.+#.+$/)

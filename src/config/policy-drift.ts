@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, posix, relative, resolve } from 'node:path';
 import type { Finding } from '../findings/types.js';
 import type { GateConfig } from './types.js';
 
@@ -14,7 +14,12 @@ import type { GateConfig } from './types.js';
 export interface PolicyDrift {
   /** The commit compared against, as given (a SHA or ref). */
   base: string;
-  files: { file: string; change: 'added' | 'changed' }[];
+  files: {
+    file: string;
+    change: 'added' | 'changed' | 'removed';
+    /** Set for a file the baseline profile of this name runs from the working tree (see baselineRunPaths). */
+    runBy?: string;
+  }[];
   /** Set when the comparison could not be made (no git, base commit not in the clone). */
   error?: string;
 }
@@ -33,8 +38,75 @@ export function policyFiles(config: GateConfig): string[] {
   return [...(config.file ? [config.file] : []), ...config.datasets, ...(own ? [own] : [])];
 }
 
+/**
+ * What a live baseline runs from the working tree: a command given as a path, arguments that name
+ * an existing file or folder, and its cwd when the profile sets one other than the config's folder
+ * (`npm start` there runs what is there). A baseline started from a git ref, a snapshot or a
+ * package that is not in the clone runs nothing of the change. Absolute paths.
+ */
+export function baselineRunPaths(config: GateConfig): { profile: string; paths: string[] } | null {
+  const profile = config.profiles[config.baseline];
+  if (!profile || profile.transport === 'snapshot' || profile.git) return null;
+  const launch = profile.transport === 'stdio' ? profile : profile.launch;
+  if (!launch) return null;
+  // Text with ${VAR} is read only at run time; an option is not a path.
+  const literal = (text: string) => !text.includes('${') && !text.startsWith('-');
+  const paths: string[] = [];
+  if (/[\\/]/.test(launch.command) && literal(launch.command)) paths.push(resolve(launch.cwd, launch.command));
+  for (const arg of launch.args) {
+    const path = literal(arg) ? resolve(launch.cwd, arg) : null;
+    if (path && existsSync(path)) paths.push(path);
+  }
+  if (config.file && resolve(launch.cwd) !== dirname(config.file)) paths.push(launch.cwd);
+  return paths.length ? { profile: profile.name, paths } : null;
+}
+
+/** Files the baseline runs (or a folder of them) that differ from `commit`, as policy files; git paths from `top`. */
+function baselineChanges(run: { profile: string; paths: string[] }, top: string, commit: string): PolicyDrift['files'] {
+  const found = new Map<string, PolicyDrift['files'][number]>();
+  for (const path of run.paths) {
+    const inRepo = relative(top, path).split('\\').join('/');
+    if (inRepo.startsWith('..') || isAbsolute(inRepo)) continue;
+    const scope = trackedScope(top, commit, inRepo || '.');
+    try {
+      for (const line of git(['diff', '--name-status', '--no-renames', commit, '--', scope], top).split('\n')) {
+        const [status, file] = line.split('\t');
+        if (!status || !file) continue;
+        found.set(file, { file, change: status === 'A' ? 'added' : status === 'D' ? 'removed' : 'changed', runBy: run.profile });
+      }
+      for (const file of git(['ls-files', '--others', '--exclude-standard', '--', scope], top).split('\n')) {
+        if (file) found.set(file, { file, change: 'added', runBy: run.profile });
+      }
+    } catch {
+      // a path git cannot compare (outside the work tree after a symlink): nothing to name
+    }
+  }
+  return [...found.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+}
+
+/**
+ * What git can compare for a path: the path itself when git knows it, at the base or now; else
+ * (a built file, ignored by git) the nearest folder above it that holds tracked files, whose
+ * sources it was built from.
+ */
+function trackedScope(top: string, commit: string, path: string): string {
+  const known = (p: string) => {
+    try {
+      return git(['ls-files', '--', p], top).trim() !== '' || git(['ls-tree', '--name-only', commit, '--', p], top).trim() !== '';
+    } catch {
+      return false;
+    }
+  };
+  for (let scope = path; ; scope = posix.dirname(scope)) if (scope === '.' || known(scope)) return scope;
+}
+
 /** Policy files (as given, relative to `cwd` or absolute) compared with the same paths at `base`. */
-export function policyDrift(base: string, files: string[], cwd: string): PolicyDrift {
+export function policyDrift(
+  base: string,
+  files: string[],
+  cwd: string,
+  run: { profile: string; paths: string[] } | null = null,
+): PolicyDrift {
   let top: string;
   try {
     top = git(['rev-parse', '--show-toplevel'], cwd).trim();
@@ -72,6 +144,8 @@ export function policyDrift(base: string, files: string[], cwd: string): PolicyD
     if (before === null) changed.push({ file: inRepo, change: 'added' });
     else if (before !== readFileSync(path, 'utf8')) changed.push({ file: inRepo, change: 'changed' });
   }
+  const named = new Set(changed.map((f) => f.file));
+  if (run) changed.push(...baselineChanges(run, top, commit).filter((f) => !named.has(f.file)));
   return { base: commit === base ? base : `${commit} (first parent of the merge commit; ${base} is not in the clone)`, files: changed };
 }
 
@@ -122,9 +196,26 @@ export function gateWorkflows(top: string, commit: string): string[] {
   return [...found].sort().map((name) => join(dir, name));
 }
 
+/** Files named in the message; the report lists them all. */
+const MAX_NAMED = 20;
+
 export function policyFindings(drift: PolicyDrift | undefined): Finding[] {
   if (!drift?.files.length) return [];
-  const files = drift.files.map((f) => `${f.file} (${f.change})`).join(', ');
+  const own = drift.files.filter((f) => !f.runBy);
+  const run = drift.files.filter((f) => f.runBy);
+  const list = (files: PolicyDrift['files']) =>
+    `${files
+      .slice(0, MAX_NAMED)
+      .map((f) => `${f.file} (${f.change})`)
+      .join(', ')}${files.length > MAX_NAMED ? `, and ${files.length - MAX_NAMED} more (the report's policy.files lists them)` : ''}`;
+  const parts = [
+    ...(own.length ? [list(own)] : []),
+    ...(run.length
+      ? [
+          `files the baseline profile "${run[0]!.runBy}" runs from the working tree, so the baseline is this change's own code: ${list(run)}; start the baseline from a git ref, a released package or a snapshot instead (docs/baselines.md)`,
+        ]
+      : []),
+  ];
   return [
     {
       code: 'gate-policy-changed',
@@ -132,7 +223,7 @@ export function policyFindings(drift: PolicyDrift | undefined): Finding[] {
       side: 'candidate',
       tool: null,
       regression: true,
-      message: `This change edits the gate's own policy against ${drift.base.slice(0, 12)}: ${files}. Only the policy's owners can clear this: they review it (protect these files with CODEOWNERS) and approve this run with the approve label, or land the change on the base branch on its own first. An exception in the config would edit the policy again.`,
+      message: `This change edits the gate's own policy against ${drift.base.slice(0, 12)}: ${parts.join('; and ')}. Only the policy's owners can clear this: they review it (protect these files with CODEOWNERS) and approve this run with the approve label, or land the change on the base branch on its own first. An exception in the config would edit the policy again.`,
     },
   ];
 }

@@ -21,6 +21,8 @@ const ONLY_FOR: Record<string, { transports: string[]; label: string }> = {
   tmpdir: { transports: ['stdio', ...REMOTE], label: 'profiles with a `command`' },
   home: { transports: ['stdio', ...REMOTE], label: 'profiles with a `command`' },
   secrets: { transports: ['stdio', ...REMOTE], label: 'live profiles' },
+  git: { transports: ['stdio', ...REMOTE], label: 'profiles with a `command` (a snapshot reads a ref with path: git:REF:FILE)' },
+  fallback: { transports: ['stdio', ...REMOTE], label: 'live profiles' },
 };
 
 const NEEDS: Record<string, string> = {
@@ -65,7 +67,7 @@ export function profileProblems(name: string, raw: RawProfile, lineOf: LineOf, f
     }
   }
   if (REMOTE.includes(transport) && raw.command === undefined) {
-    for (const key of ['args', 'cwd', 'env', 'readyTimeoutMs', 'tmpdir', 'home']) {
+    for (const key of ['args', 'cwd', 'env', 'readyTimeoutMs', 'tmpdir', 'home', 'git']) {
       if (raw[key] !== undefined)
         problem(
           key,
@@ -164,7 +166,15 @@ export function normaliseProfile(
     env: (raw.env as Record<string, string> | undefined) ?? {},
     isolation: isolationOf(raw),
   });
-  if (transport === 'snapshot') return { name, transport: 'snapshot', path: at(raw.path as string), allowSideEffects: false };
+  if (transport === 'snapshot') {
+    const atRef = gitPath(raw.path as string);
+    return atRef
+      ? { name, transport: 'snapshot', path: raw.path as string, git: atRef, allowSideEffects: false }
+      : { name, transport: 'snapshot', path: at(raw.path as string), allowSideEffects: false };
+  }
+  const git = raw.git as { ref?: string; build?: string } | undefined;
+  const source = git ? { git: { ref: git.ref ?? null, build: git.build ?? null } } : {};
+  const fallback = raw.fallback === 'last-report' || raw.fallback === 'empty' ? { fallback: raw.fallback as 'last-report' | 'empty' } : {};
   if (transport === 'http' || transport === 'sse') {
     return {
       name,
@@ -172,6 +182,8 @@ export function normaliseProfile(
       url: raw.url as string,
       headers: (raw.headers as Record<string, string> | undefined) ?? {},
       launch: raw.command === undefined ? null : launch(),
+      ...source,
+      ...fallback,
       readyTimeoutMs: (raw.readyTimeoutMs as number | undefined) ?? DEFAULTS.readyTimeoutMs,
       unresolved,
       secrets,
@@ -183,9 +195,17 @@ export function normaliseProfile(
     name,
     transport: 'stdio',
     ...launch(),
+    ...source,
+    ...fallback,
     secrets,
     unresolved,
     allowSideEffects: raw.allowSideEffects === true,
     safeTools: (raw.safeTools as string[] | undefined) ?? [],
   };
+}
+
+/** `git:REF:FILE`, a snapshot read from a git ref (FILE from the top of the clone); null for a plain path. */
+export function gitPath(path: string): { ref: string; file: string } | null {
+  const match = /^git:([^:\s]+):(.+)$/.exec(path);
+  return match ? { ref: match[1]!, file: match[2]! } : null;
 }

@@ -35,13 +35,30 @@ export interface StdioProfile {
   safeTools: string[];
   /** Absolute path of the MCP client config its `from` named, when it has one. */
   from?: string;
+  /** Started from the tree of a git ref (`git:`), rather than the working tree. */
+  git?: GitSource;
+  /** As the baseline, what stands in when its server cannot start (`fallback:`); absent: nothing, exit 3. */
+  fallback?: 'last-report' | 'empty';
 }
 
-interface SnapshotProfile {
+/** A profile started from a git ref: which ref (null: the change's base), and how its tree is built. */
+export interface GitSource {
+  ref: string | null;
+  build: string | null;
+  /** Set once the tree is made (connect/git-baseline.ts): the commit, and the built tree's folder. */
+  commit?: string;
+  tree?: string;
+}
+
+export interface SnapshotProfile {
   name: string;
   transport: 'snapshot';
-  /** Absolute. */
+  /** Absolute; or `git:REF:FILE` as written, when `git` is set. */
   path: string;
+  /** A snapshot read from a git ref (`path: git:REF:FILE`). */
+  git?: { ref: string; file: string };
+  /** The snapshot's text, once read from the ref. */
+  text?: string;
   allowSideEffects: false;
 }
 
@@ -76,6 +93,10 @@ export interface RemoteProfile {
   safeTools: string[];
   /** Absolute path of the MCP client config its `from` named, when it has one. */
   from?: string;
+  /** The started server comes from the tree of a git ref (`git:`). */
+  git?: GitSource;
+  /** As the baseline, what stands in when its server cannot start (`fallback:`). */
+  fallback?: 'last-report' | 'empty';
 }
 
 export type Profile = StdioProfile | SnapshotProfile | RemoteProfile;

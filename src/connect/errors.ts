@@ -58,10 +58,12 @@ export class BaselineUnavailableError extends Error {
     profile: string,
     /** Why the first start failed, when this failure is of the second. */
     firstStart?: { phase: string; message: string },
+    /** Why the profile's fallback did not stand in, when it has one. */
+    fallbackNote = '',
   ) {
     const retry = firstStart ? ` (started twice: the first start failed too, in ${firstStart.phase}: ${firstStart.message})` : '';
     const tail = failure.stderrTail.trim() ? `\nserver stderr (tail):\n${crashExcerpt(failure.stderrTail, 10).join('\n')}` : '';
-    super(`baseline profile "${profile}" is unavailable (${failure.phase}): ${failure.message}${retry}${tail}`);
+    super(`baseline profile "${profile}" is unavailable (${failure.phase}): ${failure.message}${retry}${fallbackNote}${tail}`);
     this.name = 'BaselineUnavailableError';
   }
 }

@@ -113,7 +113,8 @@ function describeRemoteProfile(profile: RemoteProfile): string {
 /** Any profile in one line for the progress log, with no secret in it. */
 export function describeProfile(profile: Profile): string {
   if (profile.transport === 'snapshot') return `snapshot ${relativeToCwd(profile.path)}`;
-  return profile.transport === 'stdio' ? [profile.command, ...profile.args].join(' ') : describeRemoteProfile(profile);
+  const line = profile.transport === 'stdio' ? [profile.command, ...profile.args].join(' ') : describeRemoteProfile(profile);
+  return profile.git?.commit ? `${line}, from git ${profile.git.commit.slice(0, 12)}` : line;
 }
 
 /** A path below the working directory, relative to it; any other as it is. */

@@ -3,6 +3,7 @@ import type { GateConfig, Profile } from '../config/types.js';
 import { discover } from './discover.js';
 import { readSnapshot } from './snapshot.js';
 import type { Contract } from './types.js';
+import type { BaselineFallback } from '../report/types.js';
 import type { Side } from '../findings/types.js';
 import { SideUnavailableError } from '../connect/errors.js';
 import { Session } from '../connect/session.js';
@@ -18,6 +19,8 @@ export interface OpenSide {
   timing: { connectMs: number; discoverMs: number };
   /** Set when the first start failed and this is the second (see pipeline.ts): why the first failed. */
   retried?: { phase: string; message: string };
+  /** The baseline could not start, and its profile's fallback stood in (see contract/fallback.ts). */
+  fallback?: BaselineFallback;
 }
 
 /**
@@ -34,7 +37,9 @@ export async function openSide(
 ): Promise<OpenSide> {
   const started = performance.now();
   if (profile.transport === 'snapshot') {
-    const contract = readSnapshot(profile.path, relative(process.cwd(), profile.path) || profile.path);
+    const contract = profile.git
+      ? readSnapshot(profile.path, profile.path, profile.text)
+      : readSnapshot(profile.path, relative(process.cwd(), profile.path) || profile.path);
     const ms = Math.round(performance.now() - started);
     return { side, profile, contract, session: null, timing: { connectMs: 0, discoverMs: ms } };
   }
@@ -67,7 +72,7 @@ export async function openSide(
   }
 }
 
-const emptyContract = (): Contract => ({
+export const emptyContract = (): Contract => ({
   server: { name: null, version: null, protocolVersion: null, instructions: null },
   tools: [],
   hash: '',

@@ -1,5 +1,5 @@
 import { InputError } from '../config/problems.js';
-import { readSource } from '../config/source.js';
+import { parseSource, readSource } from '../config/source.js';
 import { GATE_NAME, GATE_VERSION } from '../version.js';
 import { sortKeys } from './canonical.js';
 import { buildContract } from './normalize.js';
@@ -47,8 +47,10 @@ export function toSnapshot(contract: Contract): string {
   return `${JSON.stringify(sortKeys(snapshot), null, 2)}\n`;
 }
 
-export function readSnapshot(file: string, display: string): Contract {
-  const parsed = readSource(file, display, { jsonFastPath: true });
+/** A snapshot file; `text` when it was read already (from a git ref), so `file` is only its name. */
+export function readSnapshot(file: string, display: string, text?: string): Contract {
+  const parsed =
+    text === undefined ? readSource(file, display, { jsonFastPath: true }) : parseSource(text, display, { jsonFastPath: true });
   if (!parsed.ok) throw new InputError(parsed.problems);
   const value = parsed.source.value as Record<string, unknown> | null;
   const problem = (path: string, message: string) =>

@@ -71,9 +71,12 @@ export function decide(signals: Signal[], policy: Policy, today: string): Decisi
     const tools = [...new Set(fired.map((s) => s.tool).filter((t): t is string => t !== null))].sort();
     // Changes beside the tools name their prompt, resource or capability instead (decide/signals.ts).
     const features = isFeatureCode(code) ? [...new Set(fired.flatMap((s) => (s.about ? [s.about] : [])))].sort() : [];
-    // The policy Hold names its files in its own message, so every format that shows reasons names them.
+    // The policy Hold names its files in its own message, and the fallback Hold what stood in for the
+    // baseline, so every format that shows reasons says them.
     const message =
-      code === 'gate-policy-changed' ? fired[0]!.message : reasonMessage(code, action, fired.length, tools.length ? tools : features);
+      code === 'gate-policy-changed' || code === 'baseline-fallback'
+        ? fired[0]!.message
+        : reasonMessage(code, action, fired.length, tools.length ? tools : features);
     reasons.push({ code, action, count: fired.length, message, tools });
   }
   subsumeForbiddenExposure(reasons);

@@ -5,6 +5,7 @@ import { approvalRecord } from './approval-record.js';
 import { fixedSentence, modelSeatHighlights, stillSentence } from './model-seat.js';
 import { featureRows } from './feature-rows.js';
 import { passRateText } from './case-tally.js';
+import { fallbackLine } from './side.js';
 import type { Report, SideReport } from './types.js';
 
 /** The hidden line that marks the gate's PR comment, so a later run updates it instead of adding one. */
@@ -212,6 +213,7 @@ function serverSection(b: SideReport, c: SideReport): string[] {
     ...featureRows(b, c).map(([label, was, now]) => `| ${label} | ${was} | ${now} |`),
     `| contract | ${short(b.contractHash)} | ${short(c.contractHash)} |`,
     ...(b.retried || c.retried ? [`| started | ${started(b)} | ${started(c)} |`] : []),
+    ...(b.fallback ? [`| fallback | ${cell(fallbackLine(b.fallback))} | - |`] : []),
   ];
 }
 

@@ -1,5 +1,6 @@
 import { inert } from '../inert.js';
 import { CODES, type Code, type Severity } from '../findings/codes.js';
+import { fallbackLine } from './side.js';
 import type { Report } from './types.js';
 
 type Level = 'error' | 'warning' | 'note' | 'none';
@@ -62,6 +63,16 @@ export function renderSarif(report: Report): string {
       message: { text: inert(f.message) },
       locations: [where(config, f.tool)],
       partialFingerprints: { 'mcpGateAudit/v1': `${f.code}|${f.tool ?? ''}|${f.caseId ?? ''}` },
+    });
+  }
+  // A baseline that could not start and was stood in for: said even when a rule ignores baseline-fallback.
+  if (report.baseline.fallback) {
+    results.push({
+      ruleId: 'baseline-fallback',
+      level: 'warning',
+      message: { text: inert(fallbackLine(report.baseline.fallback)) },
+      locations: [where(config, null)],
+      partialFingerprints: { 'mcpGateRun/v1': `baseline-fallback|${report.baseline.profile}` },
     });
   }
   // A finding the candidate fixed is a result of kind "pass" (SARIF 2.1.0 §3.27.9): shown, not alerted.

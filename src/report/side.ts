@@ -2,7 +2,7 @@ import { caseTotals } from '../cases/replay.js';
 import type { CaseResult } from '../cases/types.js';
 import type { SideUnavailableError } from '../connect/errors.js';
 import type { OpenSide } from '../contract/open-side.js';
-import type { SideReport } from './types.js';
+import type { BaselineFallback, SideReport } from './types.js';
 
 /** One side of the report. A side that could not be reached says so; it is never "0 tools, fine". */
 export function buildSideReport(side: OpenSide & { error?: SideUnavailableError | null }, caseResults: CaseResult[]): SideReport {
@@ -13,8 +13,9 @@ export function buildSideReport(side: OpenSide & { error?: SideUnavailableError 
     profile: side.profile.name,
     transport: side.profile.transport,
     available,
-    error: side.error ? { phase: side.error.phase, message: side.error.message } : null,
+    error: side.error ? { phase: side.error.phase, message: side.error.message } : (side.fallback?.reason ?? null),
     ...(side.retried && { retried: side.retried }),
+    ...(side.fallback && { fallback: side.fallback }),
     server: side.contract.server,
     contractHash: available ? side.contract.hash : null,
     toolCount: side.contract.tools.length,
@@ -25,4 +26,10 @@ export function buildSideReport(side: OpenSide & { error?: SideUnavailableError 
     cases: caseTotals(caseResults),
     caseResults,
   };
+}
+
+/** What stood in for a baseline that could not start, in one sentence for every format. */
+export function fallbackLine(fallback: BaselineFallback): string {
+  const what = fallback.kind === 'empty' ? 'an empty server' : `its contract in the saved report ${fallback.report ?? '?'}`;
+  return `Baseline fallback used (${fallback.kind}): the candidate was compared with ${what}, not with the release in production.`;
 }

@@ -4,6 +4,7 @@ import { inert, inertLines } from '../inert.js';
 import { fixedSentence, modelSeatHighlights, stillSentence } from './model-seat.js';
 import { featureRows } from './feature-rows.js';
 import { passRateText } from './case-tally.js';
+import { fallbackLine } from './side.js';
 import type { Report, SideReport } from './types.js';
 
 export interface TextStyle {
@@ -94,6 +95,7 @@ export function renderText(report: Report, style: TextStyle = plain, reportPath:
     if (side.error) {
       lines.push('', style.red(`${name} unavailable (${side.error.phase}): ${inert(side.error.message)}`));
       if (side.retried) lines.push(style.red(`  started twice; the first start failed too (${first})`));
+      if (side.fallback) lines.push(style.yellow(`  ${inert(fallbackLine(side.fallback))}`));
     }
     // The crash's first error line, then its last lines: a stack's end alone hides the reason.
     if (side.error && side.stderr.tail.trim()) lines.push(style.dim(indent(inertLines(crashExcerpt(side.stderr.tail, 5).join('\n')))));

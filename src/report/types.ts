@@ -23,6 +23,8 @@ export interface SideReport {
    * side is available when the second start worked. Absent in reports of older builds.
    */
   retried?: { phase: string; message: string };
+  /** The baseline only: what stood in for it when its server could not start (the profile's `fallback`). */
+  fallback?: BaselineFallback;
   server: ServerIdentity;
   contractHash: string | null;
   toolCount: number;
@@ -34,6 +36,15 @@ export interface SideReport {
   features?: Features;
   cases: CaseTotals;
   caseResults: CaseResult[];
+}
+
+/** A baseline that could not start, and what stood in: a saved report's contract, or an empty server. */
+export interface BaselineFallback {
+  kind: 'last-report' | 'empty';
+  /** The saved report its contract came from, relative to the working directory of the run; null for empty. */
+  report: string | null;
+  /** Why the baseline could not start. */
+  reason: { phase: string; message: string };
 }
 
 /** Wall-clock figures. The only fields that differ between two runs against the same servers. */

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCli, scratchProject } from '../helpers/cli.js';
+import { ROOT, runCli, scratchProject } from '../helpers/cli.js';
 import { readReportFile } from '../helpers/report.js';
 
 /**
@@ -141,6 +142,51 @@ describe("--policy-base: the gate's own policy changed by the change under revie
     const snapshotRun = await runCli(flags('frozen'), { cwd: dir });
     expect(snapshotRun.code).toBe(2);
     expect(reportIn(dir).policy!.files).toEqual([{ file: 'contracts/base.json', change: 'changed' }]);
+  });
+
+  it('a baseline that runs files of the change: those it runs, or the tracked folder its built file came from, are named', async () => {
+    const { dir } = repo();
+    const gitIn = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: dir, encoding: 'utf8' });
+    const example = pathToFileURL(join(ROOT, 'examples/support-ops/dist/server.js')).href;
+    mkdirSync(join(dir, 'server/dist'), { recursive: true });
+    writeFileSync(join(dir, 'server/run.mjs'), `await import('${example}');\n`);
+    writeFileSync(join(dir, 'server/source.mjs'), '// what server/dist is built from\n');
+    writeFileSync(join(dir, 'server/dist/built.mjs'), `await import('${example}');\n`);
+    writeFileSync(join(dir, '.gitignore'), 'reports/\nserver/dist/\n');
+    const config = readFileSync(join(dir, 'gate.config.yaml'), 'utf8');
+    writeFileSync(
+      join(dir, 'gate.config.yaml'),
+      config.replace(
+        'profiles:\n',
+        'profiles:\n  in-repo: { command: node, args: [server/run.mjs, baseline] }\n  built: { command: node, args: [server/dist/built.mjs, baseline] }\n',
+      ),
+    );
+    gitIn('add', '-A');
+    gitIn('commit', '-q', '-m', 'base with an in-repo baseline');
+    const base = gitIn('rev-parse', 'HEAD').trim();
+    const run = (baseline: string) => runCli(['run', '--policy-base', base, '--baseline', baseline], { cwd: dir });
+
+    const unchanged = await run('in-repo');
+    expect(unchanged.code, unchanged.stderr).toBe(0);
+    expect(reportIn(dir).policy!.files).toEqual([]);
+
+    writeFileSync(join(dir, 'server/run.mjs'), `// the PR's own baseline\nawait import('${example}');\n`);
+    writeFileSync(join(dir, 'server/source.mjs'), '// changed by the PR\n');
+    const edited = await run('in-repo');
+    expect(edited.code).toBe(2);
+    expect(reportIn(dir).policy!.files).toEqual([{ file: 'server/run.mjs', change: 'changed', runBy: 'in-repo' }]);
+    expect(edited.stdout).toContain(
+      'files the baseline profile "in-repo" runs from the working tree, so the baseline is this change\'s own code: server/run.mjs (changed)',
+    );
+
+    // A built file git does not track stands for the tracked folder above it.
+    const built = await run('built');
+    expect(built.code).toBe(2);
+    expect(reportIn(dir).policy!.files).toEqual([
+      { file: 'server/run.mjs', change: 'changed', runBy: 'built' },
+      { file: 'server/source.mjs', change: 'changed', runBy: 'built' },
+    ]);
   });
 
   it('a base the clone does not have: the run says the policy was not checked, and the verdict stands', async () => {

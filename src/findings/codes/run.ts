@@ -9,6 +9,9 @@ export const RUN_CODES = {
   'forbidden-tool-exposed': { area: 'cases', action: 'rollback', title: 'Forbidden tools exposed' },
 
   'candidate-unavailable': { area: 'discovery', action: 'rollback', title: 'Candidate unavailable' },
+  // The baseline could not start and its profile's fallback stood in (a saved report's contract, or
+  // nothing): the comparison is not with the release in production, so a person looks.
+  'baseline-fallback': { area: 'discovery', action: 'hold', title: 'Baseline fallback used' },
   'protocol-violation': { area: 'discovery', action: 'hold', title: 'Protocol violations' },
   // Fires (and holds) when the negotiated revision goes down, or moves to the other era (either way),
   // severity dangerous. An upgrade within one era is a safe change: listed in diff.changes, never a

@@ -84,6 +84,16 @@ export function renderProfiles(view: ReportView): HTMLElement {
         'div',
         { class: 'side-error' },
         el('p', null, el('strong', null, `${label} unavailable (${s.error!.phase}): `), s.error!.message),
+        s.fallback
+          ? el(
+              'p',
+              { class: 'fallback' },
+              el('strong', null, `Baseline fallback used (${s.fallback.kind}): `),
+              s.fallback.kind === 'empty'
+                ? 'the candidate was compared with an empty server, not with the release in production.'
+                : `the candidate was compared with its contract in the saved report ${s.fallback.report ?? '?'}, not with the release in production.`,
+            )
+          : null,
         s.stderr?.tail ? el('details', null, el('summary', null, 'stderr tail'), el('pre', null, s.stderr.tail)) : null,
       ),
     );

@@ -1,0 +1,93 @@
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { SideUnavailableError } from '../connect/errors.js';
+import type { Finding } from '../findings/types.js';
+import type { Profile } from '../config/types.js';
+import { readReport } from '../report/read.js';
+import type { BaselineFallback } from '../report/types.js';
+import { isBundleSummaryName } from '../report/write.js';
+import { emptyContract, type OpenSide } from './open-side.js';
+import type { Contract } from './types.js';
+
+/**
+ * A baseline whose server cannot start (a broken release) would block the gating of its own fix:
+ * exit 3 on every run. A profile may name what stands in then: `last-report`, the contract the
+ * same baseline profile had in the newest saved report where it started; or `empty`, an empty
+ * server. Either is a comparison with something other than the release in production, so it is
+ * said in every format and holds the run (`baseline-fallback`) for a person to look.
+ */
+export function fallbackBaseline(
+  profile: Profile,
+  failure: SideUnavailableError,
+  reportsDir: string,
+  server: string | null,
+  cwd: string,
+): OpenSide | null {
+  const kind = profile.transport === 'snapshot' ? undefined : profile.fallback;
+  if (!kind) return null;
+  const reason = { phase: failure.phase, message: failure.message };
+  const saved = kind === 'last-report' ? lastContract(reportsDir, profile.name, server, cwd) : null;
+  if (kind === 'last-report' && !saved) return null;
+  const fallback: BaselineFallback = { kind, report: saved?.file ?? null, reason };
+  return {
+    side: 'baseline',
+    profile,
+    contract: saved?.contract ?? emptyContract(),
+    session: null,
+    timing: { connectMs: 0, discoverMs: 0 },
+    fallback,
+  };
+}
+
+/**
+ * The baseline contract of the newest saved report of this profile (and server, in a bundle) whose
+ * baseline started: report names begin with their UTC start, so the last name is the newest. A
+ * report that itself ran on a fallback is passed over, and so is a file that is not a readable report.
+ */
+function lastContract(dir: string, profile: string, server: string | null, cwd: string): { contract: Contract; file: string } | null {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.json') && !isBundleSummaryName(n));
+  } catch {
+    return null;
+  }
+  for (const name of names.sort().reverse()) {
+    try {
+      const report = readReport(join(dir, name), cwd);
+      const side = report.baseline;
+      if (side.profile !== profile || (report.server ?? null) !== server || !side.available || side.fallback) continue;
+      const contract: Contract = {
+        server: side.server,
+        tools: side.tools,
+        hash: side.contractHash ?? '',
+        discovery: side.discovery,
+        ...(side.features && { features: side.features }),
+      };
+      return { contract, file: relative(cwd, join(dir, name)) || name };
+    } catch {
+      // not a report this build reads: the next one
+    }
+  }
+  return null;
+}
+
+/** Why no fallback stood in, for the exit-3 message of a profile that asked for one. */
+export function noFallbackNote(profile: Profile, reportsDir: string): string {
+  if (profile.transport === 'snapshot' || profile.fallback !== 'last-report') return '';
+  return `; its fallback, last-report, found no saved report in ${reportsDir} where baseline profile "${profile.name}" started`;
+}
+
+export function fallbackFinding(profileName: string, fallback: BaselineFallback): Finding {
+  const instead =
+    fallback.kind === 'empty'
+      ? 'an empty server (no tools, prompts or resources): every tool of the candidate is new to it'
+      : `its contract in the saved report ${fallback.report}`;
+  return {
+    code: 'baseline-fallback',
+    severity: 'dangerous',
+    // Judged as the run's own (signals read candidate-side findings), like gate-policy-changed.
+    side: 'candidate',
+    tool: null,
+    message: `The baseline profile "${profileName}" could not start (${fallback.reason.phase}: ${fallback.reason.message}), so the candidate was compared with ${instead} (fallback: ${fallback.kind}), not with the release in production, and no case ran on the baseline. Fix the baseline's start, or have a person approve this run.`,
+  };
+}
