@@ -11,7 +11,7 @@ import { BaselineUnavailableError, SideUnavailableError, failedWhileStarting } f
 import { makeSideDirs, type SideDirs } from './connect/side-dirs.js';
 import type { Side } from './findings/types.js';
 import { openSide, unavailableSide, type OpenSide } from './contract/open-side.js';
-import { fallbackBaseline, fallbackFinding, noFallbackNote } from './contract/fallback.js';
+import { fallbackBaseline, fallbackFinding, noFallbackNote } from './report/fallback.js';
 import { describeProfile, relativeToCwd } from './connect/redact.js';
 import { RunDeadline } from './connect/run-deadline.js';
 import { containmentUsed } from './connect/containment.js';
@@ -94,8 +94,11 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
     const { witnessInstances, witnessNodes, witnessInstancesPerRun, schemaNodesPerTool, schemaNodesPerRun } = config.limits;
     const budget = { instances: witnessInstances, nodes: witnessNodes, perRun: witnessInstancesPerRun };
     // The walks hold the main thread: they look at the deadline themselves (contract/schema-work.ts).
-    const work = new SchemaWork({ perTool: schemaNodesPerTool, perRun: schemaNodesPerRun }, () => deadline.check('the schema diff'));
-    deadline.check('the schema diff');
+    // A deadline already spent before the diff was blamed on a side (a candidate that paged past
+    // it is unavailable, a verdict): only one the diff itself runs past ends the run here.
+    const checkDiff = deadline.expired ? () => undefined : () => deadline.check('the schema diff');
+    const work = new SchemaWork({ perTool: schemaNodesPerTool, perRun: schemaNodesPerRun }, checkDiff);
+    checkDiff();
     const diffed: Change[] = clock.time('diff', () => (cand ? diffContracts(base.contract, cand.contract, budget, work) : []));
     // Cases first, then the witnesses: a witness call never runs beside a case, nor before it.
     const [baseReplay, candReplay, confirmed] = await clock.time('cases', async () => {

@@ -90,11 +90,24 @@ async function boundedResult(
   });
 }
 
-/** A fetch whose response bodies are held to `budget`, and each tools/call answer to `maxResultBytes`. */
-export function boundedFetch(budget: ByteBudget, onExceeded: (reason: string) => void, maxResultBytes = Infinity): Fetch {
+/** How much of a refusal's body (an HTTP status of 400 or more) is kept, to say what the server said. */
+const REFUSAL_BYTES = 2048;
+
+/**
+ * A fetch whose response bodies are held to `budget`, and each tools/call answer to `maxResultBytes`.
+ * A refusal (HTTP 400 or more) is handed to `onRefused` with the start of its body: the SDK's own
+ * error for it names the status only ("the server requires authorization"), not what the server said.
+ */
+export function boundedFetch(
+  budget: ByteBudget,
+  onExceeded: (reason: string) => void,
+  maxResultBytes = Infinity,
+  onRefused?: (status: number, text: string) => void,
+): Fetch {
   return async (url, init) => {
     const response = await fetch(url, init);
     if (!response.body) return response;
+    if (response.status >= 400 && onRefused) return refused(response, onRefused);
     const callId = toolsCallId(init);
     if (callId !== undefined && response.ok && Number.isFinite(maxResultBytes))
       return boundedResult(response, callId, maxResultBytes, budget, onExceeded);
@@ -116,4 +129,21 @@ export function boundedFetch(budget: ByteBudget, onExceeded: (reason: string) =>
     );
     return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
+}
+
+/** The refusal with its body read up to REFUSAL_BYTES (and handed on), the rest dropped. */
+async function refused(response: Response, onRefused: (status: number, text: string) => void): Promise<Response> {
+  const reader = response.body!.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  while (bytes < REFUSAL_BYTES) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    bytes += value.byteLength;
+  }
+  void reader.cancel().catch(() => undefined);
+  const body = Buffer.concat(chunks).subarray(0, REFUSAL_BYTES);
+  onRefused(response.status, body.toString('utf8'));
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }

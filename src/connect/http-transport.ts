@@ -25,6 +25,8 @@ export class RemoteTransport implements Transport {
   /** Never anything: over HTTP there is no stdout to pollute. Kept so sessions read alike. */
   readonly noise = { lines: 0, samples: [] as string[] };
   fault: string | null = null;
+  /** The first refusal the server answered (HTTP 400 or more), with the first line of its body. */
+  refusal: string | null = null;
   protocolVersion: string | null = null;
 
   private readonly inner: StreamableHTTPClientTransport | SSEClientTransport;
@@ -51,6 +53,14 @@ export class RemoteTransport implements Transport {
         void this.close();
       },
       limits.maxResultBytes,
+      (status, text) => {
+        const said = text
+          .split('\n')
+          .find((line) => line.trim())
+          ?.trim()
+          .slice(0, 300);
+        this.refusal ??= `HTTP ${status}${said ? `: ${said}` : ''}`;
+      },
     );
     this.inner =
       kind === 'http'

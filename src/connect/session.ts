@@ -288,6 +288,9 @@ export class Session {
       const limit = phase === 'initialize' ? `timeouts.startupMs` : `timeouts.requestMs`;
       message = `${phase} timed out (${limit})`;
     }
+    // What the server said when it refused, which the SDK's sentence leaves out (a 401's body).
+    const refusal = this.transport instanceof RemoteTransport ? this.transport.refusal : null;
+    if (refusal && !message.includes(refusal)) message = `${message}; the server answered ${refusal}`;
     if (this.transport.fault) message = `${message}: ${this.transport.fault}`;
     else if (this.transport.exit) {
       const { code, signal } = this.transport.exit;

@@ -3,7 +3,7 @@ import type { GateConfig, Profile } from '../config/types.js';
 import { discover } from './discover.js';
 import { readSnapshot } from './snapshot.js';
 import type { Contract } from './types.js';
-import type { BaselineFallback } from '../report/types.js';
+import type { BaselineFallback } from './types.js';
 import type { Side } from '../findings/types.js';
 import { SideUnavailableError } from '../connect/errors.js';
 import { Session } from '../connect/session.js';
@@ -19,7 +19,7 @@ export interface OpenSide {
   timing: { connectMs: number; discoverMs: number };
   /** Set when the first start failed and this is the second (see pipeline.ts): why the first failed. */
   retried?: { phase: string; message: string };
-  /** The baseline could not start, and its profile's fallback stood in (see contract/fallback.ts). */
+  /** The baseline could not start, and its profile's fallback stood in (see report/fallback.ts). */
   fallback?: BaselineFallback;
 }
 

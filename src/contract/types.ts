@@ -98,3 +98,12 @@ export interface ContractResourceTemplate {
   variables: string[];
   hash: string;
 }
+
+/** A baseline that could not start, and what stood in: a saved report's contract, or an empty server. */
+export interface BaselineFallback {
+  kind: 'last-report' | 'empty';
+  /** The saved report its contract came from, relative to the working directory of the run; null for empty. */
+  report: string | null;
+  /** Why the baseline could not start. */
+  reason: { phase: string; message: string };
+}

@@ -1,5 +1,6 @@
 import type { CaseResult, CaseTotals } from '../cases/types.js';
-import type { ContractTool, Discovery, ServerIdentity, Features } from '../contract/types.js';
+import type { BaselineFallback, ContractTool, Discovery, ServerIdentity, Features } from '../contract/types.js';
+export type { BaselineFallback } from '../contract/types.js';
 import type { Decision } from '../decide/decide.js';
 import type { ReleaseCheck } from '../decide/version-bump.js';
 import type { DiffSummary } from '../diff/summary.js';
@@ -38,14 +39,6 @@ export interface SideReport {
   caseResults: CaseResult[];
 }
 
-/** A baseline that could not start, and what stood in: a saved report's contract, or an empty server. */
-export interface BaselineFallback {
-  kind: 'last-report' | 'empty';
-  /** The saved report its contract came from, relative to the working directory of the run; null for empty. */
-  report: string | null;
-  /** Why the baseline could not start. */
-  reason: { phase: string; message: string };
-}
 
 /** Wall-clock figures. The only fields that differ between two runs against the same servers. */
 export interface Timing {

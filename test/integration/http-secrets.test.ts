@@ -63,7 +63,12 @@ describe('header secrets are redacted everywhere', () => {
     const json = outputs.find((o) => o.name === 'auth json')!.result;
     const report = JSON.parse(json.stdout) as Report;
     expect(report.candidate.available).toBe(true);
-    expect(report.decision.reasons.map((r) => r.code)).toEqual(['required-argument-removed', 'tool-added-destructive', 'case-broken']);
+    expect(report.decision.reasons.map((r) => r.code)).toEqual([
+      'required-argument-removed',
+      'tool-added-destructive',
+      'case-broken',
+      'version-bump-too-small',
+    ]);
   });
 
   it('the careless server echoed it back, and the gate masked the echo', () => {

@@ -99,7 +99,7 @@ describe('the example over HTTP and SSE, started by its profile', () => {
     const result = await runCli(['validate'], { cwd: dir });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('valid. 9 profiles');
+    expect(result.stdout).toContain('valid. 10 profiles');
   });
 });
 

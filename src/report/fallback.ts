@@ -3,11 +3,11 @@ import { join, relative } from 'node:path';
 import type { SideUnavailableError } from '../connect/errors.js';
 import type { Finding } from '../findings/types.js';
 import type { Profile } from '../config/types.js';
-import { readReport } from '../report/read.js';
-import type { BaselineFallback } from '../report/types.js';
-import { isBundleSummaryName } from '../report/write.js';
-import { emptyContract, type OpenSide } from './open-side.js';
-import type { Contract } from './types.js';
+import { readReport } from './read.js';
+import type { BaselineFallback } from '../contract/types.js';
+import { isBundleSummaryName } from './write.js';
+import { emptyContract, type OpenSide } from '../contract/open-side.js';
+import type { Contract } from '../contract/types.js';
 
 /**
  * A baseline whose server cannot start (a broken release) would block the gating of its own fix:
