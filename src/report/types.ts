@@ -39,7 +39,6 @@ export interface SideReport {
   caseResults: CaseResult[];
 }
 
-
 /** Wall-clock figures. The only fields that differ between two runs against the same servers. */
 export interface Timing {
   totalMs: number;
