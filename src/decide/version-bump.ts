@@ -27,8 +27,8 @@ export interface ReleaseCheck {
 
 const RANK: Record<Bump, number> = { none: 0, patch: 1, minor: 2, major: 3 };
 
-/** Changes that add to the contract: callers lose nothing, yet the surface grew (semver's minor). */
-const ADDITIONS = new Set<Code>([
+/** Changes that add to the contract: callers lose nothing, yet the surface grew. The changelog's "Added" too. */
+export const CONTRACT_ADDITIONS: readonly Code[] = [
   'tool-added',
   'tool-added-destructive',
   'tool-added-destructive-by-default',
@@ -39,8 +39,10 @@ const ADDITIONS = new Set<Code>([
   'input-property-added',
   'output-property-added',
   'output-schema-added',
-  'deprecation-marked',
-]);
+];
+
+/** What calls for semver's minor: an addition, or a new deprecation (callers are told before a removal). */
+const ADDITIONS = new Set<Code>([...CONTRACT_ADDITIONS, 'deprecation-marked']);
 
 /** The bump a set of changes calls for. */
 export function neededBump(changes: Change[]): Bump {

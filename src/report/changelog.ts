@@ -1,4 +1,4 @@
-import { neededBump, type Bump } from '../decide/version-bump.js';
+import { CONTRACT_ADDITIONS, neededBump, type Bump } from '../decide/version-bump.js';
 import { CODES, type Code } from '../findings/codes.js';
 import type { Change, Finding } from '../findings/types.js';
 import { markdownText } from '../inert.js';
@@ -10,19 +10,7 @@ import type { Report } from './types.js';
  * what the audit found fixed. A pure function of the report: a saved report gives the same notes.
  * Every sentence from a server is inert markdown; the order is the report's (stable).
  */
-const ADDED = new Set<Code>([
-  'tool-added',
-  'tool-added-destructive',
-  'tool-added-destructive-by-default',
-  'prompt-added',
-  'resource-added',
-  'resource-template-added',
-  'capability-added',
-  'input-property-added',
-  'output-property-added',
-  'output-schema-added',
-  'description-added',
-]);
+const ADDED = new Set<Code>([...CONTRACT_ADDITIONS, 'description-added']);
 
 /** The sections, in the order a reader acts on them. */
 const SECTIONS = ['Breaking', 'Deprecated', 'Added', 'Changed', 'Fixed'] as const;

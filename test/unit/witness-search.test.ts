@@ -15,6 +15,30 @@ function witnessOf(outcome: WitnessOutcome): { instance: Record<string, unknown>
   return { instance: outcome.instance as Record<string, unknown>, refusal: outcome.refusal };
 }
 
+/** An object whose `kind` is one of two closed branches, the mail branch's address under `mailPattern`. */
+const mailOrSms = (mailPattern: string): JsonSchema =>
+  object(
+    {
+      kind: {
+        anyOf: [
+          object(
+            { kind: { const: 'mail' }, mail_to: { type: 'string', pattern: mailPattern } },
+            { required: ['kind'], additionalProperties: false },
+          ),
+          object({ kind: { const: 'sms' }, sms_to: { type: 'string' } }, { required: ['kind'], additionalProperties: false }),
+        ],
+      },
+    },
+    { required: ['kind'] },
+  );
+
+/** A required list whose one tuple item needs a string that fits a pattern and a date-time both. */
+const stampedTuple = (list: JsonSchema): JsonSchema => {
+  const at = { type: 'string', format: 'date-time', pattern: '^\\d{4}-(?:0[1-9]|1[0-2])-(?:[0-2]\\d)T\\d\\d:\\d\\d(?::\\d\\d)?Z$' };
+  const item = object({ at }, { required: ['at'], additionalProperties: false });
+  return object({ items: { type: 'array', prefixItems: [item], ...list } }, { required: ['items'] });
+};
+
 describe('a witness for each kind of break', () => {
   it('a required property added: the witness omits it and the refusal names it', () => {
     const before = object({ q: { type: 'string' }, confirm: { type: 'boolean' } }, { required: ['q'] });
@@ -175,82 +199,15 @@ describe('a witness for each kind of break', () => {
       // Found by `npm run oracle` (pattern-widen, back): the closed sms branch answered `false` for
       // mail_to, and that `false` hid the mail branch's own pattern from the values tried there.
       'a pattern narrowed in one branch of a union whose branches are closed',
-      object(
-        {
-          kind: {
-            anyOf: [
-              object(
-                { kind: { const: 'mail' }, mail_to: { type: 'string', pattern: '^[a-z0-9]+$' } },
-                { required: ['kind'], additionalProperties: false },
-              ),
-              object({ kind: { const: 'sms' }, sms_to: { type: 'string' } }, { required: ['kind'], additionalProperties: false }),
-            ],
-          },
-        },
-        { required: ['kind'] },
-      ),
-      object(
-        {
-          kind: {
-            anyOf: [
-              object(
-                { kind: { const: 'mail' }, mail_to: { type: 'string', pattern: '^[a-z]+$' } },
-                { required: ['kind'], additionalProperties: false },
-              ),
-              object({ kind: { const: 'sms' }, sms_to: { type: 'string' } }, { required: ['kind'], additionalProperties: false }),
-            ],
-          },
-        },
-        { required: ['kind'] },
-      ),
+      mailOrSms('^[a-z0-9]+$'),
+      mailOrSms('^[a-z]+$'),
     ],
     [
       // Found by `npm run oracle` (unevaluatedItems-false, back, on brave_image_search): the only
       // valid items needed a string that fits a pattern and a date-time both.
       'unevaluatedItems false dropped after a tuple whose item needs a pattern and a format',
-      {
-        type: 'object',
-        properties: {
-          items: {
-            type: 'array',
-            prefixItems: [
-              object(
-                {
-                  at: {
-                    type: 'string',
-                    format: 'date-time',
-                    pattern: '^\\d{4}-(?:0[1-9]|1[0-2])-(?:[0-2]\\d)T\\d\\d:\\d\\d(?::\\d\\d)?Z$',
-                  },
-                },
-                { required: ['at'], additionalProperties: false },
-              ),
-            ],
-          },
-        },
-        required: ['items'],
-      },
-      {
-        type: 'object',
-        properties: {
-          items: {
-            type: 'array',
-            prefixItems: [
-              object(
-                {
-                  at: {
-                    type: 'string',
-                    format: 'date-time',
-                    pattern: '^\\d{4}-(?:0[1-9]|1[0-2])-(?:[0-2]\\d)T\\d\\d:\\d\\d(?::\\d\\d)?Z$',
-                  },
-                },
-                { required: ['at'], additionalProperties: false },
-              ),
-            ],
-            unevaluatedItems: false,
-          },
-        },
-        required: ['items'],
-      },
+      stampedTuple({}),
+      stampedTuple({ unevaluatedItems: false }),
     ],
   ])('%s', (_name, before, after) => {
     witnessOf(search(before, after));
