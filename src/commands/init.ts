@@ -7,7 +7,8 @@ import { clientServers } from '../config/client-config.js';
 import { loadConfig } from '../config/load.js';
 import { InputError, type Problem } from '../config/problems.js';
 import { packageFile } from '../package-root.js';
-import { writeFileAtomic, type CommandIO, type Outcome } from './io.js';
+import { writeFileAtomic } from '../atomic-write.js';
+import { type CommandIO, type Outcome } from './io.js';
 import { recordInto } from './record.js';
 import { contractSnapshot } from './snapshot.js';
 

@@ -1,5 +1,5 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
+import { writeFileAtomic, WriteError } from '../atomic-write.js';
 import { loadConfig, type ConfigFlags } from '../config/load.js';
 import { formatProblem, InputError } from '../config/problems.js';
 import type { GateConfig } from '../config/types.js';
@@ -57,7 +57,7 @@ export function exitCodeOf(outcome: Outcome, failOn: FailOn): number {
 }
 
 /**
- * Sends a rendered page to stdout, or with `-o FILE` writes it atomically (temp file, then rename),
+ * Sends a rendered page to stdout, or with `-o FILE` writes it atomically (src/atomic-write.ts),
  * creating the folder, so a workflow step can upload the file right after.
  */
 export function emit(text: string, output: string | undefined, io: CommandIO): void {
@@ -68,14 +68,6 @@ export function emit(text: string, output: string | undefined, io: CommandIO): v
   const target = resolve(io.cwd, output);
   writeFileAtomic(target, text);
   io.log(`mcp-gate: wrote ${relative(io.cwd, target) || target}`);
-}
-
-/** Writes a file whole or not at all: a temp file beside it, then a rename; the folder is created. */
-export function writeFileAtomic(target: string, text: string): void {
-  mkdirSync(dirname(target), { recursive: true });
-  const temp = `${target}.${process.pid}.tmp`;
-  writeFileSync(temp, text);
-  renameSync(temp, target);
 }
 
 /** Prints a summary (or writes it to `output`) and turns it into an outcome: shared by `run` and `merge`. */
@@ -100,6 +92,7 @@ export function assertRenders(kind: DocumentKind, format: Format): void {
 
 /** What an entry point prints for an error that stopped the gate before a verdict (exit 3). */
 export function failureText(error: unknown): string {
+  if (error instanceof WriteError) return `mcp-gate: ${error.message}`;
   if (error instanceof InputError) return `mcp-gate: invalid input:\n${error.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}`;
   if (
     error instanceof BaselineUnavailableError ||

@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
+import { writeFileAtomic } from '../atomic-write.js';
 import { loadDatasets } from '../cases/load.js';
 import { InputError, type Problem } from '../config/problems.js';
 import { readSource } from '../config/source.js';
@@ -126,7 +127,8 @@ export async function recordInto(job: RecordJob, io: CommandIO): Promise<boolean
       : `wrote ${shown}: no tool could be called, so its ${recordings.length} case(s) are commented out with the reasons, beside one that checks the tools are listed`;
     if (!recorded) io.log(`mcp-gate: record: ${nothingCalled}`);
   }
-  writeChecked(job.target, text);
+  // A dataset is written only once it loads as one.
+  writeFileAtomic(job.target, text, { check: (temp) => void loadDatasets([temp]), tempExtension: '.yaml' });
   io.log(`mcp-gate: record: ${summary}`);
   return true;
 }
@@ -136,20 +138,6 @@ function whyNothingCalled(unannotated: boolean): string {
   return unannotated
     ? "The server annotates no tool, so by the spec's defaults every tool may change something and none was called. List the tools that are safe to call in the profile's safeTools (or set allowSideEffects: true), then run record --force."
     : 'No tool could be called or recorded (each says why below). Fix what they name, then run record --force.';
-}
-
-/** Writes a dataset only once it loads as one: a temp file beside it, loaded, then renamed over it. */
-function writeChecked(target: string, text: string): void {
-  mkdirSync(dirname(target), { recursive: true });
-  const temp = `${target}.${process.pid}.tmp.yaml`;
-  writeFileSync(temp, text);
-  try {
-    loadDatasets([temp]);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
-  renameSync(temp, target);
 }
 
 /** The profile to record: --profile, else the baseline, else (a snapshot baseline has no server) the candidate. */

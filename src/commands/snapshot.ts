@@ -4,7 +4,8 @@ import type { GateConfig, Profile } from '../config/types.js';
 import { openSide } from '../contract/open-side.js';
 import { toSnapshot } from '../contract/snapshot.js';
 import { redactDeep } from '../secrets.js';
-import { readConfig, writeFileAtomic, type CommandIO, type Outcome } from './io.js';
+import { writeFileAtomic } from '../atomic-write.js';
+import { readConfig, type CommandIO, type Outcome } from './io.js';
 
 /** `mcp-gate snapshot --profile NAME [-o FILE]`: one profile's contract, deterministic, as JSON. */
 export async function snapshotCommand(flags: { config: string; profile?: string; output?: string }, io: CommandIO): Promise<Outcome> {

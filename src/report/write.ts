@@ -1,6 +1,7 @@
 import { jsonInert } from '../inert.js';
 import { redactShapes } from '../secrets.js';
-import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { writeNewFileAtomic } from '../atomic-write.js';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Report } from './types.js';
 
@@ -25,9 +26,9 @@ function freeName(dir: string, base: string): string {
   }
 }
 
-/** Writes the report atomically, under a name no other writer holds (see writeAtomically). */
+/** Writes the report atomically, under a name no other writer holds (see writeNewFileAtomic). */
 export function writeReport(dir: string, report: Report): string {
-  return writeAtomically(dir, () => reportFileName(dir, report), reportText(report));
+  return writeNewFileAtomic(() => reportFileName(dir, report), reportText(report));
 }
 
 /** The name of a bundle summary (a report's name always has `-to-`): readers of a reports dir skip it. */
@@ -35,54 +36,7 @@ export const isBundleSummaryName = (name: string): boolean => /^\d{8}T\d{6}Z-bun
 
 /** A bundle summary: `<dir>/<UTC yyyyMMddTHHmmssZ>-bundle.json`, written the same way. */
 export function writeBundleSummary(dir: string, summary: { startedAt: string }): string {
-  return writeAtomically(dir, () => freeName(dir, `${stamp(summary.startedAt)}-bundle`), `${JSON.stringify(summary, null, 2)}\n`);
-}
-
-/**
- * The text goes to a temp file in the same directory (exclusive create, fsync), and is published
- * under its final name by a hard link, which fails when the name exists: two runs in the same
- * second never overwrite each other, and a reader never sees half a report. Where links are not
- * supported, the final name is reserved by an exclusive create and the temp file renamed onto it.
- * The temp file is removed on every path, a full disk included.
- */
-function writeAtomically(dir: string, name: () => string, text: string): string {
-  mkdirSync(dir, { recursive: true });
-  for (;;) {
-    const target = name();
-    const temp = `${target}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
-    try {
-      const fd = openSync(temp, 'wx');
-      try {
-        writeFileSync(fd, text); // every byte, or an error (a single write may stop short on a full disk)
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      if (publish(temp, target)) return target;
-    } finally {
-      rmSync(temp, { force: true });
-    }
-  }
-}
-
-/** Puts `temp` at `target` unless `target` exists; false when another writer took the name first. */
-function publish(temp: string, target: string): boolean {
-  try {
-    linkSync(temp, target);
-    return true;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return false;
-    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV') throw error;
-  }
-  try {
-    closeSync(openSync(target, 'wx'));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  }
-  renameSync(temp, target);
-  return true;
+  return writeNewFileAtomic(() => freeName(dir, `${stamp(summary.startedAt)}-bundle`), `${JSON.stringify(summary, null, 2)}\n`);
 }
 
 /**

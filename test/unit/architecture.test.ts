@@ -23,6 +23,7 @@ const LAYERS: string[][] = [
     'validators',
     'concurrency',
     'closest',
+    'atomic-write',
   ],
   ['config'],
   ['connect'],
