@@ -1,21 +1,16 @@
 import { audit, failedOutputSchemas } from './audit/index.js';
 import { loadDatasets } from './cases/load.js';
-import { datasetNameProblems } from './cases/names.js';
 import { markRegressions } from './cases/regression.js';
-import { replayCases, unreachedCases, type Replay } from './cases/replay.js';
 import type { Dataset } from './cases/types.js';
 import { policyFindings, type PolicyDrift } from './config/policy-drift.js';
-import { InputError } from './config/problems.js';
 import type { GateConfig } from './config/types.js';
-import { BaselineUnavailableError, SideUnavailableError, failedWhileStarting } from './connect/errors.js';
 import { makeSideDirs, type SideDirs } from './connect/side-dirs.js';
 import type { Side } from './findings/types.js';
-import { openSide, unavailableSide, type OpenSide } from './contract/open-side.js';
-import { fallbackBaseline, fallbackFinding, noFallbackNote } from './report/fallback.js';
-import { describeProfile, relativeToCwd } from './connect/redact.js';
+import { unavailableSide } from './contract/open-side.js';
+import { fallbackFinding } from './report/fallback.js';
+import { relativeToCwd } from './connect/redact.js';
 import { RunDeadline } from './connect/run-deadline.js';
 import { containmentUsed } from './connect/containment.js';
-import { noticeSlow } from './connect/slow-notice.js';
 import { approveCovering, decide, type Decision } from './decide/decide.js';
 import { calmRemovals } from './decide/deprecation-window.js';
 import { collectSignals } from './decide/signals.js';
@@ -23,8 +18,6 @@ import { checkVersionBump } from './decide/version-bump.js';
 import { savedReports } from './report/history/saved.js';
 import { deprecatedSince } from './report/history/deprecations.js';
 import { diffContracts } from './diff/index.js';
-import { applyLive } from './diff/confirm-live.js';
-import { sendWitnesses, worthCalling, type LiveSide } from './cases/witness-calls.js';
 import { SchemaWork } from './contract/schema-work.js';
 import { summarize } from './diff/summary.js';
 import { discoveryFindings, unavailableFinding } from './contract/findings.js';
@@ -36,6 +29,7 @@ import { roleBreakdown, type RoleReport } from './roles/breakdown.js';
 import { roleDefinitions } from './roles/definitions.js';
 import { roleReach } from './roles/surface.js';
 import { GATE_NAME, GATE_VERSION } from './version.js';
+import { checkDatasetNames, confirmLive, connect, replayBoth, type Connected } from './pipeline-sides.js';
 
 export interface RunOptions {
   /** Progress lines, for stderr. */
@@ -78,78 +72,17 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
   const deadline = new RunDeadline(config.timeouts);
   const dirs = options.sideDirs ?? makeSideDirs(config);
   try {
-    const { base, cand, candidateError, candidateRetried } = await connect(config, deadline, log, dirs, options.server ?? null);
-    clock.stages.connect = Math.max(base.timing.connectMs, cand?.timing.connectMs ?? 0);
-    clock.stages.discover = Math.max(base.timing.discoverMs, cand?.timing.discoverMs ?? 0);
-    log(
-      `discovered: baseline ${base.contract.tools.length} tools, candidate ${cand ? `${cand.contract.tools.length} tools` : 'unavailable'}`,
-    );
-    checkDatasetNames(datasets, base, cand, log);
-    if (cand?.contract.features && !base.contract.features) {
-      log(
-        'note: the baseline snapshot holds tools only (written before mcp-gate read prompts, resources and capabilities): only the tools are compared',
-      );
-    }
-
-    const { witnessInstances, witnessNodes, witnessInstancesPerRun, schemaNodesPerTool, schemaNodesPerRun } = config.limits;
-    const budget = { instances: witnessInstances, nodes: witnessNodes, perRun: witnessInstancesPerRun };
-    // The walks hold the main thread: they look at the deadline themselves (contract/schema-work.ts).
-    // A deadline already spent before the diff was blamed on a side (a candidate that paged past
-    // it is unavailable, a verdict): only one the diff itself runs past ends the run here.
-    const checkDiff = deadline.expired ? () => undefined : () => deadline.check('the schema diff');
-    const work = new SchemaWork({ perTool: schemaNodesPerTool, perRun: schemaNodesPerRun }, checkDiff);
-    checkDiff();
-    const diffed: Change[] = clock.time('diff', () => (cand ? diffContracts(base.contract, cand.contract, budget, work) : []));
-    // Cases first, then the witnesses: a witness call never runs beside a case, nor before it.
-    const [baseReplay, candReplay, confirmed] = await clock.time('cases', async () => {
-      const replays = await replayBoth(datasets, base, cand, config, deadline, log);
-      return [...replays, cand ? await confirmLive(diffed, base, cand, config, deadline, log) : diffed] as const;
-    });
-    const baseCases = baseReplay.results;
-    const candCases = markRegressions(baseCases, candReplay.results);
-    const audited = clock.time('audit', () =>
-      audit(
-        { side: 'baseline', contract: base.contract, observations: baseReplay.observations },
-        { side: 'candidate', contract: cand?.contract ?? null, observations: candReplay.observations },
-        config.audit,
-      ),
-    );
-
+    const connected = await discoverBoth(config, datasets, { deadline, log, clock }, dirs, options.server ?? null);
+    const observed = await observe(config, datasets, connected, { deadline, log, clock });
     const today = startedAt.toISOString().slice(0, 10);
-    const { changes, calm } = deprecationLifecycle(confirmed, config, today, options.server);
-    const release = checkVersionBump(base.contract.server, cand?.contract.server ?? null, changes);
+    const { changes, calm } = deprecationLifecycle(observed.confirmed, config, today, options.server);
+    const release = checkVersionBump(connected.base.contract.server, connected.cand?.contract.server ?? null, changes);
     const definitions = roleDefinitions(datasets);
-    const { decision, roles } = clock.time('decide', () => {
-      const findings = [
-        ...discoveryFindings(base.contract, cand?.contract ?? null),
-        ...policyFindings(options.policy),
-        ...(base.fallback ? [fallbackFinding(config.baseline, base.fallback)] : []),
-        ...(candidateError ? [unavailableFinding(candidateError)] : []),
-        ...release.findings,
-      ];
-      const roles = roleBreakdown(
-        definitions,
-        { baseline: base.contract, candidate: cand?.contract ?? null },
-        { baseline: baseCases, candidate: candCases },
-        config.promotion,
-        today,
-      );
-      const forbidden = datasets.flatMap((d) => d.cases.flatMap((c) => c.forbiddenTools ?? []));
-      const reach = roleReach(definitions, forbidden);
-      const repairedOutputs = failedOutputSchemas(base.contract, audited.findings);
-      const signals = collectSignals(changes, candCases, [...findings, ...audited.findings, ...roles.findings], {
-        reach,
-        repairedOutputs,
-        calmRemovals: calm,
-      });
-      const decided = decide(signals, config.promotion, today);
-      const decision = options.approvedByLabel
-        ? approveCovering(decided, signals, options.approvedByLabel, options.approvalCovers ?? null)
-        : decided;
-      return { decision, roles: roles.roles };
-    });
+    const { decision, roles } = clock.time('decide', () =>
+      decideRun({ config, datasets, connected, observed, changes, calm, release, definitions, today }, options),
+    );
     logDecision(decision, log);
-
+    const { base, cand, candidateError, candidateRetried } = connected;
     return trimReport({
       schemaVersion: REPORT_SCHEMA_VERSION,
       generatedBy: { name: GATE_NAME, version: GATE_VERSION },
@@ -160,14 +93,14 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
         datasets: datasets.map((d) => d.file),
         roles: definitions.map((r) => r.name),
       },
-      baseline: buildSideReport(base, baseCases),
+      baseline: buildSideReport(base, observed.baseCases),
       candidate: buildSideReport(
         cand ?? { ...unavailableSide(config.profiles[config.candidate]!, candidateError), retried: candidateRetried },
-        candCases,
+        observed.candCases,
       ),
       diff: { summary: summarize(changes), changes },
       release,
-      audit: audited,
+      audit: observed.audited,
       roles: roles satisfies RoleReport[],
       decision,
       ...(options.policy && { policy: options.policy }),
@@ -179,6 +112,111 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
     // After the servers ended: nothing writes there any more.
     if (!options.sideDirs) for (const d of Object.values(dirs)) d?.remove();
   }
+}
+
+/** What each stage of a run is given: its deadline, its progress lines and the clock that times it. */
+interface Stage {
+  deadline: RunDeadline;
+  log: (line: string) => void;
+  clock: StageClock;
+}
+
+/** Both sides connected and their contracts read; the datasets' names checked against them. */
+async function discoverBoth(
+  config: GateConfig,
+  datasets: Dataset[],
+  { deadline, log, clock }: Stage,
+  dirs: Record<Side, SideDirs | null>,
+  server: string | null,
+): Promise<Connected> {
+  const connected = await connect(config, deadline, log, dirs, server);
+  const { base, cand } = connected;
+  clock.stages.connect = Math.max(base.timing.connectMs, cand?.timing.connectMs ?? 0);
+  clock.stages.discover = Math.max(base.timing.discoverMs, cand?.timing.discoverMs ?? 0);
+  log(
+    `discovered: baseline ${base.contract.tools.length} tools, candidate ${cand ? `${cand.contract.tools.length} tools` : 'unavailable'}`,
+  );
+  checkDatasetNames(datasets, base, cand, log);
+  if (cand?.contract.features && !base.contract.features) {
+    log(
+      'note: the baseline snapshot holds tools only (written before mcp-gate read prompts, resources and capabilities): only the tools are compared',
+    );
+  }
+  return connected;
+}
+
+/** What the run saw: the diff (live witnesses applied), each side's case results, and the audit. */
+async function observe(config: GateConfig, datasets: Dataset[], { base, cand }: Connected, { deadline, log, clock }: Stage) {
+  const { witnessInstances, witnessNodes, witnessInstancesPerRun, schemaNodesPerTool, schemaNodesPerRun } = config.limits;
+  const budget = { instances: witnessInstances, nodes: witnessNodes, perRun: witnessInstancesPerRun };
+  // The walks hold the main thread: they look at the deadline themselves (contract/schema-work.ts).
+  // A deadline already spent before the diff was blamed on a side (a candidate that paged past
+  // it is unavailable, a verdict): only one the diff itself runs past ends the run here.
+  const checkDiff = deadline.expired ? () => undefined : () => deadline.check('the schema diff');
+  const work = new SchemaWork({ perTool: schemaNodesPerTool, perRun: schemaNodesPerRun }, checkDiff);
+  checkDiff();
+  const diffed: Change[] = clock.time('diff', () => (cand ? diffContracts(base.contract, cand.contract, budget, work) : []));
+  // Cases first, then the witnesses: a witness call never runs beside a case, nor before it.
+  const [baseReplay, candReplay, confirmed] = await clock.time('cases', async () => {
+    const replays = await replayBoth(datasets, base, cand, config, deadline, log);
+    return [...replays, cand ? await confirmLive(diffed, base, cand, config, deadline, log) : diffed] as const;
+  });
+  const baseCases = baseReplay.results;
+  const candCases = markRegressions(baseCases, candReplay.results);
+  const audited = clock.time('audit', () =>
+    audit(
+      { side: 'baseline', contract: base.contract, observations: baseReplay.observations },
+      { side: 'candidate', contract: cand?.contract ?? null, observations: candReplay.observations },
+      config.audit,
+    ),
+  );
+  return { confirmed, baseCases, candCases, audited };
+}
+
+/** Everything the decision reads: the run's findings, each role's breakdown, then the verdict (approved by a label if given). */
+function decideRun(
+  run: {
+    config: GateConfig;
+    datasets: Dataset[];
+    connected: Connected;
+    observed: Awaited<ReturnType<typeof observe>>;
+    changes: Change[];
+    calm: Map<string, string>;
+    release: ReturnType<typeof checkVersionBump>;
+    definitions: ReturnType<typeof roleDefinitions>;
+    today: string;
+  },
+  options: RunOptions,
+): { decision: Decision; roles: RoleReport[] } {
+  const { config, connected, observed, today, definitions } = run;
+  const { base, cand, candidateError } = connected;
+  const findings = [
+    ...discoveryFindings(base.contract, cand?.contract ?? null),
+    ...policyFindings(options.policy),
+    ...(base.fallback ? [fallbackFinding(config.baseline, base.fallback)] : []),
+    ...(candidateError ? [unavailableFinding(candidateError)] : []),
+    ...run.release.findings,
+  ];
+  const roles = roleBreakdown(
+    definitions,
+    { baseline: base.contract, candidate: cand?.contract ?? null },
+    { baseline: observed.baseCases, candidate: observed.candCases },
+    config.promotion,
+    today,
+  );
+  const forbidden = run.datasets.flatMap((d) => d.cases.flatMap((c) => c.forbiddenTools ?? []));
+  const reach = roleReach(definitions, forbidden);
+  const repairedOutputs = failedOutputSchemas(base.contract, observed.audited.findings);
+  const signals = collectSignals(run.changes, observed.candCases, [...findings, ...observed.audited.findings, ...roles.findings], {
+    reach,
+    repairedOutputs,
+    calmRemovals: run.calm,
+  });
+  const decided = decide(signals, config.promotion, today);
+  const decision = options.approvedByLabel
+    ? approveCovering(decided, signals, options.approvedByLabel, options.approvalCovers ?? null)
+    : decided;
+  return { decision, roles: roles.roles };
 }
 
 /**
@@ -212,171 +250,14 @@ function deprecationLifecycle(
   return { changes: noted, calm };
 }
 
-interface Connected {
-  base: OpenSide;
-  /** Null when the candidate could not be reached: a finding, and a verdict. */
-  cand: OpenSide | null;
-  candidateError: SideUnavailableError | null;
-  /** Why the candidate's first start failed, when it was started twice and the second failed too. */
-  candidateRetried?: { phase: string; message: string };
-}
-
-/**
- * Reaches both sides in parallel and reads their contracts. A side that fails while starting is
- * started once more, after the other side has started: a server that raced its twin for a lock or
- * a cache then starts alone. A baseline that still cannot be read is exit 3.
- */
-async function connect(
-  config: GateConfig,
-  deadline: RunDeadline,
-  log: (line: string) => void,
-  dirs: Record<Side, SideDirs | null>,
-  server: string | null,
-): Promise<Connected> {
-  const profiles = { baseline: config.profiles[config.baseline]!, candidate: config.profiles[config.candidate]! };
-  log(
-    `connecting: baseline "${config.baseline}" (${describeProfile(profiles.baseline)}), candidate "${config.candidate}" (${describeProfile(profiles.candidate)})`,
-  );
-  for (const side of ['baseline', 'candidate'] as const) {
-    const missing = dirs[side]?.missing ?? [];
-    if (missing.length) log(`note: ${side}: home entries not on this machine, not linked or copied: ${missing.join(', ')}`);
-  }
-  const open = (side: Side) => openSide(side, profiles[side], config, deadline.adopt, log, dirs[side]);
-  const opened = await Promise.allSettled([open('baseline'), open('candidate')]);
-  const firstStart: Partial<Record<Side, { phase: string; message: string }>> = {};
-  // One at a time, baseline first: two sides that both failed then start apart from each other.
-  for (const [i, side] of (['baseline', 'candidate'] as const).entries()) {
-    const outcome = opened[i]!;
-    if (outcome.status === 'fulfilled' || deadline.expired || !failedWhileStarting(outcome.reason)) continue;
-    const first = outcome.reason;
-    firstStart[side] = { phase: first.phase, message: first.message };
-    log(`${side}: failed while starting (${first.phase}: ${first.message}); starting it once more`);
-    dirs[side]?.renew();
-    const again = await Promise.allSettled([open(side)]);
-    const retried = again[0];
-    opened[i] = retried.status === 'fulfilled' ? { status: 'fulfilled', value: { ...retried.value, retried: firstStart[side] } } : retried;
-  }
-  const baseline = deadline.blame(opened[0], 'baseline');
-  const candidate = deadline.blame(opened[1], 'candidate');
-  let base: OpenSide;
-  if (baseline.status === 'rejected') {
-    if (!(baseline.reason instanceof SideUnavailableError)) throw baseline.reason;
-    const stand = deadline.expired ? null : fallbackBaseline(profiles.baseline, baseline.reason, config.reports.dir, server, process.cwd());
-    if (!stand)
-      throw new BaselineUnavailableError(
-        baseline.reason,
-        config.baseline,
-        firstStart.baseline,
-        noFallbackNote(profiles.baseline, relativeToCwd(config.reports.dir)),
-      );
-    log(
-      `baseline: could not start; fallback ${stand.fallback!.kind}: ${stand.fallback!.report ? `its contract in ${stand.fallback!.report}` : 'an empty server'} stands in (baseline-fallback)`,
-    );
-    base = { ...stand, retried: firstStart.baseline };
-  } else base = baseline.value;
-  if (candidate.status === 'fulfilled') return { base, cand: candidate.value, candidateError: null };
-  if (!(candidate.reason instanceof SideUnavailableError)) throw candidate.reason;
-  return { base, cand: null, candidateError: candidate.reason, candidateRetried: firstStart.candidate };
-}
-
-/** A dataset that names a tool neither side has is a dataset problem (exit 3), before any case runs. */
-function checkDatasetNames(datasets: Dataset[], base: OpenSide, cand: OpenSide | null, log: (line: string) => void): void {
-  const names = datasetNameProblems(datasets, cand ? [base.contract, cand.contract] : [base.contract], cand !== null);
-  if (names.problems.length) throw new InputError(names.problems);
-  for (const note of names.notes) log(`note: ${note}`);
-}
-
-/** Every case on both sides; a side that is not there (or a run already past its deadline) skips them. */
-async function replayBoth(
-  datasets: Dataset[],
-  base: OpenSide,
-  cand: OpenSide | null,
-  config: GateConfig,
-  deadline: RunDeadline,
-  log: (line: string) => void,
-): Promise<[Replay, Replay]> {
-  const caseCount = datasets.reduce((n, d) => n + d.cases.length, 0);
-  if (caseCount) log(`replaying ${caseCount} cases on both sides`);
-  // Past the deadline already (a side was blamed for it): every server is gone, so nothing is replayed.
-  if (deadline.expired) return [unreachedCases(datasets), unreachedCases(datasets)];
-  // Each case as it ends, per side; past 50 cases, every twentieth of them, so a long run shows it moves.
-  const every = caseCount <= 50 ? 1 : Math.ceil(caseCount / 20);
-  const replay = (side: OpenSide): Promise<Replay> => {
-    const session = side.session;
-    const call = tracker(side, config, deadline, log);
-    let done = 0;
-    return replayCases(datasets, {
-      contract: side.contract,
-      caller: session ? { callTool: (name, args) => call(name, `tools/call ${name}`, () => session.callTool(name, args)) } : null,
-      reader: session
-        ? {
-            getPrompt: (name, args) =>
-              call(`prompt ${name}`, `prompts/get ${name}`, () => session.request('prompts/get', 'prompts/get', { name, arguments: args })),
-            readResource: (uri) =>
-              call(`resource ${uri}`, `resources/read ${uri}`, () => session.request('resources/read', 'resources/read', { uri })),
-          }
-        : null,
-      noCallerReason: side.fallback
-        ? `profile "${side.profile.name}" could not start; its fallback (${side.fallback.kind}) has no server to call`
-        : `profile "${side.profile.name}" is a snapshot: no live server to call`,
-      allowSideEffects: side.profile.allowSideEffects,
-      safeTools: side.profile.transport === 'snapshot' ? [] : side.profile.safeTools,
-      concurrency: config.cases.concurrency,
-      onCase: (result) => {
-        done++;
-        if (done % every === 0 || done === caseCount) log(`${side.side}: case ${done}/${caseCount} ${result.id}: ${result.status}`);
-      },
-    });
-  };
-  return deadline.race(Promise.all([replay(base), cand ? replay(cand) : Promise.resolve(unreachedCases(datasets))]));
-}
-
-/**
- * One request of a side, as the run tracks it: `tracked` is how the run deadline names a call in
- * flight; `what` is the request, for the slow notice.
- */
-function tracker(side: OpenSide, config: GateConfig, deadline: RunDeadline, log: (line: string) => void) {
-  const requestMs = { name: 'timeouts.requestMs', ms: config.timeouts.requestMs };
-  return <T>(tracked: string, what: string, step: () => Promise<T>) =>
-    deadline.track(side.side, tracked, () => noticeSlow(log, `${side.side}: ${what}`, requestMs, step));
-}
-
-/** The breaks' witnesses sent to both live servers (cases/witness-calls.ts), and what their answers make of each. */
-async function confirmLive(
-  changes: Change[],
-  base: OpenSide,
-  cand: OpenSide,
-  config: GateConfig,
-  deadline: RunDeadline,
-  log: (line: string) => void,
-): Promise<Change[]> {
-  if (deadline.expired || !changes.some(worthCalling)) return changes;
-  const live = (side: OpenSide): LiveSide => {
-    const session = side.session;
-    const call = tracker(side, config, deadline, log);
-    return {
-      side: side.side,
-      contract: side.contract,
-      consent: {
-        allowSideEffects: side.profile.allowSideEffects,
-        safeTools: side.profile.transport === 'snapshot' ? [] : side.profile.safeTools,
-      },
-      call: session ? (name, args) => call(name, `tools/call ${name} (a witness)`, () => session.callTool(name, args)) : null,
-      alive: () => session?.alive ?? false,
-    };
-  };
-  const checks = await deadline.race(
-    sendWitnesses(changes, { baseline: live(base), candidate: live(cand) }, config.limits.witnessCalls, log),
-  );
-  return applyLive(changes, checks);
-}
-
 function logDecision(decision: Decision, log: (line: string) => void): void {
   if (decision.staleApproval) log(`approval: ${decision.staleApproval.message}`);
   log(
     `decision: ${decision.verdict}${decision.approval ? ` (approved by label "${decision.approval.label}"; the gate said ${decision.approval.verdictBefore})` : ''}`,
   );
 }
+
+type StageClock = ReturnType<typeof stageClock>;
 
 /** Each stage's wall time, in whole milliseconds, as the report's `timing` holds them. */
 function stageClock() {

@@ -33,7 +33,7 @@ const LAYERS: string[][] = [
   ['diff', 'cases', 'audit', 'record'],
   ['decide', 'roles'],
   ['report', 'bundle'],
-  ['pipeline'],
+  ['pipeline', 'pipeline-sides'],
   ['commands', 'action'],
   ['cli', 'launch'],
 ];
