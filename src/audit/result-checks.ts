@@ -4,7 +4,7 @@ import type { Finding, Side } from '../findings/types.js';
 import { validationFailures } from './schema-check.js';
 import { SDK_OUTPUT_INVALID, sdkRefusals } from './sdk-refusal.js';
 import { jsonOfText } from './text-json.js';
-import { resultData } from './result-data.js';
+import { emptyPage, HINT_IN_TEXT, moreSignal, unusablePageHint } from './pagination.js';
 import { inert } from '../inert.js';
 
 /** One live tool result, kept in memory for the audit (the report keeps only its sizes). */
@@ -53,15 +53,23 @@ interface TextBlock {
   json: unknown;
 }
 
-const MORE_KEYS = ['has_more', 'hasMore', 'nextCursor', 'next_cursor', 'next_page', 'nextPage', 'next', 'cursor'];
-const LIMIT_ARGS = ['limit', 'per_page', 'perPage', 'pageSize', 'page_size', 'max_results', 'maxResults', 'count'];
-const HINT_IN_TEXT =
-  /(next\s*page|more\s+results|nextCursor|next_cursor|cursor|has_?more|page\s*\d+\s*of|call again|showing (?:the )?(?:first|top) \d+|narrow (?:the|your) (?:query|search)|\bof \d+ (?:total|results|items)\b)/i;
+/** Adds a finding about the result at hand. */
+type Add = (code: Code, message: string, severity?: Finding['severity'], at?: { path: string; keyword: string }) => void;
+
+/** One tool result, read once for every check. */
+interface ReadResult {
+  o: Observation;
+  tool: ContractTool | undefined;
+  blocks: TextBlock[];
+  texts: string[];
+  structured: unknown;
+  isError: boolean;
+}
 
 /** Checks on one live result: what the model actually receives from the call. */
 export function auditResult(o: Observation, tool: ContractTool | undefined, side: Side, budget: number): Finding[] {
   const findings: Finding[] = [];
-  const add = (code: Code, message: string, severity: Finding['severity'] = 'dangerous', at?: { path: string; keyword: string }) =>
+  const add: Add = (code, message, severity = 'dangerous', at) =>
     findings.push({
       code,
       severity,
@@ -80,12 +88,24 @@ export function auditResult(o: Observation, tool: ContractTool | undefined, side
     overBudget(); // a result dropped unread for its size still has a size
     return findings;
   }
-  const result = o.result;
-  const blocks: TextBlock[] = textBlocks(result).map((text) => ({ text, json: jsonOfText(text) }));
-  const texts = blocks.map((b) => b.text);
-  const structured = result.structuredContent;
-  const isError = result.isError === true;
+  const blocks: TextBlock[] = textBlocks(o.result).map((text) => ({ text, json: jsonOfText(text) }));
+  const r: ReadResult = {
+    o,
+    tool,
+    blocks,
+    texts: blocks.map((b) => b.text),
+    structured: o.result.structuredContent,
+    isError: o.result.isError === true,
+  };
+  checkStructuredContent(r, add);
+  checkShape(r, add);
+  overBudget();
+  checkPrettyJson(blocks, add);
+  return findings;
+}
 
+/** The structured result: refused by the SDK, failing the outputSchema, or carried by no text block. */
+function checkStructuredContent({ tool, blocks, texts, structured, isError }: ReadResult, add: Add): void {
   // SDK servers check structuredContent themselves and answer isError with the failure instead of
   // the data: the failure is the server's, not the call's, so it is read as what it is.
   const sdkInvalid = isError ? texts.find((t) => SDK_OUTPUT_INVALID.test(t)) : undefined;
@@ -127,6 +147,10 @@ export function auditResult(o: Observation, tool: ContractTool | undefined, side
       'safe',
     );
   }
+}
+
+/** What the model makes of the result: an error not flagged, pages it cannot reach, fields always null. */
+function checkShape({ o, tool, blocks, texts, structured, isError }: ReadResult, add: Add): void {
   if (!isError) {
     const why = errorShape(structured, blocks);
     if (why) add('error-not-flagged', `looks like an error (${why}) but isError is not true, so the model reads it as data.`, 'breaking');
@@ -148,7 +172,10 @@ export function auditResult(o: Observation, tool: ContractTool | undefined, side
       'result-null-fields',
       `${nulls.length} field${nulls.length === 1 ? ' is' : 's are'} null in every item (${nulls.slice(0, 8).join(', ')}${nulls.length > 8 ? ', …' : ''}): absent values written out as null cost the model tokens and read as facts; omit them.`,
     );
-  overBudget();
+}
+
+/** Text blocks of indented JSON: whitespace the model pays for. */
+function checkPrettyJson(blocks: TextBlock[], add: Add): void {
   for (const { text, json } of blocks) {
     // Indented JSON: a line that starts with spaces or tabs before a key or value. The blank line
     // between a head line and the data is not indentation.
@@ -158,7 +185,6 @@ export function auditResult(o: Observation, tool: ContractTool | undefined, side
     if (wasted > 0)
       add('result-pretty-json', `a text block holds indented JSON: ${wasted} bytes of whitespace over the compact form.`, 'safe');
   }
-  return findings;
 }
 
 /**
@@ -193,35 +219,6 @@ function errorShape(structured: unknown, blocks: TextBlock[]): string | null {
   return /^error\b/i.test(first) ? 'text starts with "Error"' : null;
 }
 
-function moreSignal(structured: unknown, args: Record<string, unknown>): string | null {
-  if (!isObject(structured)) return null;
-  for (const key of MORE_KEYS) {
-    const value = structured[key];
-    if (value === true || (typeof value === 'string' && value !== '') || (typeof value === 'number' && value > 0)) return `"${key}"`;
-  }
-  const limitArg = LIMIT_ARGS.find((k) => typeof args[k] === 'number');
-  if (limitArg) {
-    const full = Object.entries(structured).find(([, v]) => Array.isArray(v) && v.length === args[limitArg]);
-    if (full) return `"${full[0]}" holds exactly ${limitArg}=${String(args[limitArg])} items`;
-  }
-  return null;
-}
-
-const PAGE_ARGS = /^(page|page_?number|pageNumber|cursor|next_?cursor|offset|after|page_?token|pageToken|start)$/i;
-const PAGE_HINT = /\b(?:call (?:this tool )?again|next page|(?:pass|with|use|set)\s+(?:page|cursor)\s*=)/i;
-
-/**
- * A text that tells the model to ask for the next page of a tool that takes no page, cursor or
- * offset argument: the model cannot follow it (the write-ups' "a list that claims more").
- */
-function unusablePageHint(texts: string[], tool: ContractTool): string | null {
-  const hint = texts.map((t) => PAGE_HINT.exec(t)).find(Boolean);
-  if (!hint) return null;
-  const args = Object.keys((tool.inputSchema?.properties as object | undefined) ?? {});
-  if (args.some((a) => PAGE_ARGS.test(a))) return null;
-  return `the text tells the model to ask for more ("${hint[0]}") but the tool takes no page, cursor or offset argument (it takes ${args.length ? args.join(', ') : 'none'}).`;
-}
-
 /**
  * Fields null in every object of a list that has at least two (or in the one object returned), when
  * at least two such fields appear: TypedDict-style output that writes absent optional keys as null
@@ -242,17 +239,4 @@ function alwaysNull(data: unknown): string[] {
     for (const key of keys) if (items.every((i) => Object.hasOwn(i, key) && i[key] === null)) out.add(key);
   }
   return out.size >= 2 ? [...out].sort() : [];
-}
-
-/**
- * Whether a page holds nothing: no item in any list of its data, and at least one list. An error,
- * or data without a list, is not called empty: there is nothing to say it claimed too much.
- */
-export function emptyPage(result: unknown): boolean {
-  if (!isObject(result) || result.isError === true) return false;
-  const data = resultData(result);
-  if (Array.isArray(data)) return data.length === 0;
-  if (!isObject(data)) return false;
-  const lists = Object.values(data).filter(Array.isArray);
-  return lists.length > 0 && lists.every((l) => l.length === 0);
 }
