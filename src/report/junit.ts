@@ -27,7 +27,22 @@ const seconds = (ms: number | null | undefined) => ((ms ?? 0) / 1000).toFixed(3)
  */
 export function renderJunit(report: Report): string {
   const c = report.candidate;
-  const cases: TestCase[] = c.caseResults.map((r) => ({
+  // What the candidate fixed passes: one test case per finding code, counted in its name.
+  const fixed: TestCase[] = fixedCounts(report).map((f) => ({ name: `fixed: ${f.words} (${f.code})`, classname: 'mcp-gate.audit' }));
+  const suites: Suite[] = [
+    [`frozen role cases (${c.profile})`, caseTests(report)],
+    [`contract ${report.baseline.profile} -> ${c.profile}`, contractTests(report)],
+    ...(fixed.length ? [['fixed in this release', fixed] as Suite] : []),
+    ['decision', [verdictTest(report)]],
+  ];
+  return xmlOf(suites, report);
+}
+
+type Suite = [name: string, tests: TestCase[]];
+
+/** One test case per case the candidate ran; a failure the baseline shares says so. */
+function caseTests({ candidate: c }: Report): TestCase[] {
+  return c.caseResults.map((r) => ({
     name: r.id,
     classname: `mcp-gate.cases.${r.role}`,
     ...(r.status === 'failed' && {
@@ -41,16 +56,23 @@ export function renderJunit(report: Report): string {
       skipped: r.probes.find((p) => p.reason)?.reason ?? (c.available ? 'probes skipped' : 'candidate unavailable'),
     }),
   }));
+}
+
+/** One failing test case per breaking change, or a single passing one. */
+function contractTests(report: Report): TestCase[] {
   const breaking = report.diff.changes.filter((x) => x.severity === 'breaking');
-  const contract: TestCase[] = breaking.length
+  return breaking.length
     ? breaking.map((x) => ({
         name: `${x.code} ${x.tool ?? ''} ${x.path}`.trim(),
         classname: 'mcp-gate.contract',
         failure: { message: x.message, type: x.code, body: `fingerprint ${x.fingerprint}` },
       }))
     : [{ name: 'no breaking changes', classname: 'mcp-gate.contract' }];
-  const d = report.decision;
-  const verdict: TestCase = {
+}
+
+/** The verdict: it fails unless it is Promote. */
+function verdictTest({ decision: d }: Report): TestCase {
+  return {
     name: `verdict ${d.verdict}`,
     classname: 'mcp-gate.decision',
     ...(d.verdict !== 'Promote' && {
@@ -61,14 +83,9 @@ export function renderJunit(report: Report): string {
       },
     }),
   };
-  // What the candidate fixed passes: one test case per finding code, counted in its name.
-  const fixed: TestCase[] = fixedCounts(report).map((f) => ({ name: `fixed: ${f.words} (${f.code})`, classname: 'mcp-gate.audit' }));
-  const suites: [string, TestCase[]][] = [
-    [`frozen role cases (${c.profile})`, cases],
-    [`contract ${report.baseline.profile} -> ${c.profile}`, contract],
-    ...(fixed.length ? [['fixed in this release', fixed] as [string, TestCase[]]] : []),
-    ['decision', [verdict]],
-  ];
+}
+
+function xmlOf(suites: Suite[], report: Report): string {
   const count = (list: TestCase[], key: 'failure' | 'skipped') => list.filter((t) => t[key] !== undefined).length;
   const all = suites.flatMap(([, list]) => list);
   const time = seconds(report.timing?.totalMs);
@@ -80,19 +97,21 @@ export function renderJunit(report: Report): string {
     out.push(
       `  <testsuite name="${xml(name)}" id="${id}" package="mcp-gate" hostname="localhost" timestamp="${report.startedAt.replace(/\.\d+Z$/, '').replace(/Z$/, '')}" tests="${list.length}" failures="${count(list, 'failure')}" errors="0" skipped="${count(list, 'skipped')}" time="0">`,
     );
-    for (const t of list) {
-      const open = `    <testcase name="${xml(t.name)}" classname="${xml(t.classname)}" time="0"`;
-      if (t.failure)
-        out.push(
-          `${open}>`,
-          `      <failure message="${xml(t.failure.message)}" type="${xml(t.failure.type)}">${xml(t.failure.body)}</failure>`,
-          '    </testcase>',
-        );
-      else if (t.skipped !== undefined) out.push(`${open}>`, `      <skipped message="${xml(t.skipped)}"/>`, '    </testcase>');
-      else out.push(`${open}/>`);
-    }
+    for (const t of list) out.push(...testCaseXml(t));
     out.push('  </testsuite>');
   });
   out.push('</testsuites>');
   return `${out.join('\n')}\n`;
+}
+
+function testCaseXml(t: TestCase): string[] {
+  const open = `    <testcase name="${xml(t.name)}" classname="${xml(t.classname)}" time="0"`;
+  if (t.failure)
+    return [
+      `${open}>`,
+      `      <failure message="${xml(t.failure.message)}" type="${xml(t.failure.type)}">${xml(t.failure.body)}</failure>`,
+      '    </testcase>',
+    ];
+  if (t.skipped !== undefined) return [`${open}>`, `      <skipped message="${xml(t.skipped)}"/>`, '    </testcase>'];
+  return [`${open}/>`];
 }

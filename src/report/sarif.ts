@@ -24,54 +24,90 @@ interface Result {
  * no source line of its own), with the tool as a logical location.
  */
 export function renderSarif(report: Report): string {
+  const results = sarifResults(report);
+  const used = [...new Set(results.map((r) => r.ruleId))];
+  const sarif = {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: report.generatedBy.name,
+            version: report.generatedBy.version,
+            informationUri: INFORMATION_URI,
+            rules: used.map(ruleOf),
+          },
+        },
+        automationDetails: { id: `mcp-gate/${report.baseline.profile}-to-${report.candidate.profile}/` },
+        results: results.map((r) => ({ ...r, ruleIndex: used.indexOf(r.ruleId) })),
+        properties: { verdict: report.decision.verdict, reasons: report.decision.reasons.map((r) => r.code) },
+      },
+    ],
+  };
+  return `${JSON.stringify(sarif, null, 2)}\n`;
+}
+
+/** Where a result points: a file (line 1), and the tool as a logical location. */
+type Where = (uri: string, tool: string | null) => object;
+
+/** The results, in order: changes, failed cases, audit regressions, a baseline fallback, fixed findings. */
+function sarifResults(report: Report): Result[] {
   const config = report.config?.file ?? 'gate.config.yaml';
-  const where = (uri: string, tool: string | null) => ({
+  const where: Where = (uri, tool) => ({
     physicalLocation: { artifactLocation: { uri }, region: { startLine: 1 } },
     ...(tool && { logicalLocations: [{ name: tool, kind: 'function', fullyQualifiedName: `${report.candidate.profile}/${tool}` }] }),
   });
-  const results: Result[] = [];
-  for (const x of report.diff.changes) {
-    if (x.severity === 'safe') continue;
-    results.push({
+  const changes: Result[] = report.diff.changes
+    .filter((x) => x.severity !== 'safe')
+    .map((x) => ({
       ruleId: x.code,
       level: LEVEL[x.severity],
       message: { text: inert(x.message) },
       locations: [where(config, x.tool)],
       partialFingerprints: { 'mcpGateChange/v1': x.fingerprint },
+    }));
+  return [...changes, ...caseResults(report, where), ...auditResults(report, (tool) => where(config, tool))];
+}
+
+/** The candidate's failed cases, at their dataset; one that failed the same way on the baseline is a note. */
+function caseResults(report: Report, where: Where): Result[] {
+  return report.candidate.caseResults
+    .filter((r) => r.status === 'failed')
+    .map((r) => {
+      const preexisting = r.regression === false;
+      return {
+        ruleId: preexisting ? 'case-already-failing' : 'case-broken',
+        level: preexisting ? 'note' : 'error',
+        message: {
+          text: inert(
+            `Case ${r.id} (${r.role}) fails on the candidate${preexisting ? ' and on the baseline, the same way' : ''}: ${r.failures.map((f) => f.message).join('; ')}`,
+          ),
+        },
+        locations: [where(r.dataset, r.failures[0]?.tool ?? null)],
+        partialFingerprints: { 'mcpGateCase/v1': `${r.dataset}#${r.id}` },
+      };
     });
-  }
-  for (const r of report.candidate.caseResults) {
-    if (r.status !== 'failed') continue;
-    const preexisting = r.regression === false;
-    results.push({
-      ruleId: preexisting ? 'case-already-failing' : 'case-broken',
-      level: preexisting ? 'note' : 'error',
-      message: {
-        text: inert(
-          `Case ${r.id} (${r.role}) fails on the candidate${preexisting ? ' and on the baseline, the same way' : ''}: ${r.failures.map((f) => f.message).join('; ')}`,
-        ),
-      },
-      locations: [where(r.dataset, r.failures[0]?.tool ?? null)],
-      partialFingerprints: { 'mcpGateCase/v1': `${r.dataset}#${r.id}` },
-    });
-  }
-  for (const f of report.audit.findings) {
-    if (f.side !== 'candidate' || !f.regression) continue;
-    results.push({
+}
+
+/** At the config: the candidate's audit regressions, a baseline that was stood in for, and the findings the candidate fixed. */
+function auditResults(report: Report, atTool: (tool: string | null) => object): Result[] {
+  const results: Result[] = report.audit.findings
+    .filter((f) => f.side === 'candidate' && f.regression)
+    .map((f) => ({
       ruleId: f.code,
       level: LEVEL[f.severity],
       message: { text: inert(f.message) },
-      locations: [where(config, f.tool)],
+      locations: [atTool(f.tool)],
       partialFingerprints: { 'mcpGateAudit/v1': `${f.code}|${f.tool ?? ''}|${f.caseId ?? ''}` },
-    });
-  }
+    }));
   // A baseline that could not start and was stood in for: said even when a rule ignores baseline-fallback.
   if (report.baseline.fallback) {
     results.push({
       ruleId: 'baseline-fallback',
       level: 'warning',
       message: { text: inert(fallbackLine(report.baseline.fallback)) },
-      locations: [where(config, null)],
+      locations: [atTool(null)],
       partialFingerprints: { 'mcpGateRun/v1': `baseline-fallback|${report.baseline.profile}` },
     });
   }
@@ -83,30 +119,21 @@ export function renderSarif(report: Report): string {
       kind: 'pass',
       level: 'none',
       message: { text: `Fixed in this release: ${inert(f.message)}` },
-      locations: [where(config, f.tool)],
+      locations: [atTool(f.tool)],
       partialFingerprints: { 'mcpGateAudit/v1': `${f.code}|${f.tool ?? ''}|${f.caseId ?? ''}` },
     });
   }
-  const used = [...new Set(results.map((r) => r.ruleId))];
-  const rules = used.map((code) => ({
+  return results;
+}
+
+/** A rule for each code used: its title, and its default action as the level. */
+function ruleOf(code: Code) {
+  return {
     id: code,
     name: code.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()).replace(/^\w/, (c) => c.toUpperCase()),
     shortDescription: { text: CODES[code].title },
     helpUri: `${INFORMATION_URI}#finding-codes`,
     defaultConfiguration: { level: CODES[code].action === 'rollback' ? 'error' : CODES[code].action === 'hold' ? 'warning' : 'note' },
     properties: { action: CODES[code].action, area: CODES[code].area },
-  }));
-  const sarif = {
-    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
-    version: '2.1.0',
-    runs: [
-      {
-        tool: { driver: { name: report.generatedBy.name, version: report.generatedBy.version, informationUri: INFORMATION_URI, rules } },
-        automationDetails: { id: `mcp-gate/${report.baseline.profile}-to-${report.candidate.profile}/` },
-        results: results.map((r) => ({ ...r, ruleIndex: used.indexOf(r.ruleId) })),
-        properties: { verdict: report.decision.verdict, reasons: report.decision.reasons.map((r) => r.code) },
-      },
-    ],
   };
-  return `${JSON.stringify(sarif, null, 2)}\n`;
 }

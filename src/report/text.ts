@@ -23,13 +23,29 @@ export const colours: TextStyle = { bold: ansi(1, 22), red: ansi(31, 39), yellow
 
 /** The text summary: what a person reads in a terminal or a CI log. A pure function of the report. */
 export function renderText(report: Report, style: TextStyle = plain, reportPath: string | null = null): string {
-  const { baseline: b, candidate: c, diff, decision } = report;
-  const verdictColour = decision.verdict === 'Promote' ? style.green : decision.verdict === 'Hold' ? style.yellow : style.red;
-  const lines: string[] = [];
+  const { baseline: b, candidate: c } = report;
+  const lines: string[] = [...headSection(report, style), ...diffSection(report, style)];
+  const failures = [...sideFailures('baseline', b), ...sideFailures('candidate', c)];
+  if (failures.length) lines.push('', style.bold('Case failures'), ...failures);
+  // Skipped is not failed: a snapshot baseline or a tool the gate may not call is listed apart, dimmed.
+  const skipped = [...sideSkips('baseline', b), ...sideSkips('candidate', c)];
+  if (skipped.length) lines.push('', style.bold('Cases skipped (not run, not failed)'), ...skipped.map((line) => style.dim(line)));
+  lines.push(...modelSeatSection(report, style));
+  for (const side of [b, c]) lines.push(...sideTrouble(side === b ? 'Baseline' : 'Candidate', side, style));
+  lines.push(...roleSection(report, style));
+  if (report.policy?.error) lines.push('', style.yellow(`Policy not checked: ${inert(report.policy.error)}`));
+  lines.push('', ...decisionSection(report, style));
+  if (reportPath) lines.push('', `Report: ${reportPath}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The two sides named, and their counts side by side. */
+function headSection(report: Report, style: TextStyle): string[] {
+  const { baseline: b, candidate: c } = report;
   const protocol = (s: SideReport) => (s.server.protocolVersion ? `, protocol ${inert(protocolLabel(s.server))}` : '');
   const server = (s: SideReport) =>
     s.server.name ? inert(`${s.server.name} ${s.server.version ?? ''}`.trim()) + protocol(s) : s.available ? 'unknown' : 'unavailable';
-  lines.push(style.bold('mcp-gate contract promotion'));
+  const lines = [style.bold('mcp-gate contract promotion')];
   if (report.server) lines.push(`  server     ${inert(report.server)} (one server of a bundle)`);
   lines.push(`  baseline   ${inert(b.profile)} (${b.transport}, ${server(b)})`);
   lines.push(`  candidate  ${inert(c.profile)} (${c.transport}, ${server(c)})`);
@@ -47,13 +63,18 @@ export function renderText(report: Report, style: TextStyle = plain, reportPath:
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
   for (const row of rows) lines.push(`  ${row.map((cell, i) => cell.padEnd(widths[i]!)).join('   ')}`.trimEnd());
   lines.push('');
+  return lines;
+}
+
+/** The diff's counts, then its first 12 changes that are not safe. */
+function diffSection({ diff, release }: Report, style: TextStyle): string[] {
   const s = diff.summary;
-  lines.push(style.bold('Diff'));
+  const lines = [style.bold('Diff')];
   lines.push(
     `  added tools ${s.addedTools}, removed tools ${s.removedTools}, schema breakages ${s.schemaBreakages}, read-only hint regressions ${s.readOnlyHintRegressions}, added destructive tools ${s.addedDestructiveTools}`,
   );
   lines.push(`  changes: ${s.breaking} breaking, ${s.dangerous} dangerous, ${s.safe} safe`);
-  if (report.release) lines.push(`  release: ${inert(report.release.summary)}`);
+  if (release) lines.push(`  release: ${inert(release.summary)}`);
   for (const change of diff.changes.filter((x) => x.severity !== 'safe').slice(0, 12)) {
     lines.push(
       `  ${change.severity === 'breaking' ? style.red('breaking ') : style.yellow('dangerous')} ${change.code}: ${inert(change.message)}`,
@@ -61,12 +82,12 @@ export function renderText(report: Report, style: TextStyle = plain, reportPath:
   }
   const hidden = diff.changes.filter((x) => x.severity !== 'safe').length - 12;
   if (hidden > 0) lines.push(style.dim(`  ... ${hidden} more in the report`));
+  return lines;
+}
 
-  const failures = [...sideFailures('baseline', b), ...sideFailures('candidate', c)];
-  if (failures.length) lines.push('', style.bold('Case failures'), ...failures);
-  // Skipped is not failed: a snapshot baseline or a tool the gate may not call is listed apart, dimmed.
-  const skipped = [...sideSkips('baseline', b), ...sideSkips('candidate', c)];
-  if (skipped.length) lines.push('', style.bold('Cases skipped (not run, not failed)'), ...skipped.map((line) => style.dim(line)));
+/** What the model sees: what the candidate fixed, its new findings, and the tool definitions' cost. */
+function modelSeatSection(report: Report, style: TextStyle): string[] {
+  const lines: string[] = [];
   const seat = modelSeatHighlights(report);
   const fixed = fixedSentence(report);
   const still = fixed ? stillSentence(report) : null;
@@ -88,32 +109,37 @@ export function renderText(report: Report, style: TextStyle = plain, reportPath:
         `  tool definitions: about ${cost.baseline.totalTokens} -> ${cost.candidate.totalTokens} tokens (${cost.candidate.method})`,
       ),
     );
-  for (const side of [b, c]) {
-    const name = side === b ? 'Baseline' : 'Candidate';
-    const first = side.retried ? `${side.retried.phase}: ${inert(side.retried.message)}` : '';
-    if (side.retried && !side.error) lines.push('', style.yellow(`${name} started on the second try; the first start failed (${first})`));
-    if (side.error) {
-      lines.push('', style.red(`${name} unavailable (${side.error.phase}): ${inert(side.error.message)}`));
-      if (side.retried) lines.push(style.red(`  started twice; the first start failed too (${first})`));
-      if (side.fallback) lines.push(style.yellow(`  ${inert(fallbackLine(side.fallback))}`));
-    }
-    // The crash's first error line, then its last lines: a stack's end alone hides the reason.
-    if (side.error && side.stderr.tail.trim()) lines.push(style.dim(indent(inertLines(crashExcerpt(side.stderr.tail, 5).join('\n')))));
+  return lines;
+}
+
+/** A side that started only on its second try, or not at all: why, its fallback, and its crash. */
+function sideTrouble(name: string, side: SideReport, style: TextStyle): string[] {
+  const lines: string[] = [];
+  const first = side.retried ? `${side.retried.phase}: ${inert(side.retried.message)}` : '';
+  if (side.retried && !side.error) lines.push('', style.yellow(`${name} started on the second try; the first start failed (${first})`));
+  if (side.error) {
+    lines.push('', style.red(`${name} unavailable (${side.error.phase}): ${inert(side.error.message)}`));
+    if (side.retried) lines.push(style.red(`  started twice; the first start failed too (${first})`));
+    if (side.fallback) lines.push(style.yellow(`  ${inert(fallbackLine(side.fallback))}`));
   }
-  lines.push(...roleSection(report, style));
-  if (report.policy?.error) lines.push('', style.yellow(`Policy not checked: ${inert(report.policy.error)}`));
-  lines.push('');
+  // The crash's first error line, then its last lines: a stack's end alone hides the reason.
+  if (side.error && side.stderr.tail.trim()) lines.push(style.dim(indent(inertLines(crashExcerpt(side.stderr.tail, 5).join('\n')))));
+  return lines;
+}
+
+/** The verdict, any approval, and each reason behind it. */
+function decisionSection({ decision }: Report, style: TextStyle): string[] {
+  const verdictColour = decision.verdict === 'Promote' ? style.green : decision.verdict === 'Hold' ? style.yellow : style.red;
   const approval = decision.approval
     ? ` (approved by label "${inert(decision.approval.label)}"; the gate said ${decision.approval.verdictBefore})`
     : '';
-  lines.push(`${style.bold('Decision:')} ${verdictColour(style.bold(decision.verdict))}${approval}`);
+  const lines = [`${style.bold('Decision:')} ${verdictColour(style.bold(decision.verdict))}${approval}`];
   if (decision.staleApproval) lines.push(style.yellow(`  ${inert(decision.staleApproval.message)}`));
   for (const reason of decision.reasons) lines.push(`  - [${reason.action}] ${reason.code}: ${inert(reason.message)}`);
   if (!decision.reasons.length) lines.push('  - no finding asks for Hold or Rollback');
   for (const e of decision.exceptionsApplied)
     lines.push(style.dim(`  approved: ${e.code}${e.tool ? ` on ${inert(e.tool)}` : ''} until ${e.expires} (${inert(e.reason)})`));
-  if (reportPath) lines.push('', `Report: ${reportPath}`);
-  return `${lines.join('\n')}\n`;
+  return lines;
 }
 
 function sideFailures(label: string, side: SideReport): string[] {
