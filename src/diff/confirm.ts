@@ -85,108 +85,114 @@ interface Judged {
   added: Change[];
 }
 
-function judgeSide(
-  side: Side,
-  tool: string,
-  pair: { accept: JsonSchema; refuse: JsonSchema; rawAccept: JsonSchema },
-  own: Change[],
-  budget: SearchBudget,
-  left: Ledger,
-  work: SchemaWork,
-): Judged {
+function judgeSide(side: Side, tool: string, pair: Pair, own: Change[], budget: SearchBudget, left: Ledger, work: SchemaWork): Judged {
+  const searches = searcher(pair, budget, left, work);
+  const breaking = own.filter((c) => c.severity === 'breaking' && !BY_DESIGN.has(c.code));
+  if (breaking.length) return { replaced: judgeBreaks(breaking, side, searches), added: [] };
+  return spotCheck(side, tool, own, searches);
+}
+
+type Pair = { accept: JsonSchema; refuse: JsonSchema; rawAccept: JsonSchema };
+
+/** The searches one side of one tool may run, within the tool's and the run's budgets. */
+interface Searches {
+  pair: Pair;
+  /** A search at the first depth; `share` of the tool's instances. */
+  search(accept: JsonSchema, refuse: JsonSchema, focus?: string[][], share?: number): WitnessOutcome;
+  /** The instances a deeper search may build now: DEEP times the tool's, within what the run has left. */
+  deepInstances(): number;
+  /** A deeper search, with another seed, focused where the changes are. */
+  deep(accept: JsonSchema, refuse: JsonSchema, focus: string[][], instances: number): WitnessOutcome;
+}
+
+function searcher(pair: Pair, budget: SearchBudget, left: Ledger, work: SchemaWork): Searches {
   const spent = (): WitnessOutcome | null =>
     left.instances <= 0
       ? { kind: 'unsearchable', reason: "the run's search budget (limits.witnessInstancesPerRun) was spent before this tool", tried: 0 }
       : work.runSpent
         ? { kind: 'unsearchable', reason: "the run's schema budget (limits.schemaNodesPerRun) was spent before this tool", tried: 0 }
         : null;
-  const search = (accept: JsonSchema, refuse: JsonSchema, focus: string[][] = [], share = 1): WitnessOutcome => {
-    const none = spent();
-    if (none) return none;
-    const instances = Math.min(Math.ceil(budget.instances * share), left.instances);
-    return remembered(left, [accept, refuse, focus, instances, SEED], () =>
-      searchSafely(accept, refuse, { seed: SEED, budget: { instances, nodes: budget.nodes }, focus, work }),
-    );
+  return {
+    pair,
+    search: (accept, refuse, focus = [], share = 1) => {
+      const none = spent();
+      if (none) return none;
+      const instances = Math.min(Math.ceil(budget.instances * share), left.instances);
+      return remembered(left, [accept, refuse, focus, instances, SEED], () =>
+        searchSafely(accept, refuse, { seed: SEED, budget: { instances, nodes: budget.nodes }, focus, work }),
+      );
+    },
+    deepInstances: () => Math.min(budget.instances * DEEP, Math.max(0, left.instances)),
+    deep: (accept, refuse, focus, instances) =>
+      remembered(
+        left,
+        [accept, refuse, focus, instances, SEED + 1],
+        () => spent() ?? searchSafely(accept, refuse, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus, work }),
+      ),
   };
-  // Calm: no instance tells the two schemas apart, either way. Searched once per side, when asked.
-  let reverse: WitnessOutcome | undefined;
-  const calmAfter = (forward: WitnessOutcome) =>
-    proves(forward) && proves((reverse ??= search(pair.refuse, pair.rawAccept))) ? forward.tried + reverse.tried : null;
+}
 
-  const replaced: [Change, Change][] = [];
-  const breaking = own.filter((c) => c.severity === 'breaking' && !BY_DESIGN.has(c.code));
-  if (breaking.length) {
-    let shared: WitnessOutcome | undefined;
-    for (const [i, c] of breaking.entries()) {
-      const outcome =
-        i < MAX_FOCUSED
-          ? search(pair.accept, pair.refuse, [instancePath(c)])
-          : (shared ??= search(pair.accept, pair.refuse, breaking.map(instancePath)));
-      replaced.push([c, settle(c, outcome)]);
-    }
-    return { replaced, added: [] };
-  }
-  /**
-   * A break the first search did not witness gets a deeper one (DEEP times the instances, another
-   * seed): found, it is a break with its witness; still nothing, it is unconfirmed and held.
-   */
-  function settle(c: Change, first: WitnessOutcome): Change {
-    if (first.kind !== 'none') return withWitness(c, side, first);
-    const instances = Math.min(budget.instances * DEEP, Math.max(0, left.instances));
-    const focus = [instancePath(c)];
-    const deep = remembered(
-      left,
-      [pair.accept, pair.refuse, focus, instances, SEED + 1],
-      () => spent() ?? searchSafely(pair.accept, pair.refuse, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus, work }),
-    );
-    if (deep.kind !== 'none') return withWitness(c, side, deep);
-    // Nothing either way, at depth: the walk over-claimed (a constraint the rest implied, a
-    // condition that cannot fire), and the change is calm. A witness the other way: held, unconfirmed.
-    const back = remembered(
-      left,
-      [pair.refuse, pair.rawAccept, focus, instances, SEED + 1],
-      () =>
-        spent() ?? searchSafely(pair.refuse, pair.rawAccept, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus, work }),
-    );
-    const tried = first.tried + deep.tried + back.tried;
-    return proves(deep) && proves(back) && reachable(c) ? calm(c, side, tried) : withWitness(c, side, { ...deep, tried });
-  }
+/** Each break the walk named, searched for a witness: the first few each on its own, the rest together. */
+function judgeBreaks(breaking: Change[], side: Side, s: Searches): [Change, Change][] {
+  const { accept, refuse } = s.pair;
+  let shared: WitnessOutcome | undefined;
+  return breaking.map((c, i) => {
+    const outcome =
+      i < MAX_FOCUSED ? s.search(accept, refuse, [instancePath(c)]) : (shared ??= s.search(accept, refuse, breaking.map(instancePath)));
+    return [c, settle(c, side, outcome, s)];
+  });
+}
 
+/**
+ * A break the first search did not witness gets a deeper one (DEEP times the instances, another
+ * seed): found, it is a break with its witness; still nothing, it is unconfirmed and held.
+ */
+function settle(c: Change, side: Side, first: WitnessOutcome, s: Searches): Change {
+  if (first.kind !== 'none') return withWitness(c, side, first);
+  const instances = s.deepInstances();
+  const focus = [instancePath(c)];
+  const deep = s.deep(s.pair.accept, s.pair.refuse, focus, instances);
+  if (deep.kind !== 'none') return withWitness(c, side, deep);
+  // Nothing either way, at depth: the walk over-claimed (a constraint the rest implied, a
+  // condition that cannot fire), and the change is calm. A witness the other way: held, unconfirmed.
+  const back = s.deep(s.pair.refuse, s.pair.rawAccept, focus, instances);
+  const tried = first.tried + deep.tried + back.tried;
+  return proves(deep) && proves(back) && reachable(c) ? calm(c, side, tried) : withWitness(c, side, { ...deep, tried });
+}
+
+/** A side whose schema changed with no break named: a spot check, and what it makes of the held changes. */
+function spotCheck(side: Side, tool: string, own: Change[], s: Searches): Judged {
+  const { accept, refuse, rawAccept } = s.pair;
   const flagged = own.filter((c) => c.severity === 'dangerous');
   // A spot check, where the walk found no break, spends half the budget: most such sides are calm.
-  const outcome = search(pair.accept, pair.refuse, own.map(instancePath), SPOT);
-  if (outcome.kind === 'found') {
-    // Changes held by policy carry the witness as evidence and stay held. Where nothing the walk
-    // flagged explains the witness (nothing flagged, or only what it could not classify), the
-    // witness is a break of its own.
-    for (const c of flagged) if (POLICY_HELD.has(c.code)) replaced.push([c, evidenced(c, side, outcome)]);
-    const explained = flagged.length > 0 && flagged.every((c) => POLICY_HELD.has(c.code));
-    return { replaced, added: explained ? [] : [withWitness(spotted(side, tool), side, outcome)] };
-  }
+  const outcome = s.search(accept, refuse, own.map(instancePath), SPOT);
+  if (outcome.kind === 'found') return witnessed(flagged, side, tool, outcome);
   const calmable = flagged.filter((c) => CALMABLE.has(c.code) && !isUnread(c) && reachable(c));
-  if (outcome.kind !== 'none' || !calmable.length) return { replaced, added: [] };
+  if (outcome.kind !== 'none' || !calmable.length) return { replaced: [], added: [] };
   // Before a held change is let go as calm, the search goes deeper both ways: a miss must not be silence.
-  const instances = Math.min(budget.instances * DEEP, Math.max(0, left.instances));
+  const instances = s.deepInstances();
   // Focused where the calmable changes are: a search whose instances never reach them proves nothing.
   const focus = calmable.map(instancePath);
-  const deep = (accept: JsonSchema, refuse: JsonSchema) =>
-    remembered(
-      left,
-      [accept, refuse, focus, instances, SEED + 1],
-      () => spent() ?? searchSafely(accept, refuse, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus, work }),
-    );
-  const forward = deep(pair.accept, pair.refuse);
-  if (forward.kind === 'found') {
-    for (const c of flagged) if (POLICY_HELD.has(c.code)) replaced.push([c, evidenced(c, side, forward)]);
-    const explained = flagged.every((c) => POLICY_HELD.has(c.code));
-    return { replaced, added: explained ? [] : [withWitness(spotted(side, tool), side, forward)] };
-  }
-  const back = forward.kind === 'none' ? deep(pair.refuse, pair.rawAccept) : forward;
-  if (proves(forward) && proves(back) && calmAfter(outcome) !== null) {
-    const tried = outcome.tried + forward.tried + back.tried + (reverse?.tried ?? 0);
-    for (const c of calmable) replaced.push([c, calm(c, side, tried)]);
-  }
-  return { replaced, added: [] };
+  const forward = s.deep(accept, refuse, focus, instances);
+  if (forward.kind === 'found') return witnessed(flagged, side, tool, forward);
+  const back = forward.kind === 'none' ? s.deep(refuse, rawAccept, focus, instances) : forward;
+  // Calm: no instance tells the two schemas apart, either way, at the first depth too.
+  if (!proves(outcome) || !proves(forward) || !proves(back)) return { replaced: [], added: [] };
+  const reverse = s.search(refuse, rawAccept);
+  if (!proves(reverse)) return { replaced: [], added: [] };
+  const tried = outcome.tried + forward.tried + back.tried + reverse.tried;
+  return { replaced: calmable.map((c) => [c, calm(c, side, tried)]), added: [] };
+}
+
+/**
+ * A witness where the walk named no break. Changes held by policy carry it as evidence and stay
+ * held. Where nothing the walk flagged explains it (nothing flagged, or only what it could not
+ * classify), the witness is a break of its own.
+ */
+function witnessed(flagged: Change[], side: Side, tool: string, outcome: Extract<WitnessOutcome, { kind: 'found' }>): Judged {
+  const replaced = flagged.filter((c) => POLICY_HELD.has(c.code)).map((c): [Change, Change] => [c, evidenced(c, side, outcome)]);
+  const explained = flagged.length > 0 && flagged.every((c) => POLICY_HELD.has(c.code));
+  return { replaced, added: explained ? [] : [withWitness(spotted(side, tool), side, outcome)] };
 }
 
 /**
