@@ -114,6 +114,31 @@ function body(outcome: Exclude<Outcome, { kind: 'verdict' }>, run: GateRun | nul
 }
 
 export async function commentWorkflow(env: NodeJS.ProcessEnv): Promise<number> {
+  const { failOn, payload, api } = commentInputs(env);
+  if (payload.event !== 'pull_request') {
+    appendSummary(env, `mcp-gate: the gate's run was for a ${inert(payload.event)} event, not a pull request: nothing to comment on.\n`);
+    return 0;
+  }
+  // The conclusion and commit come from the API; the artifact's claims are checked against them.
+  const run = await api.run(payload.id);
+  const job = input(env, 'gate-job');
+  const conclusion = job ? await api.jobConclusion(payload.id, job) : run.conclusion;
+  if (conclusion === undefined)
+    throw new InputError([
+      { file: 'action inputs', line: null, path: 'gate-job', message: `no job named ${JSON.stringify(job)} in run ${payload.id}` },
+    ]);
+  const pr = await pullRequestOf(api, payload, run.headSha);
+  if (!pr) {
+    appendSummary(env, `mcp-gate: no open pull request has ${run.headSha.slice(0, 12)} as its head: nothing to comment on.\n`);
+    return 0;
+  }
+  const artifact = readArtifact(resolve(input(env, 'artifact-dir', 'mcp-gate-artifact')));
+  const outcome = await outcomeOf(env, api, artifact, verify(artifact, conclusion, failOn), { failOn, pr: pr.number, run });
+  return publish(env, api, { pr, run, failOn }, outcome);
+}
+
+/** The mode's inputs and event, checked: fail-on, a workflow_run payload, and a token. */
+function commentInputs(env: NodeJS.ProcessEnv) {
   const failOn = input(env, 'fail-on', 'hold') as FailOn;
   if (!FAIL_ONS.includes(failOn))
     throw new InputError([
@@ -132,53 +157,45 @@ export async function commentWorkflow(env: NodeJS.ProcessEnv): Promise<number> {
     ]);
   const api = CommentsApi.fromEnv(env, input(env, 'github-token') || env.GITHUB_TOKEN || '');
   if (!api) throw new InputError([{ file: 'action inputs', line: null, path: 'github-token', message: 'mode: comment needs a token' }]);
-  if (payload.event !== 'pull_request') {
-    appendSummary(env, `mcp-gate: the gate's run was for a ${inert(payload.event)} event, not a pull request: nothing to comment on.\n`);
-    return 0;
-  }
+  return { failOn, payload, api };
+}
 
-  // The conclusion and commit come from the API; the artifact's claims are checked against them.
-  const run = await api.run(payload.id);
-  const job = input(env, 'gate-job');
-  const conclusion = job ? await api.jobConclusion(payload.id, job) : run.conclusion;
-  if (conclusion === undefined)
-    throw new InputError([
-      { file: 'action inputs', line: null, path: 'gate-job', message: `no job named ${JSON.stringify(job)} in run ${payload.id}` },
-    ]);
-  const pr = await pullRequestOf(api, payload, run.headSha);
-  if (!pr) {
-    appendSummary(env, `mcp-gate: no open pull request has ${run.headSha.slice(0, 12)} as its head: nothing to comment on.\n`);
-    return 0;
-  }
-
-  const dir = resolve(input(env, 'artifact-dir', 'mcp-gate-artifact'));
-  const artifact = readArtifact(dir);
-  const checked = verify(artifact, conclusion, failOn);
+/** What the comment says: the verified verdict (with a label's approval), the bundle's, or why there is none. */
+async function outcomeOf(
+  env: NodeJS.ProcessEnv,
+  api: CommentsApi,
+  artifact: Artifact,
+  checked: ReturnType<typeof verify>,
+  { failOn, pr, run }: { failOn: FailOn; pr: number; run: GateRun },
+): Promise<Outcome> {
   const label = input(env, 'approve-label');
   const neverNote =
     failOn === 'never' ? 'With `fail-on: never` the gate job always succeeds, so its conclusion cannot confirm this verdict.' : null;
-  let outcome: Outcome;
-  if (checked.kind !== 'ok') outcome = checked;
-  else if (artifact.kind === 'bundle') outcome = { kind: 'bundle', verdict: checked.verdict, note: neverNote };
-  else {
-    const report = (artifact as Extract<Artifact, { kind: 'report' }>).report;
-    const decision = label
-      ? applyApproval(report.decision, label, await approvalState(api, pr.number, label, markersOf(env)))
-      : report.decision;
-    try {
-      // Rendered anew from the checked JSON: the renderer makes every server string inert.
-      const markdown = redact(
-        render('report', { ...report, decision }, 'markdown', { approveLabel: label || undefined, reportLink: run.htmlUrl ?? undefined }),
-      );
-      outcome = { kind: 'verdict', decision, markdown, note: neverNote };
-    } catch (error) {
-      outcome = {
-        kind: 'unverified',
-        problems: [`the report could not be rendered: ${error instanceof Error ? error.message : String(error)}`],
-      };
-    }
+  if (checked.kind !== 'ok') return checked;
+  if (artifact.kind === 'bundle') return { kind: 'bundle', verdict: checked.verdict, note: neverNote };
+  const report = (artifact as Extract<Artifact, { kind: 'report' }>).report;
+  const decision = label ? applyApproval(report.decision, label, await approvalState(api, pr, label, markersOf(env))) : report.decision;
+  try {
+    // Rendered anew from the checked JSON: the renderer makes every server string inert.
+    const markdown = redact(
+      render('report', { ...report, decision }, 'markdown', { approveLabel: label || undefined, reportLink: run.htmlUrl ?? undefined }),
+    );
+    return { kind: 'verdict', decision, markdown, note: neverNote };
+  } catch (error) {
+    return {
+      kind: 'unverified',
+      problems: [`the report could not be rendered: ${error instanceof Error ? error.message : String(error)}`],
+    };
   }
+}
 
+/** The comment posted, the job summary, the step's outputs and the commit status; 1 when the report could not be verified. */
+async function publish(
+  env: NodeJS.ProcessEnv,
+  api: CommentsApi,
+  { pr, run, failOn }: { pr: { number: number; fromFork: boolean }; run: GateRun; failOn: FailOn },
+  outcome: Outcome,
+): Promise<number> {
   const text =
     outcome.kind === 'verdict' ? outcome.markdown + (outcome.note ? `\n> [!NOTE]\n> ${outcome.note}\n` : '') : body(outcome, run);
   const verdict = outcome.kind === 'verdict' ? outcome.decision.verdict : outcome.kind === 'bundle' ? outcome.verdict : null;
