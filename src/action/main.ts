@@ -44,6 +44,40 @@ function movedInputs(env: NodeJS.ProcessEnv): void {
 
 async function main(env: NodeJS.ProcessEnv, interrupted: () => boolean, artifact: string | null): Promise<number> {
   const cwd = process.cwd();
+  const failOn = gateInputs(env);
+  movedInputs(env);
+  const pr = pullRequestOf(env);
+  const captured = capturingIO(env, cwd, interrupted);
+  const config = input(env, 'config', 'gate.config.yaml');
+  const outcome = await runCommand(
+    {
+      config,
+      baseline: input(env, 'baseline') || undefined,
+      candidate: input(env, 'candidate') || undefined,
+      reportDir: input(env, 'report-dir') || undefined,
+      format: 'json',
+      // On a pull request, the gate's own config and datasets are compared with the PR's base.
+      policyBase: pr?.baseSha ?? undefined,
+    },
+    captured.io,
+  );
+  if (outcome.kind === 'verdict' && !outcome.report) {
+    const summary = JSON.parse(captured.printed()) as BundleSummary;
+    if (artifact) writeArtifact(artifact, { bundleVerdict: summary.verdict });
+    return bundleResult(env, summary, exitCodeOf(outcome, failOn));
+  }
+  if (outcome.kind !== 'verdict' || !outcome.report) {
+    const code = exitCodeOf(outcome, failOn);
+    if (code === 3) undecided(env, artifact, captured.failure().trim() || 'the gate could not decide');
+    return code;
+  }
+  if (artifact) writeArtifact(artifact, { report: outcome.report });
+  reportResult(env, { report: outcome.report, reportPath: outcome.reportPath ?? null, config }, captured.io);
+  return exitCodeOf(outcome, failOn);
+}
+
+/** The gate job's own inputs, checked; its fail-on. */
+function gateInputs(env: NodeJS.ProcessEnv): FailOn {
   const failOn = input(env, 'fail-on', 'hold') as FailOn;
   if (!FAIL_ONS.includes(failOn))
     throw new InputError([
@@ -59,13 +93,15 @@ async function main(env: NodeJS.ProcessEnv, interrupted: () => boolean, artifact
     throw new InputError([
       { file: 'action inputs', line: null, path: 'mode', message: `must be gate or comment, not ${JSON.stringify(mode)}` },
     ]);
-  movedInputs(env);
-  const pr = pullRequestOf(env);
+  return failOn;
+}
 
+/** The run command's IO: what it prints is kept (this entry point writes workflow commands itself), and so are its errors. */
+function capturingIO(env: NodeJS.ProcessEnv, cwd: string, interrupted: () => boolean) {
   let printed = '';
   let failure = '';
   const io: CommandIO = {
-    stdout: (text) => (printed += text), // the JSON the command prints; this entry point writes workflow commands itself
+    stdout: (text) => (printed += text),
     log: (line) => process.stderr.write(`${toStderr(line)}\n`),
     error: (line) => {
       failure += `${line}\n`;
@@ -76,55 +112,33 @@ async function main(env: NodeJS.ProcessEnv, interrupted: () => boolean, artifact
     colour: false,
     interrupted,
   };
-  const config = input(env, 'config', 'gate.config.yaml');
-  const outcome = await runCommand(
-    {
-      config,
-      baseline: input(env, 'baseline') || undefined,
-      candidate: input(env, 'candidate') || undefined,
-      reportDir: input(env, 'report-dir') || undefined,
-      format: 'json',
-      // On a pull request, the gate's own config and datasets are compared with the PR's base.
-      policyBase: pr?.baseSha ?? undefined,
-    },
-    io,
-  );
-  if (outcome.kind === 'verdict' && !outcome.report) {
-    const summary = JSON.parse(printed) as BundleSummary;
-    if (artifact) writeArtifact(artifact, { bundleVerdict: summary.verdict });
-    return bundleResult(env, summary, exitCodeOf(outcome, failOn));
-  }
-  if (outcome.kind !== 'verdict' || !outcome.report) {
-    const code = exitCodeOf(outcome, failOn);
-    if (code === 3) undecided(env, artifact, failure.trim() || 'the gate could not decide');
-    return code;
-  }
-  const report = outcome.report;
-  if (artifact) writeArtifact(artifact, { report });
+  return { io, printed: () => printed, failure: () => failure };
+}
 
+/** One server's report: the HTML page and release notes beside it, the outputs, the annotations and the job summary. */
+function reportResult(env: NodeJS.ProcessEnv, run: { report: Report; reportPath: string | null; config: string }, io: CommandIO): void {
+  const { report, reportPath } = run;
   // The page people open from the run's artifacts, beside its JSON.
-  const htmlPath = outcome.reportPath ? outcome.reportPath.replace(/\.json$/, '.html') : '';
+  const htmlPath = reportPath ? reportPath.replace(/\.json$/, '.html') : '';
   if (htmlPath) emit(render('report', report, 'html'), htmlPath, io);
   // The release notes beside it (docs/releases.md), for a release job to paste or attach.
-  const changelogPath = outcome.reportPath ? outcome.reportPath.replace(/\.json$/, '.changelog.md') : '';
+  const changelogPath = reportPath ? reportPath.replace(/\.json$/, '.changelog.md') : '';
   if (changelogPath) emit(render('report', report, 'changelog'), changelogPath, io);
   setOutputs(env, {
     verdict: report.decision.verdict,
-    'report-path': outcome.reportPath ?? '',
+    'report-path': reportPath ?? '',
     'html-report-path': htmlPath,
     'changelog-path': changelogPath,
     'breaking-count': report.diff.changes.filter((c) => c.severity === 'breaking').length,
     'broken-cases': report.candidate.cases.failed,
   });
-  for (const line of annotations(report, locator(report, config, env, cwd))) process.stdout.write(`${redact(line)}\n`);
-
+  for (const line of annotations(report, locator(report, run.config, env, io.cwd))) process.stdout.write(`${redact(line)}\n`);
   const runUrl =
     env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
       ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`
       : undefined;
   // The markdown form redacts before rendering, so no secret is cut in half by a clipped cell and left in part.
   appendSummary(env, redact(render('report', report, 'markdown', { reportLink: runUrl })));
-  return exitCodeOf(outcome, failOn);
 }
 
 /**
