@@ -42,62 +42,16 @@ export function annotations(report: Report, locate: Locator, max = MAX_ANNOTATIO
   const { decision } = report;
   const acting = new Map<Code, Level>();
   if (!decision.approval) for (const r of decision.reasons) acting.set(r.code, r.action === 'rollback' ? 'error' : 'warning');
-  const levelOf = (code: Code): Level => acting.get(code) ?? 'notice';
-  const shown = new Set<Code>();
-  const all: (Omit<Annotation, 'place'> & { place: () => Place | null })[] = [];
-  const none = () => null;
-  for (const x of report.diff.changes) {
-    const tool = x.tool;
-    shown.add(x.code);
-    all.push({
-      level: levelOf(x.code),
-      title: `mcp-gate ${x.code}`,
-      message: x.message,
-      place: tool ? () => locate.toolLine(tool) : none,
-    });
-  }
-  for (const r of report.candidate.caseResults) {
-    if (r.status !== 'failed') continue;
-    const preexisting = r.regression === false;
-    const code: Code = preexisting ? 'case-already-failing' : 'case-broken';
-    shown.add(code);
-    all.push({
-      level: levelOf(code),
-      title: preexisting ? `mcp-gate case ${r.id} fails on the baseline too (pre-existing)` : `mcp-gate case ${r.id} broken`,
-      message: r.failures.map((f) => f.message).join('\n'),
-      place: () => locate.caseLine(r.dataset, r.id),
-    });
-  }
-  for (const f of report.audit.findings) {
-    if (f.side !== 'candidate' || !f.regression) continue;
-    const tool = f.tool;
-    shown.add(f.code);
-    all.push({
-      level: levelOf(f.code),
-      title: `mcp-gate ${f.code}`,
-      message: f.message,
-      place: tool ? () => locate.toolLine(tool) : none,
-    });
-  }
-  // The policy Hold names each file it saw changed, at the file.
-  for (const file of report.policy?.files ?? []) {
-    shown.add('gate-policy-changed');
-    all.push({
-      level: levelOf('gate-policy-changed'),
-      title: `mcp-gate gate-policy-changed: ${file.file} (${file.change})`,
-      message: `This file is the gate's policy and the pull request ${file.change === 'added' ? 'adds' : 'changes'} it; its owners must approve the run (the approve label) or land the change on the base branch first.`,
-      place: () => ({ file: file.file, line: null }),
-    });
-  }
-  for (const r of decision.reasons) {
-    if (shown.has(r.code)) continue;
-    all.push({ level: levelOf(r.code), title: `mcp-gate ${r.code}`, message: r.message, place: none });
-  }
-  const sorted = all
-    .map((a, i) => [a, i] as const)
+  const found = foundInRun(report, locate);
+  const shown = new Set(found.map((a) => a.code));
+  const runLevel: Pending[] = decision.reasons
+    .filter((r) => !shown.has(r.code))
+    .map((r) => ({ code: r.code, title: `mcp-gate ${r.code}`, message: r.message, place: none }));
+  const sorted = [...found, ...runLevel]
+    .map((a, i) => [{ ...a, level: acting.get(a.code) ?? 'notice' }, i] as const)
     .sort(([a, i], [b, j]) => RANK[a.level] - RANK[b.level] || i - j)
     .map(([a]) => a);
-  const lines = sorted.slice(0, max).map((a) => command({ ...a, place: a.place() }));
+  const lines = sorted.slice(0, max).map((a) => command({ level: a.level, title: a.title, message: a.message, place: a.place() }));
   if (sorted.length > max)
     lines.push(
       command({
@@ -108,6 +62,49 @@ export function annotations(report: Report, locate: Locator, max = MAX_ANNOTATIO
       }),
     );
   return lines;
+}
+
+/** An annotation before its level and its place: a place is looked up only for the annotations shown. */
+interface Pending {
+  code: Code;
+  title: string;
+  message: string;
+  place: () => Place | null;
+}
+
+const none = () => null;
+
+/** The changes, the candidate's broken cases, its audit regressions and the policy files changed, in that order. */
+function foundInRun(report: Report, locate: Locator): Pending[] {
+  const atTool = (tool: string | null) => (tool ? () => locate.toolLine(tool) : none);
+  const changes = report.diff.changes.map((x) => ({
+    code: x.code,
+    title: `mcp-gate ${x.code}`,
+    message: x.message,
+    place: atTool(x.tool),
+  }));
+  const cases = report.candidate.caseResults
+    .filter((r) => r.status === 'failed')
+    .map((r): Pending => {
+      const preexisting = r.regression === false;
+      return {
+        code: preexisting ? 'case-already-failing' : 'case-broken',
+        title: preexisting ? `mcp-gate case ${r.id} fails on the baseline too (pre-existing)` : `mcp-gate case ${r.id} broken`,
+        message: r.failures.map((f) => f.message).join('\n'),
+        place: () => locate.caseLine(r.dataset, r.id),
+      };
+    });
+  const audit = report.audit.findings
+    .filter((f) => f.side === 'candidate' && f.regression)
+    .map((f) => ({ code: f.code, title: `mcp-gate ${f.code}`, message: f.message, place: atTool(f.tool) }));
+  // The policy Hold names each file it saw changed, at the file.
+  const policy = (report.policy?.files ?? []).map((file): Pending => ({
+    code: 'gate-policy-changed',
+    title: `mcp-gate gate-policy-changed: ${file.file} (${file.change})`,
+    message: `This file is the gate's policy and the pull request ${file.change === 'added' ? 'adds' : 'changes'} it; its owners must approve the run (the approve label) or land the change on the base branch first.`,
+    place: () => ({ file: file.file, line: null }),
+  }));
+  return [...changes, ...cases, ...audit, ...policy];
 }
 
 /** One workflow command (`::error title=...::message`), escaped; `place` when the file and line are known. */
