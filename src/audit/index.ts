@@ -30,18 +30,8 @@ const keyOf = (f: Finding) => `${f.code}|${f.tool ?? ''}|${f.caseId ?? ''}|${f.c
  */
 export function audit(baseline: AuditSide, candidate: AuditSide, settings: AuditSettings): Audit {
   const memo: ToolAuditMemo = new Map();
-  const run = (s: AuditSide) => {
-    if (!s.contract) return { findings: [] as Finding[], cost: null };
-    const byName = new Map(s.contract.tools.map((t) => [t.name, t]));
-    const contract = auditContract(s.contract, s.side, memo);
-    const results = s.observations.flatMap((o) => auditResult(o, byName.get(o.tool), s.side, settings.resultBudgetBytes));
-    const cost: DefinitionCost = { ...contract.cost, instructionsTokens: instructionsTokens(s.contract) };
-    const lessons = [...unlistedToolMentions(s.contract, s.side), ...unannotatedServer(s.contract, s.side)];
-    const clients = clientFindings(s.contract, s.side, settings.clients ?? []);
-    return { findings: [...contract.findings, ...lessons, ...clients, ...auditFeatures(s.contract, s.side), ...results], cost };
-  };
-  const b = run(baseline);
-  const c = run(candidate);
+  const b = auditSide(baseline, settings, memo);
+  const c = auditSide(candidate, settings, memo);
   const known = new Set(b.findings.map(keyOf));
   const candidateFindings = c.findings.map((f) => {
     const regression = f.code !== 'tool-definition-cost' && !known.has(keyOf(f));
@@ -54,36 +44,7 @@ export function audit(baseline: AuditSide, candidate: AuditSide, settings: Audit
     .filter((f) => !isFix(f, b.findings))
     .map((f) => ({ ...f, direction: 'new' as const }));
   growth.push(...thinnedUnderSameDescription(baseline.contract, candidate.contract, growth));
-  if (b.cost && c.cost && b.cost.totalTokens > 0) {
-    const grown = ((c.cost.totalTokens - b.cost.totalTokens) / b.cost.totalTokens) * 100;
-    if (grown > settings.definitionCostGrowthPercent && c.cost.totalTokens - b.cost.totalTokens > settings.definitionCostGrowthMinTokens) {
-      growth.push({
-        code: 'tool-definition-cost-regression',
-        severity: 'dangerous',
-        side: 'candidate',
-        tool: null,
-        regression: true,
-        direction: 'new',
-        message: `Tool definitions grew ${Math.round(grown)}%, from about ${b.cost.totalTokens} to ${c.cost.totalTokens} tokens (limit ${settings.definitionCostGrowthPercent}%).`,
-      });
-    }
-  }
-  const [wasInstructions, isInstructions] = [b.cost?.instructionsTokens ?? 0, c.cost?.instructionsTokens ?? 0];
-  if (
-    c.cost &&
-    isInstructions - wasInstructions > settings.definitionCostGrowthMinTokens &&
-    isInstructions > wasInstructions * (1 + settings.definitionCostGrowthPercent / 100)
-  ) {
-    growth.push({
-      code: 'instructions-cost-regression',
-      severity: 'dangerous',
-      side: 'candidate',
-      tool: null,
-      regression: true,
-      direction: 'new',
-      message: `The server's instructions grew from about ${wasInstructions} to ${isInstructions} tokens (limit ${settings.definitionCostGrowthPercent}% and ${settings.definitionCostGrowthMinTokens} tokens); every session pays for them.`,
-    });
-  }
+  growth.push(...costRegressions(b.cost, c.cost, settings));
   const still = new Set(c.findings.map(keyOf));
   const probed = new Set(candidate.observations.map((o) => `${o.caseId}|${o.tool}`));
   const baselineFindings = b.findings.map((f) => ({
@@ -95,6 +56,47 @@ export function audit(baseline: AuditSide, candidate: AuditSide, settings: Audit
     findings: [...baselineFindings, ...candidateFindings, ...growth],
     cost: { baseline: b.cost, candidate: c.cost },
   };
+}
+
+/** One side's findings (its contract, its features, its live results) and what its definitions cost. */
+function auditSide(s: AuditSide, settings: AuditSettings, memo: ToolAuditMemo): { findings: Finding[]; cost: DefinitionCost | null } {
+  if (!s.contract) return { findings: [], cost: null };
+  const byName = new Map(s.contract.tools.map((t) => [t.name, t]));
+  const contract = auditContract(s.contract, s.side, memo);
+  const results = s.observations.flatMap((o) => auditResult(o, byName.get(o.tool), s.side, settings.resultBudgetBytes));
+  const cost: DefinitionCost = { ...contract.cost, instructionsTokens: instructionsTokens(s.contract) };
+  const lessons = [...unlistedToolMentions(s.contract, s.side), ...unannotatedServer(s.contract, s.side)];
+  const clients = clientFindings(s.contract, s.side, settings.clients ?? []);
+  return { findings: [...contract.findings, ...lessons, ...clients, ...auditFeatures(s.contract, s.side), ...results], cost };
+}
+
+/** Tool definitions or instructions that grew past both limits: every session pays for them. */
+function costRegressions(was: DefinitionCost | null, is: DefinitionCost | null, settings: AuditSettings): Finding[] {
+  const found: Finding[] = [];
+  const regression = { severity: 'dangerous', side: 'candidate', tool: null, regression: true, direction: 'new' } as const;
+  if (was && is && was.totalTokens > 0) {
+    const grown = ((is.totalTokens - was.totalTokens) / was.totalTokens) * 100;
+    if (grown > settings.definitionCostGrowthPercent && is.totalTokens - was.totalTokens > settings.definitionCostGrowthMinTokens) {
+      found.push({
+        code: 'tool-definition-cost-regression',
+        ...regression,
+        message: `Tool definitions grew ${Math.round(grown)}%, from about ${was.totalTokens} to ${is.totalTokens} tokens (limit ${settings.definitionCostGrowthPercent}%).`,
+      });
+    }
+  }
+  const [wasInstructions, isInstructions] = [was?.instructionsTokens ?? 0, is?.instructionsTokens ?? 0];
+  if (
+    is &&
+    isInstructions - wasInstructions > settings.definitionCostGrowthMinTokens &&
+    isInstructions > wasInstructions * (1 + settings.definitionCostGrowthPercent / 100)
+  ) {
+    found.push({
+      code: 'instructions-cost-regression',
+      ...regression,
+      message: `The server's instructions grew from about ${wasInstructions} to ${isInstructions} tokens (limit ${settings.definitionCostGrowthPercent}% and ${settings.definitionCostGrowthMinTokens} tokens); every session pays for them.`,
+    });
+  }
+  return found;
 }
 
 /**
