@@ -29,81 +29,105 @@ export function datasetNameProblems(
   contracts: Contract[],
   bothSides: boolean,
 ): { problems: Problem[]; notes: string[] } {
-  const problems: Problem[] = [];
-  const notes: string[] = [];
-  const sides = contracts.map((c) => new Map(c.tools.map((t) => [t.name, t])));
-  const exposed = [...new Set(contracts.flatMap((c) => c.tools.map((t) => t.name)))].sort();
-  const anywhere = (tool: string) => sides.some((side) => side.has(tool));
-  const mentioned = new Set(contracts.flatMap((c) => unlistedToolMentions(c, 'candidate').map((f) => f.tool)));
-  // Each unknown name is looked up once, however many cases repeat it.
-  const hints = new Map<string, string | null>();
-  const closestTool = (name: string) => (hints.has(name) ? hints.get(name)! : hints.set(name, closest(name, exposed)).get(name)!);
-  const problem = (dataset: Dataset, path: (string | number)[], message: string) =>
-    problems.push({ file: dataset.file, line: dataset.lineOf?.(path) ?? null, path: dotted(path), message });
+  const known = knownNames(contracts, bothSides);
   for (const dataset of datasets) {
+    const problem = (path: (string | number)[], message: string) =>
+      known.problems.push({ file: dataset.file, line: dataset.lineOf?.(path) ?? null, path: dotted(path), message });
     dataset.cases.forEach((spec, i) => {
-      spec.requiredTools.forEach((required, j) => {
-        const where = ['cases', i, 'requiredTools', j];
-        if (bothSides && !anywhere(required.toolName) && mentioned.has(required.toolName)) {
-          notes.push(
-            `${dataset.file}: case ${spec.id} needs ${required.toolName}, which the server names but neither side lists: a task it does not cover (tool-reference-missing)`,
-          );
-          return;
-        }
-        if (bothSides && !anywhere(required.toolName)) {
-          const hint = closestTool(required.toolName);
-          problem(
-            dataset,
-            [...where, 'toolName'],
-            `names tool "${required.toolName}", which neither side exposes${hint ? ` (did you mean "${hint}"?)` : `; the sides expose: ${listed(exposed)}`}`,
-          );
-          return;
-        }
-        const known = knownArguments(required.toolName, sides);
-        if (!known) return;
-        const check = (name: string, path: (string | number)[]) => {
-          if (known.has(name)) return;
-          const hint = closest(name, [...known]);
-          problem(
-            dataset,
-            path,
-            `names argument "${name}", which ${required.toolName} does not have on either side; expected one of: ${[...known].sort().join(', ')}${hint ? ` (did you mean "${hint}"?)` : ''}`,
-          );
-        };
-        (required.requiredArguments ?? []).forEach((name, k) => check(name, [...where, 'requiredArguments', k]));
-        for (const name of Object.keys(required.probeArguments ?? {})) check(name, [...where, 'probeArguments', name]);
-      });
+      const at = { dataset, spec, problem };
+      spec.requiredTools.forEach((required, j) => checkRequiredTool(required, ['cases', i, 'requiredTools', j], at, known));
       // A prompt that neither side lists, when both lists are known, is a typo, not a regression.
-      const promptLists = contracts.map((c) => c.features?.prompts ?? null);
-      if (bothSides && promptLists.every((list) => list !== null)) {
-        const prompts = [...new Set(promptLists.flatMap((list) => list!.map((p) => p.name)))].sort();
+      if (known.prompts)
         (spec.requiredPrompts ?? []).forEach((required, j) => {
-          if (prompts.includes(required.name)) return;
-          const hint = closest(required.name, prompts);
+          if (known.prompts!.includes(required.name)) return;
+          const hint = closest(required.name, known.prompts!);
           problem(
-            dataset,
             ['cases', i, 'requiredPrompts', j, 'name'],
-            `names prompt "${required.name}", which neither side lists${hint ? ` (did you mean "${hint}"?)` : `; the sides list: ${listed(prompts)}`}`,
+            `names prompt "${required.name}", which neither side lists${hint ? ` (did you mean "${hint}"?)` : `; the sides list: ${listed(known.prompts!)}`}`,
           );
         });
-      }
       (spec.forbiddenTools ?? []).forEach((name, k) => {
-        if (anywhere(name)) return;
-        const hint = closestTool(name);
+        if (known.anywhere(name)) return;
+        const hint = known.closestTool(name);
         if (hint)
           problem(
-            dataset,
             ['cases', i, 'forbiddenTools', k],
             `forbids tool "${name}", which neither side exposes, so the guard would never fire (did you mean "${hint}"?)`,
           );
         else
-          notes.push(
+          known.notes.push(
             `${dataset.file}: case ${spec.id} forbids ${name}, which neither side exposes yet; the guard fires if a release adds it`,
           );
       });
     });
   }
-  return { problems, notes: [...new Set(notes)] };
+  return { problems: known.problems, notes: [...new Set(known.notes)] };
+}
+
+/** What the contracts name, and what the check has found so far. */
+function knownNames(contracts: Contract[], bothSides: boolean) {
+  const sides = contracts.map((c) => new Map(c.tools.map((t) => [t.name, t])));
+  const exposed = [...new Set(contracts.flatMap((c) => c.tools.map((t) => t.name)))].sort();
+  // Each unknown name is looked up once, however many cases repeat it.
+  const hints = new Map<string, string | null>();
+  const promptLists = contracts.map((c) => c.features?.prompts ?? null);
+  return {
+    bothSides,
+    sides,
+    exposed,
+    anywhere: (tool: string) => sides.some((side) => side.has(tool)),
+    mentioned: new Set(contracts.flatMap((c) => unlistedToolMentions(c, 'candidate').map((f) => f.tool))),
+    closestTool: (name: string) => (hints.has(name) ? hints.get(name)! : hints.set(name, closest(name, exposed)).get(name)!),
+    /** Every prompt either side lists, when both lists are known. */
+    prompts:
+      bothSides && promptLists.every((list) => list !== null)
+        ? [...new Set(promptLists.flatMap((list) => list!.map((p) => p.name)))].sort()
+        : null,
+    problems: [] as Problem[],
+    notes: [] as string[],
+  };
+}
+
+type Known = ReturnType<typeof knownNames>;
+type RequiredTool = Dataset['cases'][number]['requiredTools'][number];
+
+/** A required tool neither side has (a typo, or a task the server names but does not cover), or an argument its schemas do not know. */
+function checkRequiredTool(
+  required: RequiredTool,
+  where: (string | number)[],
+  {
+    dataset,
+    spec,
+    problem,
+  }: { dataset: Dataset; spec: Dataset['cases'][number]; problem: (path: (string | number)[], message: string) => void },
+  known: Known,
+): void {
+  if (known.bothSides && !known.anywhere(required.toolName) && known.mentioned.has(required.toolName)) {
+    known.notes.push(
+      `${dataset.file}: case ${spec.id} needs ${required.toolName}, which the server names but neither side lists: a task it does not cover (tool-reference-missing)`,
+    );
+    return;
+  }
+  if (known.bothSides && !known.anywhere(required.toolName)) {
+    const hint = known.closestTool(required.toolName);
+    problem(
+      [...where, 'toolName'],
+      `names tool "${required.toolName}", which neither side exposes${hint ? ` (did you mean "${hint}"?)` : `; the sides expose: ${listed(known.exposed)}`}`,
+    );
+    return;
+  }
+  const args = knownArguments(required.toolName, known.sides);
+  if (!args) return;
+  const check = (name: string, path: (string | number)[]) => {
+    if (args.has(name)) return;
+    const hint = closest(name, [...args]);
+    problem(
+      path,
+      `names argument "${name}", which ${required.toolName} does not have on either side; expected one of: ${[...args].sort().join(', ')}${hint ? ` (did you mean "${hint}"?)` : ''}`,
+    );
+  };
+  (required.requiredArguments ?? []).forEach((name, k) => check(name, [...where, 'requiredArguments', k]));
+  for (const name of Object.keys(required.probeArguments ?? {})) check(name, [...where, 'probeArguments', name]);
 }
 
 const listed = (names: string[]) =>
