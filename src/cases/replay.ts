@@ -10,6 +10,7 @@ import type { Observation } from '../audit/result-checks.js';
 import { resultData } from '../audit/result-data.js';
 import { checkExpectations, type ObservedResult } from './expect.js';
 import { caseRoles } from './load.js';
+import { contractFailures } from './contract-failures.js';
 import type { Case, CaseFailure, CaseResult, CaseTotals, Dataset, Probe, RequiredTool } from './types.js';
 
 interface ToolCall {
@@ -64,28 +65,48 @@ async function replayCase(
   tools: Map<string, ContractTool>,
   side: ReplaySide,
 ): Promise<{ result: CaseResult; observations: Observation[] }> {
-  const failures: CaseFailure[] = [];
-  const probes: Probe[] = [];
-  const observations: Observation[] = [];
-  const present: [RequiredTool, ContractTool][] = [];
   // Contract checks first, then forbidden tools, then live probes: the cheapest facts lead.
-  for (const required of spec.requiredTools) {
-    const tool = tools.get(required.toolName);
-    if (!tool)
-      failures.push({
-        code: 'required-tool-missing',
-        tool: required.toolName,
-        message: `required tool ${required.toolName} is not exposed`,
-      });
-    else {
-      failures.push(...structuralFailures(required, tool));
-      present.push([required, tool]);
-    }
-  }
-  for (const forbidden of spec.forbiddenTools ?? []) {
-    if (tools.has(forbidden))
-      failures.push({ code: 'forbidden-tool-exposed', tool: forbidden, message: `forbidden tool ${forbidden} is exposed` });
-  }
+  const { failures, present } = contractFailures(spec, tools);
+  const probed = await probeTools(present, spec, side);
+  failures.push(...probed.failures);
+  const featured = await featureProbes(
+    spec,
+    side.contract.features,
+    side.reader ?? null,
+    side.noCallerReason ?? 'no live server on this side',
+  );
+  const probes = [...probed.probes, ...featured.probes];
+  failures.push(...featured.failures);
+  const reads = featured.reads.map((read): Observation => ({
+    caseId: spec.id,
+    tool: read.uri,
+    kind: 'resource',
+    args: {},
+    result: read.result,
+    resultBytes: read.resultBytes,
+    modelBytes: read.modelBytes,
+  }));
+  const status = failures.length ? 'failed' : probes.some((p) => p.status === 'skipped') ? 'skipped' : 'passed';
+  return {
+    result: {
+      id: spec.id,
+      role: dataset.role,
+      roles: caseRoles(dataset, spec),
+      dataset: dataset.file,
+      status,
+      passed: status === 'passed',
+      failures,
+      probes,
+    },
+    observations: [...probed.observations, ...reads],
+  };
+}
+
+/** Each present tool with probe arguments, called in turn: its probe, its failures, and what the audit reads of its result. */
+async function probeTools(present: [RequiredTool, ContractTool][], spec: Case, side: ReplaySide) {
+  const probes: Probe[] = [];
+  const failures: CaseFailure[] = [];
+  const observations: Observation[] = [];
   for (const [required, tool] of present) {
     if (required.probeArguments === undefined) continue;
     const outcome = await probe(required, tool, spec, side);
@@ -105,70 +126,7 @@ async function replayCase(
       });
     }
   }
-  const featured = await featureProbes(
-    spec,
-    side.contract.features,
-    side.reader ?? null,
-    side.noCallerReason ?? 'no live server on this side',
-  );
-  probes.push(...featured.probes);
-  failures.push(...featured.failures);
-  for (const read of featured.reads) {
-    observations.push({
-      caseId: spec.id,
-      tool: read.uri,
-      kind: 'resource',
-      args: {},
-      result: read.result,
-      resultBytes: read.resultBytes,
-      modelBytes: read.modelBytes,
-    });
-  }
-  const status = failures.length ? 'failed' : probes.some((p) => p.status === 'skipped') ? 'skipped' : 'passed';
-  return {
-    result: {
-      id: spec.id,
-      role: dataset.role,
-      roles: caseRoles(dataset, spec),
-      dataset: dataset.file,
-      status,
-      passed: status === 'passed',
-      failures,
-      probes,
-    },
-    observations,
-  };
-}
-
-function structuralFailures(required: RequiredTool, tool: ContractTool): CaseFailure[] {
-  const failures: CaseFailure[] = [];
-  for (const argument of required.requiredArguments ?? []) {
-    if (!tool.requiredArguments.includes(argument)) {
-      const present = Object.hasOwn((tool.inputSchema?.properties ?? {}) as object, argument);
-      failures.push({
-        code: 'required-argument-missing',
-        tool: tool.name,
-        message: `required argument ${argument} is ${present ? 'no longer required' : 'missing'} in ${tool.name}`,
-        check: argument,
-      });
-    }
-  }
-  const hints = [
-    ['readOnlyHint', required.requireReadOnlyHint, 'read-only-hint-mismatch'],
-    ['destructiveHint', required.requireDestructiveHint, 'destructive-hint-mismatch'],
-  ] as const;
-  for (const [hint, wanted, code] of hints) {
-    const actual = tool.effectiveAnnotations[hint];
-    if (wanted !== undefined && actual !== wanted) {
-      const source = tool.defaultedHints.includes(hint) ? ' (absent, so the spec default)' : '';
-      failures.push({
-        code,
-        tool: tool.name,
-        message: `${tool.name} effective ${hint} is ${actual}${source}; the case requires ${wanted}`,
-      });
-    }
-  }
-  return failures;
+  return { probes, failures, observations };
 }
 
 async function probe(
