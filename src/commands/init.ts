@@ -1,8 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import { stringify } from 'yaml';
 import { clientServers } from '../config/client-config.js';
 import { loadConfig } from '../config/load.js';
 import { InputError, type Problem } from '../config/problems.js';
@@ -11,6 +9,7 @@ import { writeFileAtomic } from '../atomic-write.js';
 import { type CommandIO, type Outcome } from './io.js';
 import { recordInto } from './record.js';
 import { contractSnapshot } from './snapshot.js';
+import { configText, DATASET, defaultBranch, SNAPSHOT, type Source } from './init-config.js';
 
 export interface InitFlags {
   config: string;
@@ -24,15 +23,10 @@ export interface InitFlags {
 
 /** The client configs init looks for in the project, in this order. */
 const CLIENT_CONFIGS = ['.mcp.json', '.vscode/mcp.json', '.cursor/mcp.json'];
-const SNAPSHOT = 'contracts/baseline.contract.json';
-const DATASET = 'datasets/starter.cases.yaml';
 /** A published package at a pinned version, as npx names it: `pkg@1.2.3`, `@scope/pkg@2026.7.4`. */
 const PINNED = /^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*@\d[\w.+-]*$/i;
 
 const usageProblem = (path: string, message: string): Problem => ({ file: 'command line', line: null, path, message });
-
-/** How the candidate is reached, as profile keys. */
-type Source = { from: string } | { command: string; args: string[] };
 
 /**
  * `mcp-gate init`: a gate for the server of this project. Starts the server, writes its contract as
@@ -47,18 +41,7 @@ export async function initCommand(flags: InitFlags, io: CommandIO): Promise<Outc
   const pinned = flags.package ?? pinnedPackage(launchOf(source, dir));
   if (flags.package && !PINNED.test(flags.package))
     throw new InputError([usageProblem('--package', `must be NAME@VERSION, e.g. @acme/tickets-mcp@1.4.0, not "${flags.package}"`)]);
-  const files = [configPath, ...(pinned ? [] : [join(dir, SNAPSHOT)]), join(dir, DATASET)];
-  const existing = files.filter((f) => existsSync(f));
-  if (existing.length && !flags.force) {
-    throw new InputError(
-      existing.map((f) =>
-        usageProblem(
-          relative(io.cwd, f) || f,
-          'exists; init never overwrites a file: pass --force to write it anew, or -c to write the config elsewhere',
-        ),
-      ),
-    );
-  }
+  refuseOverwrite([configPath, ...(pinned ? [] : [join(dir, SNAPSHOT)]), join(dir, DATASET)], flags.force, io);
   const baseline = pinned
     ? { command: 'npx', args: ['-y', pinned, ...argsAfterPackage(launchOf(source, dir))] }
     : { transport: 'snapshot', path: SNAPSHOT };
@@ -73,12 +56,42 @@ export async function initCommand(flags: InitFlags, io: CommandIO): Promise<Outc
       datasets,
       schema: relative(dir, packageFile('schemas/gate.config.schema.json')),
     });
+  const recorded = await writeBaselineAndDataset(text(false), { configPath, pinned }, io);
+  writeFileAtomic(configPath, text(recorded));
+  loadConfig(configPath, io.env, {}, io.cwd); // what was written reads back as a config
+  io.stdout(nextSteps({ configPath, pinned, recorded, gitRef }, io));
+  return { kind: 'ok' };
+}
 
-  // A config without its dataset first: it names the profiles that the snapshot and record read.
+/** Everything is checked before anything is written: a file init would write that exists needs --force. */
+function refuseOverwrite(files: string[], force: boolean, io: CommandIO): void {
+  const existing = files.filter((f) => existsSync(f));
+  if (existing.length && !force) {
+    throw new InputError(
+      existing.map((f) =>
+        usageProblem(
+          relative(io.cwd, f) || f,
+          'exists; init never overwrites a file: pass --force to write it anew, or -c to write the config elsewhere',
+        ),
+      ),
+    );
+  }
+}
+
+/**
+ * The snapshot (unless the baseline is a pinned package) and the recorded dataset, read through a
+ * config without its dataset first: it names the profiles that the snapshot and record read.
+ * Whether any case was recorded.
+ */
+async function writeBaselineAndDataset(
+  draftText: string,
+  { configPath, pinned }: { configPath: string; pinned: string | undefined },
+  io: CommandIO,
+): Promise<boolean> {
+  const dir = dirname(configPath);
   const draft = join(dir, `.mcp-gate-init.${process.pid}.yaml`);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(draft, text(false));
-  let recorded: boolean;
+  writeFileSync(draft, draftText);
   try {
     const config = asConfigFile(() => loadConfig(draft, io.env, {}, io.cwd), relative(io.cwd, draft), relative(io.cwd, configPath));
     const candidate = config.profiles.candidate!;
@@ -89,34 +102,37 @@ export async function initCommand(flags: InitFlags, io: CommandIO): Promise<Outc
       io.log(`mcp-gate: init: wrote ${relative(io.cwd, join(dir, SNAPSHOT))}: ${tools} tool(s), the baseline contract`);
     }
     const recordFrom = pinned ? 'baseline' : 'candidate';
-    recorded = await recordInto(
+    return await recordInto(
       { config, name: recordFrom, profile: config.profiles[recordFrom]!, givenArgs: {}, target: join(dir, DATASET), force: true },
       io,
     );
   } finally {
     rmSync(draft, { force: true });
   }
-  writeFileAtomic(configPath, text(recorded));
-  loadConfig(configPath, io.env, {}, io.cwd); // what was written reads back as a config
+}
+
+/** What init wrote, and what to run next. */
+function nextSteps(
+  { configPath, pinned, recorded, gitRef }: { configPath: string; pinned: string | undefined; recorded: boolean; gitRef: string | null },
+  io: CommandIO,
+): string {
+  const dir = dirname(configPath);
   const shown = (f: string) => relative(io.cwd, join(dir, f)) || f;
   const configArg = relative(io.cwd, configPath) === 'gate.config.yaml' ? '' : ` -c ${relative(io.cwd, configPath)}`;
-  io.stdout(
-    [
-      `mcp-gate init: wrote ${[relative(io.cwd, configPath), ...(pinned ? [] : [shown(SNAPSHOT)]), ...(recorded ? [shown(DATASET)] : [])].join(', ')}`,
-      '',
-      'Next:',
-      `  npx mcp-gate run${configArg}        gate the candidate against the baseline (exit 0 Promote, 1 Rollback, 2 Hold)`,
-      `  npx mcp-gate record${configArg}     add cases for tools added later; edit ${shown(DATASET)} freely`,
-      ...(gitRef
-        ? [
-            `  This is a git repository: the profile \`released\` in ${relative(io.cwd, configPath)} (commented out) gates against ${gitRef},`,
-            '  built in a worktree and cached, instead of the snapshot: set its build and `baseline: released` (docs/baselines.md).',
-          ]
-        : []),
-      '',
-    ].join('\n'),
-  );
-  return { kind: 'ok' };
+  return [
+    `mcp-gate init: wrote ${[relative(io.cwd, configPath), ...(pinned ? [] : [shown(SNAPSHOT)]), ...(recorded ? [shown(DATASET)] : [])].join(', ')}`,
+    '',
+    'Next:',
+    `  npx mcp-gate run${configArg}        gate the candidate against the baseline (exit 0 Promote, 1 Rollback, 2 Hold)`,
+    `  npx mcp-gate record${configArg}     add cases for tools added later; edit ${shown(DATASET)} freely`,
+    ...(gitRef
+      ? [
+          `  This is a git repository: the profile \`released\` in ${relative(io.cwd, configPath)} (commented out) gates against ${gitRef},`,
+          '  built in a worktree and cached, instead of the snapshot: set its build and `baseline: released` (docs/baselines.md).',
+        ]
+      : []),
+    '',
+  ].join('\n');
 }
 
 /** Problems found in the draft are told as problems of the config it becomes. */
@@ -198,94 +214,4 @@ async function pick(choices: string[]): Promise<string> {
   } finally {
     prompt.close();
   }
-}
-
-interface ConfigParts {
-  source: Source;
-  baseline: Record<string, unknown>;
-  pinned: string | null;
-  /** The ref a git baseline would be offered with (the clone's default branch), or null outside a clone. */
-  gitRef: string | null;
-  datasets: boolean;
-  schema: string;
-}
-
-const yamlValue = (value: unknown): string =>
-  stringify(value, { lineWidth: 0, flowCollectionPadding: false, collectionStyle: 'flow' }).trim();
-
-/** The config init writes: each part with a comment of what it is and how to change it. */
-function configText({ source, baseline, pinned, gitRef, datasets, schema }: ConfigParts): string {
-  const profileLines = (profile: Record<string, unknown>) => Object.entries(profile).map(([k, v]) => `    ${k}: ${yamlValue(v)}`);
-  const baselineComment = pinned
-    ? [`  # The released version, ${pinned}, started with npx. Move it to each new release.`]
-    : [
-        '  # The contract of the server when init ran, as the released baseline. After a release, refresh it:',
-        `  #   npx mcp-gate snapshot --profile candidate -o ${SNAPSHOT}`,
-      ];
-  const candidateComment =
-    'from' in source
-      ? ['  # The server as the project runs it: command, args and env come from the client config.']
-      : pinned
-        ? ['  # The version to promote: change its version to gate a new release.']
-        : ['  # The server as this branch builds it.'];
-  return [
-    `# yaml-language-server: $schema=${schema}`,
-    '# The contract promotion gate of this MCP server, written by `mcp-gate init`.',
-    '#   npx mcp-gate run        exit 0 Promote, 1 Rollback, 2 Hold, 3 could not decide',
-    '#   npx mcp-gate validate   checks this file and its datasets without starting a server',
-    'version: 1',
-    'profiles:',
-    ...baselineComment,
-    '  baseline:',
-    ...profileLines(baseline),
-    ...candidateComment,
-    '  candidate:',
-    ...profileLines(source),
-    '    # Tools that are not read-only are never called unless this is true (or a case allows it).',
-    '    allowSideEffects: false',
-    ...(gitRef
-      ? [
-          `  # In this git repository the baseline can be the server as it is on ${gitRef} (the merge-base with HEAD),`,
-          '  # built once in a worktree and cached by commit (docs/baselines.md). To use it: uncomment it, set the',
-          "  # build, and set `baseline: released`. In the Action, leave out `ref` to gate against the pull request's base.",
-          '  # released:',
-          `  #   git: { ref: ${gitRef}, build: "npm ci && npm run build" }`,
-          ...profileLines(source).map((line) => `  #${line.slice(1)}`),
-        ]
-      : []),
-    'baseline: baseline',
-    'candidate: candidate',
-    ...(datasets
-      ? [
-          '# Frozen cases recorded from the server (`mcp-gate record`); edit them, and record again to add new tools.',
-          'datasets:',
-          `  - ${DATASET}`,
-        ]
-      : ['# No dataset: no tool could be recorded. Write cases, or give arguments: mcp-gate record --args FILE', 'datasets: []']),
-    'reports:',
-    '  dir: reports',
-    '',
-  ].join('\n');
-}
-
-/** The clone's default branch as a ref (origin/HEAD's target, else the branch checked out), or null outside a clone. */
-function defaultBranch(dir: string): string | null {
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  try {
-    git('rev-parse', '--show-toplevel');
-  } catch {
-    return null;
-  }
-  for (const ask of [
-    ['rev-parse', '--abbrev-ref', 'origin/HEAD'],
-    ['rev-parse', '--abbrev-ref', 'HEAD'],
-  ]) {
-    try {
-      const ref = git(...ask);
-      if (ref && ref !== 'HEAD' && ref !== 'origin/HEAD') return ref;
-    } catch {
-      // no remote, or no commit yet
-    }
-  }
-  return 'origin/main';
 }
