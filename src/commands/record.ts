@@ -6,6 +6,7 @@ import { InputError, type Problem } from '../config/problems.js';
 import { readSource } from '../config/source.js';
 import type { GateConfig, Profile } from '../config/types.js';
 import { openSide } from '../contract/open-side.js';
+import type { Contract } from '../contract/types.js';
 import { packageFile } from '../package-root.js';
 import { recordTools, type Recording } from '../record/record.js';
 import { mergeDataset, RECORDED_MARK, renderDataset } from '../record/write.js';
@@ -59,6 +60,20 @@ export interface RecordJob {
 export async function recordInto(job: RecordJob, io: CommandIO): Promise<boolean> {
   const shown = relative(io.cwd, job.target) || job.target;
   io.log(`mcp-gate: record: reading the tools of profile "${job.name}"`);
+  const { recordings, contract } = await recordProfile(job, io);
+  const notReadOnly = recordings.filter((r) => r.skipped?.includes(' is not read-only ')).map((r) => r.tool);
+  if (notReadOnly.length) io.log(`mcp-gate: record: not read-only, so not called (left commented out): ${notReadOnly.join(', ')}`);
+  for (const r of recordings) if (r.skipped && !notReadOnly.includes(r.tool)) io.log(`mcp-gate: record: ${r.tool}: ${r.skipped}`);
+  const dataset = existsSync(job.target) && !job.force ? merged(job, recordings, shown, io) : anew(job, recordings, contract, shown, io);
+  if (typeof dataset === 'boolean') return dataset;
+  // A dataset is written only once it loads as one.
+  writeFileAtomic(job.target, dataset.text, { check: (temp) => void loadDatasets([temp]), tempExtension: '.yaml' });
+  io.log(`mcp-gate: record: ${dataset.summary}`);
+  return true;
+}
+
+/** The profile's contract, and each tool called twice (the second pass in a server process of its own). */
+async function recordProfile(job: RecordJob, io: CommandIO): Promise<{ recordings: Recording[]; contract: Contract }> {
   const open = () =>
     openSide(
       'baseline',
@@ -81,56 +96,56 @@ export async function recordInto(job: RecordJob, io: CommandIO): Promise<boolean
     if (!session) throw new Error(`profile "${job.name}" has no live server to record`);
     return (tool: string, args: Record<string, unknown>) => session.callTool(tool, args);
   };
-  let recordings: Recording[];
   try {
-    recordings = await recordTools(side.contract, callFor, {
+    const recordings = await recordTools(side.contract, callFor, {
       allowSideEffects: job.profile.allowSideEffects,
       safeTools: job.profile.transport === 'snapshot' ? [] : job.profile.safeTools,
       givenArgs: job.givenArgs,
       concurrency: job.config.cases.concurrency,
       log: io.log,
     });
+    return { recordings, contract: side.contract };
   } finally {
     await current?.session?.close();
   }
-  const notReadOnly = recordings.filter((r) => r.skipped?.includes(' is not read-only ')).map((r) => r.tool);
-  if (notReadOnly.length) io.log(`mcp-gate: record: not read-only, so not called (left commented out): ${notReadOnly.join(', ')}`);
-  for (const r of recordings) if (r.skipped && !notReadOnly.includes(r.tool)) io.log(`mcp-gate: record: ${r.tool}: ${r.skipped}`);
-  const recorded = recordings.filter((r) => !r.skipped).length;
-  const exists = existsSync(job.target);
-  let text: string;
-  let summary: string;
-  if (exists && !job.force) {
-    let merged;
-    try {
-      merged = mergeDataset(readFileSync(job.target, 'utf8'), recordings, shown);
-    } catch (error) {
-      throw new InputError([{ file: shown, line: null, path: 'cases', message: (error as Error).message.replace(`${shown}: `, '') }]);
-    }
-    if (!merged.added.length) {
-      io.log(`mcp-gate: record: ${shown} already has a case for every tool; nothing added (--force writes it anew)`);
-      return true;
-    }
-    text = merged.text;
-    summary = `added ${merged.added.length} tool(s) to ${shown}, kept its ${merged.kept} case(s)`;
-  } else {
-    if (!recordings.length) {
-      io.error(`mcp-gate: record: profile "${job.name}" lists no tool; ${shown} was not written`);
-      return false;
-    }
-    const server = [side.contract.server.name, side.contract.server.version].filter(Boolean).join(' ') || 'unnamed server';
-    const schemaPath = relative(dirname(job.target), packageFile('schemas/dataset.schema.json'));
-    const nothingCalled = recorded ? undefined : whyNothingCalled(side.contract.tools.every((t) => t.annotations === null));
-    text = renderDataset(recordings, { schemaPath, profile: job.name, server, role: 'recorded' }, nothingCalled);
-    summary = recorded
-      ? `wrote ${shown}: ${recorded} case(s), ${recordings.length - recorded} tool(s) left commented out`
-      : `wrote ${shown}: no tool could be called, so its ${recordings.length} case(s) are commented out with the reasons, beside one that checks the tools are listed`;
-    if (!recorded) io.log(`mcp-gate: record: ${nothingCalled}`);
+}
+
+/** Written text and what to say of it; true when there is nothing to write, false when there is nothing to record. */
+type DatasetText = { text: string; summary: string } | boolean;
+
+/** New tools added to the dataset there, which keeps its cases. */
+function merged(job: RecordJob, recordings: Recording[], shown: string, io: CommandIO): DatasetText {
+  let merged;
+  try {
+    merged = mergeDataset(readFileSync(job.target, 'utf8'), recordings, shown);
+  } catch (error) {
+    throw new InputError([{ file: shown, line: null, path: 'cases', message: (error as Error).message.replace(`${shown}: `, '') }]);
   }
-  // A dataset is written only once it loads as one.
-  writeFileAtomic(job.target, text, { check: (temp) => void loadDatasets([temp]), tempExtension: '.yaml' });
-  io.log(`mcp-gate: record: ${summary}`);
-  return true;
+  if (!merged.added.length) {
+    io.log(`mcp-gate: record: ${shown} already has a case for every tool; nothing added (--force writes it anew)`);
+    return true;
+  }
+  return { text: merged.text, summary: `added ${merged.added.length} tool(s) to ${shown}, kept its ${merged.kept} case(s)` };
+}
+
+/** A dataset of every tool, written anew; when no tool could be called, it says why. */
+function anew(job: RecordJob, recordings: Recording[], contract: Contract, shown: string, io: CommandIO): DatasetText {
+  if (!recordings.length) {
+    io.error(`mcp-gate: record: profile "${job.name}" lists no tool; ${shown} was not written`);
+    return false;
+  }
+  const recorded = recordings.filter((r) => !r.skipped).length;
+  const server = [contract.server.name, contract.server.version].filter(Boolean).join(' ') || 'unnamed server';
+  const schemaPath = relative(dirname(job.target), packageFile('schemas/dataset.schema.json'));
+  const nothingCalled = recorded ? undefined : whyNothingCalled(contract.tools.every((t) => t.annotations === null));
+  const text = renderDataset(recordings, { schemaPath, profile: job.name, server, role: 'recorded' }, nothingCalled);
+  if (!recorded) io.log(`mcp-gate: record: ${nothingCalled}`);
+  return {
+    text,
+    summary: recorded
+      ? `wrote ${shown}: ${recorded} case(s), ${recordings.length - recorded} tool(s) left commented out`
+      : `wrote ${shown}: no tool could be called, so its ${recordings.length} case(s) are commented out with the reasons, beside one that checks the tools are listed`,
+  };
 }
 
 /** What the dataset says when no tool could be called, and what a person can do about it. */
