@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import { clientServers } from '../config/client-config.js';
+import { clientServers } from '../config/client-file.js';
 import { loadConfig } from '../config/load.js';
 import { InputError, type Problem } from '../config/problems.js';
 import { packageFile } from '../package-root.js';

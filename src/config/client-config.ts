@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { basename, dirname, relative, resolve } from 'node:path';
-import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { closest } from '../closest.js';
+import { clientLines, readClientFile, type ClientFile } from './client-file.js';
 import { dotted, type Problem } from './problems.js';
 
 /**
@@ -43,11 +42,6 @@ function projectOf(file: string): string {
   return ['.vscode', '.cursor'].includes(basename(folder)) ? dirname(folder) : folder;
 }
 
-const lineAt = (text: string, offset: number): number => text.slice(0, offset).split('\n').length;
-
-/** One client config file, read once per load, with the problems of reading it. */
-type ClientFile = { ok: true; servers: Record<string, unknown>; key: string; text: string } | { ok: false; message: string };
-
 /**
  * Where a profile's values came from when its `from` named a client config: the file, the entry,
  * and the keys the profile set itself (those, and its own env entries, are the gate config's).
@@ -61,36 +55,6 @@ export interface ClientOrigin {
   lineOf(path: (string | number)[]): number | null;
   ownKeys: Set<string>;
   ownEnv: Set<string>;
-}
-
-/** The servers of a client config, or none when it cannot be read (a profile naming it is told why, by the config loader). */
-export function clientServers(path: string): Record<string, unknown> {
-  const file = readClientFile(path);
-  return file.ok ? file.servers : {};
-}
-
-function readClientFile(path: string): ClientFile {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return { ok: false, message: code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? 'error'})` };
-  }
-  const errors: ParseError[] = [];
-  const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
-  if (errors.length) {
-    const first = errors[0]!;
-    const what = printParseErrorCode(first.error)
-      .replace(/([a-z])([A-Z])/g, '$1 $2')
-      .toLowerCase();
-    return { ok: false, message: `is not valid JSON (line ${lineAt(text, first.offset)}: ${what})` };
-  }
-  if (!isRecord(value)) return { ok: false, message: 'must be a JSON object with "mcpServers" or "servers"' };
-  for (const key of ['mcpServers', 'servers']) {
-    if (isRecord(value[key])) return { ok: true, servers: value[key], key, text };
-  }
-  return { ok: false, message: 'has no "mcpServers" (Claude, Cursor) or "servers" (VS Code) object' };
 }
 
 /** A client's string with its variable forms turned into the gate's; the VS Code prompts it cannot answer are returned. */
@@ -195,69 +159,83 @@ export function resolveClientProfiles(
   const origins = new Map<string, ClientOrigin>();
   /** `profiles.NAME` or `servers.S.profiles.NAME` -> the absolute path of the client config it came from. */
   const sources = new Map<string, string>();
-  const files = new Map<string, ClientFile>();
-  const groups: { at: (string | number)[]; profiles: unknown }[] = [{ at: ['profiles'], profiles: raw.profiles }];
-  for (const [name, server] of Object.entries(isRecord(raw.servers) ? raw.servers : {})) {
-    if (isRecord(server)) groups.push({ at: ['servers', name, 'profiles'], profiles: server.profiles });
-  }
-  for (const { at, profiles } of groups) {
+  const reading: Reading = { files: new Map(), configDir, env, cwd };
+  for (const { at, profiles } of profileGroups(raw)) {
     if (!isRecord(profiles)) continue;
     for (const [name, profile] of Object.entries(profiles)) {
       if (!isRecord(profile) || profile.from === undefined) continue;
       const path = [...at, name, 'from'];
       const problem = (message: string) => problems.push({ file: display, line: lineOf(path), path: dotted(path), message });
-      if (typeof profile.from !== 'string' || !parseReference(profile.from)) {
-        problem('must be FILE#SERVER, a server of an MCP client config, e.g. .mcp.json#tickets or .vscode/mcp.json#tickets');
-        continue;
-      }
-      const reference = parseReference(profile.from)!;
-      const file = resolve(configDir, reference.file);
-      const shown = relative(cwd, file) || file;
-      if (!files.has(file)) files.set(file, readClientFile(file));
-      const client = files.get(file)!;
-      if (!client.ok) {
-        problem(`names ${shown}, which ${client.message}`);
-        continue;
-      }
-      const entry = client.servers[reference.name];
-      if (entry === undefined) {
-        const known = Object.keys(client.servers);
-        const near = closest(reference.name, known);
-        problem(
-          `names server "${reference.name}", which ${shown} does not have${near ? ` (did you mean "${near}"?)` : ''}; its ${client.key}: ${known.join(', ') || 'none'}`,
-        );
-        continue;
-      }
-      const mapped = entryToProfile(entry, projectOf(file), configDir, env, (message) =>
-        problem(`names ${shown} ${client.key}.${reference.name}, which ${message}`),
-      );
-      if (!mapped) continue;
-      const { from: _from, ...own } = profile;
-      const mergedEnv = mapped.env || own.env ? { ...(mapped.env as object), ...(own.env as object) } : undefined;
-      profiles[name] = { ...mapped, ...own, ...(mergedEnv ? { env: mergedEnv } : {}) };
-      sources.set(dotted([...at, name]), file);
-      origins.set(dotted([...at, name]), {
-        display: shown,
-        entry: [client.key, reference.name],
-        lineOf: clientLines(client.text, [client.key, reference.name]),
-        ownKeys: new Set(Object.keys(own)),
-        ownEnv: new Set(Object.keys(isRecord(own.env) ? own.env : {})),
-      });
+      const resolved = fromClient(profile, reading, problem);
+      if (!resolved) continue;
+      profiles[name] = resolved.profile;
+      sources.set(dotted([...at, name]), resolved.file);
+      origins.set(dotted([...at, name]), resolved.origin);
     }
   }
   return { problems, sources, origins };
 }
 
-/** Lines of paths inside one entry of a client config; a path it does not have gets its nearest parent's line. */
-function clientLines(text: string, entry: string[]): (path: (string | number)[]) => number | null {
-  let tree: ReturnType<typeof parseTree> | null = null;
-  return (path) => {
-    tree ??= parseTree(text, [], { allowTrailingComma: true, disallowComments: false }) ?? null;
-    if (!tree) return null;
-    for (let depth = path.length; depth >= 0; depth--) {
-      const node = findNodeAtLocation(tree, [...entry, ...path.slice(0, depth)]);
-      if (node) return lineAt(text, node.offset);
-    }
+/** The profiles of the config, and those of each server of a bundle, with where each group is. */
+function profileGroups(raw: Record<string, unknown>): { at: (string | number)[]; profiles: unknown }[] {
+  const groups: { at: (string | number)[]; profiles: unknown }[] = [{ at: ['profiles'], profiles: raw.profiles }];
+  for (const [name, server] of Object.entries(isRecord(raw.servers) ? raw.servers : {})) {
+    if (isRecord(server)) groups.push({ at: ['servers', name, 'profiles'], profiles: server.profiles });
+  }
+  return groups;
+}
+
+/** What resolving reads from: each client config file once, however many profiles name it. */
+interface Reading {
+  files: Map<string, ClientFile>;
+  configDir: string;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+/** One profile's `from` resolved: the entry's keys under the profile's own, or null after telling `problem` why not. */
+function fromClient(
+  profile: Record<string, unknown>,
+  { files, configDir, env, cwd }: Reading,
+  problem: (message: string) => void,
+): { profile: Record<string, unknown>; file: string; origin: ClientOrigin } | null {
+  const reference = typeof profile.from === 'string' ? parseReference(profile.from) : null;
+  if (!reference) {
+    problem('must be FILE#SERVER, a server of an MCP client config, e.g. .mcp.json#tickets or .vscode/mcp.json#tickets');
     return null;
+  }
+  const file = resolve(configDir, reference.file);
+  const shown = relative(cwd, file) || file;
+  if (!files.has(file)) files.set(file, readClientFile(file));
+  const client = files.get(file)!;
+  if (!client.ok) {
+    problem(`names ${shown}, which ${client.message}`);
+    return null;
+  }
+  const entry = client.servers[reference.name];
+  if (entry === undefined) {
+    const known = Object.keys(client.servers);
+    const near = closest(reference.name, known);
+    problem(
+      `names server "${reference.name}", which ${shown} does not have${near ? ` (did you mean "${near}"?)` : ''}; its ${client.key}: ${known.join(', ') || 'none'}`,
+    );
+    return null;
+  }
+  const mapped = entryToProfile(entry, projectOf(file), configDir, env, (message) =>
+    problem(`names ${shown} ${client.key}.${reference.name}, which ${message}`),
+  );
+  if (!mapped) return null;
+  const { from: _from, ...own } = profile;
+  const mergedEnv = mapped.env || own.env ? { ...(mapped.env as object), ...(own.env as object) } : undefined;
+  return {
+    profile: { ...mapped, ...own, ...(mergedEnv ? { env: mergedEnv } : {}) },
+    file,
+    origin: {
+      display: shown,
+      entry: [client.key, reference.name],
+      lineOf: clientLines(client.text, [client.key, reference.name]),
+      ownKeys: new Set(Object.keys(own)),
+      ownEnv: new Set(Object.keys(isRecord(own.env) ? own.env : {})),
+    },
   };
 }
