@@ -36,6 +36,30 @@ export interface ConfigFlags {
 export function loadConfig(file: string, env: NodeJS.ProcessEnv, flags: ConfigFlags = {}, cwd = process.cwd()): GateConfig {
   const absolute = resolve(cwd, file);
   const display = relative(cwd, absolute) || file;
+  const { source, raw, overrides } = readRaw(absolute, display, env, flags, cwd);
+  // A profile's `from` becomes the keys of the client config entry it names, before anything reads profiles.
+  const client = resolveClientProfiles(raw, dirname(absolute), env, source.lineOf, display, cwd);
+  if (client.problems.length) throw new InputError(client.problems);
+  registerProfileSecrets(raw.profiles, env); // before validation: even a message about a bad file is redacted
+  for (const server of Object.values(isRecord(raw.servers) ? raw.servers : {}))
+    registerProfileSecrets(isRecord(server) ? server.profiles : null, env);
+  const profiles = (isRecord(raw.profiles) ? raw.profiles : {}) as Record<string, Record<string, unknown>>;
+  // Schema errors and cross-field errors (a baseline naming no profile) are reported together;
+  // the cross-field rules look only at values of the right type, so a wrong type is said once.
+  const schema = validateAgainst('gate.config.schema.json', { ...source, value: raw }).map((p) => explainProfileProblem(p, profiles));
+  const config = raw as RawConfig;
+  const rules =
+    config.servers !== undefined ? bundleProblems(config, source.lineOf, display) : semanticProblems(config, source.lineOf, display);
+  // Datasets named in the file are looked for now, so a missing one is told at its config line.
+  const missing = flags.datasets?.length ? [] : missingDatasets(raw, dirname(absolute), source.lineOf, display, cwd);
+  const problems = [...schema, ...rules, ...renamedKeyProblems(raw, source.lineOf, display), ...missing].map((p) => blame(p, overrides));
+  if (problems.length) throw new InputError(problems.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity)));
+  const notes = applyRenamedKeys(raw, source.lineOf, display).map((p) => blame(p, overrides));
+  return normaliseAll(config, notes, { absolute, display, env, lineOf: source.lineOf, client });
+}
+
+/** The file parsed (keeping lines), with the env overrides and then the flags applied to a copy of it. */
+function readRaw(absolute: string, display: string, env: NodeJS.ProcessEnv, flags: ConfigFlags, cwd: string) {
   const parsed = readSource(absolute, display);
   if (!parsed.ok) throw new InputError(parsed.problems);
   const source = parsed.source;
@@ -62,25 +86,21 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv, flags: ConfigFl
   if (flags.candidate) raw.candidate = flags.candidate;
   if (flags.datasets?.length) raw.datasets = flags.datasets.map((d) => resolve(cwd, d));
   if (flags.reportDir) raw.reports = { ...(raw.reports as object), dir: resolve(cwd, flags.reportDir) };
-  // A profile's `from` becomes the keys of the client config entry it names, before anything reads profiles.
-  const client = resolveClientProfiles(raw, dirname(absolute), env, source.lineOf, display, cwd);
-  if (client.problems.length) throw new InputError(client.problems);
-  registerProfileSecrets(raw.profiles, env); // before validation: even a message about a bad file is redacted
-  for (const server of Object.values(isRecord(raw.servers) ? raw.servers : {}))
-    registerProfileSecrets(isRecord(server) ? server.profiles : null, env);
+  return { source, raw, overrides };
+}
 
-  const profiles = (isRecord(raw.profiles) ? raw.profiles : {}) as Record<string, Record<string, unknown>>;
-  // Schema errors and cross-field errors (a baseline naming no profile) are reported together;
-  // the cross-field rules look only at values of the right type, so a wrong type is said once.
-  const schema = validateAgainst('gate.config.schema.json', { ...source, value: raw }).map((p) => explainProfileProblem(p, profiles));
-  const config = raw as RawConfig;
-  const rules =
-    config.servers !== undefined ? bundleProblems(config, source.lineOf, display) : semanticProblems(config, source.lineOf, display);
-  // Datasets named in the file are looked for now, so a missing one is told at its config line.
-  const missing = flags.datasets?.length ? [] : missingDatasets(raw, dirname(absolute), source.lineOf, display, cwd);
-  const problems = [...schema, ...rules, ...renamedKeyProblems(raw, source.lineOf, display), ...missing].map((p) => blame(p, overrides));
-  if (problems.length) throw new InputError(problems.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity)));
-  const notes = applyRenamedKeys(raw, source.lineOf, display).map((p) => blame(p, overrides));
+/** The checked config normalised, with its notes: one pair, or a bundle whose every server is a pair of its own. */
+function normaliseAll(
+  config: RawConfig,
+  notes: Problem[],
+  {
+    absolute,
+    display,
+    env,
+    lineOf,
+    client,
+  }: { absolute: string; display: string; env: NodeJS.ProcessEnv; lineOf: LineOf; client: ReturnType<typeof resolveClientProfiles> },
+): GateConfig {
   // A bundle's server may declare a profile of its own; any other profile it uses is a top-level one.
   const scopeOf = (server: string | undefined, name: string): string[] => {
     const own = server === undefined ? undefined : (config.servers?.[server]?.profiles ?? {});
@@ -90,7 +110,7 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv, flags: ConfigFl
     env,
     locate: (name) => {
       const at = scopeOf(server, name);
-      return locator(at, source.lineOf, display, client.origins.get(dotted(at)));
+      return locator(at, lineOf, display, client.origins.get(dotted(at)));
     },
   });
   const withSources = (loaded: GateConfig, server?: string): GateConfig => {
