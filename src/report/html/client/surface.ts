@@ -97,9 +97,6 @@ function toolDetails(row: ToolRow): HTMLElement {
       el('p', null, el('strong', null, `${label} (candidate): `), after ?? '—'),
     );
   };
-  const hints = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
-  const hint = (t: ViewTool | null, h: (typeof hints)[number]) =>
-    t ? `${String(t.effectiveAnnotations[h])}${(t.defaultedHints ?? []).includes(h) ? ' (default)' : ''}` : '—';
   return el(
     'div',
     { class: 'tool-details' },
@@ -116,34 +113,43 @@ function toolDetails(row: ToolRow): HTMLElement {
               ? 'Not compared: the other side could not be read.'
               : 'The definition changed in fields the gate does not judge.',
         ),
+    hintTable(b, c),
+    schemaDiff('Input schema', '/inputSchema', b?.inputSchema ?? null, c?.inputSchema ?? null, row.changes),
+    schemaDiff('Output schema', '/outputSchema', b?.outputSchema ?? null, c?.outputSchema ?? null, row.changes),
+  );
+}
+
+const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
+
+/** Each side's effective hints, a defaulted one marked, a hint that differs highlighted. */
+function hintTable(b: ViewTool | null, c: ViewTool | null): HTMLElement {
+  const hint = (t: ViewTool | null, h: (typeof HINTS)[number]) =>
+    t ? `${String(t.effectiveAnnotations[h])}${(t.defaultedHints ?? []).includes(h) ? ' (default)' : ''}` : '—';
+  return el(
+    'table',
+    { class: 'hints' },
     el(
-      'table',
-      { class: 'hints' },
+      'thead',
+      null,
       el(
-        'thead',
+        'tr',
         null,
+        el('th', null, 'effective hints'),
+        HINTS.map((h) => el('th', null, h)),
+      ),
+    ),
+    el(
+      'tbody',
+      null,
+      (['baseline', 'candidate'] as const).map((side) =>
         el(
           'tr',
           null,
-          el('th', null, 'effective hints'),
-          hints.map((h) => el('th', null, h)),
-        ),
-      ),
-      el(
-        'tbody',
-        null,
-        (['baseline', 'candidate'] as const).map((side) =>
-          el(
-            'tr',
-            null,
-            el('th', null, side),
-            hints.map((h) => el('td', { class: hint(b, h) === hint(c, h) ? null : 'differs' }, hint(side === 'baseline' ? b : c, h))),
-          ),
+          el('th', null, side),
+          HINTS.map((h) => el('td', { class: hint(b, h) === hint(c, h) ? null : 'differs' }, hint(side === 'baseline' ? b : c, h))),
         ),
       ),
     ),
-    schemaDiff('Input schema', '/inputSchema', b?.inputSchema ?? null, c?.inputSchema ?? null, row.changes),
-    schemaDiff('Output schema', '/outputSchema', b?.outputSchema ?? null, c?.outputSchema ?? null, row.changes),
   );
 }
 
