@@ -37,7 +37,7 @@ export class RunDeadline {
       this.expiredDuring = this.waitingOn(); // before the servers are ended and their calls fail
       void this.closeSessions().then(() => reject(new RunTimeoutError(timeouts.runMs, this.expiredDuring)));
     }, timeouts.runMs);
-    // Should the main thread ever be too busy to keep runMs, a worker thread ends the run (src/watchdog.ts).
+    // Should the main thread ever be too busy to keep runMs, a worker thread ends the run (connect/watchdog.ts).
     this.watchdogStart = setTimeout(() => this.startWatchdog(), WATCHDOG_AFTER_MS);
     this.watchdogStart.unref();
   }

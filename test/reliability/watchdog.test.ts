@@ -6,7 +6,7 @@ import { processesMatching } from '../helpers/processes.js';
 import { settles } from '../helpers/settle.js';
 
 /**
- * The watchdog (src/watchdog.ts) with a main thread that never comes back: a process starts it,
+ * The watchdog (src/connect/watchdog.ts) with a main thread that never comes back: a process starts it,
  * starts a server-like child that carries the run's mark in its environment, then spins forever.
  * The worker thread must say why on stderr, kill the marked child and the process itself.
  */

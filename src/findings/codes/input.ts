@@ -156,7 +156,7 @@ export const INPUT_CODES = {
       `"${toolName(c)}" input schema was not an object schema (root type ${show(c.before)}), so its changes are a repair to check, not a break.`,
   },
   // The witness search found a call the baseline accepted that the candidate refuses where the walk
-  // named no break (src/witness/confirm.ts): the witness is the evidence, in the message.
+  // named no break (src/diff/confirm.ts): the witness is the evidence, in the message.
   'input-call-refused': {
     area: 'input',
     severity: 'breaking',
