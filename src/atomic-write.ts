@@ -15,7 +15,8 @@ import { basename, dirname } from 'node:path';
 export class WriteError extends Error {
   constructor(
     readonly path: string,
-    reason: string,
+    /** Why, in words: "its directory is not writable (permission denied)". */
+    readonly reason: string,
   ) {
     super(`cannot write ${path}: ${reason}`);
     this.name = 'WriteError';

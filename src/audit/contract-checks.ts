@@ -1,8 +1,9 @@
-import type { Contract, ContractTool, JsonSchema } from '../contract/types.js';
+import type { Contract, ContractTool } from '../contract/types.js';
 import type { Finding, Side } from '../findings/types.js';
 import type { Code } from '../findings/codes.js';
 import { schemaProblems } from './schema-check.js';
 import { hintContradiction } from '../contract/callable.js';
+import { isObject } from '../json-object.js';
 
 const COST_METHOD = 'utf8 bytes of name, description and inputSchema / 4';
 
@@ -18,7 +19,6 @@ export interface DefinitionCost {
 }
 
 const NAME = /^[A-Za-z0-9._-]{1,128}$/;
-const isObject = (value: unknown): value is JsonSchema => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 const tokensOf = (value: unknown) => Math.ceil(Buffer.byteLength(JSON.stringify(value), 'utf8') / 4);
 /** What the model reads of a tool, estimated in tokens. A tokenizer would be closer; bytes/4 is stable and free. */

@@ -1,3 +1,4 @@
+import { isObject } from '../json-object.js';
 /**
  * Whether a value is a valid JSON Schema 2020-12 schema: the verdict of the official meta-schema
  * (its seven vocabularies and the deprecated keywords it still defines) as ajv gives it with the
@@ -17,7 +18,6 @@ const ID = /^[^#]*#?$/u;
 
 type Check = (value: unknown) => boolean;
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 const isString: Check = (value) => typeof value === 'string';
 const isBoolean: Check = (value) => typeof value === 'boolean';
 const isArray: Check = (value) => Array.isArray(value);

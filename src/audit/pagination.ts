@@ -1,9 +1,8 @@
 import type { ContractTool } from '../contract/types.js';
 import { resultData } from './result-data.js';
+import { isObject } from '../json-object.js';
 
 // What a result says about more pages, and whether the model can follow it.
-
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 const MORE_KEYS = ['has_more', 'hasMore', 'nextCursor', 'next_cursor', 'next_page', 'nextPage', 'next', 'cursor'];
 const LIMIT_ARGS = ['limit', 'per_page', 'perPage', 'pageSize', 'page_size', 'max_results', 'maxResults', 'count'];

@@ -6,6 +6,7 @@ import { SDK_OUTPUT_INVALID, sdkRefusals } from './sdk-refusal.js';
 import { jsonOfText } from './text-json.js';
 import { emptyPage, HINT_IN_TEXT, moreSignal, unusablePageHint } from './pagination.js';
 import { inert } from '../inert.js';
+import { isObject } from '../json-object.js';
 
 /** One live tool result, kept in memory for the audit (the report keeps only its sizes). */
 export interface Observation {
@@ -29,8 +30,6 @@ export interface Observation {
   /** The next page the result claimed, asked for once (cases/next-page.ts): its arguments and result. */
   nextPage?: { args: Record<string, unknown>; result: unknown };
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 const textBlocks = (result: Record<string, unknown>): string[] =>
   (Array.isArray(result.content) ? result.content : [])

@@ -1,6 +1,5 @@
 import { jsonOfText } from './text-json.js';
-
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+import { isObject } from '../json-object.js';
 
 /** A result's data: its structuredContent, and the first text block that is a JSON object or array. */
 export function payloadOf(result: Record<string, unknown>): { structuredContent?: unknown; text?: unknown } {

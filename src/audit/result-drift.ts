@@ -4,8 +4,7 @@ import { jsonOfText } from './text-json.js';
 import { payloadOf } from './result-data.js';
 import { suspiciousReasons } from '../diff/suspicious.js';
 import { judgeWording } from '../diff/wording.js';
-
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+import { isObject } from '../json-object.js';
 
 /** How deep and how wide the comparison goes: a result is data of any size, and findings must stay readable. */
 const MAX_DEPTH = 32;

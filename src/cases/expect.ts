@@ -2,6 +2,7 @@ import { atomizeChangeset, diff } from 'json-diff-ts';
 import { safeRegex } from '../safe-regex.js';
 import type { CaseFailure, RequiredTool } from './types.js';
 import { volatileMatcher } from '../audit/result-drift.js';
+import { isObject } from '../json-object.js';
 
 export interface ObservedResult {
   isError: boolean;
@@ -9,8 +10,6 @@ export interface ObservedResult {
   structured: unknown;
   resultBytes: number;
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * Where `actual` fails to contain `expected`: json-diff-ts gives the structural delta, and our rule

@@ -4,6 +4,7 @@ import { describe } from '../error-text.js';
 import { safeRegex } from '../safe-regex.js';
 import { unprobed } from './probe.js';
 import type { Case, CaseFailure, Probe, FeatureExpectation } from './types.js';
+import { isObject } from '../json-object.js';
 
 /** A raw answer to prompts/get or resources/read, and how long it took. */
 export interface FeatureAnswer {
@@ -17,7 +18,6 @@ export interface FeatureReader {
   readResource(uri: string): Promise<FeatureAnswer>;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 const clip = (text: string, max = 160) => (text.length > max ? `${text.slice(0, max)}…` : text);
 
 /**

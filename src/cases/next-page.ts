@@ -1,7 +1,6 @@
 import type { ContractTool } from '../contract/types.js';
 import { resultData } from '../audit/result-data.js';
-
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+import { isObject } from '../json-object.js';
 
 const CURSOR_KEYS = ['nextCursor', 'next_cursor', 'cursor', 'next_page_token', 'nextPageToken'];
 const CURSOR_ARGS = /^(cursor|next_?cursor|after|page_?token|pageToken)$/i;

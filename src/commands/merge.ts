@@ -7,6 +7,7 @@ import type { Policy } from '../decide/decide.js';
 import { describe } from '../error-text.js';
 import { readReport } from '../report/read.js';
 import { writeBundleSummary } from '../report/write.js';
+import { WriteError } from '../atomic-write.js';
 import type { Format } from '../report/formats.js';
 import { readConfig, assertRenders, printBundle, type CommandIO, type Outcome } from './io.js';
 
@@ -81,7 +82,7 @@ export function mergeCommand(flags: MergeFlags, io: CommandIO): Outcome {
       summaryPath = relative(io.cwd, writeBundleSummary(dir, summary));
     } catch (error) {
       io.error(
-        `mcp-gate: could not write the bundle summary to ${relative(io.cwd, dir) || '.'}: ${describe(error)}. Set --report-dir to a writable directory.`,
+        `mcp-gate: could not write the bundle summary to ${relative(io.cwd, dir) || '.'}: ${error instanceof WriteError ? error.reason : describe(error)}. Set --report-dir to a writable directory.`,
       );
     }
   }

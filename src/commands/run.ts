@@ -11,6 +11,7 @@ import { redactDeep } from '../secrets.js';
 import { summarizeBundle, type ServerOutcome } from '../bundle/summary.js';
 import { mapLimit } from '../concurrency.js';
 import { writeBundleSummary, writeReport } from '../report/write.js';
+import { WriteError } from '../atomic-write.js';
 import type { Format } from '../report/formats.js';
 import { readConfig, assertRenders, emit, printBundle, type CommandIO, type Outcome } from './io.js';
 import { formatProblem, InputError } from '../config/problems.js';
@@ -132,7 +133,7 @@ export async function gateOne(
     report.timing.stages.report = Math.round(performance.now() - started);
   } catch (error) {
     io.error(
-      `${prefix}could not write the report to ${relative(io.cwd, config.reports.dir) || '.'}: ${describe(error)}. Set reports.dir (or --report-dir) to a writable directory.`,
+      `${prefix}could not write the report to ${relative(io.cwd, config.reports.dir) || '.'}: ${error instanceof WriteError ? error.reason : describe(error)}. Set reports.dir (or --report-dir) to a writable directory.`,
     );
   }
   return { report, reportPath };
@@ -187,7 +188,7 @@ async function bundleCommand(config: GateConfig, flags: RunFlags, io: CommandIO)
     summaryPath = relative(io.cwd, writeBundleSummary(config.reports.dir, summary));
   } catch (error) {
     io.error(
-      `mcp-gate: could not write the bundle summary to ${relative(io.cwd, config.reports.dir) || '.'}: ${describe(error)}. Set reports.dir (or --report-dir) to a writable directory.`,
+      `mcp-gate: could not write the bundle summary to ${relative(io.cwd, config.reports.dir) || '.'}: ${error instanceof WriteError ? error.reason : describe(error)}. Set reports.dir (or --report-dir) to a writable directory.`,
     );
   }
   return printBundle(summary, summaryPath, outcomes.every((o) => o.report === null || o.written) && summaryPath !== null, flags, io);

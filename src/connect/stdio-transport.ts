@@ -6,6 +6,7 @@ import { StreamTail } from './stderr-tail.js';
 
 /** The JSON-RPC error code the gate answers a tools/call with when it dropped the result for its size. */
 import { RESULT_TOO_LARGE } from './byte-budget.js';
+import { isObject } from '../json-object.js';
 
 export { RESULT_TOO_LARGE };
 
@@ -26,7 +27,6 @@ export function idFromEdges(head: string, tail: string): string | number | undef
   return raw.startsWith('"') ? (JSON.parse(raw) as string) : Number(raw);
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isId = (value: unknown) => typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value));
 
 /** `_meta`, when present, is an object (its own fields are the SDK's business). */

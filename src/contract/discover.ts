@@ -5,8 +5,7 @@ import { SideUnavailableError } from '../connect/errors.js';
 import { contractBuilder } from './normalize.js';
 import { buildFeatures, slimFeatureEntry } from './features.js';
 import type { Contract, DiscoveryProblem } from './types.js';
-
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+import { isObject } from '../json-object.js';
 
 type ListMethod = 'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list';
 

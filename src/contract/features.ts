@@ -1,8 +1,8 @@
 import { hash } from 'node:crypto';
 import { canonicalHash } from './canonical.js';
 import type { ContractPrompt, ContractResource, ContractResourceTemplate, DiscoveryProblem, PromptArgument, Features } from './types.js';
+import { isObject } from '../json-object.js';
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 const byKey =
   <T>(key: (item: T) => string) =>

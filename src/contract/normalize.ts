@@ -2,10 +2,9 @@ import { createHash } from 'node:crypto';
 import { effectiveAnnotations } from './annotations.js';
 import { canonicalHash } from './canonical.js';
 import type { Contract, ContractTool, DiscoveryProblem, Discovery, JsonSchema, ServerIdentity } from './types.js';
+import { isObject } from '../json-object.js';
 
 const KNOWN_FIELDS = new Set(['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations']);
-
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 

@@ -1,4 +1,5 @@
 import type { JsonSchema } from './types.js';
+import { isObject } from '../json-object.js';
 
 /**
  * Work, not depth or time alone, bounds every walk over a server's schemas (issue 28 §4). A schema
@@ -55,8 +56,6 @@ export class SchemaWork {
     return this.visited >= this.limits.perRun;
   }
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * How many nodes a walk that follows local `$ref`s would visit in this schema: each definition

@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../contract/types.js';
+import { isObject } from '../json-object.js';
 
 /**
  * What each JSON Schema keyword (draft-07 and 2020-12) is to the diff. Every keyword a schema can
@@ -72,7 +73,8 @@ export const COMPARED_KEYWORDS = new Set([
   '$ref',
 ]);
 
-export const isObject = (value: unknown): value is JsonSchema => value !== null && typeof value === 'object' && !Array.isArray(value);
+/** Shared by the modules of this folder that read schemas. */
+export { isObject };
 
 /** Vendor extensions (`x-...`) are annotations too, by the spec's rule that unknown keywords assert nothing. */
 export const isAnnotation = (keyword: string): boolean => ANNOTATION_KEYWORDS.has(keyword) || keyword.startsWith('x-');

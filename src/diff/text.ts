@@ -1,12 +1,11 @@
-import type { ContractTool, JsonSchema } from '../contract/types.js';
+import type { ContractTool } from '../contract/types.js';
 import type { Subject } from '../findings/subject.js';
 import type { Change } from '../findings/types.js';
 import { change, pointer } from './change.js';
 import { suspiciousReasons } from './suspicious.js';
 import { wordDiff } from './word-diff.js';
 import { judgeWording } from './wording.js';
-
-const isObject = (value: unknown): value is JsonSchema => value !== null && typeof value === 'object' && !Array.isArray(value);
+import { isObject } from '../json-object.js';
 
 interface Text {
   at: string[];

@@ -1,3 +1,4 @@
+import { isObject } from '../json-object.js';
 /**
  * Probe arguments built from a tool's input schema, for `record`: the smallest call the schema
  * allows, from what its author wrote down first. For each value, in order: an example, the
@@ -10,7 +11,6 @@
 type Schema = Record<string, unknown>;
 export type Built = { ok: true; value: unknown } | { ok: false; reason: string };
 
-const isObject = (value: unknown): value is Schema => value !== null && typeof value === 'object' && !Array.isArray(value);
 const MAX_DEPTH = 16;
 
 /** Plain values of a string format: valid, and plainly made up. */

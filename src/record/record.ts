@@ -8,6 +8,7 @@ import type { Contract, ContractTool } from '../contract/types.js';
 import { describe } from '../error-text.js';
 import { probeArguments } from './probe-args.js';
 import { withoutVolatile } from '../cases/expect.js';
+import { isObject } from '../json-object.js';
 
 /**
  * `record`: what a server returns, frozen as expectations. Every tool that may be called (read-only,
@@ -54,7 +55,6 @@ const MAX_FROZEN_BYTES = 2048;
 const MAX_VOLATILE = 50;
 const MAX_DEPTH = 32;
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 const clip = (text: string, max = 160) => (text.length > max ? `${text.slice(0, max)}…` : text);
 const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
 

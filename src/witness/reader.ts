@@ -2,6 +2,7 @@ import type { SchemaWork } from '../contract/schema-work.js';
 import type { JsonSchema } from '../contract/types.js';
 import type { Dialect } from './judge.js';
 import { keyMatches, patternHazard } from './regex.js';
+import { isObject } from '../json-object.js';
 
 export type SchemaNode = JsonSchema | boolean;
 
@@ -33,7 +34,8 @@ const SCHEMA_ONES = [
   ...['additionalProperties', 'unevaluatedProperties', 'propertyNames', 'contentSchema'],
 ];
 
-export const isObject = (n: unknown): n is JsonSchema => n !== null && typeof n === 'object' && !Array.isArray(n);
+/** Shared by the modules of this folder that read schemas. */
+export { isObject };
 const asList = (v: unknown): SchemaNode[] => (Array.isArray(v) ? (v as SchemaNode[]) : []);
 const asMap = (v: unknown): Record<string, SchemaNode> => (isObject(v) ? (v as Record<string, SchemaNode>) : {});
 

@@ -49,7 +49,7 @@ describe('reports are never lost or half-written', () => {
     expect(rollback.code).toBe(1); // the verdict's own code
     expect(rollback.stdout).toContain('Rollback');
     expect(rollback.stderr).toMatch(
-      /could not write the report to not-a-dir\/reports: .*ENOTDIR.*Set reports\.dir \(or --report-dir\) to a writable directory/,
+      /could not write the report to not-a-dir\/reports: a part of its path is a file, not a directory\. Set reports\.dir \(or --report-dir\) to a writable directory/,
     );
     // A passing verdict that left no report is not a success: exit 3.
     const promote = await runCli(['run', '--candidate', 'candidate-safe', '--report-dir', 'not-a-dir/reports'], { cwd: dir });

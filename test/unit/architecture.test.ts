@@ -24,6 +24,7 @@ const LAYERS: string[][] = [
     'concurrency',
     'closest',
     'atomic-write',
+    'json-object',
   ],
   ['config'],
   ['connect'],
