@@ -27,6 +27,8 @@ export type Outcome =
 
 export interface CommandIO {
   stdout: (text: string) => void;
+  /** Resolves once what went to stdout has left the process (a slow pipe queues it in memory); absent: at once. */
+  stdoutDrained?: () => Promise<void>;
   /** Progress and logs; silenced by --quiet. */
   log: (line: string) => void;
   /** Errors; never silenced. */
@@ -73,11 +75,14 @@ export function emit(text: string, output: string | undefined, io: CommandIO): v
 
 /**
  * `emit` for a page too long to hold as one string (the json format of a large report): sent, or
- * written atomically, a batch at a time.
+ * written atomically, a batch at a time, each batch sent once the last has left.
  */
-export function emitPieces(pieces: Iterable<string>, output: string | undefined, io: CommandIO): void {
+export async function emitPieces(pieces: Iterable<string>, output: string | undefined, io: CommandIO): Promise<void> {
   if (!output || output === '-') {
-    for (const batch of batched(pieces)) io.stdout(batch);
+    for (const batch of batched(pieces)) {
+      io.stdout(batch);
+      await io.stdoutDrained?.();
+    }
     return;
   }
   const target = resolve(io.cwd, output);
