@@ -112,6 +112,7 @@ export async function runGate(config: GateConfig, options: RunOptions = {}): Pro
         { side: 'baseline', contract: base.contract, observations: baseReplay.observations },
         { side: 'candidate', contract: cand?.contract ?? null, observations: candReplay.observations },
         config.audit,
+        schemaNodesPerTool,
       ),
     );
 

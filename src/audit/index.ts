@@ -1,5 +1,6 @@
 import type { AuditSettings } from '../config/types.js';
 import { canonicalJson } from '../contract/canonical.js';
+import { DEFAULT_SCHEMA_LIMITS } from '../contract/schema-work.js';
 import type { Contract } from '../contract/types.js';
 import type { Finding, Side } from '../findings/types.js';
 import { clientFindings } from './clients.js';
@@ -28,13 +29,20 @@ const keyOf = (f: Finding) => `${f.code}|${f.tool ?? ''}|${f.caseId ?? ''}|${f.c
  * regression. Against a snapshot baseline nothing was called, so no live-result finding can be
  * shown to pre-exist: those count as regressions.
  */
-export function audit(baseline: AuditSide, candidate: AuditSide, settings: AuditSettings): Audit {
+export function audit(
+  baseline: AuditSide,
+  candidate: AuditSide,
+  settings: AuditSettings,
+  schemaNodesPerTool = DEFAULT_SCHEMA_LIMITS.perTool,
+): Audit {
   const memo: ToolAuditMemo = new Map();
   const run = (s: AuditSide) => {
     if (!s.contract) return { findings: [] as Finding[], cost: null };
     const byName = new Map(s.contract.tools.map((t) => [t.name, t]));
     const contract = auditContract(s.contract, s.side, memo);
-    const results = s.observations.flatMap((o) => auditResult(o, byName.get(o.tool), s.side, settings.resultBudgetBytes));
+    const results = s.observations.flatMap((o) =>
+      auditResult(o, byName.get(o.tool), s.side, settings.resultBudgetBytes, schemaNodesPerTool),
+    );
     const cost: DefinitionCost = { ...contract.cost, instructionsTokens: instructionsTokens(s.contract) };
     const lessons = [...unlistedToolMentions(s.contract, s.side), ...unannotatedServer(s.contract, s.side)];
     const clients = clientFindings(s.contract, s.side, settings.clients ?? []);

@@ -1,3 +1,4 @@
+import { DEFAULT_SCHEMA_LIMITS, schemaSize, showNodes } from '../contract/schema-work.js';
 import type { ContractTool } from '../contract/types.js';
 import type { Code } from '../findings/codes.js';
 import type { Finding, Side } from '../findings/types.js';
@@ -59,7 +60,13 @@ const HINT_IN_TEXT =
   /(next\s*page|more\s+results|nextCursor|next_cursor|cursor|has_?more|page\s*\d+\s*of|call again|showing (?:the )?(?:first|top) \d+|narrow (?:the|your) (?:query|search)|\bof \d+ (?:total|results|items)\b)/i;
 
 /** Checks on one live result: what the model actually receives from the call. */
-export function auditResult(o: Observation, tool: ContractTool | undefined, side: Side, budget: number): Finding[] {
+export function auditResult(
+  o: Observation,
+  tool: ContractTool | undefined,
+  side: Side,
+  budget: number,
+  schemaNodesPerTool = DEFAULT_SCHEMA_LIMITS.perTool,
+): Finding[] {
   const findings: Finding[] = [];
   const add = (code: Code, message: string, severity: Finding['severity'] = 'dangerous', at?: { path: string; keyword: string }) =>
     findings.push({
@@ -108,7 +115,13 @@ export function auditResult(o: Observation, tool: ContractTool | undefined, side
         path: '/structuredContent',
         keyword: 'required',
       });
-    else {
+    else if (schemaSize(tool.outputSchema) > schemaNodesPerTool) {
+      // Validation follows $refs: on a schema that fans out it would visit 2^n nodes (issue 28 §4).
+      add(
+        'output-schema-invalid',
+        `structuredContent was not checked: the outputSchema would cost ${showNodes(schemaSize(tool.outputSchema))} schema nodes with its $refs followed, past limits.schemaNodesPerTool (${showNodes(schemaNodesPerTool)}).`,
+      );
+    } else {
       const failures = validationFailures(tool.outputSchema, structured);
       if (failures.length)
         add(
