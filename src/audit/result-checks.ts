@@ -118,7 +118,7 @@ export function auditResult(
     else if (schemaSize(tool.outputSchema) > schemaNodesPerTool) {
       // Validation follows $refs: on a schema that fans out it would visit 2^n nodes (issue 28 §4).
       add(
-        'output-schema-invalid',
+        'output-schema-too-complex',
         `structuredContent was not checked: the outputSchema would cost ${showNodes(schemaSize(tool.outputSchema))} schema nodes with its $refs followed, past limits.schemaNodesPerTool (${showNodes(schemaNodesPerTool)}).`,
       );
     } else {

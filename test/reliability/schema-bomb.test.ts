@@ -104,7 +104,7 @@ describe('the audit does not validate a result against a schema past the budget'
 
   it('30 levels: the result is not checked, and the finding gives the figure', () => {
     const { findings } = audit(...sides(fanOutAllOf(30)), DEFAULTS.audit);
-    const skipped = findings.filter((f) => f.code === 'output-schema-invalid' && f.caseId === 'C');
+    const skipped = findings.filter((f) => f.code === 'output-schema-too-complex' && f.caseId === 'C');
     expect(skipped.map((f) => [f.side, f.severity])).toEqual([['candidate', 'dangerous']]);
     expect(skipped[0]!.message).toMatch(/would cost [\d,]{13} schema nodes .*limits\.schemaNodesPerTool \(20,000\)/);
     expect(findings.filter((f) => f.code === 'structured-content-invalid')).toEqual([]);
@@ -112,7 +112,7 @@ describe('the audit does not validate a result against a schema past the budget'
 
   it('a few levels, within the budget: the result is checked as before', () => {
     const { findings } = audit(...sides(fanOutAllOf(4)), DEFAULTS.audit);
-    expect(findings.filter((f) => f.caseId === 'C').map((f) => f.code)).not.toContain('output-schema-invalid');
+    expect(findings.filter((f) => f.caseId === 'C').map((f) => f.code)).not.toContain('output-schema-too-complex');
     const failing = audit(...sides({ ...fanOutAllOf(4), required: ['id'] }), DEFAULTS.audit);
     expect(failing.findings.filter((f) => f.caseId === 'C').map((f) => f.code)).toContain('structured-content-invalid');
   });
