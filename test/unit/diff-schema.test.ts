@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { inputPairs, obj, outputPairs } from '../helpers/contracts.js';
+import { diffContracts } from '../../src/diff/index.js';
+import { contractOf, inputPairs, obj, outputPairs, tool } from '../helpers/contracts.js';
 
 const str = { type: 'string' };
 
@@ -204,6 +205,14 @@ describe('keywords that were once passed in silence', () => {
     // Found by the walk and witnessed: the search builds the 40 optional levels above the focus first.
     expect(inputPairs(nest(40, str), nest(40, { type: 'integer' }))).toEqual([['input-type-changed', 'breaking']]);
     expect(inputPairs(nest(100, str), nest(100, { type: 'integer' }))).toEqual([['schema-changed', 'dangerous']]);
+  });
+
+  it('a bound that moves between exclusive and inclusive names both keywords', () => {
+    const [change] = diffContracts(
+      contractOf(tool('t', obj({ n: { type: 'number', exclusiveMaximum: 50 } }))),
+      contractOf(tool('t', obj({ n: { type: 'number', maximum: 50 } }))),
+    );
+    expect([change!.code, change!.before, change!.after]).toEqual(['input-constraint-loosened', { exclusiveMaximum: 50 }, { maximum: 50 }]);
   });
 
   it('bounds at the safe-integer limits (zod 4 .int()) exclude nothing', () => {
