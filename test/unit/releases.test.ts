@@ -116,15 +116,23 @@ describe('removal after deprecation, beside the tools (issue 30 §3)', () => {
     expect(verdict(changes, new Map([[removalKey(changes[0]!), 'old enough']]))).toBe('Rollback');
   });
 
-  it('a marked optional argument removed from a closed schema is held, not rolled back by its witness; calm past the window', () => {
-    const before = obj({ q: { type: 'string' }, limit: { type: 'number', deprecated: true } }, ['q'], { additionalProperties: false });
-    const after = obj({ q: { type: 'string' } }, ['q'], { additionalProperties: false });
-    const changes = diffContracts(contractOf(tool('search', before)), contractOf(tool('search', after)));
-    expect(pairs(changes)).toEqual([['argument-removed-after-deprecation', 'dangerous', 'search', '/inputSchema/properties/limit']]);
-    expect(changes[0]!.message).toContain('a caller that still sends it is refused');
-    expect(verdict(changes)).toBe('Hold');
-    expect(verdict(changes, allCalm(changes))).toBe('Promote');
-  });
+  it.each([
+    ['optional', [], 'dangerous'],
+    ['required', ['limit'], 'breaking'],
+  ])(
+    'a marked %s argument removed from a closed schema is held, not rolled back by its witness; calm past the window',
+    (_, required, severity) => {
+      const before = obj({ q: { type: 'string' }, limit: { type: 'number', deprecated: true } }, ['q', ...required], {
+        additionalProperties: false,
+      });
+      const after = obj({ q: { type: 'string' } }, ['q'], { additionalProperties: false });
+      const changes = diffContracts(contractOf(tool('search', before)), contractOf(tool('search', after)));
+      expect(pairs(changes)).toEqual([['argument-removed-after-deprecation', severity, 'search', '/inputSchema/properties/limit']]);
+      expect(changes[0]!.message).toContain('a caller that still sends it is refused');
+      expect(verdict(changes)).toBe('Hold');
+      expect(verdict(changes, allCalm(changes))).toBe('Promote');
+    },
+  );
 
   it('a marked prompt removed: prompt-removed-after-deprecation, Hold, calm past the window; an unmarked one stays a Rollback', () => {
     const marked = { name: 'summarize', title: 'Summarize (Deprecated)', arguments: [{ name: 'text', required: true }] };
