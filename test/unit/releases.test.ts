@@ -10,7 +10,7 @@ import { diffContracts } from '../../src/diff/index.js';
 import type { Change } from '../../src/findings/types.js';
 import type { Subject } from '../../src/findings/subject.js';
 import type { Contract } from '../../src/contract/types.js';
-import { buildFeatures } from '../../src/contract/features.js';
+import { buildFeatures, slimFeatureEntry } from '../../src/contract/features.js';
 import { renderChangelog } from '../../src/report/changelog.js';
 import { deprecatedSince } from '../../src/report/history/deprecations.js';
 import { reportOf } from '../helpers/report-of.js';
@@ -146,6 +146,25 @@ describe('removal after deprecation, beside the tools (issue 30 §3)', () => {
     const unmarked = diffContracts(withPrompts([{ ...marked, title: 'Summarize' }, { name: 'keep' }]), withPrompts([{ name: 'keep' }]));
     expect(unmarked.map((c) => c.code)).toEqual(['prompt-removed']);
     expect(verdict(unmarked, allCalm(unmarked))).toBe('Rollback');
+  });
+
+  it('a prompt marked by `_meta` is marked, through the slimming discovery does, and its removal is the lifecycle code', () => {
+    const listed = (meta: Record<string, unknown> | undefined) =>
+      slimFeatureEntry({ name: 'outline', description: 'Outlines a topic.', ...(meta && { _meta: meta }), arguments: [] }) as Record<
+        string,
+        unknown
+      >;
+    const plain = withPrompts([listed(undefined)]);
+    const vendor = withPrompts([listed({ 'com.example/deprecated': true, other: 'x'.repeat(10_000) })]);
+    expect(listed({ deprecated: true })._meta).toEqual({ deprecated: true });
+    expect(listed({ other: 1 })._meta).toBeUndefined();
+    expect(plain.features!.prompts![0]!.hash).toBe(
+      withPrompts([{ name: 'outline', description: 'Outlines a topic.', arguments: [] }]).features!.prompts![0]!.hash,
+    );
+    expect(diffContracts(plain, vendor).map((c) => [c.code, c.path, c.after])).toEqual([
+      ['deprecation-marked', '/prompts/outline', '_meta'],
+    ]);
+    expect(diffContracts(vendor, withPrompts([])).map((c) => c.code)).toEqual(['prompt-removed-after-deprecation']);
   });
 
   it('a marked prompt argument removed: prompt-argument-removed-after-deprecation; an unmarked one stays prompt-argument-removed', () => {
