@@ -2,6 +2,7 @@ import { jsonInert } from '../inert.js';
 import { redactShapes } from '../secrets.js';
 import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { toolLine } from './tool-lines.js';
 import type { Report } from './types.js';
 
 const stamp = (iso: string) => iso.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
@@ -105,7 +106,7 @@ export function reportText(report: Report): string {
   [report.baseline.tools, report.candidate.tools].forEach((tools, side) => {
     const at = skeleton.indexOf(`"${mark}:${side}"`);
     const indent = ' '.repeat(at - skeleton.lastIndexOf('\n', at) - 1 - '"tools": '.length);
-    const list = tools.length ? `[\n${tools.map((t) => `${indent}  ${JSON.stringify(t)}`).join(',\n')}\n${indent}]` : '[]';
+    const list = tools.length ? `[\n${tools.map((t) => `${indent}  ${toolLine(t)}`).join(',\n')}\n${indent}]` : '[]';
     skeleton = `${skeleton.slice(0, at)}${list}${skeleton.slice(at + mark.length + 4)}`;
   });
   return `${redactShapes(jsonInert(skeleton))}\n`;

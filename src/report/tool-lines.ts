@@ -1,0 +1,16 @@
+/**
+ * A tool definition as the report writes it: one line of JSON (report/write.ts). At 1,000 tools a
+ * side the definitions are most of the report, so each is serialised once per run: trimReport
+ * measures the line that reportText then writes. Keyed by the definition itself, which nothing
+ * changes once its contract is built (its hash was taken from it).
+ */
+const lines = new WeakMap<object, string>();
+
+export function toolLine(tool: object): string {
+  let line = lines.get(tool);
+  if (line === undefined) {
+    line = JSON.stringify(tool);
+    lines.set(tool, line);
+  }
+  return line;
+}
