@@ -28,7 +28,7 @@ function freeName(dir: string, base: string): string {
 
 /** Writes the report atomically, under a name no other writer holds (see writeAtomically). */
 export function writeReport(dir: string, report: Report): string {
-  return writeAtomically(dir, () => reportFileName(dir, report), reportText(report));
+  return writeAtomically(dir, () => reportFileName(dir, report), reportPieces(report));
 }
 
 /** The name of a bundle summary (a report's name always has `-to-`): readers of a reports dir skip it. */
@@ -36,7 +36,7 @@ export const isBundleSummaryName = (name: string): boolean => /^\d{8}T\d{6}Z-bun
 
 /** A bundle summary: `<dir>/<UTC yyyyMMddTHHmmssZ>-bundle.json`, written the same way. */
 export function writeBundleSummary(dir: string, summary: { startedAt: string }): string {
-  return writeAtomically(dir, () => freeName(dir, `${stamp(summary.startedAt)}-bundle`), `${JSON.stringify(summary, null, 2)}\n`);
+  return writeAtomically(dir, () => freeName(dir, `${stamp(summary.startedAt)}-bundle`), [`${JSON.stringify(summary, null, 2)}\n`]);
 }
 
 /**
@@ -46,7 +46,7 @@ export function writeBundleSummary(dir: string, summary: { startedAt: string }):
  * supported, the final name is reserved by an exclusive create and the temp file renamed onto it.
  * The temp file is removed on every path, a full disk included.
  */
-function writeAtomically(dir: string, name: () => string, text: string): string {
+function writeAtomically(dir: string, name: () => string, pieces: Iterable<string>): string {
   mkdirSync(dir, { recursive: true });
   for (;;) {
     const target = name();
@@ -54,7 +54,8 @@ function writeAtomically(dir: string, name: () => string, text: string): string 
     try {
       const fd = openSync(temp, 'wx');
       try {
-        writeFileSync(fd, text); // every byte, or an error (a single write may stop short on a full disk)
+        // Every byte of every piece, or an error (a single write may stop short on a full disk).
+        for (const piece of pieces) writeFileSync(fd, piece);
         fsyncSync(fd);
       } finally {
         closeSync(fd);
@@ -90,7 +91,19 @@ function publish(temp: string, target: string): boolean {
  * The report as JSON, indented, except that each tool definition takes one line: the definitions
  * are most of a large report, and indenting every schema doubled its size and the time to write it.
  */
-export function reportText(report: Report): string {
+export const reportText = (report: Report): string => [...reportPieces(report)].join('');
+
+/**
+ * The report's text in pieces, each made of whole lines, made inert and redacted one at a time:
+ * the file is written piece by piece, so the whole text (12 MB at 5,000 tools a side) is never held
+ * in memory, nor its inert, redacted and encoded copies (issue 32: peak RSS at 5,000 tools). Each
+ * piece starts after a line break, and no pattern of `jsonInert` or `redactShapes` spans one, so
+ * the pieces joined are exactly the whole text made inert and redacted.
+ */
+/** About how long a piece of tool lines is: long enough that writing it costs one call, short enough to hold. */
+const PIECE_CHARS = 256 * 1024;
+
+function* reportPieces(report: Report): Generator<string> {
   // A marker that cannot be confused with anything else in the text around the tool lists.
   let mark = 'mcp-gate:tools';
   let skeleton: string;
@@ -103,11 +116,30 @@ export function reportText(report: Report): string {
     if (skeleton.split(`"${mark}:`).length === 3) break;
     mark += '!';
   }
-  [report.baseline.tools, report.candidate.tools].forEach((tools, side) => {
+  const safe = (text: string) => redactShapes(jsonInert(text));
+  // Text after the last line break yielded, carried into the next piece.
+  let pending = '';
+  let from = 0;
+  for (const [side, tools] of [report.baseline.tools, report.candidate.tools].entries()) {
     const at = skeleton.indexOf(`"${mark}:${side}"`);
+    const before = skeleton.slice(from, at);
+    from = at + mark.length + 4;
+    if (!tools.length) {
+      pending += `${before}[]`;
+      continue;
+    }
     const indent = ' '.repeat(at - skeleton.lastIndexOf('\n', at) - 1 - '"tools": '.length);
-    const list = tools.length ? `[\n${tools.map((t) => `${indent}  ${toolLine(t)}`).join(',\n')}\n${indent}]` : '[]';
-    skeleton = `${skeleton.slice(0, at)}${list}${skeleton.slice(at + mark.length + 4)}`;
-  });
-  return `${redactShapes(jsonInert(skeleton))}\n`;
+    yield safe(`${pending}${before}[\n`);
+    let lines = '';
+    for (const [i, tool] of tools.entries()) {
+      lines += `${indent}  ${toolLine(tool)}${i < tools.length - 1 ? ',' : ''}\n`;
+      if (lines.length >= PIECE_CHARS) {
+        yield safe(lines);
+        lines = '';
+      }
+    }
+    if (lines) yield safe(lines);
+    pending = `${indent}]`;
+  }
+  yield safe(`${pending}${skeleton.slice(from)}\n`);
 }
