@@ -2,7 +2,7 @@ import { jsonInert } from '../inert.js';
 import { redactShapes } from '../secrets.js';
 import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { toolLine } from './tool-lines.js';
+import { takeToolLine } from './tool-lines.js';
 import type { Report } from './types.js';
 
 const stamp = (iso: string) => iso.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
@@ -132,7 +132,7 @@ function* reportPieces(report: Report): Generator<string> {
     yield safe(`${pending}${before}[\n`);
     let lines = '';
     for (const [i, tool] of tools.entries()) {
-      lines += `${indent}  ${toolLine(tool)}${i < tools.length - 1 ? ',' : ''}\n`;
+      lines += `${indent}  ${takeToolLine(tool)}${i < tools.length - 1 ? ',' : ''}\n`;
       if (lines.length >= PIECE_CHARS) {
         yield safe(lines);
         lines = '';
