@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { loadConfig, type ConfigFlags } from '../config/load.js';
 import { formatProblem, InputError } from '../config/problems.js';
@@ -11,6 +11,7 @@ import { stackOf } from '../error-text.js';
 import { inertLines, noWorkflowCommands } from '../inert.js';
 import { packageFile } from '../package-root.js';
 import { render, unsupported, type DocumentKind, type Format } from '../report/formats.js';
+import { batched } from '../report/json-pieces.js';
 import type { Report } from '../report/types.js';
 import { redact } from '../secrets.js';
 
@@ -26,6 +27,8 @@ export type Outcome =
 
 export interface CommandIO {
   stdout: (text: string) => void;
+  /** Resolves once what went to stdout has left the process (a slow pipe queues it in memory); absent: at once. */
+  stdoutDrained?: () => Promise<void>;
   /** Progress and logs; silenced by --quiet. */
   log: (line: string) => void;
   /** Errors; never silenced. */
@@ -70,11 +73,36 @@ export function emit(text: string, output: string | undefined, io: CommandIO): v
   io.log(`mcp-gate: wrote ${relative(io.cwd, target) || target}`);
 }
 
+/**
+ * `emit` for a page too long to hold as one string (the json format of a large report): sent, or
+ * written atomically, a batch at a time, each batch sent once the last has left.
+ */
+export async function emitPieces(pieces: Iterable<string>, output: string | undefined, io: CommandIO): Promise<void> {
+  if (!output || output === '-') {
+    for (const batch of batched(pieces)) {
+      io.stdout(batch);
+      await io.stdoutDrained?.();
+    }
+    return;
+  }
+  const target = resolve(io.cwd, output);
+  writeFileAtomic(target, pieces);
+  io.log(`mcp-gate: wrote ${relative(io.cwd, target) || target}`);
+}
+
 /** Writes a file whole or not at all: a temp file beside it, then a rename; the folder is created. */
-export function writeFileAtomic(target: string, text: string): void {
+export function writeFileAtomic(target: string, text: string | Iterable<string>): void {
   mkdirSync(dirname(target), { recursive: true });
   const temp = `${target}.${process.pid}.tmp`;
-  writeFileSync(temp, text);
+  if (typeof text === 'string') writeFileSync(temp, text);
+  else {
+    const fd = openSync(temp, 'w');
+    try {
+      for (const batch of batched(text)) writeFileSync(fd, batch);
+    } finally {
+      closeSync(fd);
+    }
+  }
   renameSync(temp, target);
 }
 

@@ -30,7 +30,12 @@ export interface SearchBudget extends WitnessBudget {
 export const DEFAULT_SEARCH_BUDGET: SearchBudget = { instances: 2000, nodes: 20_000, perRun: 200_000 };
 
 /** Breaking by design without a witness (README, "Documented policy"): not searched, not downgraded. */
-const BY_DESIGN = new Set(['required-argument-removed']);
+const BY_DESIGN = new Set(['required-argument-removed', 'argument-removed-after-deprecation']);
+/**
+ * Removals the lifecycle judges (diff/deprecation.ts): a call that still sends the argument may be
+ * refused, and that is what the removal is, so a witness for it is no break of its own.
+ */
+const LIFECYCLE = new Set(['argument-removed-after-deprecation']);
 const SEED = 20261125;
 const MAX_FOCUSED = 6;
 /** The share of the budget a spot check spends (a side whose schema changed with no break named). */
@@ -160,7 +165,7 @@ function judgeSide(
     // flagged explains the witness (nothing flagged, or only what it could not classify), the
     // witness is a break of its own.
     for (const c of flagged) if (POLICY_HELD.has(c.code)) replaced.push([c, evidenced(c, side, outcome)]);
-    const explained = flagged.length > 0 && flagged.every((c) => POLICY_HELD.has(c.code));
+    const explained = (flagged.length > 0 || own.some((c) => LIFECYCLE.has(c.code))) && flagged.every((c) => POLICY_HELD.has(c.code));
     return { replaced, added: explained ? [] : [withWitness(spotted(side, tool), side, outcome)] };
   }
   const calmable = flagged.filter((c) => CALMABLE.has(c.code) && !isUnread(c) && reachable(c));
@@ -199,6 +204,7 @@ const POLICY_HELD = new Set<string>([
   'input-enum-dropped',
   'input-closed',
   'input-property-removed',
+  'argument-removed-after-deprecation',
   'required-argument-added-with-default',
   'input-default-changed',
   'input-schema-repaired',

@@ -1,5 +1,5 @@
 /**
- * A tool definition as the report writes it: one line of JSON (report/write.ts). At 1,000 tools a
+ * A tool definition as the report writes it: one line of JSON (report/json-pieces.ts). At 1,000 tools a
  * side the definitions are most of the report, so each is serialised once per run: trimReport
  * measures the line that the writer then takes (and forgets, so that lines do not outlive the
  * write). Keyed by the definition itself, which nothing changes once its contract is built (its

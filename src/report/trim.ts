@@ -41,7 +41,7 @@ function writtenSize(value: unknown, depth: number): number {
  */
 export function trimReport(report: Report, maxBytes = MAX_REPORT_BYTES): Report {
   const lists = trimmable(report);
-  // A tool is written on one line (report/write.ts): measured as that line, which the writer reuses.
+  // A tool is written on one line (report/json-pieces.ts): measured as that line, which the writer reuses.
   const sizes = lists.map((l) =>
     l.list.map((entry) => (l.line ? Buffer.byteLength(toolLine(entry as object)) + l.depth * 2 + 2 : writtenSize(entry, l.depth))),
   );

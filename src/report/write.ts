@@ -1,8 +1,7 @@
-import { jsonInert } from '../inert.js';
 import { redactShapes } from '../secrets.js';
 import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { takeToolLine } from './tool-lines.js';
+import { batched, jsonPieces } from './json-pieces.js';
 import type { Report } from './types.js';
 
 const stamp = (iso: string) => iso.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
@@ -26,9 +25,13 @@ function freeName(dir: string, base: string): string {
   }
 }
 
-/** Writes the report atomically, under a name no other writer holds (see writeAtomically). */
+/** Writes the report atomically, under a name no other writer holds (see writeAtomically), a piece at a time. */
 export function writeReport(dir: string, report: Report): string {
-  return writeAtomically(dir, () => reportFileName(dir, report), reportPieces(report));
+  return writeAtomically(
+    dir,
+    () => reportFileName(dir, report),
+    (fd) => writePieces(fd, reportPieces(report)),
+  );
 }
 
 /** The name of a bundle summary (a report's name always has `-to-`): readers of a reports dir skip it. */
@@ -36,7 +39,12 @@ export const isBundleSummaryName = (name: string): boolean => /^\d{8}T\d{6}Z-bun
 
 /** A bundle summary: `<dir>/<UTC yyyyMMddTHHmmssZ>-bundle.json`, written the same way. */
 export function writeBundleSummary(dir: string, summary: { startedAt: string }): string {
-  return writeAtomically(dir, () => freeName(dir, `${stamp(summary.startedAt)}-bundle`), [`${JSON.stringify(summary, null, 2)}\n`]);
+  const text = `${JSON.stringify(summary, null, 2)}\n`;
+  return writeAtomically(
+    dir,
+    () => freeName(dir, `${stamp(summary.startedAt)}-bundle`),
+    (fd) => writeFileSync(fd, text),
+  );
 }
 
 /**
@@ -46,7 +54,7 @@ export function writeBundleSummary(dir: string, summary: { startedAt: string }):
  * supported, the final name is reserved by an exclusive create and the temp file renamed onto it.
  * The temp file is removed on every path, a full disk included.
  */
-function writeAtomically(dir: string, name: () => string, pieces: Iterable<string>): string {
+function writeAtomically(dir: string, name: () => string, write: (fd: number) => void): string {
   mkdirSync(dir, { recursive: true });
   for (;;) {
     const target = name();
@@ -54,8 +62,7 @@ function writeAtomically(dir: string, name: () => string, pieces: Iterable<strin
     try {
       const fd = openSync(temp, 'wx');
       try {
-        // Every byte of every piece, or an error (a single write may stop short on a full disk).
-        for (const piece of pieces) writeFileSync(fd, piece);
+        write(fd); // every byte, or an error (a single write may stop short on a full disk)
         fsyncSync(fd);
       } finally {
         closeSync(fd);
@@ -87,59 +94,20 @@ function publish(temp: string, target: string): boolean {
   return true;
 }
 
+/** Writes the pieces in order at the file's position, each batch whole (writeFileSync loops over short writes). */
+function writePieces(fd: number, pieces: Iterable<string>): void {
+  for (const batch of batched(pieces)) writeFileSync(fd, batch);
+}
+
 /**
  * The report as JSON, indented, except that each tool definition takes one line: the definitions
  * are most of a large report, and indenting every schema doubled its size and the time to write it.
  */
-export const reportText = (report: Report): string => [...reportPieces(report)].join('');
-
-/**
- * The report's text in pieces, each made of whole lines, made inert and redacted one at a time:
- * the file is written piece by piece, so the whole text (12 MB at 5,000 tools a side) is never held
- * in memory, nor its inert, redacted and encoded copies (issue 32: peak RSS at 5,000 tools). Each
- * piece starts after a line break, and no pattern of `jsonInert` or `redactShapes` spans one, so
- * the pieces joined are exactly the whole text made inert and redacted.
- */
-/** About how long a piece of tool lines is: long enough that writing it costs one call, short enough to hold. */
-const PIECE_CHARS = 256 * 1024;
-
-function* reportPieces(report: Report): Generator<string> {
-  // A marker that cannot be confused with anything else in the text around the tool lists.
-  let mark = 'mcp-gate:tools';
-  let skeleton: string;
-  for (;;) {
-    skeleton = JSON.stringify(
-      { ...report, baseline: { ...report.baseline, tools: `${mark}:0` }, candidate: { ...report.candidate, tools: `${mark}:1` } },
-      null,
-      2,
-    );
-    if (skeleton.split(`"${mark}:`).length === 3) break;
-    mark += '!';
-  }
-  const safe = (text: string) => redactShapes(jsonInert(text));
-  // Text after the last line break yielded, carried into the next piece.
-  let pending = '';
-  let from = 0;
-  for (const [side, tools] of [report.baseline.tools, report.candidate.tools].entries()) {
-    const at = skeleton.indexOf(`"${mark}:${side}"`);
-    const before = skeleton.slice(from, at);
-    from = at + mark.length + 4;
-    if (!tools.length) {
-      pending += `${before}[]`;
-      continue;
-    }
-    const indent = ' '.repeat(at - skeleton.lastIndexOf('\n', at) - 1 - '"tools": '.length);
-    yield safe(`${pending}${before}[\n`);
-    let lines = '';
-    for (const [i, tool] of tools.entries()) {
-      lines += `${indent}  ${takeToolLine(tool)}${i < tools.length - 1 ? ',' : ''}\n`;
-      if (lines.length >= PIECE_CHARS) {
-        yield safe(lines);
-        lines = '';
-      }
-    }
-    if (lines) yield safe(lines);
-    pending = `${indent}]`;
-  }
-  yield safe(`${pending}${skeleton.slice(from)}\n`);
+export function reportText(report: Report): string {
+  return [...reportPieces(report)].join('');
 }
+
+/** The saved report's pieces: inert, and rid of token shapes a piece at a time (pieces break only between JSON tokens). */
+const reportPieces = function* (report: Report): Generator<string> {
+  for (const piece of jsonPieces(report, { toolsOnOneLine: true })) yield redactShapes(piece);
+};
