@@ -20,7 +20,8 @@ export function diffDeprecations(before: Contract, after: Contract): Change[] {
   const beforeTools = new Map(before.tools.map((t) => [t.name, t]));
   for (const tool of after.tools) {
     const was = beforeTools.get(tool.name);
-    if (!was) continue;
+    // The same definition (same canonical hash) carries the same marks on both sides: nothing to announce.
+    if (!was || was.hash === tool.hash) continue;
     const mark = toolDeprecation(tool);
     if (mark && !toolDeprecation(was)) out.push(toolChange('deprecation-marked', tool.name, [], null, mark));
     const old = new Set(deprecatedArguments(was));

@@ -1,4 +1,5 @@
 import { jsonInert } from '../inert.js';
+import { takeToolLine } from './tool-lines.js';
 import type { Report } from './types.js';
 
 /** A list put out an entry at a time: a server's listing or the diff decides how long it is. */
@@ -75,7 +76,8 @@ function* listPieces(list: LongList, indent: string): Generator<string> {
   }
   const inner = `${indent}  `;
   for (const [i, entry] of list.entries.entries()) {
-    const text = (list.oneLine ? JSON.stringify(entry) : JSON.stringify(entry, null, 2)?.replaceAll('\n', `\n${inner}`)) ?? 'null';
+    // A tool's line was made once already, when trimReport measured it (report/tool-lines.ts).
+    const text = (list.oneLine ? takeToolLine(entry as object) : JSON.stringify(entry, null, 2)?.replaceAll('\n', `\n${inner}`)) ?? 'null';
     yield jsonInert(`${i === 0 ? '[\n' : ',\n'}${inner}${text}`);
   }
   yield `\n${indent}]`;
