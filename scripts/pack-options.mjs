@@ -1,3 +1,5 @@
+import { fileURLToPath } from 'node:url';
+
 // How mcp-gate is packed into one file (esbuild): one CommonJS file per entry, which src/launch.ts
 // runs as a vm.Script with a V8 code cache. Used by scripts/pack.mjs for the CLI, and by the bench
 // for its SDK floor (bench/measure.mjs), so that it is loaded exactly as the gate is.
@@ -22,5 +24,17 @@ export const PACK_OPTIONS = {
   banner: { js: "'use strict';\nconst __mcpGateBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   // ES builds first: a UMD build (jsonc-parser's) loads its parts with a require() esbuild cannot follow.
   mainFields: ['module', 'main'],
+  // The SDK client's platform shim, swapped for ours (scripts/sdk-shims.mjs): the SDK's own brings its
+  // copy of ajv, which the gate never uses. Measured in bench/README.md.
+  plugins: [
+    {
+      name: 'sdk-shims',
+      setup(build) {
+        build.onResolve({ filter: /^@modelcontextprotocol\/client\/_shims$/ }, () => ({
+          path: fileURLToPath(new URL('./sdk-shims.mjs', import.meta.url)),
+        }));
+      },
+    },
+  ],
   logLevel: 'warning', // errors reject the promise, which fails the build
 };

@@ -23,6 +23,9 @@ export class WriteError extends Error {
   }
 }
 
+/** What is written: a text, or a writer that puts every byte at the file's position (a report, a piece at a time). */
+export type Content = string | ((fd: number) => void);
+
 export interface AtomicWriteOptions {
   /** Runs on the complete temp file before it is published; when it throws, the target is left as it was. */
   check?: (temp: string) => void;
@@ -31,7 +34,7 @@ export interface AtomicWriteOptions {
 }
 
 /** Writes `text` to `target`, replacing what is there only once the new text is complete on disk. */
-export function writeFileAtomic(target: string, text: string, options: AtomicWriteOptions = {}): void {
+export function writeFileAtomic(target: string, text: Content, options: AtomicWriteOptions = {}): void {
   withTempFile(target, text, options, (temp) => {
     options.check?.(temp);
     publish(target, () => renameSync(temp, target));
@@ -43,7 +46,7 @@ export function writeFileAtomic(target: string, text: string, options: AtomicWri
  * Writes `text` under the first name `nameOf()` offers that no file holds, and returns it: two
  * writers in the same second never overwrite each other. `nameOf` is asked again after each clash.
  */
-export function writeNewFileAtomic(nameOf: () => string, text: string): string {
+export function writeNewFileAtomic(nameOf: () => string, text: Content): string {
   for (;;) {
     const target = nameOf();
     if (withTempFile(target, text, {}, (temp) => publishNew(temp, target))) return target;
@@ -51,7 +54,7 @@ export function writeNewFileAtomic(nameOf: () => string, text: string): string {
 }
 
 /** Makes a complete, fsynced temp file beside `target`, hands it to `use`, and removes it afterwards. */
-function withTempFile(target: string, text: string, options: AtomicWriteOptions, use: (temp: string) => boolean): boolean {
+function withTempFile(target: string, text: Content, options: AtomicWriteOptions, use: (temp: string) => boolean): boolean {
   const dir = dirname(target);
   attempt(target, () => makeDirectory(dir));
   const temp = `${dir}/.${basename(target)}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp${options.tempExtension ?? ''}`;
@@ -72,10 +75,12 @@ function makeDirectory(dir: string): void {
   }
 }
 
-function writeSynced(file: string, text: string): void {
+function writeSynced(file: string, text: Content): void {
   const fd = openSync(file, 'wx');
   try {
-    writeFileSync(fd, text); // every byte, or an error (a single write may stop short on a full disk)
+    // Every byte, or an error (a single write may stop short on a full disk; writeFileSync loops).
+    if (typeof text === 'string') writeFileSync(fd, text);
+    else text(fd);
     fsyncSync(fd);
   } finally {
     closeSync(fd);

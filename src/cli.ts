@@ -185,6 +185,7 @@ export function wantsColour(env: NodeJS.ProcessEnv, tty: boolean): boolean {
 function processIO(quiet: boolean, interrupted: () => boolean): CommandIO {
   return {
     stdout: (text) => process.stdout.write(toStdout(text)),
+    stdoutDrained: () => drained(process.stdout),
     log: quiet ? () => undefined : (line) => process.stderr.write(`${toStderr(line)}\n`),
     error: (line) => process.stderr.write(`${toStderr(line)}\n`),
     env: process.env,
@@ -192,4 +193,16 @@ function processIO(quiet: boolean, interrupted: () => boolean): CommandIO {
     colour: wantsColour(process.env, Boolean(process.stdout.isTTY)),
     interrupted,
   };
+}
+
+/** Resolves when a stream's queued writes have gone out, or it closed or failed (then nothing more will go). */
+function drained(stream: NodeJS.WriteStream): Promise<void> {
+  if (!stream.writableNeedDrain) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      for (const event of ['drain', 'close', 'error']) stream.off(event, done);
+      resolve();
+    };
+    for (const event of ['drain', 'close', 'error']) stream.once(event, done);
+  });
 }

@@ -12,7 +12,7 @@ import { relativeToCwd } from './connect/redact.js';
 import { RunDeadline } from './connect/run-deadline.js';
 import { containmentUsed } from './connect/containment.js';
 import { approveCovering, decide, type Decision } from './decide/decide.js';
-import { calmRemovals } from './decide/deprecation-window.js';
+import { calmRemovals, REMOVED_AFTER_DEPRECATION, removalKey } from './decide/deprecation-window.js';
 import { collectSignals } from './decide/signals.js';
 import { checkVersionBump } from './decide/version-bump.js';
 import { savedReports } from './report/history/saved.js';
@@ -168,6 +168,7 @@ async function observe(config: GateConfig, datasets: Dataset[], { base, cand }: 
       { side: 'baseline', contract: base.contract, observations: baseReplay.observations },
       { side: 'candidate', contract: cand?.contract ?? null, observations: candReplay.observations },
       config.audit,
+      schemaNodesPerTool,
     ),
   );
   return { confirmed, baseCases, candCases, audited };
@@ -220,10 +221,10 @@ function decideRun(
 }
 
 /**
- * The "remove" step of the deprecation lifecycle (docs/releases.md): a tool the baseline marked
- * deprecated and the candidate removed is held until the saved reports show the mark at least
- * `promotion.deprecationWindowDays` old; each such change says which it is. The saved reports are
- * read only when there is such a change.
+ * The "remove" step of the deprecation lifecycle (docs/releases.md): a tool, an argument or a prompt
+ * the baseline marked deprecated and the candidate removed is held until the saved reports show the
+ * mark at least `promotion.deprecationWindowDays` old; each such change says which it is. The saved
+ * reports are read only when there is such a change.
  */
 function deprecationLifecycle(
   changes: Change[],
@@ -231,15 +232,15 @@ function deprecationLifecycle(
   today: string,
   server: string | undefined,
 ): { changes: Change[]; calm: Map<string, string> } {
-  const removed = changes.filter((c) => c.code === 'tool-removed-after-deprecation' && c.tool !== null).map((c) => c.tool!);
-  if (!removed.length) return { changes, calm: new Map() };
+  const removed = new Map(changes.filter((c) => REMOVED_AFTER_DEPRECATION.has(c.code)).map((c) => [removalKey(c), c.subject]));
+  if (!removed.size) return { changes, calm: new Map() };
   const window = config.promotion.deprecationWindowDays ?? 0;
   const since = window === 0 ? new Map<string, string>() : deprecatedSince(savedReports(config.reports.dir), removed, server);
-  const calm = calmRemovals(removed, since, window, today);
+  const calm = calmRemovals([...removed.keys()], since, window, today);
   const noted = changes.map((c) => {
-    if (c.code !== 'tool-removed-after-deprecation' || c.tool === null) return c;
-    const why = calm.get(c.tool);
-    const first = since.get(c.tool);
+    if (!REMOVED_AFTER_DEPRECATION.has(c.code)) return c;
+    const why = calm.get(removalKey(c));
+    const first = since.get(removalKey(c));
     const note = why
       ? `Its removal is calm: ${why}.`
       : first

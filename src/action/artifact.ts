@@ -2,6 +2,7 @@ import { lstatSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reportProblems } from '../report/read.js';
+import { MAX_REPORT_BYTES } from '../report/trim.js';
 import { REPORT_SCHEMA_VERSION, type Report } from '../report/types.js';
 import type { Verdict } from '../decide/decide.js';
 
@@ -16,8 +17,11 @@ export const ARTIFACT_FILES = { report: 'report.json', bundle: 'bundle.json', un
 
 /** Caps on what the comment workflow reads (README, docs/github-action.md). */
 export const ARTIFACT_CAPS = {
-  /** A report past this is refused unread. */
-  reportBytes: 16 * 1024 * 1024,
+  /**
+   * A report past this is refused unread: the bound every report the gate writes keeps to
+   * (report/trim.ts), so a large report the gate job wrote is read, and nothing larger is.
+   */
+  reportBytes: MAX_REPORT_BYTES,
   /** A bundle summary or an undecided note past this is refused unread. */
   smallBytes: 256 * 1024,
   /** The undecided reason is shown up to this many characters. */

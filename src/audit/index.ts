@@ -1,5 +1,6 @@
 import type { AuditSettings } from '../config/types.js';
 import { canonicalJson } from '../contract/canonical.js';
+import { DEFAULT_SCHEMA_LIMITS } from '../contract/schema-work.js';
 import type { Contract } from '../contract/types.js';
 import type { Finding, Side } from '../findings/types.js';
 import { clientFindings } from './clients.js';
@@ -28,10 +29,15 @@ const keyOf = (f: Finding) => `${f.code}|${f.tool ?? ''}|${f.caseId ?? ''}|${f.c
  * regression. Against a snapshot baseline nothing was called, so no live-result finding can be
  * shown to pre-exist: those count as regressions.
  */
-export function audit(baseline: AuditSide, candidate: AuditSide, settings: AuditSettings): Audit {
+export function audit(
+  baseline: AuditSide,
+  candidate: AuditSide,
+  settings: AuditSettings,
+  schemaNodesPerTool = DEFAULT_SCHEMA_LIMITS.perTool,
+): Audit {
   const memo: ToolAuditMemo = new Map();
-  const b = auditSide(baseline, settings, memo);
-  const c = auditSide(candidate, settings, memo);
+  const b = auditSide(baseline, settings, memo, schemaNodesPerTool);
+  const c = auditSide(candidate, settings, memo, schemaNodesPerTool);
   const known = new Set(b.findings.map(keyOf));
   const candidateFindings = c.findings.map((f) => {
     const regression = f.code !== 'tool-definition-cost' && !known.has(keyOf(f));
@@ -59,11 +65,16 @@ export function audit(baseline: AuditSide, candidate: AuditSide, settings: Audit
 }
 
 /** One side's findings (its contract, its features, its live results) and what its definitions cost. */
-function auditSide(s: AuditSide, settings: AuditSettings, memo: ToolAuditMemo): { findings: Finding[]; cost: DefinitionCost | null } {
+function auditSide(
+  s: AuditSide,
+  settings: AuditSettings,
+  memo: ToolAuditMemo,
+  schemaNodesPerTool: number,
+): { findings: Finding[]; cost: DefinitionCost | null } {
   if (!s.contract) return { findings: [], cost: null };
   const byName = new Map(s.contract.tools.map((t) => [t.name, t]));
   const contract = auditContract(s.contract, s.side, memo);
-  const results = s.observations.flatMap((o) => auditResult(o, byName.get(o.tool), s.side, settings.resultBudgetBytes));
+  const results = s.observations.flatMap((o) => auditResult(o, byName.get(o.tool), s.side, settings.resultBudgetBytes, schemaNodesPerTool));
   const cost: DefinitionCost = { ...contract.cost, instructionsTokens: instructionsTokens(s.contract) };
   const lessons = [...unlistedToolMentions(s.contract, s.side), ...unannotatedServer(s.contract, s.side)];
   const clients = clientFindings(s.contract, s.side, settings.clients ?? []);

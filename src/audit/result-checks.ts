@@ -1,3 +1,4 @@
+import { DEFAULT_SCHEMA_LIMITS, schemaSize, showNodes } from '../contract/schema-work.js';
 import type { ContractTool } from '../contract/types.js';
 import type { Code } from '../findings/codes.js';
 import type { Finding, Side } from '../findings/types.js';
@@ -66,7 +67,13 @@ interface ReadResult {
 }
 
 /** Checks on one live result: what the model actually receives from the call. */
-export function auditResult(o: Observation, tool: ContractTool | undefined, side: Side, budget: number): Finding[] {
+export function auditResult(
+  o: Observation,
+  tool: ContractTool | undefined,
+  side: Side,
+  budget: number,
+  schemaNodesPerTool = DEFAULT_SCHEMA_LIMITS.perTool,
+): Finding[] {
   const findings: Finding[] = [];
   const add: Add = (code, message, severity = 'dangerous', at) =>
     findings.push({
@@ -96,7 +103,7 @@ export function auditResult(o: Observation, tool: ContractTool | undefined, side
     structured: o.result.structuredContent,
     isError: o.result.isError === true,
   };
-  checkStructuredContent(r, add);
+  checkStructuredContent(r, add, schemaNodesPerTool);
   checkShape(r, add);
   overBudget();
   checkPrettyJson(blocks, add);
@@ -104,7 +111,7 @@ export function auditResult(o: Observation, tool: ContractTool | undefined, side
 }
 
 /** The structured result: refused by the SDK, failing the outputSchema, or carried by no text block. */
-function checkStructuredContent({ tool, blocks, texts, structured, isError }: ReadResult, add: Add): void {
+function checkStructuredContent({ tool, blocks, texts, structured, isError }: ReadResult, add: Add, schemaNodesPerTool: number): void {
   // SDK servers check structuredContent themselves and answer isError with the failure instead of
   // the data: the failure is the server's, not the call's, so it is read as what it is.
   const sdkInvalid = isError ? texts.find((t) => SDK_OUTPUT_INVALID.test(t)) : undefined;
@@ -127,7 +134,13 @@ function checkStructuredContent({ tool, blocks, texts, structured, isError }: Re
         path: '/structuredContent',
         keyword: 'required',
       });
-    else {
+    else if (schemaSize(tool.outputSchema) > schemaNodesPerTool) {
+      // Validation follows $refs: on a schema that fans out it would visit 2^n nodes (issue 28 §4).
+      add(
+        'output-schema-too-complex',
+        `structuredContent was not checked: the outputSchema would cost ${showNodes(schemaSize(tool.outputSchema))} schema nodes with its $refs followed, past limits.schemaNodesPerTool (${showNodes(schemaNodesPerTool)}).`,
+      );
+    } else {
       const failures = validationFailures(tool.outputSchema, structured);
       if (failures.length)
         add(

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { writeFileAtomic, WriteError } from '../atomic-write.js';
 import { loadConfig, type ConfigFlags } from '../config/load.js';
@@ -11,6 +12,7 @@ import { stackOf } from '../error-text.js';
 import { inertLines, noWorkflowCommands } from '../inert.js';
 import { packageFile } from '../package-root.js';
 import { render, unsupported, type DocumentKind, type Format } from '../report/formats.js';
+import { batched } from '../report/json-pieces.js';
 import type { Report } from '../report/types.js';
 import { redact } from '../secrets.js';
 
@@ -26,6 +28,8 @@ export type Outcome =
 
 export interface CommandIO {
   stdout: (text: string) => void;
+  /** Resolves once what went to stdout has left the process (a slow pipe queues it in memory); absent: at once. */
+  stdoutDrained?: () => Promise<void>;
   /** Progress and logs; silenced by --quiet. */
   log: (line: string) => void;
   /** Errors; never silenced. */
@@ -67,6 +71,25 @@ export function emit(text: string, output: string | undefined, io: CommandIO): v
   }
   const target = resolve(io.cwd, output);
   writeFileAtomic(target, text);
+  io.log(`mcp-gate: wrote ${relative(io.cwd, target) || target}`);
+}
+
+/**
+ * `emit` for a page too long to hold as one string (the json format of a large report): sent, or
+ * written atomically, a batch at a time, each batch sent once the last has left.
+ */
+export async function emitPieces(pieces: Iterable<string>, output: string | undefined, io: CommandIO): Promise<void> {
+  if (!output || output === '-') {
+    for (const batch of batched(pieces)) {
+      io.stdout(batch);
+      await io.stdoutDrained?.();
+    }
+    return;
+  }
+  const target = resolve(io.cwd, output);
+  writeFileAtomic(target, (fd) => {
+    for (const batch of batched(pieces)) writeFileSync(fd, batch);
+  });
   io.log(`mcp-gate: wrote ${relative(io.cwd, target) || target}`);
 }
 

@@ -12,8 +12,9 @@ import { summarizeBundle, type ServerOutcome } from '../bundle/summary.js';
 import { mapLimit } from '../concurrency.js';
 import { writeBundleSummary, writeReport } from '../report/write.js';
 import { WriteError } from '../atomic-write.js';
+import { jsonPieces } from '../report/json-pieces.js';
 import type { Format } from '../report/formats.js';
-import { readConfig, assertRenders, emit, printBundle, type CommandIO, type Outcome } from './io.js';
+import { readConfig, assertRenders, emit, emitPieces, printBundle, type CommandIO, type Outcome } from './io.js';
 import { formatProblem, InputError } from '../config/problems.js';
 import type { GateConfig, ServerGate } from '../config/types.js';
 import type { Report } from '../report/types.js';
@@ -54,7 +55,9 @@ export async function runCommand(flags: RunFlags, io: CommandIO): Promise<Outcom
   if (!gated) return { kind: 'undecided' };
   const { report, reportPath } = gated;
   const { render } = await import('../report/formats.js');
-  emit(render('report', report, flags.format, { reportPath, colour: io.colour && !flags.output }), flags.output, io);
+  // The json format, which may be tens of megabytes, goes out a piece at a time (issue 28 §8).
+  if (flags.format === 'json') await emitPieces(jsonPieces(report, { toolsOnOneLine: false }), flags.output, io);
+  else emit(render('report', report, flags.format, { reportPath, colour: io.colour && !flags.output }), flags.output, io);
   if (reportPath) io.log(`mcp-gate: report written to ${reportPath} (${report.timing.stages.report} ms)`);
   return { kind: 'verdict', verdict: report.decision.verdict, reportWritten: reportPath !== null, report, reportPath };
 }

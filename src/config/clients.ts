@@ -1,7 +1,8 @@
 /**
  * What MCP clients accept of a tool's definition (issue 30 §4; docs/releases.md cites each rule's
- * public source). `audit.clients` names the ones a team depends on; audit/clients.ts checks every
- * tool against them. Plain data: a rule changes here and in the docs together.
+ * public source, and says which could not be checked). `audit.clients` names the ones a team
+ * depends on; audit/clients.ts checks every tool against them. Plain data: a rule changes here and
+ * in the docs together.
  */
 export interface ClientProfile {
   /** Who the client is, for messages. */
@@ -65,7 +66,7 @@ export const CLIENT_PROFILES = {
     name: API_NAME,
     refusedKeywords: [],
     closedObjects: false,
-    source: 'https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use (tool name)',
+    source: 'https://platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools (tool name)',
   },
 } as const satisfies Record<string, ClientProfile>;
 

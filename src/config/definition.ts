@@ -210,7 +210,7 @@ const promotion = z.strictObject({
   deprecationWindowDays: setting(
     int().min(0),
     30,
-    'tool-removed-after-deprecation holds until the saved reports (reports.dir) show the tool marked deprecated at least this many days before the run; after that its removal is calm. 0: calm as soon as the baseline marks it.',
+    'The removal of a deprecated tool, argument or prompt (tool-removed-after-deprecation and its siblings) holds until the saved reports (reports.dir) show it marked deprecated at least this many days before the run; after that its removal is calm. 0: calm as soon as the baseline marks it.',
   ).optional(),
 });
 

@@ -14,7 +14,8 @@ export type DeprecationMark = 'schema' | '_meta' | 'title' | 'description';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-function metaMarked(meta: unknown): boolean {
+/** Whether a `_meta` object marks its owner deprecated: `deprecated`, or a key ending in `/deprecated`. */
+export function metaMarked(meta: unknown): boolean {
   if (!isRecord(meta)) return false;
   return Object.entries(meta).some(
     ([key, value]) => (key === 'deprecated' || key.endsWith('/deprecated')) && (value === true || isRecord(value)),
@@ -56,6 +57,7 @@ export function deprecatedArguments(tool: ContractTool): string[] {
 }
 
 export function promptDeprecation(prompt: ContractPrompt): DeprecationMark | null {
+  if (prompt.deprecated === true) return '_meta';
   return textMark(prompt.title, prompt.description);
 }
 

@@ -33,7 +33,7 @@ export async function discover(session: Session, limits: Limits): Promise<Contra
   const pages = await readList(session, 'tools/list', limits, problems, (items) => contract.add(items));
 
   const capabilities = session.capabilities();
-  // The other lists are read at once, each with its own problems, which are then told in a fixed order.
+  // The other lists, each with its own problems, told in a fixed order.
   const optional = async (method: ListMethod, declared: boolean): Promise<{ items: unknown[] | null; problems: DiscoveryProblem[] }> => {
     const own: DiscoveryProblem[] = [];
     if (!declared) return { items: [], problems: own };
@@ -52,11 +52,10 @@ export async function discover(session: Session, limits: Limits): Promise<Contra
       return { items: null, problems: own };
     }
   };
-  const [prompts, resources, resourceTemplates] = await Promise.all([
-    optional('prompts/list', isObject(capabilities.prompts)),
-    optional('resources/list', isObject(capabilities.resources)),
-    optional('resources/templates/list', isObject(capabilities.resources)),
-  ]);
+  // One list after another: pages in flight at once are what a server's fat pages cost (issue 28 §8).
+  const prompts = await optional('prompts/list', isObject(capabilities.prompts));
+  const resources = await optional('resources/list', isObject(capabilities.resources));
+  const resourceTemplates = await optional('resources/templates/list', isObject(capabilities.resources));
   problems.push(...prompts.problems, ...resources.problems, ...resourceTemplates.problems);
 
   const noise = session.stdoutNoise;

@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import { canonicalHash } from './canonical.js';
+import { metaMarked } from './deprecation.js';
 import type { ContractPrompt, ContractResource, ContractResourceTemplate, DiscoveryProblem, PromptArgument, Features } from './types.js';
 import { isObject } from '../json-object.js';
 
@@ -65,6 +66,8 @@ export function slimFeatureEntry(raw: unknown): unknown {
   if (!isObject(raw)) return raw;
   const out: Record<string, unknown> = {};
   for (const key of ['name', 'uri', 'uriTemplate', 'title', 'description', 'mimeType']) if (key in raw) out[key] = boundedText(raw[key]);
+  // Of `_meta`, only a deprecation mark is kept (contract/deprecation.ts): the rest is unbounded and unread.
+  if (metaMarked(raw._meta)) out._meta = { deprecated: true };
   if (Array.isArray(raw.arguments)) {
     out.arguments = raw.arguments
       .slice(0, MAX_ARGUMENTS)
@@ -101,7 +104,14 @@ function normalizePrompt(raw: Record<string, unknown>): ContractPrompt {
   const args: PromptArgument[] = (Array.isArray(raw.arguments) ? raw.arguments : [])
     .filter((a): a is Record<string, unknown> => isObject(a) && typeof a.name === 'string')
     .map((a) => ({ name: a.name as string, description: text(a.description), required: a.required === true }));
-  const prompt = { name: raw.name as string, title: text(raw.title), description: text(raw.description), arguments: args };
+  const prompt = {
+    name: raw.name as string,
+    title: text(raw.title),
+    description: text(raw.description),
+    arguments: args,
+    // Only when marked, so an unmarked prompt hashes as it did before the mark was read.
+    ...(metaMarked(raw._meta) && { deprecated: true as const }),
+  };
   return { ...prompt, hash: canonicalHash(prompt) };
 }
 

@@ -81,18 +81,27 @@ function boundedDepth(raw: Record<string, unknown>, problems: DiscoveryProblem[]
   return { ...shallow, name, inputSchema: { type: 'object', $mcpGateTooDeep: digest } };
 }
 
-/** The nesting depth of a JSON value, up to `limit`, without recursion. */
+/**
+ * The nesting depth of a JSON value, up to `limit`. It recurses, but never deeper than `limit`
+ * frames, whatever the value's own depth (a walk with a stack of its own allocated a pair per node,
+ * and this runs on every tool definition and every result).
+ */
 export function depthOf(value: unknown, limit: number): number {
-  let deepest = 0;
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length) {
-    const [node, depth] = stack.pop()!;
-    if (node === null || typeof node !== 'object') continue;
-    deepest = Math.max(deepest, depth);
-    if (deepest >= limit) return deepest;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push([child, depth + 1]);
+  return value !== null && typeof value === 'object' ? deepest(value, 1, limit) : 0;
+}
+
+function deepest(node: object, depth: number, limit: number): number {
+  if (depth >= limit) return depth;
+  let max = depth;
+  for (const child of Array.isArray(node) ? node : Object.values(node)) {
+    if (child === null || typeof child !== 'object') continue;
+    const d = deepest(child as object, depth + 1, limit);
+    if (d > max) {
+      max = d;
+      if (max >= limit) return max;
+    }
   }
-  return deepest;
+  return max;
 }
 
 /** Punctuation pushed on the digest's stack, told apart from the value's own strings by its class. */

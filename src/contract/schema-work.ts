@@ -115,6 +115,18 @@ function lookup(root: unknown, ref: string): unknown {
 export const showNodes = (n: number): string =>
   n < 1e15 ? Math.round(n).toLocaleString('en-US') : `more than 10^${Math.floor(Math.log10(n))}`;
 
+const sizes = new WeakMap<object, number>();
+
+/**
+ * `expandedSize`, measured once per schema object: the audit asks it for a tool's output schema
+ * at each result, and a validator that follows `$ref`s must not start on a schema past the bound.
+ */
+export function schemaSize(schema: JsonSchema): number {
+  let size = sizes.get(schema);
+  if (size === undefined) sizes.set(schema, (size = expandedSize(schema)));
+  return size;
+}
+
 /** Why one side of a tool is not walked (null: it may be). `schema` absent: nothing to walk. */
 export function tooComplex(schema: JsonSchema | null | undefined, work: SchemaWork): string | null {
   if (!schema) return null;

@@ -75,6 +75,8 @@ export interface ContractPrompt {
   title: string | null;
   description: string | null;
   arguments: PromptArgument[];
+  /** Set when the prompt's `_meta` marks it deprecated (contract/deprecation.ts); absent otherwise, and in older reports. */
+  deprecated?: true;
   /** Canonical SHA-256 of the raw prompt object. */
   hash: string;
 }

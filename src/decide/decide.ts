@@ -65,19 +65,16 @@ export function decide(signals: Signal[], policy: Policy, today: string): Decisi
 
   const reasons: Reason[] = [];
   for (const [code, fired] of byCode) {
+    if (fired.length <= tolerated(code, policy)) continue;
     const ruled = (policy.rules[code] as Action | undefined) ?? defaultAction(code, policy);
-    const action = fired.reduce<Action>((acc, s) => stronger(acc, capped(ruled, s, policy)), 'ignore');
-    if (action === 'ignore' || fired.length <= tolerated(code, policy)) continue;
-    const tools = [...new Set(fired.map((s) => s.tool).filter((t): t is string => t !== null))].sort();
-    // Changes beside the tools name their prompt, resource or capability instead (decide/signals.ts).
-    const features = isFeatureCode(code) ? [...new Set(fired.flatMap((s) => (s.about ? [s.about] : [])))].sort() : [];
-    // The policy Hold names its files in its own message, and the fallback Hold what stood in for the
-    // baseline, so every format that shows reasons says them.
-    const message =
-      code === 'gate-policy-changed' || code === 'baseline-fallback'
-        ? fired[0]!.message
-        : reasonMessage(code, action, fired.length, tools.length ? tools : features);
-    reasons.push({ code, action, count: fired.length, message, tools });
+    // One reason per action a code's signals end at: a break held under its cap (unconfirmed,
+    // refuted live, outside every role) is not listed under the Rollback of its confirmed siblings.
+    const byAction = new Map<Action, Signal[]>();
+    for (const s of fired) {
+      const action = capped(ruled, s, policy);
+      if (action !== 'ignore') byAction.set(action, [...(byAction.get(action) ?? []), s]);
+    }
+    for (const [action, group] of byAction) reasons.push(reasonOf(code, action as Exclude<Action, 'ignore'>, group, ruled));
   }
   subsumeForbiddenExposure(reasons);
   reasons.sort((a, b) => STRENGTH[b.action] - STRENGTH[a.action] || reasonRank(a.code) - reasonRank(b.code));
@@ -85,6 +82,22 @@ export function decide(signals: Signal[], policy: Policy, today: string): Decisi
   const decision: Decision = { verdict: VERDICT[strongest], reasons, exceptionsApplied: applied };
   if (reasons.length) decision.signalKeys = judgedKeys(reasons, [...kept, ...raised]);
   return decision;
+}
+
+/** The reason for a code's signals that end at one action, naming their tools (or features) and, when a cap set the action, why. */
+function reasonOf(code: Code, action: Exclude<Action, 'ignore'>, group: Signal[], ruled: Action): Reason {
+  const tools = [...new Set(group.map((s) => s.tool).filter((t): t is string => t !== null))].sort();
+  // Changes beside the tools name their prompt, resource or capability instead (decide/signals.ts).
+  const features = isFeatureCode(code) ? [...new Set(group.flatMap((s) => (s.about ? [s.about] : [])))].sort() : [];
+  // The policy Hold names its files in its own message, and the fallback Hold what stood in for the
+  // baseline, so every format that shows reasons says them.
+  if (code === 'gate-policy-changed' || code === 'baseline-fallback')
+    return { code, action, count: group.length, message: group[0]!.message, tools };
+  let message = reasonMessage(code, action, group.length, tools.length ? tools : features);
+  const whys = STRENGTH[action] < STRENGTH[ruled] ? [...new Set(group.flatMap((s) => (s.cap ? [s.cap.why] : [])))].sort() : [];
+  if (whys.length && code !== 'tool-added-destructive')
+    message = `${message.replace(/\.$/, '')}; held, not rolled back: ${whys.join('; ')}.`;
+  return { code, action, count: group.length, message, tools };
 }
 
 /** The keys of the signals behind the reasons, sorted: what an approval covers. */
@@ -96,8 +109,6 @@ function judgedKeys(reasons: Reason[], signals: Signal[]): string[] {
 /** A code's action when no rule names it: an unchanged version holds only when the candidate is a release. */
 const defaultAction = (code: Code, policy: Policy): Action =>
   code === 'version-unchanged' && policy.release ? 'hold' : CODES[code].action;
-
-const stronger = (x: Action, y: Action): Action => (STRENGTH[y] > STRENGTH[x] ? y : x);
 
 /** A signal's action under its cap (decide/signals.ts capOf); the old rule for new destructive tools is one setting away. */
 function capped(action: Action, signal: Signal, policy: Policy): Action {

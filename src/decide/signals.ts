@@ -2,6 +2,7 @@ import type { CaseResult } from '../cases/types.js';
 import { CODES, type Code } from '../findings/codes.js';
 import { featureNameOf } from '../findings/subject.js';
 import type { Change, Finding } from '../findings/types.js';
+import { REMOVED_AFTER_DEPRECATION, removalKey } from './deprecation-window.js';
 
 /** Anything that can move the verdict, reduced to what policy needs to judge and match it. */
 export interface Signal {
@@ -29,7 +30,7 @@ export interface SignalContext {
   reach?: RoleReach;
   /** Tools whose output schema the baseline's own results failed: loosening it is a repair (issue 27 §2). */
   repairedOutputs?: Set<string>;
-  /** Deprecated tools whose removal the lifecycle allows (decide/deprecation-window.ts), with why. */
+  /** Deprecated things whose removal the lifecycle allows, by removalKey (decide/deprecation-window.ts), with why. */
   calmRemovals?: ReadonlyMap<string, string>;
 }
 
@@ -116,7 +117,7 @@ export function collectSignals(
  * is a repair when it changes: held at most, never rolled back.
  */
 function capOf(c: Change, { reach = null, repairedOutputs, calmRemovals }: SignalContext): Signal['cap'] | undefined {
-  const calm = c.code === 'tool-removed-after-deprecation' && c.tool !== null ? calmRemovals?.get(c.tool) : undefined;
+  const calm = REMOVED_AFTER_DEPRECATION.has(c.code) ? calmRemovals?.get(removalKey(c)) : undefined;
   if (calm) return { action: 'ignore', why: calm };
   if (c.tool !== null && CODES[c.code].area === 'output' && repairedOutputs?.has(c.tool)) {
     return { action: 'hold', why: "the baseline's own results failed this output schema, so changing it is a repair" };

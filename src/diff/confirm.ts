@@ -30,7 +30,12 @@ export interface SearchBudget extends WitnessBudget {
 export const DEFAULT_SEARCH_BUDGET: SearchBudget = { instances: 2000, nodes: 20_000, perRun: 200_000 };
 
 /** Breaking by design without a witness (README, "Documented policy"): not searched, not downgraded. */
-const BY_DESIGN = new Set(['required-argument-removed']);
+const BY_DESIGN = new Set(['required-argument-removed', 'argument-removed-after-deprecation']);
+/**
+ * Removals the lifecycle judges (diff/deprecation.ts): a call that still sends the argument may be
+ * refused, and that is what the removal is, so a witness for it is no break of its own.
+ */
+const LIFECYCLE = new Set(['argument-removed-after-deprecation']);
 const SEED = 20261125;
 const MAX_FOCUSED = 6;
 /** The share of the budget a spot check spends (a side whose schema changed with no break named). */
@@ -166,7 +171,7 @@ function spotCheck(side: Side, tool: string, own: Change[], s: Searches): Judged
   const flagged = own.filter((c) => c.severity === 'dangerous');
   // A spot check, where the walk found no break, spends half the budget: most such sides are calm.
   const outcome = s.search(accept, refuse, own.map(instancePath), SPOT);
-  if (outcome.kind === 'found') return witnessed(flagged, side, tool, outcome);
+  if (outcome.kind === 'found') return witnessed(flagged, own, side, tool, outcome);
   const calmable = flagged.filter((c) => CALMABLE.has(c.code) && !isUnread(c) && reachable(c));
   if (outcome.kind !== 'none' || !calmable.length) return { replaced: [], added: [] };
   // Before a held change is let go as calm, the search goes deeper both ways: a miss must not be silence.
@@ -174,7 +179,7 @@ function spotCheck(side: Side, tool: string, own: Change[], s: Searches): Judged
   // Focused where the calmable changes are: a search whose instances never reach them proves nothing.
   const focus = calmable.map(instancePath);
   const forward = s.deep(accept, refuse, focus, instances);
-  if (forward.kind === 'found') return witnessed(flagged, side, tool, forward);
+  if (forward.kind === 'found') return witnessed(flagged, own, side, tool, forward);
   const back = forward.kind === 'none' ? s.deep(refuse, rawAccept, focus, instances) : forward;
   // Calm: no instance tells the two schemas apart, either way, at the first depth too.
   if (!proves(outcome) || !proves(forward) || !proves(back)) return { replaced: [], added: [] };
@@ -189,9 +194,16 @@ function spotCheck(side: Side, tool: string, own: Change[], s: Searches): Judged
  * held. Where nothing the walk flagged explains it (nothing flagged, or only what it could not
  * classify), the witness is a break of its own.
  */
-function witnessed(flagged: Change[], side: Side, tool: string, outcome: Extract<WitnessOutcome, { kind: 'found' }>): Judged {
+function witnessed(
+  flagged: Change[],
+  own: Change[],
+  side: Side,
+  tool: string,
+  outcome: Extract<WitnessOutcome, { kind: 'found' }>,
+): Judged {
   const replaced = flagged.filter((c) => POLICY_HELD.has(c.code)).map((c): [Change, Change] => [c, evidenced(c, side, outcome)]);
-  const explained = flagged.length > 0 && flagged.every((c) => POLICY_HELD.has(c.code));
+  // A removal the lifecycle judges explains a refused call too.
+  const explained = (flagged.length > 0 || own.some((c) => LIFECYCLE.has(c.code))) && flagged.every((c) => POLICY_HELD.has(c.code));
   return { replaced, added: explained ? [] : [withWitness(spotted(side, tool), side, outcome)] };
 }
 
@@ -205,6 +217,7 @@ const POLICY_HELD = new Set<string>([
   'input-enum-dropped',
   'input-closed',
   'input-property-removed',
+  'argument-removed-after-deprecation',
   'required-argument-added-with-default',
   'input-default-changed',
   'input-schema-repaired',

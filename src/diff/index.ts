@@ -6,7 +6,7 @@ import { diffAnnotations } from './annotations.js';
 import { confirmChanges, DEFAULT_SEARCH_BUDGET, type SearchBudget } from './confirm.js';
 import { diffProtocolVersion } from './protocol.js';
 import { diffSchemas } from './schemas.js';
-import { diffDeprecations } from './deprecation.js';
+import { diffDeprecations, removalsAfterDeprecation } from './deprecation.js';
 import { diffFeatures } from './features.js';
 import { diffNewToolText, diffText } from './text.js';
 import { diffToolSet } from './tools.js';
@@ -38,7 +38,8 @@ export function diffContracts(
   changes.push(...diffProtocolVersion(b, a));
   // A side without features was read from a snapshot that holds tools only: nothing beside them is compared.
   if (before.features && after.features) changes.push(...diffFeatures(before.features, after.features));
-  const confirmed = budget && budget.instances > 0 ? confirmChanges(changes, before, after, budget, work) : changes;
+  const judged = removalsAfterDeprecation(changes, before);
+  const confirmed = budget && budget.instances > 0 ? confirmChanges(judged, before, after, budget, work) : judged;
   return sortChanges(confirmed);
 }
 

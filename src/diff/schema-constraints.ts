@@ -54,6 +54,13 @@ function bound(s: JsonSchema, lower: boolean): Bound | null {
   return exclusiveIsTighter ? { value: e, exclusive: true, keyword: exclusive } : { value: i, exclusive: false, keyword: inclusive };
 }
 
+/**
+ * A bound as a change shows it: its number, or `{ keyword: number }` when the other side bounds with
+ * the other keyword, so `exclusiveMaximum: 50` becoming `maximum: 50` does not read as "50 -> 50".
+ */
+const shownBound = (b: Bound | null, other: Bound | null): number | Record<string, number> | null =>
+  b === null ? null : other && other.keyword !== b.keyword ? { [b.keyword]: b.value } : b.value;
+
 function boundDirection(lower: boolean, b: Bound | null, a: Bound | null): Direction | null {
   if (!b && !a) return null;
   if (!b) return 'tightened';
@@ -76,7 +83,8 @@ export function compareNumbers(b: JsonSchema, a: JsonSchema, path: string[], ctx
     const before = bound(b, lower);
     const after = bound(a, lower);
     const direction = boundDirection(lower, before, after);
-    if (direction) out.push(constraint(ctx, direction, [...path, (after ?? before)!.keyword], before?.value ?? null, after?.value ?? null));
+    if (direction)
+      out.push(constraint(ctx, direction, [...path, (after ?? before)!.keyword], shownBound(before, after), shownBound(after, before)));
   }
   const mb = typeof b.multipleOf === 'number' && b.multipleOf > 0 ? b.multipleOf : null;
   const ma = typeof a.multipleOf === 'number' && a.multipleOf > 0 ? a.multipleOf : null;

@@ -1,9 +1,11 @@
+import { toolLine } from './tool-lines.js';
 import type { Report, ReportTrim } from './types.js';
 
 /** The most bytes a report (its JSON, as written) may take: past it, its longest lists are trimmed. */
 export const MAX_REPORT_BYTES = 32 * 1024 * 1024;
 
-type Trimmable = { at: string; list: unknown[]; set: (kept: unknown[]) => void; depth: number };
+/** `depth`: the indent its entries are written at; `line`: each entry is written on one line at depth 3 (tools). */
+type Trimmable = { at: string; list: unknown[]; set: (kept: unknown[]) => void; depth: number; line?: true };
 
 /** The lists a server decides the length of, and which are not what the verdict rests on. */
 function trimmable(report: Report): Trimmable[] {
@@ -17,7 +19,7 @@ function trimmable(report: Report): Trimmable[] {
       }
     }
     const sideReport = report[side];
-    out.push({ at: `/${side}/tools`, list: sideReport.tools, set: (kept) => (sideReport.tools = kept as never), depth: 3 });
+    out.push({ at: `/${side}/tools`, list: sideReport.tools, set: (kept) => (sideReport.tools = kept as never), depth: 3, line: true });
   }
   return out;
 }
@@ -39,7 +41,10 @@ function writtenSize(value: unknown, depth: number): number {
  */
 export function trimReport(report: Report, maxBytes = MAX_REPORT_BYTES): Report {
   const lists = trimmable(report);
-  const sizes = lists.map((l) => l.list.map((entry) => writtenSize(entry, l.depth)));
+  // A tool is written on one line (report/json-pieces.ts): measured as that line, which the writer reuses.
+  const sizes = lists.map((l) =>
+    l.list.map((entry) => (l.line ? Buffer.byteLength(toolLine(entry as object)) + l.depth * 2 + 2 : writtenSize(entry, l.depth))),
+  );
   const listBytes = sizes.reduce((sum, s) => sum + s.reduce((a, b) => a + b, 0), 0);
   const saved = lists.map((l) => l.list);
   for (const l of lists) l.set([]);

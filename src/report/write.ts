@@ -1,8 +1,8 @@
-import { jsonInert } from '../inert.js';
 import { redactShapes } from '../secrets.js';
 import { writeNewFileAtomic } from '../atomic-write.js';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { batched, jsonPieces } from './json-pieces.js';
 import type { Report } from './types.js';
 
 const stamp = (iso: string) => iso.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
@@ -26,9 +26,12 @@ function freeName(dir: string, base: string): string {
   }
 }
 
-/** Writes the report atomically, under a name no other writer holds (see writeNewFileAtomic). */
+/** Writes the report atomically, under a name no other writer holds (see writeNewFileAtomic), a piece at a time. */
 export function writeReport(dir: string, report: Report): string {
-  return writeNewFileAtomic(() => reportFileName(dir, report), reportText(report));
+  return writeNewFileAtomic(
+    () => reportFileName(dir, report),
+    (fd) => writePieces(fd, reportPieces(report)),
+  );
 }
 
 /** The name of a bundle summary (a report's name always has `-to-`): readers of a reports dir skip it. */
@@ -39,28 +42,20 @@ export function writeBundleSummary(dir: string, summary: { startedAt: string }):
   return writeNewFileAtomic(() => freeName(dir, `${stamp(summary.startedAt)}-bundle`), `${JSON.stringify(summary, null, 2)}\n`);
 }
 
+/** Writes the pieces in order at the file's position, each batch whole (writeFileSync loops over short writes). */
+function writePieces(fd: number, pieces: Iterable<string>): void {
+  for (const batch of batched(pieces)) writeFileSync(fd, batch);
+}
+
 /**
  * The report as JSON, indented, except that each tool definition takes one line: the definitions
  * are most of a large report, and indenting every schema doubled its size and the time to write it.
  */
 export function reportText(report: Report): string {
-  // A marker that cannot be confused with anything else in the text around the tool lists.
-  let mark = 'mcp-gate:tools';
-  let skeleton: string;
-  for (;;) {
-    skeleton = JSON.stringify(
-      { ...report, baseline: { ...report.baseline, tools: `${mark}:0` }, candidate: { ...report.candidate, tools: `${mark}:1` } },
-      null,
-      2,
-    );
-    if (skeleton.split(`"${mark}:`).length === 3) break;
-    mark += '!';
-  }
-  [report.baseline.tools, report.candidate.tools].forEach((tools, side) => {
-    const at = skeleton.indexOf(`"${mark}:${side}"`);
-    const indent = ' '.repeat(at - skeleton.lastIndexOf('\n', at) - 1 - '"tools": '.length);
-    const list = tools.length ? `[\n${tools.map((t) => `${indent}  ${JSON.stringify(t)}`).join(',\n')}\n${indent}]` : '[]';
-    skeleton = `${skeleton.slice(0, at)}${list}${skeleton.slice(at + mark.length + 4)}`;
-  });
-  return `${redactShapes(jsonInert(skeleton))}\n`;
+  return [...reportPieces(report)].join('');
 }
+
+/** The saved report's pieces: inert, and rid of token shapes a piece at a time (pieces break only between JSON tokens). */
+const reportPieces = function* (report: Report): Generator<string> {
+  for (const piece of jsonPieces(report, { toolsOnOneLine: true })) yield redactShapes(piece);
+};

@@ -80,6 +80,8 @@ class Search {
   private readonly valuesAt = new Map<string, unknown[]>();
   /** The locations the mutations visited: the random walk draws from these too. */
   private locations: Path[] = [];
+  /** The focus locations that values were tried at, on a valid instance holding their parent. */
+  private readonly reached = new Set<string>();
 
   constructor(
     private readonly judges: [Judge, Judge],
@@ -124,7 +126,8 @@ class Search {
   private unreachedFocus(): string | null {
     for (const raw of this.options.focus ?? []) {
       const path = raw.map((s) => (s === '*' ? '0' : s));
-      if (!this.valid.some((v) => isContainer(valueAt(v, path.slice(0, -1))))) return `/${pathKey(path)}`;
+      // The root is reached by any valid instance, and there is one by now.
+      if (path.length && !this.reached.has(pathKey(path))) return `/${pathKey(path)}`;
     }
     return null;
   }
@@ -192,6 +195,7 @@ class Search {
     const seeds = [...this.valid].sort((a, b) => JSON.stringify(a).length - JSON.stringify(b).length).slice(0, SEEDS_MUTATED);
     const locations = this.locationsOf(seeds);
     this.locations = locations;
+    this.focusMutations();
     for (const path of locations) {
       const holders = seeds.filter((s) => isContainer(valueAt(s, path.slice(0, -1)))).slice(0, SEEDS_PER_LOCATION);
       for (const seed of holders) {
@@ -204,10 +208,32 @@ class Search {
     this.strategies.push(`${this.tried - before} changes at ${locations.length} locations`);
   }
 
-  private locationsOf(seeds: unknown[]): Path[] {
-    const focus = (this.options.focus ?? [])
+  /**
+   * The diff's locations, shallowest first, each changed on the smallest valid instances that hold
+   * its parent by then. A location under an optional object is reached this way: the object is built
+   * at the shallower location first, and the instance that holds it is changed deeper next.
+   */
+  private focusMutations(): void {
+    const paths = this.focusPaths().sort((a, b) => a.length - b.length);
+    for (const path of paths) {
+      const holders = this.valid
+        .filter((v) => isContainer(valueAt(v, path.slice(0, -1))))
+        .sort((a, b) => JSON.stringify(a).length - JSON.stringify(b).length)
+        .slice(0, SEEDS_PER_LOCATION);
+      if (holders.length) this.reached.add(pathKey(path));
+      for (const seed of holders) for (const value of this.candidatesAt(path, seed)) if (!this.done) this.judge(editAt(seed, path, value));
+    }
+  }
+
+  /** Each focus location and the locations above it, with `*` read as the first item. */
+  private focusPaths(): Path[] {
+    return (this.options.focus ?? [])
       .flatMap((p) => p.map((_, i) => p.slice(0, p.length - i)))
       .map((p) => p.map((s) => (s === '*' ? '0' : s)));
+  }
+
+  private locationsOf(seeds: unknown[]): Path[] {
+    const focus = this.focusPaths();
     // Deepest first: most differences sit at leaves, and a leaf's values are few.
     const present = seeds.flatMap((s) => presentPaths(s, 64).slice(1)).sort((a, b) => b.length - a.length);
     const absent = seeds.flatMap((s) => absentPaths(this.readers, s, presentPaths(s, 64)));

@@ -603,10 +603,10 @@ describe('a planted or tampered artifact cannot change what is posted', { timeou
   it('a huge report is refused unread, and a file that is not JSON is refused', async () => {
     api.comments = [];
     const huge = await gateThenComment(scratchProject(), GATE, INPUTS, {
-      tamper: (store) => writeFileSync(join(store, 'report.json'), `{"pad":"${'x'.repeat(17 * 1024 * 1024)}"}`),
+      tamper: (store) => writeFileSync(join(store, 'report.json'), `{"pad":"${'x'.repeat(33 * 1024 * 1024)}"}`),
     });
     expect(huge.post.code).toBe(1);
-    expect(body()).toMatch(/report\.json is \d+ bytes, past the cap of 16777216/);
+    expect(body()).toMatch(/report\.json is \d+ bytes, past the cap of 33554432/);
     api.comments = [];
     const broken = await gateThenComment(scratchProject(), GATE, INPUTS, {
       tamper: (store) => writeFileSync(join(store, 'report.json'), '{"no'),

@@ -82,6 +82,75 @@ describe('deprecation: announce, then remove', { timeout: 60_000 }, () => {
   });
 });
 
+describe('deprecation of arguments and prompts: announce, then remove (issue 30 §3)', { timeout: 60_000 }, () => {
+  const lifecycle = (r: Report) =>
+    r.diff.changes
+      .filter((c) => /removed/.test(c.code))
+      .map((c) => [c.code, c.tool, c.path])
+      .sort();
+
+  it('removing an argument, a prompt and a prompt argument the baseline marked: the lifecycle codes, Hold', async () => {
+    const { report, code } = await gate(project(), 'legacy', 'trimmed');
+    expect(lifecycle(report!)).toEqual([
+      ['argument-removed-after-deprecation', 'Files.List', '/inputSchema/properties/recursive'],
+      ['prompt-argument-removed-after-deprecation', null, '/prompts/summarize/arguments/style'],
+      ['prompt-removed-after-deprecation', null, '/prompts/outline'],
+    ]);
+    expect(reasons(report!)).toEqual([
+      ['argument-removed-after-deprecation', 'hold'],
+      ['prompt-removed-after-deprecation', 'hold'],
+      ['prompt-argument-removed-after-deprecation', 'hold'],
+    ]);
+    expect(report!.decision.verdict).toBe('Hold');
+    expect(code).toBe(2);
+    const changelog = await gate(project(), 'legacy', 'trimmed', 'changelog');
+    expect(changelog.stdout).toContain('- Argument "recursive" of tool "Files.List" was removed after the baseline marked it deprecated.');
+    expect(changelog.stdout).toContain('- Prompt "outline" was removed after the baseline marked it deprecated.');
+  });
+
+  it('the same removals unmarked keep their codes: a required argument and a prompt removed are a Rollback', async () => {
+    const { report, code } = await gate(project(), 'legacy-plain', 'trimmed');
+    expect(lifecycle(report!)).toEqual([
+      ['prompt-argument-removed', null, '/prompts/summarize/arguments/style'],
+      ['prompt-removed', null, '/prompts/outline'],
+      ['required-argument-removed', 'Files.List', '/inputSchema/properties/recursive'],
+    ]);
+    expect(report!.decision.verdict).toBe('Rollback');
+    expect(code).toBe(1);
+  });
+
+  it('announced, and saved more than promotion.deprecationWindowDays ago: the removals are calm, Promote; a longer window holds', async () => {
+    const dir = project();
+    const first = await gate(dir, 'legacy-plain', 'legacy');
+    expect(
+      first
+        .report!.diff.changes.filter((c) => c.code === 'deprecation-marked')
+        .map((c) => [c.tool, c.path])
+        .sort(),
+    ).toEqual(
+      [
+        ['Files.List', '/inputSchema/properties/recursive'],
+        [null, '/prompts/outline'],
+        [null, '/prompts/summarize/arguments/style'],
+      ].sort(),
+    );
+    const announced = { ...first.report!, startedAt: new Date(Date.now() - 45 * 86_400_000).toISOString() };
+    writeFileSync(join(dir, 'reports', readdirSync(join(dir, 'reports'))[0]!), JSON.stringify(announced));
+    const { report, code } = await gate(dir, 'legacy', 'trimmed');
+    expect(lifecycle(report!).map(([c]) => c)).toEqual([
+      'argument-removed-after-deprecation',
+      'prompt-argument-removed-after-deprecation',
+      'prompt-removed-after-deprecation',
+    ]);
+    expect(report!.decision.verdict).toBe('Promote');
+    expect(code).toBe(0);
+    for (const c of report!.diff.changes.filter((x) => x.code.endsWith('-after-deprecation')))
+      expect(c.message).toMatch(/removal is calm: .*45 days ago \(window 30 days\)/);
+    const strict = await gate(dir, 'legacy', 'trimmed', 'json', { MCPGATE_PROMOTION__DEPRECATION_WINDOW_DAYS: '60' });
+    expect(strict.report!.decision.verdict).toBe('Hold');
+  });
+});
+
 describe('the version bump against what the changes call for', { timeout: 60_000 }, () => {
   it('a breaking change under a minor bump is version-bump-too-small: Hold, with the bump it needed', async () => {
     const { report } = await gate(project(), 'marked', 'sneaky');

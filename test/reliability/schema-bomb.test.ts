@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import type { Report } from '../../src/report/types.js';
+import { audit, type AuditSide } from '../../src/audit/index.js';
+import { DEFAULTS } from '../../src/config/types.js';
+import { contractOf, tool } from '../helpers/contracts.js';
 
 /**
  * Issue 28 §4: a schema whose definitions fan out (each level refers twice to the next: 2^n paths,
@@ -16,6 +19,14 @@ function fanOut(levels: number, leaf: string): Record<string, unknown> {
     $defs[`L${i}`] = { type: 'object', properties: { a: { $ref: `#/$defs/L${i + 1}` }, b: { $ref: `#/$defs/L${i + 1}` } } };
   $defs[`L${levels}`] = { type: leaf };
   return { type: 'object', properties: { root: { $ref: '#/$defs/L0' } }, $defs };
+}
+
+/** The same fan-out where a validator pays for it: each level requires the next twice at one place (allOf). */
+function fanOutAllOf(levels: number): Record<string, unknown> {
+  const $defs: Record<string, unknown> = {};
+  for (let i = 0; i < levels; i++) $defs[`L${i}`] = { allOf: [{ $ref: `#/$defs/L${i + 1}` }, { $ref: `#/$defs/L${i + 1}` }] };
+  $defs[`L${levels}`] = { type: 'object' };
+  return { type: 'object', allOf: [{ $ref: '#/$defs/L0' }], $defs };
 }
 
 function bombs(tools: number, levels: number, limits: string[], runMs: number): string {
@@ -74,5 +85,35 @@ describe('a fan-out schema costs bounded work', () => {
     const result = await runCli(['diff', 'before', 'after', '--format', 'json', '--quiet'], { cwd: dir, timeoutMs: 60_000 });
     expect(result.stderr).toContain('the run exceeded timeouts.runMs (3000 ms) during the schema diff; every server was ended');
     expect(result.code).toBe(3);
+  });
+});
+
+describe('the audit does not validate a result against a schema past the budget', () => {
+  // Checking structuredContent against this outputSchema would call the validator 2^30 times.
+  const observation = {
+    caseId: 'C',
+    tool: 't',
+    args: {},
+    result: { structuredContent: {}, content: [{ type: 'text', text: '{}' }] },
+    resultBytes: 2,
+  };
+  const sides = (outputSchema: Record<string, unknown>): [AuditSide, AuditSide] => [
+    { side: 'baseline', contract: contractOf(tool('t', { type: 'object' }, { outputSchema })), observations: [] },
+    { side: 'candidate', contract: contractOf(tool('t', { type: 'object' }, { outputSchema })), observations: [observation] },
+  ];
+
+  it('30 levels: the result is not checked, and the finding gives the figure', () => {
+    const { findings } = audit(...sides(fanOutAllOf(30)), DEFAULTS.audit);
+    const skipped = findings.filter((f) => f.code === 'output-schema-too-complex' && f.caseId === 'C');
+    expect(skipped.map((f) => [f.side, f.severity])).toEqual([['candidate', 'dangerous']]);
+    expect(skipped[0]!.message).toMatch(/would cost [\d,]{13} schema nodes .*limits\.schemaNodesPerTool \(20,000\)/);
+    expect(findings.filter((f) => f.code === 'structured-content-invalid')).toEqual([]);
+  });
+
+  it('a few levels, within the budget: the result is checked as before', () => {
+    const { findings } = audit(...sides(fanOutAllOf(4)), DEFAULTS.audit);
+    expect(findings.filter((f) => f.caseId === 'C').map((f) => f.code)).not.toContain('output-schema-too-complex');
+    const failing = audit(...sides({ ...fanOutAllOf(4), required: ['id'] }), DEFAULTS.audit);
+    expect(failing.findings.filter((f) => f.caseId === 'C').map((f) => f.code)).toContain('structured-content-invalid');
   });
 });

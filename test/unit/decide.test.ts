@@ -35,6 +35,25 @@ describe('decide', () => {
     ]);
   });
 
+  it("a break held under its cap is its own reason, with why, not listed under its siblings' Rollback", () => {
+    const refuted: Signal = {
+      ...signal('required-argument-added', 'search'),
+      cap: { action: 'hold', why: 'the candidate answered the witness live without an error' },
+    };
+    const d = decide([signal('required-argument-added', 'create'), refuted], policy(), TODAY);
+    expect(d.verdict).toBe('Rollback');
+    expect(d.reasons.map((r) => [r.code, r.action, r.tools])).toEqual([
+      ['required-argument-added', 'rollback', ['create']],
+      ['required-argument-added', 'hold', ['search']],
+    ]);
+    expect(d.reasons[1]!.message).toBe(
+      'Required arguments added: 1 (search); held, not rolled back: the candidate answered the witness live without an error.',
+    );
+    // A signal its cap lets go (a calm change) is in no reason at all.
+    const calm: Signal = { ...signal('schema-changed', 'b'), cap: { action: 'ignore', why: 'no instance tells the two schemas apart' } };
+    expect(decide([signal('schema-changed', 'a'), calm], policy(), TODAY).reasons.map((r) => r.tools)).toEqual([['a']]);
+  });
+
   it('rules override the defaults', () => {
     expect(decide([signal('tool-removed')], policy({ rules: { 'tool-removed': 'hold' } }), TODAY).verdict).toBe('Hold');
     expect(decide([signal('tool-added')], policy({ rules: { 'tool-added': 'rollback' } }), TODAY).verdict).toBe('Rollback');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { inputPairs, obj, outputPairs } from '../helpers/contracts.js';
+import { diffContracts } from '../../src/diff/index.js';
+import { contractOf, inputPairs, obj, outputPairs, tool } from '../helpers/contracts.js';
 
 const str = { type: 'string' };
 
@@ -201,9 +202,17 @@ describe('keywords that were once passed in silence', () => {
     const nest = (depth: number, leafSchema: unknown): Record<string, unknown> =>
       depth === 0 ? obj({ v: leafSchema }) : obj({ n: nest(depth - 1, leafSchema) });
     expect(inputPairs(nest(8, str), nest(8, { type: 'integer' }))).toEqual([['input-type-changed', 'breaking']]);
-    // Found by the walk; the witness search does not build an instance 40 optional levels deep, so it is held, unconfirmed.
-    expect(inputPairs(nest(40, str), nest(40, { type: 'integer' }))).toEqual([['input-type-changed', 'dangerous']]);
+    // Found by the walk and witnessed: the search builds the 40 optional levels above the focus first.
+    expect(inputPairs(nest(40, str), nest(40, { type: 'integer' }))).toEqual([['input-type-changed', 'breaking']]);
     expect(inputPairs(nest(100, str), nest(100, { type: 'integer' }))).toEqual([['schema-changed', 'dangerous']]);
+  });
+
+  it('a bound that moves between exclusive and inclusive names both keywords', () => {
+    const [change] = diffContracts(
+      contractOf(tool('t', obj({ n: { type: 'number', exclusiveMaximum: 50 } }))),
+      contractOf(tool('t', obj({ n: { type: 'number', maximum: 50 } }))),
+    );
+    expect([change!.code, change!.before, change!.after]).toEqual(['input-constraint-loosened', { exclusiveMaximum: 50 }, { maximum: 50 }]);
   });
 
   it('bounds at the safe-integer limits (zod 4 .int()) exclude nothing', () => {

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { parseSource } from '../../src/config/source.js';
-import { reportText } from '../../src/report/write.js';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { jsonInert } from '../../src/inert.js';
+import { redactShapes } from '../../src/secrets.js';
+import { reportText, writeReport } from '../../src/report/write.js';
+import { batched, jsonPieces } from '../../src/report/json-pieces.js';
+import { render } from '../../src/report/formats.js';
 import type { Report } from '../../src/report/types.js';
 
 // What is read and written stays exact: config and dataset files read by the YAML 1.2 core schema,
@@ -81,5 +88,81 @@ describe('writing the report', () => {
     expect(lines.filter((l) => l.trimStart().startsWith('{"name":'))).toHaveLength(2);
     expect(lines).toContain('  "schemaVersion": 1,');
     expect(text.endsWith('}\n')).toBe(true);
+  });
+
+  // Written piece by piece (issue 32): the file, tool lines shared with the trim, must be the whole text made inert and redacted at once.
+  it('writes, in pieces, exactly the whole text made inert and redacted, for lists long enough to be cut', () => {
+    const token = `ghp_${'A'.repeat(36)}`;
+    const tool = (i: number) => ({
+      name: `t${i}`,
+      description: `${i % 7 === 0 ? `uses ${token}` : 'plain'}${i % 5 === 0 ? ' line\u2028sep' : ''} ${'x'.repeat(i % 300)}`,
+    });
+    const large = {
+      ...report,
+      startedAt: '2026-11-28T00:00:00.000Z',
+      baseline: { ...report.baseline, tools: Array.from({ length: 3000 }, (_, i) => tool(i)) },
+      candidate: { ...report.candidate, tools: Array.from({ length: 1000 }, (_, i) => tool(i + 1)) },
+    } as unknown as Report;
+    const lines = (tools: unknown[], indent: string) =>
+      tools.length ? `[\n${tools.map((t) => `${indent}  ${JSON.stringify(t)}`).join(',\n')}\n${indent}]` : '[]';
+    const whole = JSON.stringify(
+      { ...large, baseline: { ...large.baseline, tools: 'B' }, candidate: { ...large.candidate, tools: 'C' } },
+      null,
+      2,
+    )
+      .replace('"B"', lines(large.baseline.tools, '    '))
+      .replace('"C"', lines(large.candidate.tools, '    '));
+    const expected = `${redactShapes(jsonInert(whole))}\n`;
+    expect(expected).not.toContain(token);
+    expect(expected).toContain('\\u2028');
+    expect(reportText(large)).toBe(expected);
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-write-'));
+    try {
+      writeReport(dir, large);
+      const files = readdirSync(dir);
+      expect(files).toHaveLength(1);
+      expect(readFileSync(join(dir, files[0]!), 'utf8')).toBe(expected);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  // Issue 28 §8: the long lists go out an entry at a time, and the text is the same as written whole.
+  const long = {
+    ...report,
+    baseline: {
+      ...report.baseline,
+      features: {
+        capabilities: {},
+        prompts: [{ name: 'p', arguments: [{ name: 'a', required: true }] }, { name: 'q\u2028"mcp-gate:list:0"' }],
+        resources: [],
+        resourceTemplates: null,
+        hash: 'h',
+      },
+    },
+    diff: { summary: {}, changes: [...report.diff.changes, { tool: 'x', before: { nested: [1, { deep: [] }] }, after: null }] },
+    audit: { findings: [{ message: '\u202e ghp_' + 'a'.repeat(36) }] },
+  } as unknown as Report;
+
+  it('in pieces: the json format is JSON.stringify(report, null, 2), made inert, whatever a string holds', () => {
+    const pieces = [...jsonPieces(long, { toolsOnOneLine: false })];
+    expect(pieces.length).toBeGreaterThan(8); // the lists came an entry at a time
+    expect(pieces.join('')).toBe(render('report', long, 'json', {}));
+    expect(pieces.join('')).toContain('\\u2028');
+  });
+
+  it('in pieces: the saved report keeps tools on one line and the rest indented as a whole write would', () => {
+    const text = reportText(long);
+    expect(JSON.parse(text)).toEqual({ ...long, audit: { findings: [{ message: '\u202e ***' }] } });
+    const indented = render('report', { ...long, baseline: { ...long.baseline, tools: [] } }, 'json', {});
+    const saved = reportText({ ...long, baseline: { ...long.baseline, tools: [] } });
+    expect(saved).toBe(indented.replace(/ghp_a+/, '***'));
+  });
+
+  it('batches pieces in order, never splitting one', () => {
+    const pieces = Array.from({ length: 3000 }, (_, i) => `${i}:${'x'.repeat(1000)}`);
+    const batches = [...batched(pieces)];
+    expect(batches.length).toBeGreaterThan(1);
+    expect(batches.join('')).toBe(pieces.join(''));
   });
 });

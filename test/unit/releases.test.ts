@@ -3,11 +3,17 @@ import { clientFindings, clientProblems } from '../../src/audit/clients.js';
 import { CLIENT_PROFILES } from '../../src/config/clients.js';
 import type { ServerIdentity } from '../../src/contract/types.js';
 import { decide } from '../../src/decide/decide.js';
-import { calmRemovals } from '../../src/decide/deprecation-window.js';
+import { calmRemovals, REMOVED_AFTER_DEPRECATION, removalKey } from '../../src/decide/deprecation-window.js';
 import { collectSignals } from '../../src/decide/signals.js';
 import { checkVersionBump, neededBump } from '../../src/decide/version-bump.js';
 import { diffContracts } from '../../src/diff/index.js';
 import type { Change } from '../../src/findings/types.js';
+import type { Subject } from '../../src/findings/subject.js';
+import type { Contract } from '../../src/contract/types.js';
+import { buildFeatures, slimFeatureEntry } from '../../src/contract/features.js';
+import { renderChangelog } from '../../src/report/changelog.js';
+import { deprecatedSince } from '../../src/report/history/deprecations.js';
+import { reportOf } from '../helpers/report-of.js';
 import { contractOf, obj, tool } from '../helpers/contracts.js';
 import { DEFAULTS } from '../../src/config/types.js';
 
@@ -68,10 +74,158 @@ describe('deprecation marks', () => {
 
   it('a calm removal asks for nothing; a held one holds', () => {
     const changes = diffContracts(contractOf({ ...tool('old'), description: 'Deprecated: use new.' }), contractOf());
-    const policy = { ...DEFAULTS.promotion, rules: {}, exceptions: [] };
-    expect(decide(collectSignals(changes, [], []), policy, '2026-11-28').verdict).toBe('Hold');
-    const calm = new Map([['old', 'old enough']]);
-    expect(decide(collectSignals(changes, [], [], { calmRemovals: calm }), policy, '2026-11-28').verdict).toBe('Promote');
+    expect(verdict(changes)).toBe('Hold');
+    expect(verdict(changes, new Map([[removalKey(changes[0]!), 'old enough']]))).toBe('Promote');
+  });
+});
+
+const policy = { ...DEFAULTS.promotion, rules: {}, exceptions: [] };
+const verdict = (changes: Change[], calm?: Map<string, string>) =>
+  decide(collectSignals(changes, [], [], calm && { calmRemovals: calm }), policy, '2026-11-28').verdict;
+/** Every removal the lifecycle judges is calm: the saved reports showed its mark long enough ago. */
+const allCalm = (changes: Change[]) =>
+  new Map(changes.filter((c) => REMOVED_AFTER_DEPRECATION.has(c.code)).map((c) => [removalKey(c), 'old enough']));
+
+/** A contract with one tool and these prompts, as discovery would build it. */
+const withPrompts = (prompts: Record<string, unknown>[], ...tools: Record<string, unknown>[]): Contract => ({
+  ...contractOf(...tools),
+  features: buildFeatures({ capabilities: { tools: {}, prompts: {} }, prompts, resources: [], resourceTemplates: [] }, []),
+});
+
+describe('removal after deprecation, beside the tools (issue 30 §3)', () => {
+  const args = (limit: Record<string, unknown>) => obj({ q: { type: 'string' }, limit: { type: 'number', ...limit } }, ['q', 'limit']);
+
+  it.each([
+    ['`deprecated: true`', { deprecated: true }],
+    ['`_meta` with deprecated', { _meta: { deprecated: true } }],
+    ['a description that starts "Deprecated:"', { description: 'Deprecated: the server pages by itself.' }],
+  ])('a required argument the baseline marked by %s and the candidate removed: argument-removed-after-deprecation, Hold', (_, mark) => {
+    const changes = diffContracts(
+      contractOf(tool('search', args(mark))),
+      contractOf(tool('search', obj({ q: { type: 'string' } }, ['q']))),
+    );
+    expect(pairs(changes)).toEqual([['argument-removed-after-deprecation', 'breaking', 'search', '/inputSchema/properties/limit']]);
+    expect(changes[0]!.message).toBe('Argument "limit" of tool "search" was removed after the baseline marked it deprecated.');
+    expect(verdict(changes)).toBe('Hold');
+    expect(verdict(changes, allCalm(changes))).toBe('Promote');
+  });
+
+  it('an unmarked required argument removed stays required-argument-removed: Rollback, whatever the calm removals say', () => {
+    const changes = diffContracts(contractOf(tool('search', args({}))), contractOf(tool('search', obj({ q: { type: 'string' } }, ['q']))));
+    expect(pairs(changes)).toEqual([['required-argument-removed', 'breaking', 'search', '/inputSchema/properties/limit']]);
+    expect(verdict(changes, new Map([[removalKey(changes[0]!), 'old enough']]))).toBe('Rollback');
+  });
+
+  it.each([
+    ['optional', [], 'dangerous'],
+    ['required', ['limit'], 'breaking'],
+  ])(
+    'a marked %s argument removed from a closed schema is held, not rolled back by its witness; calm past the window',
+    (_, required, severity) => {
+      const before = obj({ q: { type: 'string' }, limit: { type: 'number', deprecated: true } }, ['q', ...required], {
+        additionalProperties: false,
+      });
+      const after = obj({ q: { type: 'string' } }, ['q'], { additionalProperties: false });
+      const changes = diffContracts(contractOf(tool('search', before)), contractOf(tool('search', after)));
+      expect(pairs(changes)).toEqual([['argument-removed-after-deprecation', severity, 'search', '/inputSchema/properties/limit']]);
+      expect(changes[0]!.message).toContain('a caller that still sends it is refused');
+      expect(verdict(changes)).toBe('Hold');
+      expect(verdict(changes, allCalm(changes))).toBe('Promote');
+    },
+  );
+
+  it('a marked prompt removed: prompt-removed-after-deprecation, Hold, calm past the window; an unmarked one stays a Rollback', () => {
+    const marked = { name: 'summarize', title: 'Summarize (Deprecated)', arguments: [{ name: 'text', required: true }] };
+    const changes = diffContracts(withPrompts([marked, { name: 'keep' }]), withPrompts([{ name: 'keep' }]));
+    expect(changes.map((c) => [c.code, c.severity, c.path])).toEqual([
+      ['prompt-removed-after-deprecation', 'breaking', '/prompts/summarize'],
+    ]);
+    expect(changes[0]!.message).toBe('Prompt "summarize" was removed after the baseline marked it deprecated.');
+    expect(verdict(changes)).toBe('Hold');
+    expect(verdict(changes, allCalm(changes))).toBe('Promote');
+    const unmarked = diffContracts(withPrompts([{ ...marked, title: 'Summarize' }, { name: 'keep' }]), withPrompts([{ name: 'keep' }]));
+    expect(unmarked.map((c) => c.code)).toEqual(['prompt-removed']);
+    expect(verdict(unmarked, allCalm(unmarked))).toBe('Rollback');
+  });
+
+  it('a prompt marked by `_meta` is marked, through the slimming discovery does, and its removal is the lifecycle code', () => {
+    const listed = (meta: Record<string, unknown> | undefined) =>
+      slimFeatureEntry({ name: 'outline', description: 'Outlines a topic.', ...(meta && { _meta: meta }), arguments: [] }) as Record<
+        string,
+        unknown
+      >;
+    const plain = withPrompts([listed(undefined)]);
+    const vendor = withPrompts([listed({ 'com.example/deprecated': true, other: 'x'.repeat(10_000) })]);
+    expect(listed({ deprecated: true })._meta).toEqual({ deprecated: true });
+    expect(listed({ other: 1 })._meta).toBeUndefined();
+    expect(plain.features!.prompts![0]!.hash).toBe(
+      withPrompts([{ name: 'outline', description: 'Outlines a topic.', arguments: [] }]).features!.prompts![0]!.hash,
+    );
+    expect(diffContracts(plain, vendor).map((c) => [c.code, c.path, c.after])).toEqual([
+      ['deprecation-marked', '/prompts/outline', '_meta'],
+    ]);
+    expect(diffContracts(vendor, withPrompts([])).map((c) => c.code)).toEqual(['prompt-removed-after-deprecation']);
+  });
+
+  it('a marked prompt argument removed: prompt-argument-removed-after-deprecation; an unmarked one stays prompt-argument-removed', () => {
+    const before = withPrompts([
+      { name: 'p', arguments: [{ name: 'old', description: 'Deprecated: ignored.', required: true }, { name: 'plain' }] },
+    ]);
+    const changes = diffContracts(before, withPrompts([{ name: 'p', arguments: [] }]));
+    expect(changes.map((c) => [c.code, c.severity, c.path])).toEqual([
+      ['prompt-argument-removed-after-deprecation', 'breaking', '/prompts/p/arguments/old'],
+      ['prompt-argument-removed', 'dangerous', '/prompts/p/arguments/plain'],
+    ]);
+    expect(changes[0]!.message).toBe('Argument "old" of prompt "p" was removed after the baseline marked it deprecated.');
+  });
+
+  it('the changelog lists a removal after deprecation by what it costs callers, and a new mark under Deprecated', () => {
+    const [plain, marked, gone] = [
+      contractOf(tool('search', args({}))),
+      contractOf(tool('search', args({ deprecated: true }))),
+      contractOf(tool('search', obj({ q: { type: 'string' } }, ['q']))),
+    ];
+    expect(renderChangelog(reportOf(plain, marked))).toContain(
+      '### Deprecated\n\n- Argument "limit" of tool "search" is now marked deprecated.',
+    );
+    expect(renderChangelog(reportOf(marked, gone))).toContain(
+      '### Breaking\n\n- Argument "limit" of tool "search" was removed after the baseline marked it deprecated.',
+    );
+    const removed = diffContracts(marked, gone);
+    expect(neededBump(removed)).toBe('major');
+  });
+
+  it('the saved reports tell when an argument and a prompt were first marked, from either side of a run of the same server', () => {
+    const search = (limit: Record<string, unknown>) => contractOf(tool('search', args(limit)));
+    const prompts = (title: string) => withPrompts([{ name: 'summarize', title }]);
+    const both = (limit: Record<string, unknown>, title: string): Contract => ({ ...search(limit), features: prompts(title).features! });
+    const history = [
+      reportOf(both({}, 'Summarize'), both({ deprecated: true }, 'Summarize'), { startedAt: '2026-09-01T08:00:00.000Z' }),
+      reportOf(both({ deprecated: true }, 'Summarize'), both({ deprecated: true }, 'Summarize [Deprecated]'), {
+        startedAt: '2026-10-15T08:00:00.000Z',
+      }),
+      reportOf(both({ deprecated: true }, 'Summarize [Deprecated]'), both({}, 'Summarize'), { startedAt: '2026-08-01T08:00:00.000Z' }),
+      {
+        ...reportOf(both({ deprecated: true }, 'Summarize [Deprecated]'), both({}, ''), { startedAt: '2026-01-01T08:00:00.000Z' }),
+        server: 'other',
+      },
+    ];
+    const argument = { tool: 'search', path: '/inputSchema/properties/limit' };
+    const prompt = { tool: null, path: '/prompts/summarize' };
+    const removed = new Map<string, Subject>([
+      [removalKey(argument), { kind: 'tool', tool: 'search', at: ['inputSchema', 'properties', 'limit'] }],
+      [removalKey(prompt), { kind: 'prompt', prompt: 'summarize' }],
+      [removalKey({ tool: 'search', path: '' }), { kind: 'tool', tool: 'search', at: [] }],
+    ]);
+    const since = deprecatedSince(history, removed, undefined);
+    expect([...since].sort()).toEqual(
+      [
+        [removalKey(argument), '2026-08-01T08:00:00.000Z'],
+        [removalKey(prompt), '2026-08-01T08:00:00.000Z'],
+      ].sort(),
+    );
+    expect(deprecatedSince(history.slice(0, 2), removed, undefined).get(removalKey(prompt))).toBe('2026-10-15T08:00:00.000Z');
+    expect(deprecatedSince(history, removed, 'other').get(removalKey(argument))).toBe('2026-01-01T08:00:00.000Z');
   });
 });
 

@@ -337,6 +337,24 @@ describe('deterministic and directed', () => {
     expect(search(deep(100), deep(50))).toEqual(first);
   });
 
+  it('a focus under an optional object is reached: the object is built first, then changed deeper', () => {
+    // Brave's place search, cut down: each result has required fields and an optional rating whose
+    // bestRating is the focus. The search built ratings, but never changed bestRating on them.
+    const result = (bestRating: JsonSchema): JsonSchema =>
+      object(
+        {
+          ...Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`f${i}`, { type: 'string' }])),
+          title: { type: 'string' },
+          zoom: { type: 'integer' },
+          rating: object({ value: { type: 'number' }, bestRating: { type: 'number', ...bestRating }, count: { type: 'number' } }),
+        },
+        { required: ['title', 'zoom'] },
+      );
+    const output = (bestRating: JsonSchema) => object({ results: { type: 'array', items: result(bestRating) } }, { required: ['results'] });
+    const outcome = search(output({ maximum: 50 }), output({ exclusiveMaximum: 50 }), [['results', '*', 'rating', 'bestRating']]);
+    expect(witnessOf(outcome).refusal).toBe('/results/0/rating/bestRating: must be < 50');
+  });
+
   it('focus paths are searched first', () => {
     const many = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`p${i}`, { type: 'string', maxLength: 9 }]));
     const before = object({ ...many, d: { type: 'string', maxLength: 9 } });

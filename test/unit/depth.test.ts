@@ -1,0 +1,32 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { depthOf, MAX_DEFINITION_DEPTH } from '../../src/contract/normalize.js';
+
+// depthOf bounds every later walk (hash, diff, audit, report) of definitions and results: it must
+// measure exactly up to its limit, and stay within the stack for values nested far past it.
+
+/** The plain recursive measure, for values that fit on the stack. */
+const reference = (value: unknown): number =>
+  value !== null && typeof value === 'object' ? 1 + Math.max(0, ...Object.values(value).map(reference)) : 0;
+
+const nested = (levels: number): unknown => {
+  let value: unknown = 'leaf';
+  for (let i = 0; i < levels; i++) value = i % 2 ? [value] : { a: value };
+  return value;
+};
+
+describe('depthOf', () => {
+  it('is the nesting depth of any JSON value, capped at its limit', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 12 }), fc.integer({ min: 1, max: 14 }), (value, limit) => {
+        expect(depthOf(value, limit)).toBe(Math.min(reference(value), limit));
+      }),
+    );
+  });
+
+  it('stops at the limit for a value nested 200,000 levels, without overflowing the stack', () => {
+    expect(depthOf(nested(200_000), MAX_DEFINITION_DEPTH + 1)).toBe(MAX_DEFINITION_DEPTH + 1);
+    expect(depthOf(nested(MAX_DEFINITION_DEPTH), MAX_DEFINITION_DEPTH + 1)).toBe(MAX_DEFINITION_DEPTH);
+    expect(depthOf({ a: [1, { b: null }], c: 'x' }, 10)).toBe(3);
+  });
+});
