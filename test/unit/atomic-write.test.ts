@@ -47,6 +47,21 @@ describe('writing a file atomically', () => {
     expect(readdirSync(dir)).toEqual(['cases.yaml']);
   });
 
+  it('takes a writer for text written a piece at a time; a writer that fails leaves the old file and no temp', () => {
+    const dir = freshDir();
+    const target = join(dir, 'report.json');
+    writeFileAtomic(target, (fd) => ['{"a":', '1}\n'].forEach((piece) => writeFileSync(fd, piece)));
+    expect(readFileSync(target, 'utf8')).toBe('{"a":1}\n');
+    expect(() =>
+      writeFileAtomic(target, (fd) => {
+        writeFileSync(fd, '{"half');
+        throw new Error('the pieces stopped');
+      }),
+    ).toThrow('the pieces stopped');
+    expect(readFileSync(target, 'utf8')).toBe('{"a":1}\n');
+    expect(readdirSync(dir)).toEqual(['report.json']);
+  });
+
   it('never replaces a file when publishing a new one: it asks for the next name', () => {
     const dir = freshDir();
     writeFileSync(join(dir, 'r.json'), 'first\n');
