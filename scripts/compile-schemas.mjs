@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Part of `npm run build`, after tsc: compiles every validator in src/validators.ts to code
+// Part of `npm run build`, after tsc: compiles every validator in src/base/validators.ts to code
 // (ajv's standalone output) in dist/generated, so the gate loads code instead of compiling schemas.
 //
 // ajv's standalone code still require()s a few runtime helpers (ajv/dist/runtime/equal, ucs2length,
@@ -9,7 +9,7 @@ import { build } from 'esbuild';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { compileValidator, VALIDATORS } from '../dist/validators.js';
+import { compileValidator, VALIDATORS } from '../dist/base/validators.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const standaloneCode = createRequire(import.meta.url)('ajv/dist/standalone').default;

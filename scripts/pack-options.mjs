@@ -16,7 +16,7 @@ export const PACK_OPTIONS = {
   // The launcher runs a packed file as a vm.Script, where import() has no loader once the code comes
   // from the cache (Node 20): the one a dependency makes (node:crypto) becomes require().
   supported: { 'dynamic-import': false },
-  // The sources find package files from their own URL (src/package-root.ts); in a packed CommonJS
+  // The sources find package files from their own URL (src/base/package-root.ts); in a packed CommonJS
   // file that is the packed file.
   define: { 'import.meta.url': '__mcpGateBundleUrl' },
   // "use strict" first: the sources were ES modules, always strict, and esbuild's own directive

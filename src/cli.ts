@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { closest } from './closest.js';
+import { closest } from './base/closest.js';
 import { exitCodeOf, FAIL_ONS, failureText, toStderr, toStdout, type CommandIO, type FailOn } from './commands/io.js';
 import { guardProcess } from './connect/process-guard.js';
-import { describe } from './error-text.js';
+import { describe } from './base/error-text.js';
 import {
   COMMANDS,
   commandUsage,
@@ -17,7 +17,7 @@ import {
   type OptionName,
 } from './commands/table.js';
 import { isFormat, type Format } from './report/formats.js';
-import { GATE_VERSION } from './version.js';
+import { GATE_VERSION } from './base/version.js';
 
 /**
  * The CLI: arguments, `--version`, `--help` and usage errors, then the command. This is an entry
@@ -178,8 +178,8 @@ export function wantsColour(env: NodeJS.ProcessEnv, tty: boolean): boolean {
 }
 
 /**
- * The process's streams for a command. Everything leaving the gate is redacted (src/secrets.ts)
- * and can start no workflow command (src/inert.ts); stderr, which quotes servers' errors, is made
+ * The process's streams for a command. Everything leaving the gate is redacted (src/base/secrets.ts)
+ * and can start no workflow command (src/base/inert.ts); stderr, which quotes servers' errors, is made
  * inert line by line too.
  */
 function processIO(quiet: boolean, interrupted: () => boolean): CommandIO {

@@ -5,7 +5,7 @@
 
 import { replayCases, unreachedCases, type Replay } from './cases/replay.js';
 import { datasetNameProblems } from './cases/names.js';
-import { InputError } from './config/problems.js';
+import { InputError } from './base/problems.js';
 import type { Dataset } from './cases/types.js';
 import type { GateConfig } from './config/types.js';
 import { BaselineUnavailableError, SideUnavailableError, failedWhileStarting } from './connect/errors.js';

@@ -28,7 +28,7 @@ import { trimReport } from './report/trim.js';
 import { roleBreakdown, type RoleReport } from './roles/breakdown.js';
 import { roleDefinitions } from './roles/definitions.js';
 import { roleReach } from './roles/surface.js';
-import { GATE_NAME, GATE_VERSION } from './version.js';
+import { GATE_NAME, GATE_VERSION } from './base/version.js';
 import { checkDatasetNames, confirmLive, connect, replayBoth, type Connected } from './pipeline-sides.js';
 
 export interface RunOptions {

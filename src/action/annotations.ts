@@ -1,5 +1,5 @@
 import type { Code } from '../findings/codes.js';
-import { inert, inertLines } from '../inert.js';
+import { inert, inertLines } from '../base/inert.js';
 import type { Report } from '../report/types.js';
 
 export interface Place {

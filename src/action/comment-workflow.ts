@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { FAIL_ONS, type FailOn } from '../commands/io.js';
-import { InputError } from '../config/problems.js';
+import { InputError } from '../base/problems.js';
 import type { Decision, Verdict } from '../decide/decide.js';
-import { inert, markdownBlock, markdownCode } from '../inert.js';
+import { inert, markdownBlock, markdownCode } from '../base/inert.js';
 import { render } from '../report/formats.js';
 import { VERDICT_ICON } from '../report/markdown.js';
-import { redact } from '../secrets.js';
+import { redact } from '../base/secrets.js';
 import { applyApproval, approvalState } from './approval.js';
 import { readArtifact, type Artifact } from './artifact.js';
 import { commentKey, markersOf, postComment, shortBody } from './comment.js';

@@ -1,6 +1,6 @@
-import { describe } from '../error-text.js';
+import { describe } from '../base/error-text.js';
 import { STICKY_MARKER, VERDICT_ICON } from '../report/markdown.js';
-import { redact } from '../secrets.js';
+import { redact } from '../base/secrets.js';
 import { command } from './annotations.js';
 import { CommentsApi, GitHubApiError, input } from './github.js';
 

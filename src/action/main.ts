@@ -4,13 +4,13 @@ import { emit, exitCodeOf, FAIL_ONS, failureText, toStderr, type CommandIO, type
 import { runCommand } from '../commands/run.js';
 import { loadConfig } from '../config/load.js';
 import { readSource } from '../config/source.js';
-import { InputError } from '../config/problems.js';
+import { InputError } from '../base/problems.js';
 import { guardProcess } from '../connect/process-guard.js';
 import { STICKY_MARKER } from '../report/markdown.js';
 import { render } from '../report/formats.js';
-import { markdownBlock } from '../inert.js';
+import { markdownBlock } from '../base/inert.js';
 import type { Report } from '../report/types.js';
-import { redact } from '../secrets.js';
+import { redact } from '../base/secrets.js';
 import type { BundleSummary } from '../bundle/summary.js';
 import { annotations, command, type Locator, type Place } from './annotations.js';
 import { newArtifactDir, writeArtifact } from './artifact.js';

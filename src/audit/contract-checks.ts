@@ -3,7 +3,7 @@ import type { Finding, Side } from '../findings/types.js';
 import type { Code } from '../findings/codes.js';
 import { schemaProblems } from './schema-check.js';
 import { hintContradiction } from '../contract/callable.js';
-import { isObject } from '../json-object.js';
+import { isObject } from '../base/json-object.js';
 
 const COST_METHOD = 'utf8 bytes of name, description and inputSchema / 4';
 

@@ -1,4 +1,4 @@
-import { isObject } from '../json-object.js';
+import { isObject } from '../base/json-object.js';
 /**
  * Whether a value is a valid JSON Schema 2020-12 schema: the verdict of the official meta-schema
  * (its seven vocabularies and the deprecated keywords it still defines) as ajv gives it with the

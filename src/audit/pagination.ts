@@ -1,6 +1,6 @@
 import type { ContractTool } from '../contract/types.js';
 import { resultData } from './result-data.js';
-import { isObject } from '../json-object.js';
+import { isObject } from '../base/json-object.js';
 
 // What a result says about more pages, and whether the model can follow it.
 

@@ -6,8 +6,8 @@ import { validationFailures } from './schema-check.js';
 import { SDK_OUTPUT_INVALID, sdkRefusals } from './sdk-refusal.js';
 import { jsonOfText } from './text-json.js';
 import { emptyPage, HINT_IN_TEXT, moreSignal, unusablePageHint } from './pagination.js';
-import { inert } from '../inert.js';
-import { isObject } from '../json-object.js';
+import { inert } from '../base/inert.js';
+import { isObject } from '../base/json-object.js';
 
 /** One live tool result, kept in memory for the audit (the report keeps only its sizes). */
 export interface Observation {

@@ -4,7 +4,7 @@ import { jsonOfText } from './text-json.js';
 import { payloadOf } from './result-data.js';
 import { suspiciousReasons } from '../diff/suspicious.js';
 import { judgeWording } from '../diff/wording.js';
-import { isObject } from '../json-object.js';
+import { isObject } from '../base/json-object.js';
 
 /** How deep and how wide the comparison goes: a result is data of any size, and findings must stay readable. */
 const MAX_DEPTH = 32;

@@ -1,13 +1,13 @@
 import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { JsonSchema } from '../contract/types.js';
-import { validator } from '../validators.js';
-import { ajvRegExp } from '../safe-regex.js';
+import { validator } from '../base/validators.js';
+import { ajvRegExp } from '../base/safe-regex.js';
 import { isSchema2020 } from './meta-2020.js';
 
 /**
  * JSON Schema checks with the draft the schema asks for: 2020-12 unless `$schema` names draft-07
- * (what the SDK's zod conversion emits). The meta-schema checks are built ahead (src/validators.ts);
+ * (what the SDK's zod conversion emits). The meta-schema checks are built ahead (src/base/validators.ts);
  * an ajv instance to compile output schemas is made only when a result must be checked against one.
  */
 let draft07: Ajv | null = null;

@@ -1,6 +1,6 @@
 import type { Contract } from '../contract/types.js';
 import type { Finding } from '../findings/types.js';
-import { inert } from '../inert.js';
+import { inert } from '../base/inert.js';
 
 /** Words by which a description promises the whole record: what a thinned result no longer gives. */
 const PROMISE =

@@ -1,4 +1,4 @@
-import { inert, markdownCode } from '../inert.js';
+import { inert, markdownCode } from '../base/inert.js';
 import { approvalRecord } from '../report/approval-record.js';
 import { cell, VERDICT_ICON } from '../report/markdown.js';
 import { plain, type TextStyle } from '../report/text.js';

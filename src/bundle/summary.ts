@@ -1,6 +1,6 @@
 import { decide, type Decision, type Policy, type Reason, type Verdict } from '../decide/decide.js';
 import type { Report } from '../report/types.js';
-import { GATE_NAME, GATE_VERSION } from '../version.js';
+import { GATE_NAME, GATE_VERSION } from '../base/version.js';
 import { collisions, collisionSignals, type Collision } from './collisions.js';
 
 const BUNDLE_SCHEMA_VERSION = 1;

@@ -1,8 +1,8 @@
 import { atomizeChangeset, diff } from 'json-diff-ts';
-import { safeRegex } from '../safe-regex.js';
+import { safeRegex } from '../base/safe-regex.js';
 import type { CaseFailure, RequiredTool } from './types.js';
 import { volatileMatcher } from '../audit/result-drift.js';
-import { isObject } from '../json-object.js';
+import { isObject } from '../base/json-object.js';
 
 export interface ObservedResult {
   isError: boolean;

@@ -1,10 +1,10 @@
 import type { Features } from '../contract/types.js';
 import { depthOf, MAX_DEFINITION_DEPTH } from '../contract/normalize.js';
-import { describe } from '../error-text.js';
-import { safeRegex } from '../safe-regex.js';
+import { describe } from '../base/error-text.js';
+import { safeRegex } from '../base/safe-regex.js';
 import { unprobed } from './probe.js';
 import type { Case, CaseFailure, Probe, FeatureExpectation } from './types.js';
-import { isObject } from '../json-object.js';
+import { isObject } from '../base/json-object.js';
 
 /** A raw answer to prompts/get or resources/read, and how long it took. */
 export interface FeatureAnswer {

@@ -1,6 +1,6 @@
-import { safeRegex } from '../safe-regex.js';
+import { safeRegex } from '../base/safe-regex.js';
 import { relative } from 'node:path';
-import { dotted, InputError, type Problem } from '../config/problems.js';
+import { dotted, InputError, type Problem } from '../base/problems.js';
 import { readSource } from '../config/source.js';
 import { validateAgainst } from '../config/validate.js';
 import type { Case, Dataset, RoleSurface } from './types.js';
@@ -121,7 +121,7 @@ function checkToolExpectation(
   }
   const pattern = tool.expect?.matches;
   if (pattern === undefined) return;
-  // Matched on RE2, in linear time (src/safe-regex.ts): a pattern it cannot run is the dataset's problem.
+  // Matched on RE2, in linear time (src/base/safe-regex.ts): a pattern it cannot run is the dataset's problem.
   const re = safeRegex(pattern);
   if (typeof re === 'string') {
     problems.push(

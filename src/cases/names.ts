@@ -1,6 +1,6 @@
-import { dotted, type Problem } from '../config/problems.js';
+import { dotted, type Problem } from '../base/problems.js';
 import type { Contract, ContractTool } from '../contract/types.js';
-import { closest } from '../closest.js';
+import { closest } from '../base/closest.js';
 import { unlistedToolMentions } from '../audit/references.js';
 import type { Dataset } from './types.js';
 

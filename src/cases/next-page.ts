@@ -1,6 +1,6 @@
 import type { ContractTool } from '../contract/types.js';
 import { resultData } from '../audit/result-data.js';
-import { isObject } from '../json-object.js';
+import { isObject } from '../base/json-object.js';
 
 const CURSOR_KEYS = ['nextCursor', 'next_cursor', 'cursor', 'next_page_token', 'nextPageToken'];
 const CURSOR_ARGS = /^(cursor|next_?cursor|after|page_?token|pageToken)$/i;

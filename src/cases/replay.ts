@@ -1,10 +1,10 @@
 import type { Contract, ContractTool } from '../contract/types.js';
-import { mapLimit } from '../concurrency.js';
+import { mapLimit } from '../base/concurrency.js';
 import { consentGap } from './consent.js';
 import { unprobed } from './probe.js';
 import { nextPageArgs } from './next-page.js';
 import { featureProbes, type FeatureReader } from './feature-probes.js';
-import { describe } from '../error-text.js';
+import { describe } from '../base/error-text.js';
 import { depthOf, MAX_DEFINITION_DEPTH } from '../contract/normalize.js';
 import type { Observation } from '../audit/result-checks.js';
 import { resultData } from '../audit/result-data.js';

@@ -1,4 +1,4 @@
-import type { Problem } from '../config/problems.js';
+import type { Problem } from '../base/problems.js';
 /** A dataset as written in datasets/*.cases.yaml (field names of the original design). */
 interface Expectation {
   isError?: boolean;

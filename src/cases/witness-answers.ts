@@ -1,8 +1,8 @@
 import { SideUnavailableError } from '../connect/errors.js';
 import type { ToolCallResult } from '../connect/session.js';
-import { describe } from '../error-text.js';
+import { describe } from '../base/error-text.js';
 import type { LiveAnswer, LiveCheck } from '../findings/types.js';
-import { inert } from '../inert.js';
+import { inert } from '../base/inert.js';
 
 /** How the gate reads what a server answered to a witness (cases/witness-calls.ts sends it). */
 

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, isAbsolute, relative, resolve } from 'node:path';
 import { defaultConfig } from '../config/load.js';
-import { InputError } from '../config/problems.js';
+import { InputError } from '../base/problems.js';
 import type { GateConfig, Profile } from '../config/types.js';
 import { runGate } from '../pipeline.js';
 import { render, type Format } from '../report/formats.js';

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { InputError, formatProblem } from '../config/problems.js';
+import { InputError, formatProblem } from '../base/problems.js';
 import { historyRuns, type History, type SavedReport, type UnreadableReport } from '../report/history/runs.js';
 import { readReport } from '../report/read.js';
 import { render, type Format } from '../report/formats.js';

@@ -1,20 +1,20 @@
 import { writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { writeFileAtomic, WriteError } from '../atomic-write.js';
+import { writeFileAtomic, WriteError } from '../base/atomic-write.js';
 import { loadConfig, type ConfigFlags } from '../config/load.js';
-import { formatProblem, InputError } from '../config/problems.js';
+import { formatProblem, InputError } from '../base/problems.js';
 import type { GateConfig } from '../config/types.js';
 import { BaselineUnavailableError, RunTimeoutError, SideUnavailableError } from '../connect/errors.js';
 import { BaselineBuildError } from '../connect/git-tree.js';
 import type { BundleSummary } from '../bundle/summary.js';
 import type { Verdict } from '../decide/decide.js';
-import { stackOf } from '../error-text.js';
-import { inertLines, noWorkflowCommands } from '../inert.js';
-import { packageFile } from '../package-root.js';
+import { stackOf } from '../base/error-text.js';
+import { inertLines, noWorkflowCommands } from '../base/inert.js';
+import { packageFile } from '../base/package-root.js';
 import { render, unsupported, type DocumentKind, type Format } from '../report/formats.js';
 import { batched } from '../report/json-pieces.js';
 import type { Report } from '../report/types.js';
-import { redact } from '../secrets.js';
+import { redact } from '../base/secrets.js';
 
 /** What the gate writes to stdout (rendered reports, whose server text each renderer made inert) and to stderr. */
 export const toStdout = (text: string): string => noWorkflowCommands(redact(text));
@@ -61,7 +61,7 @@ export function exitCodeOf(outcome: Outcome, failOn: FailOn): number {
 }
 
 /**
- * Sends a rendered page to stdout, or with `-o FILE` writes it atomically (src/atomic-write.ts),
+ * Sends a rendered page to stdout, or with `-o FILE` writes it atomically (src/base/atomic-write.ts),
  * creating the folder, so a workflow step can upload the file right after.
  */
 export function emit(text: string, output: string | undefined, io: CommandIO): void {

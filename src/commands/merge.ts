@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { summarizeBundle, type ServerOutcome } from '../bundle/summary.js';
-import { InputError, type Problem } from '../config/problems.js';
+import { InputError, type Problem } from '../base/problems.js';
 import { DEFAULTS, type GateConfig } from '../config/types.js';
 import type { Policy } from '../decide/decide.js';
-import { describe } from '../error-text.js';
+import { describe } from '../base/error-text.js';
 import { readReport } from '../report/read.js';
 import { writeBundleSummary } from '../report/write.js';
-import { WriteError } from '../atomic-write.js';
+import { WriteError } from '../base/atomic-write.js';
 import type { Format } from '../report/formats.js';
 import { readConfig, assertRenders, printBundle, type CommandIO, type Outcome } from './io.js';
 

@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { InputError } from '../config/problems.js';
+import { InputError } from '../base/problems.js';
 import { readConfig, type CommandIO, type Outcome } from './io.js';
 
 /**

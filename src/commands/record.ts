@@ -1,13 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
-import { writeFileAtomic } from '../atomic-write.js';
+import { writeFileAtomic } from '../base/atomic-write.js';
 import { loadDatasets } from '../cases/load.js';
-import { InputError, type Problem } from '../config/problems.js';
+import { InputError, type Problem } from '../base/problems.js';
 import { readSource } from '../config/source.js';
 import type { GateConfig, Profile } from '../config/types.js';
 import { openSide } from '../contract/open-side.js';
 import type { Contract } from '../contract/types.js';
-import { packageFile } from '../package-root.js';
+import { packageFile } from '../base/package-root.js';
 import { recordTools, type Recording } from '../record/record.js';
 import { mergeDataset, RECORDED_MARK, renderDataset } from '../record/write.js';
 import { readConfig, type CommandIO, type Outcome } from './io.js';

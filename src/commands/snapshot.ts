@@ -1,10 +1,10 @@
 import { relative, resolve } from 'node:path';
-import { InputError } from '../config/problems.js';
+import { InputError } from '../base/problems.js';
 import type { GateConfig, Profile } from '../config/types.js';
 import { openSide } from '../contract/open-side.js';
 import { toSnapshot } from '../contract/snapshot.js';
-import { redactDeep } from '../secrets.js';
-import { writeFileAtomic } from '../atomic-write.js';
+import { redactDeep } from '../base/secrets.js';
+import { writeFileAtomic } from '../base/atomic-write.js';
 import { readConfig, type CommandIO, type Outcome } from './io.js';
 
 /** `mcp-gate snapshot --profile NAME [-o FILE]`: one profile's contract, deterministic, as JSON. */

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { loadDatasets } from '../cases/load.js';
-import { formatProblem, InputError, type Problem } from '../config/problems.js';
+import { formatProblem, InputError, type Problem } from '../base/problems.js';
 import type { Profile } from '../config/types.js';
 import { readConfig, type CommandIO, type Outcome } from './io.js';
 

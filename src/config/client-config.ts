@@ -1,7 +1,7 @@
 import { basename, dirname, relative, resolve } from 'node:path';
-import { closest } from '../closest.js';
+import { closest } from '../base/closest.js';
 import { clientLines, readClientFile, type ClientFile } from './client-file.js';
-import { dotted, type Problem } from './problems.js';
+import { dotted, type Problem } from '../base/problems.js';
 
 /**
  * MCP client configs as the source of a profile: `from: .mcp.json#tickets` reads the server

@@ -2,7 +2,7 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { resolveClientProfiles, type ClientOrigin } from './client-config.js';
 import type { Action } from '../findings/codes.js';
 import { applyOverride, envOverrides, type Override } from './env.js';
-import { InputError, dotted, type Problem } from './problems.js';
+import { InputError, dotted, type Problem } from '../base/problems.js';
 import { explainProfileProblem, normaliseProfile, type Locate } from './profiles.js';
 import { readSource } from './source.js';
 import type { RawConfig } from './definition.js';
@@ -17,8 +17,8 @@ import {
 } from './rules.js';
 import { DEFAULTS, type Exception, type GateConfig, type Profile } from './types.js';
 import { validateAgainst } from './validate.js';
-import { expandReferences, referencedVariables } from '../references.js';
-import { isSecretHeader, isSecretValue, registerSecret, secretReferences, urlSecretReferences } from '../secrets.js';
+import { expandReferences, referencedVariables } from '../base/references.js';
+import { isSecretHeader, isSecretValue, registerSecret, secretReferences, urlSecretReferences } from '../base/secrets.js';
 
 /** Flags that override the file and the environment. */
 export interface ConfigFlags {
@@ -130,7 +130,7 @@ function normaliseAll(
 }
 
 /**
- * Registers, for redaction, every secret value the profiles hand to servers (see src/secrets.ts):
+ * Registers, for redaction, every secret value the profiles hand to servers (see src/base/secrets.ts):
  * a `${VAR}` anywhere in a profile whose name or value looks secret or that `secrets` declares, an
  * `env` entry likewise, a `${VAR}` in a url's password or credential-named query parameter, and
  * the whole value of a header that names a credential or is drawn from the environment. A folder

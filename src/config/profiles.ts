@@ -1,5 +1,5 @@
-import { expandReferences, referencedVariables, withPlaceholders } from '../references.js';
-import { dotted, type Problem } from './problems.js';
+import { expandReferences, referencedVariables, withPlaceholders } from '../base/references.js';
+import { dotted, type Problem } from '../base/problems.js';
 import { DEFAULTS, type Isolation, type Profile } from './types.js';
 
 type RawProfile = Record<string, unknown>;

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { closest } from '../closest.js';
+import { closest } from '../base/closest.js';
 import { CODE_ORDER, isCode } from '../findings/codes.js';
 import { RENAMED_KEYS, type RawConfig, type RawProfile, type RawPromotion, type RawServer } from './definition.js';
-import { dotted, type Problem } from './problems.js';
+import { dotted, type Problem } from '../base/problems.js';
 import { profileProblems } from './profiles.js';
 
 /**

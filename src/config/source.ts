@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { LineCounter, parseDocument, isNode, visit, type Document } from 'yaml';
-import { type Problem } from './problems.js';
+import { type Problem } from '../base/problems.js';
 
 /** A parsed YAML or JSON file that remembers where each value came from. */
 export interface SourceFile {

@@ -1,7 +1,7 @@
 import type * as z from 'zod';
 import type { Action } from '../findings/codes.js';
 import type { auditSchema, limitsSchema, timeoutsSchema } from './definition.js';
-import type { Problem } from './problems.js';
+import type { Problem } from '../base/problems.js';
 
 export { DEFAULTS } from './definition.js';
 

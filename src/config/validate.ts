@@ -1,9 +1,9 @@
 import type { ErrorObject } from 'ajv';
 import { readFileSync } from 'node:fs';
-import { closest } from '../closest.js';
-import { packageFile } from '../package-root.js';
-import { schemaValidator } from '../validators.js';
-import { dotted, type Problem } from './problems.js';
+import { closest } from '../base/closest.js';
+import { packageFile } from '../base/package-root.js';
+import { schemaValidator } from '../base/validators.js';
+import { dotted, type Problem } from '../base/problems.js';
 import type { SourceFile } from './source.js';
 
 /** Validates a source against one of our schemas; every error becomes a problem with its line. */

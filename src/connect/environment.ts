@@ -1,5 +1,5 @@
 import type { ServerLaunch, StdioProfile } from '../config/types.js';
-import { expandReferences } from '../references.js';
+import { expandReferences } from '../base/references.js';
 import type { SideDirs } from './side-dirs.js';
 
 /**

@@ -1,4 +1,4 @@
-import { crashExcerpt } from '../error-text.js';
+import { crashExcerpt } from '../base/error-text.js';
 import type { Side } from '../findings/types.js';
 
 export type Phase =

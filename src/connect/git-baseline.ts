@@ -1,5 +1,5 @@
 import { dirname, isAbsolute, join, relative } from 'node:path';
-import { InputError } from '../config/problems.js';
+import { InputError } from '../base/problems.js';
 import type { GateConfig, GitSource, Profile } from '../config/types.js';
 import { baselineCommit, builtTree, cloneTop, fileAtRef, BaselineBuildError } from './git-tree.js';
 

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { crashExcerpt } from '../error-text.js';
+import { crashExcerpt } from '../base/error-text.js';
 import { serverEnvironment } from './environment.js';
 import { endGroup, spawnGroup } from './process-group.js';
 import { StreamTail } from './stderr-tail.js';

@@ -1,5 +1,5 @@
 import type { ServerLaunch } from '../config/types.js';
-import { describe } from '../error-text.js';
+import { describe } from '../base/error-text.js';
 import { endGroup, spawnGroup, type SpawnedGroup } from './process-group.js';
 import { networkFailure } from './errors.js';
 import { StreamTail } from './stderr-tail.js';

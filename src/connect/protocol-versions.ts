@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/client';
-import { describe } from '../error-text.js';
+import { describe } from '../base/error-text.js';
 import { FIRST_MODERN_REVISION } from '../findings/revision.js';
 
 /**

@@ -1,4 +1,4 @@
-import { expandReferences, referencedVariables } from '../references.js';
+import { expandReferences, referencedVariables } from '../base/references.js';
 import type { Profile, RemoteProfile } from '../config/types.js';
 import {
   isSecretHeader,
@@ -11,7 +11,7 @@ import {
   registerSecret,
   secretReferences,
   urlSecretReferences,
-} from '../secrets.js';
+} from '../base/secrets.js';
 
 /**
  * The gate sends credentials (header values, secret `${VAR}` values in a url or a started server's
@@ -28,7 +28,7 @@ export class Redactor {
 
   constructor(values: Iterable<string>) {
     this.secrets = orderSecrets(values);
-    // Also for the process-wide redaction of everything the gate prints or saves (src/secrets.ts).
+    // Also for the process-wide redaction of everything the gate prints or saves (src/base/secrets.ts).
     for (const secret of this.secrets) registerSecret(secret);
   }
 
@@ -49,7 +49,7 @@ export class Redactor {
   }
 }
 
-/** The credentials a remote profile sends, once expanded from `env`: what a Redactor must scrub (see src/secrets.ts). */
+/** The credentials a remote profile sends, once expanded from `env`: what a Redactor must scrub (see src/base/secrets.ts). */
 export function profileSecrets(profile: RemoteProfile, expandedHeaders: Record<string, string>, env: NodeJS.ProcessEnv): string[] {
   const secrets: string[] = [...urlSecretReferences(profile.url, env, profile.secrets)];
   for (const [name, template] of Object.entries(profile.headers)) {

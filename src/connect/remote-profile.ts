@@ -1,5 +1,5 @@
-import { InputError } from '../config/problems.js';
-import { expandReferences } from '../references.js';
+import { InputError } from '../base/problems.js';
+import { expandReferences } from '../base/references.js';
 import type { RemoteProfile } from '../config/types.js';
 import type { NotReady } from './http-launch.js';
 import { Redactor, describeUrl, profileSecrets } from './redact.js';

@@ -2,7 +2,7 @@ import { Client, ProtocolError, SdkError, SdkErrorCode, type jsonSchemaValidator
 import * as z from 'zod';
 import type { Limits, RemoteProfile, StdioProfile, Timeouts } from '../config/types.js';
 import type { Side } from '../findings/types.js';
-import { InputError } from '../config/problems.js';
+import { InputError } from '../base/problems.js';
 import { launchSpecOf } from './environment.js';
 import type { SideDirs } from './side-dirs.js';
 import { networkFailure, SideUnavailableError, type Phase } from './errors.js';
@@ -12,8 +12,8 @@ import { initializeHint } from './protocol-versions.js';
 import { Redactor, describeUrl } from './redact.js';
 import { notReadyMessage, resolveRemote } from './remote-profile.js';
 import { GroupStdioTransport, RESULT_TOO_LARGE } from './stdio-transport.js';
-import { GATE_NAME, GATE_VERSION } from '../version.js';
-import { describe } from '../error-text.js';
+import { GATE_NAME, GATE_VERSION } from '../base/version.js';
+import { describe } from '../base/error-text.js';
 import type { ProtocolEra } from '../findings/revision.js';
 
 /** What a server says about itself in its `initialize` or `server/discover` result. */

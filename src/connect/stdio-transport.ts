@@ -1,4 +1,4 @@
-import { redact } from '../secrets.js';
+import { redact } from '../base/secrets.js';
 import { serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { endGroup, spawnGroup, type SpawnedGroup } from './process-group.js';
 import { adopt } from './prelaunch.js';
@@ -6,7 +6,7 @@ import { StreamTail } from './stderr-tail.js';
 
 /** The JSON-RPC error code the gate answers a tools/call with when it dropped the result for its size. */
 import { RESULT_TOO_LARGE } from './byte-budget.js';
-import { isObject } from '../json-object.js';
+import { isObject } from '../base/json-object.js';
 
 export { RESULT_TOO_LARGE };
 

@@ -5,7 +5,7 @@ import { SideUnavailableError } from '../connect/errors.js';
 import { contractBuilder } from './normalize.js';
 import { buildFeatures, slimFeatureEntry } from './features.js';
 import type { Contract, DiscoveryProblem } from './types.js';
-import { isObject } from '../json-object.js';
+import { isObject } from '../base/json-object.js';
 
 type ListMethod = 'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list';
 

@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { canonicalHash } from './canonical.js';
 import { metaMarked } from './deprecation.js';
 import type { ContractPrompt, ContractResource, ContractResourceTemplate, DiscoveryProblem, PromptArgument, Features } from './types.js';
-import { isObject } from '../json-object.js';
+import { isObject } from '../base/json-object.js';
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 const byKey =

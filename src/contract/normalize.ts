@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { effectiveAnnotations } from './annotations.js';
 import { canonicalHash } from './canonical.js';
 import type { Contract, ContractTool, DiscoveryProblem, Discovery, JsonSchema, ServerIdentity } from './types.js';
-import { isObject } from '../json-object.js';
+import { isObject } from '../base/json-object.js';
 
 const KNOWN_FIELDS = new Set(['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations']);
 

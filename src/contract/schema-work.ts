@@ -1,5 +1,5 @@
 import type { JsonSchema } from './types.js';
-import { isObject } from '../json-object.js';
+import { isObject } from '../base/json-object.js';
 
 /**
  * Work, not depth or time alone, bounds every walk over a server's schemas (issue 28 §4). A schema

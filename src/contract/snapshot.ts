@@ -1,6 +1,6 @@
-import { InputError } from '../config/problems.js';
+import { InputError } from '../base/problems.js';
 import { parseSource, readSource } from '../config/source.js';
-import { GATE_NAME, GATE_VERSION } from '../version.js';
+import { GATE_NAME, GATE_VERSION } from '../base/version.js';
 import { sortKeys } from './canonical.js';
 import { buildContract } from './normalize.js';
 import { buildFeatures, type RawFeatures } from './features.js';

@@ -1,7 +1,7 @@
 import type { ServerIdentity } from '../contract/types.js';
 import type { Code } from '../findings/codes.js';
 import type { Change, Finding } from '../findings/types.js';
-import { inert } from '../inert.js';
+import { inert } from '../base/inert.js';
 
 /** How far a version moved, or how far the changes say it must: semver's levels. */
 export type Bump = 'major' | 'minor' | 'patch' | 'none';

@@ -1,4 +1,4 @@
-import { safeRegex } from '../safe-regex.js';
+import { safeRegex } from '../base/safe-regex.js';
 import type { JsonSchema } from '../contract/types.js';
 import { TEXT_KEYWORDS, isAnnotation, isObject, valueKey } from './schema-keywords.js';
 

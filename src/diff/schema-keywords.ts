@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../contract/types.js';
-import { isObject } from '../json-object.js';
+import { isObject } from '../base/json-object.js';
 
 /**
  * What each JSON Schema keyword (draft-07 and 2020-12) is to the diff. Every keyword a schema can

@@ -5,7 +5,7 @@ import { change, pointer } from './change.js';
 import { suspiciousReasons } from './suspicious.js';
 import { wordDiff } from './word-diff.js';
 import { judgeWording } from './wording.js';
-import { isObject } from '../json-object.js';
+import { isObject } from '../base/json-object.js';
 
 interface Text {
   at: string[];

@@ -1,4 +1,4 @@
-import { isObject } from '../json-object.js';
+import { isObject } from '../base/json-object.js';
 /**
  * Probe arguments built from a tool's input schema, for `record`: the smallest call the schema
  * allows, from what its author wrote down first. For each value, in order: an example, the

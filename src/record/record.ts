@@ -1,14 +1,14 @@
 import { resultData } from '../audit/result-data.js';
 import { volatileMatcher } from '../audit/result-drift.js';
-import { mapLimit } from '../concurrency.js';
+import { mapLimit } from '../base/concurrency.js';
 import type { ToolCallResult } from '../connect/session.js';
 import { depthOf, MAX_DEFINITION_DEPTH } from '../contract/normalize.js';
 import { consentGap, notReadOnlyWhy } from '../cases/consent.js';
 import type { Contract, ContractTool } from '../contract/types.js';
-import { describe } from '../error-text.js';
+import { describe } from '../base/error-text.js';
 import { probeArguments } from './probe-args.js';
 import { withoutVolatile } from '../cases/expect.js';
-import { isObject } from '../json-object.js';
+import { isObject } from '../base/json-object.js';
 
 /**
  * `record`: what a server returns, frozen as expectations. Every tool that may be called (read-only,

@@ -1,5 +1,5 @@
 import { parseDocument, stringify } from 'yaml';
-import { inert } from '../inert.js';
+import { inert } from '../base/inert.js';
 import type { Recording } from './record.js';
 
 /**

@@ -1,7 +1,7 @@
 import { CONTRACT_ADDITIONS, neededBump, type Bump } from '../decide/version-bump.js';
 import { CODES, type Code } from '../findings/codes.js';
 import type { Change, Finding } from '../findings/types.js';
-import { markdownText } from '../inert.js';
+import { markdownText } from '../base/inert.js';
 import type { Report } from './types.js';
 
 /**

@@ -1,4 +1,4 @@
-import { jsonInert } from '../inert.js';
+import { jsonInert } from '../base/inert.js';
 import { takeToolLine } from './tool-lines.js';
 import type { Report } from './types.js';
 

@@ -1,8 +1,8 @@
-import { inertLines } from '../inert.js';
+import { inertLines } from '../base/inert.js';
 import { fixedCounts } from './model-seat.js';
 import type { Report } from './types.js';
 
-/** XML 1.0 text: server text made inert line by line (src/inert.ts), then escaped for XML. */
+/** XML 1.0 text: server text made inert line by line (src/base/inert.ts), then escaped for XML. */
 const xml = (text: string) =>
   inertLines(text)
     .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD')

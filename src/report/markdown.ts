@@ -1,6 +1,6 @@
 import { protocolLabel } from './protocol-label.js';
 import type { Change } from '../findings/types.js';
-import { markdownCode, markdownText } from '../inert.js';
+import { markdownCode, markdownText } from '../base/inert.js';
 import { approvalRecord } from './approval-record.js';
 import { fixedSentence, modelSeatHighlights, stillSentence } from './model-seat.js';
 import { featureRows } from './feature-rows.js';
@@ -16,7 +16,7 @@ const MARKDOWN_BUDGET = 60_000;
 export const VERDICT_ICON = { Promote: '✅', Hold: '⚠️', Rollback: '⛔' } as const;
 /** The longest server text a cell shows (a tool name can be 70 KB); the report keeps it whole. */
 const CELL_CHARACTERS = 300;
-/** Text in markdown prose or a table cell: one line, clipped, and nothing GitHub would act on (see src/inert.ts). */
+/** Text in markdown prose or a table cell: one line, clipped, and nothing GitHub would act on (see src/base/inert.ts). */
 const clip = (text: string) =>
   text.length > CELL_CHARACTERS ? `${[...text.slice(0, CELL_CHARACTERS + 1)].slice(0, CELL_CHARACTERS).join('')}…` : text;
 export const cell = (text: string): string => markdownText(clip(text));

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { InputError } from '../config/problems.js';
-import { validator } from '../validators.js';
+import { InputError } from '../base/problems.js';
+import { validator } from '../base/validators.js';
 import type { Subject } from '../findings/subject.js';
 import type { Change } from '../findings/types.js';
 import type { Report } from './types.js';

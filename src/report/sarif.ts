@@ -1,4 +1,4 @@
-import { inert } from '../inert.js';
+import { inert } from '../base/inert.js';
 import { CODES, type Code, type Severity } from '../findings/codes.js';
 import { fallbackLine } from './side.js';
 import type { Report } from './types.js';

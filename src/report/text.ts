@@ -1,6 +1,6 @@
 import { protocolLabel } from './protocol-label.js';
-import { crashExcerpt } from '../error-text.js';
-import { inert, inertLines } from '../inert.js';
+import { crashExcerpt } from '../base/error-text.js';
+import { inert, inertLines } from '../base/inert.js';
 import { fixedSentence, modelSeatHighlights, stillSentence } from './model-seat.js';
 import { featureRows } from './feature-rows.js';
 import { passRateText } from './case-tally.js';

@@ -1,5 +1,5 @@
-import { redactShapes } from '../secrets.js';
-import { writeNewFileAtomic } from '../atomic-write.js';
+import { redactShapes } from '../base/secrets.js';
+import { writeNewFileAtomic } from '../base/atomic-write.js';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { batched, jsonPieces } from './json-pieces.js';

@@ -2,7 +2,7 @@ import type { SchemaWork } from '../contract/schema-work.js';
 import type { JsonSchema } from '../contract/types.js';
 import type { Dialect } from './judge.js';
 import { keyMatches, patternHazard } from './regex.js';
-import { isObject } from '../json-object.js';
+import { isObject } from '../base/json-object.js';
 
 export type SchemaNode = JsonSchema | boolean;
 

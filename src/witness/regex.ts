@@ -1,4 +1,4 @@
-import { safeRegex, type SafeRegex } from '../safe-regex.js';
+import { safeRegex, type SafeRegex } from '../base/safe-regex.js';
 
 /**
  * Patterns are run on RE2 where it can (safe-regex.ts: linear time, so `^(\w+\s?)+$` is no

@@ -49,7 +49,7 @@ describe('secrets handed to servers never leave the gate', { timeout: 60_000 }, 
 
   it("a ${VAR} anywhere in a profile (a started HTTP server's args) is registered as a secret", async () => {
     const { loadConfig } = await import('../../src/config/load.js');
-    const { redact } = await import('../../src/secrets.js');
+    const { redact } = await import('../../src/base/secrets.js');
     const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-secrets-'));
     const other = 'arg-secret-7d1e0c55b2a94f63';
     writeFileSync(

@@ -11,21 +11,7 @@ import { ROOT } from '../helpers/cli.js';
  */
 const LAYERS: string[][] = [
   // Shared by all: plain data (finding codes), text safety, redaction, small helpers.
-  [
-    'findings',
-    'version',
-    'package-root',
-    'error-text',
-    'inert',
-    'secrets',
-    'references',
-    'safe-regex',
-    'validators',
-    'concurrency',
-    'closest',
-    'atomic-write',
-    'json-object',
-  ],
+  ['findings', 'base'],
   ['config'],
   ['connect'],
   ['contract'],
@@ -90,6 +76,13 @@ describe('the import layers of src/', () => {
 
   it('never imports from a later stage', () => {
     expect(upwardImports(graph)).toEqual([]);
+  });
+
+  it('keeps the bottom layer, base/, to itself: it imports no other folder of src/', () => {
+    const outward = [...graph]
+      .filter(([file]) => unitOf(file) === 'base')
+      .flatMap(([file, targets]) => targets.filter((t) => unitOf(t) !== 'base').map((t) => `${rel(file)} -> ${rel(t)}`));
+    expect(outward).toEqual([]);
   });
 
   it('has no import cycle', () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeFileAtomic, WriteError, writeNewFileAtomic } from '../../src/atomic-write.js';
+import { writeFileAtomic, WriteError, writeNewFileAtomic } from '../../src/base/atomic-write.js';
 import { failureText } from '../../src/commands/io.js';
 import { ROOT } from '../helpers/cli.js';
 
@@ -108,7 +108,7 @@ describe('writing into a directory that is not writable', () => {
     }
     const bundle = join(scratch, 'atomic-write.cjs');
     buildSync({
-      entryPoints: [join(ROOT, 'src/atomic-write.ts')],
+      entryPoints: [join(ROOT, 'src/base/atomic-write.ts')],
       bundle: true,
       platform: 'node',
       format: 'cjs',

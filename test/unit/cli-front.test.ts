@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { wantsColour } from '../../src/cli.js';
-import { stackOf } from '../../src/error-text.js';
+import { stackOf } from '../../src/base/error-text.js';
 
 describe('colour on stdout', () => {
   it.each([

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
-import { InputError } from '../../src/config/problems.js';
+import { InputError } from '../../src/base/problems.js';
 
 /** A profile's `from: FILE#SERVER`: the MCP client configs users already keep, read as profiles. */
 function project(files: Record<string, string>, profiles: string): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closest } from '../../src/closest.js';
+import { closest } from '../../src/base/closest.js';
 import { datasetNameProblems } from '../../src/cases/names.js';
 import type { Case, Dataset } from '../../src/cases/types.js';
 import { contractOf, tool } from '../helpers/contracts.js';

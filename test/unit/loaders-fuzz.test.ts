@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { loadDatasets } from '../../src/cases/load.js';
 import { loadConfig } from '../../src/config/load.js';
-import { InputError } from '../../src/config/problems.js';
+import { InputError } from '../../src/base/problems.js';
 import { readSnapshot, toSnapshot } from '../../src/contract/snapshot.js';
 import { readReport } from '../../src/report/read.js';
 import { ROOT } from '../helpers/cli.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isSchema2020, KEYWORD_CHECKS } from '../../src/audit/meta-2020.js';
 import { schemaProblems } from '../../src/audit/schema-check.js';
-import { compileValidator } from '../../src/validators.js';
+import { compileValidator } from '../../src/base/validators.js';
 import { syntheticTool } from '../fixtures/synthetic/tools.mjs';
 import { ROOT } from '../helpers/cli.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
-import { InputError } from '../../src/config/problems.js';
+import { InputError } from '../../src/base/problems.js';
 import type { RemoteProfile } from '../../src/config/types.js';
 import { Redactor, describeHeader, describeUrl, profileSecrets } from '../../src/connect/redact.js';
 import { resolveRemote } from '../../src/connect/remote-profile.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadDatasets } from '../../src/cases/load.js';
-import { InputError } from '../../src/config/problems.js';
+import { InputError } from '../../src/base/problems.js';
 import { roleBreakdown } from '../../src/roles/breakdown.js';
 import { roleDefinitions, type RoleDefinition } from '../../src/roles/definitions.js';
 import { toolMatcher } from '../../src/roles/glob.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadDatasets } from '../../src/cases/load.js';
-import { ajvRegExp, safeRegex } from '../../src/safe-regex.js';
+import { ajvRegExp, safeRegex } from '../../src/base/safe-regex.js';
 
 describe('regular expressions from servers and datasets run on RE2 (linear time)', () => {
   it('a catastrophic-backtracking pattern answers at once', () => {

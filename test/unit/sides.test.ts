@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SideDirs } from '../../src/connect/side-dirs.js';
-import { crashExcerpt, firstErrorLine } from '../../src/error-text.js';
-import { isSecretValue, looksLikeToken } from '../../src/secrets.js';
+import { crashExcerpt, firstErrorLine } from '../../src/base/error-text.js';
+import { isSecretValue, looksLikeToken } from '../../src/base/secrets.js';
 
 describe("a side's own folders", () => {
   const realHome = () => {

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { InputError } from '../../config/problems.js';
+import { InputError } from '../../base/problems.js';
 import { readReport } from '../read.js';
 import type { Report } from '../types.js';
 import { isBundleSummaryName } from '../write.js';

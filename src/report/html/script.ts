@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { BuildOptions } from 'esbuild';
-import { packageFile } from '../../package-root.js';
+import { packageFile } from '../../base/package-root.js';
 
 /**
  * The page script, built from client/index.ts by `npm run build` (scripts/pack.mjs).

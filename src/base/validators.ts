@@ -51,7 +51,7 @@ export function validator(name: ValidatorName): ValidateFunction {
 /** The validator for a file in schemas/ that VALIDATORS lists. */
 export function schemaValidator(file: string): ValidateFunction {
   const listed = (Object.keys(VALIDATORS) as ValidatorName[]).find((name) => VALIDATORS[name].schema === file);
-  if (!listed) throw new Error(`mcp-gate: no validator is built for schemas/${file} (src/validators.ts)`);
+  if (!listed) throw new Error(`mcp-gate: no validator is built for schemas/${file} (src/base/validators.ts)`);
   return validator(listed);
 }
 
