@@ -5,6 +5,7 @@ import { payloadOf } from './result-data.js';
 import { suspiciousReasons } from '../diff/suspicious.js';
 import { judgeWording } from '../diff/wording.js';
 import { isObject } from '../base/json-object.js';
+import { escapeSegment } from '../base/json-pointer.js';
 
 /** How deep and how wide the comparison goes: a result is data of any size, and findings must stay readable. */
 const MAX_DEPTH = 32;
@@ -66,7 +67,7 @@ function textDrift(was: Record<string, unknown>, now: Record<string, unknown>, a
 }
 
 const kindOf = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
-const segment = (key: string | number) => `/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+const segment = (key: string | number) => `/${escapeSegment(key)}`;
 
 /** A volatile pattern is a JSON pointer whose `*` segments match any key or index. */
 export const volatileMatcher = (patterns: string[]) => {

@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../contract/types.js';
+import { pointerOf } from '../base/json-pointer.js';
 
 /** One reason the SDK gave for refusing a result: where in structuredContent, and which schema keyword. */
 export interface Refusal {
@@ -45,7 +46,7 @@ function segments(dotPath: string): string[] {
   return dotPath.split(/\.|\[(\d+)\]/).filter((s) => s !== undefined && s !== '');
 }
 
-const pointer = (parts: string[]) => parts.map((p) => `/${p.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+const pointer = (parts: string[]) => pointerOf(parts);
 
 /** The advertised schema at a place in the data: properties by name, items by index, as far as it is plain. */
 function schemaAt(schema: JsonSchema | undefined, parts: string[]): Record<string, unknown> | undefined {

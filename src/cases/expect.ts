@@ -3,6 +3,7 @@ import { safeRegex } from '../base/safe-regex.js';
 import type { CaseFailure, RequiredTool } from './types.js';
 import { volatileMatcher } from '../audit/result-drift.js';
 import { isObject } from '../base/json-object.js';
+import { escapeSegment } from '../base/json-pointer.js';
 
 export interface ObservedResult {
   isError: boolean;
@@ -32,7 +33,7 @@ export function withoutVolatile(value: unknown, volatile: (pointer: string) => b
   if (!isObject(value)) return value;
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    const child = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    const child = `${pointer}/${escapeSegment(key)}`;
     if (!volatile(child)) copy[key] = withoutVolatile(item, volatile, child);
   }
   return copy;

@@ -5,6 +5,7 @@ import { packageFile } from '../base/package-root.js';
 import { schemaValidator } from '../base/validators.js';
 import { dotted, type Problem } from '../base/problems.js';
 import type { SourceFile } from './source.js';
+import { unescapeSegment } from '../base/json-pointer.js';
 
 /** Validates a source against one of our schemas; every error becomes a problem with its line. */
 export function validateAgainst(schemaName: string, source: SourceFile): Problem[] {
@@ -35,7 +36,7 @@ function pathSegments(error: ErrorObject): (string | number)[] {
   const segments: (string | number)[] = error.instancePath
     .split('/')
     .slice(1)
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map(unescapeSegment)
     .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
   if (error.keyword === 'additionalProperties') segments.push(String(error.params.additionalProperty));
   if (error.keyword === 'required') segments.push(String(error.params.missingProperty));
@@ -93,8 +94,7 @@ function keyHint(schemaName: string, error: ErrorObject): string {
   // "#/definitions/profile/additionalProperties": the object schema is everything before the keyword.
   const at = error.schemaPath.replace(/^#\/?/, '').split('/').slice(0, -1);
   let node: unknown = schema;
-  for (const part of at)
-    node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+  for (const part of at) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[unescapeSegment(part)] : undefined;
   const properties = node && typeof node === 'object' ? (node as { properties?: unknown }).properties : undefined;
   if (!properties || typeof properties !== 'object') return '';
   const hint = closest(String(error.params.additionalProperty), Object.keys(properties));

@@ -1,5 +1,6 @@
 import type { JsonSchema } from './types.js';
 import { isObject } from '../base/json-object.js';
+import { unescapeSegment } from '../base/json-pointer.js';
 
 /**
  * Work, not depth or time alone, bounds every walk over a server's schemas (issue 28 §4). A schema
@@ -101,7 +102,7 @@ function lookup(root: unknown, ref: string): unknown {
   for (const raw of ref.slice(1).split('/').filter(Boolean)) {
     let key: string;
     try {
-      key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+      key = unescapeSegment(decodeURIComponent(raw));
     } catch {
       return undefined;
     }

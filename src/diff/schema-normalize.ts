@@ -1,6 +1,7 @@
 import type { JsonSchema } from '../contract/types.js';
 import { TEXT_KEYWORDS, isAnnotation, isObject, valueKey } from './schema-keywords.js';
 import { conjoin, type Node } from './schema-conjoin.js';
+import { unescapeSegment } from '../base/json-pointer.js';
 
 /**
  * One schema node in a single form, so that equal meanings compare equal: `false` accepts nothing,
@@ -71,7 +72,7 @@ export function normalize(raw: unknown, root: JsonSchema, reached: Set<string>, 
 function lookup(root: JsonSchema, ref: string): unknown {
   let target: unknown = root;
   for (const raw of ref.slice(1).split('/').filter(Boolean)) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    const key = unescapeSegment(decodeURIComponent(raw));
     if (Array.isArray(target) && /^\d+$/.test(key)) target = target[Number(key)];
     else target = isObject(target) && Object.hasOwn(target, key) ? target[key] : undefined;
   }

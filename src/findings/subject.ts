@@ -1,3 +1,4 @@
+import { pointerOf } from '../base/json-pointer.js';
 /**
  * What a change is about, as data: a tool (and the place inside its definition), the server, a
  * prompt (and its argument), a resource, a resource template, or a capability. The change's JSON
@@ -16,8 +17,7 @@ export type Subject =
   | { kind: 'capability'; capability: readonly string[] };
 
 /** RFC 6901 escaping for one pointer segment. */
-export const pointer = (...segments: (string | number)[]): string =>
-  segments.map((s) => `/${String(s).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+export const pointer = (...segments: (string | number)[]): string => pointerOf(segments);
 
 /** The change's JSON pointer: into the tool definition for tools, into the server's features otherwise. */
 export function pathOf(subject: Subject): string {

@@ -1,4 +1,5 @@
 import { isObject } from '../base/json-object.js';
+import { unescapeSegment } from '../base/json-pointer.js';
 /**
  * Probe arguments built from a tool's input schema, for `record`: the smallest call the schema
  * allows, from what its author wrote down first. For each value, in order: an example, the
@@ -47,7 +48,7 @@ function resolveRef(schema: Schema, root: Schema): Schema | string {
   if (!ref.startsWith('#')) return `$ref ${ref} points outside the schema`;
   let target: unknown = root;
   for (const part of ref.slice(1).split('/').filter(Boolean)) {
-    const key = decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
+    const key = unescapeSegment(decodeURIComponent(part));
     target = isObject(target) ? target[key] : undefined;
   }
   return isObject(target) ? target : `$ref ${ref} names nothing in the schema`;

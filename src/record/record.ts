@@ -9,6 +9,7 @@ import { describe } from '../base/error-text.js';
 import { probeArguments } from './probe-args.js';
 import { withoutVolatile } from '../cases/expect.js';
 import { isObject } from '../base/json-object.js';
+import { escapeSegment } from '../base/json-pointer.js';
 
 /**
  * `record`: what a server returns, frozen as expectations. Every tool that may be called (read-only,
@@ -204,7 +205,7 @@ function byShape(
   if (Array.isArray(value)) value.forEach((item) => byShape(item, `${pointer}/*`, depth + 1, volatile, out));
   else if (isObject(value))
     for (const [key, item] of Object.entries(value)) {
-      const child = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      const child = `${pointer}/${escapeSegment(key)}`;
       if (item !== null && typeof item !== 'object' && volatile(item, key)) out.add(child);
       else byShape(item, child, depth + 1, volatile, out);
     }
@@ -252,7 +253,7 @@ function differences(a: unknown, b: unknown, pointer: string, depth: number, out
   }
   if (isObject(a) && isObject(b)) {
     for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
-      const child = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      const child = `${pointer}/${escapeSegment(key)}`;
       if (!Object.hasOwn(a, key) || !Object.hasOwn(b, key)) out.add(child);
       else differences(a[key], b[key], child, depth + 1, out);
     }

@@ -5,6 +5,7 @@ import { validator } from '../base/validators.js';
 import type { Subject } from '../findings/subject.js';
 import type { Change } from '../findings/types.js';
 import type { Report } from './types.js';
+import { unescapeSegment } from '../base/json-pointer.js';
 
 /** Validates a value against schemas/report.schema.json; returns the problems as text. */
 export function reportProblems(value: unknown): string[] {
@@ -50,10 +51,7 @@ export function readReport(file: string, cwd: string): Report {
  * its tool and path. This is the one place a pointer is read back, and only for those old files.
  */
 export function legacySubject(change: Pick<Change, 'tool' | 'path'>): Subject {
-  const segments = change.path
-    .split('/')
-    .slice(1)
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = change.path.split('/').slice(1).map(unescapeSegment);
   if (change.tool !== null) return { kind: 'tool', tool: change.tool, at: segments };
   const [collection, name = '', ...rest] = segments;
   const field = rest[0] === 'mimeType' ? { field: 'mimeType' as const } : {};

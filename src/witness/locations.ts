@@ -1,6 +1,7 @@
 import { patternSamples } from './pattern-sample.js';
 import { mulberry32 } from './prng.js';
 import { isObject, type SchemaNode, type SchemaReader } from './reader.js';
+import { escapeSegment } from '../base/json-pointer.js';
 
 /**
  * Locations in an instance (paths of property names and item indexes) and edits at one location.
@@ -9,7 +10,7 @@ import { isObject, type SchemaNode, type SchemaReader } from './reader.js';
 export type Path = string[];
 export const ABSENT: unique symbol = Symbol('absent');
 
-export const pathKey = (path: Path): string => path.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+export const pathKey = (path: Path): string => path.map(escapeSegment).join('/');
 
 export function valueAt(instance: unknown, path: Path): unknown {
   let here: unknown = instance;

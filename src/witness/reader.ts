@@ -3,6 +3,7 @@ import type { JsonSchema } from '../contract/types.js';
 import type { Dialect } from './judge.js';
 import { keyMatches, patternHazard } from './regex.js';
 import { isObject } from '../base/json-object.js';
+import { unescapeSegment } from '../base/json-pointer.js';
 
 export type SchemaNode = JsonSchema | boolean;
 
@@ -102,7 +103,7 @@ export class SchemaReader {
     if (!fragment.startsWith('/')) return fragment ? this.anchors.get(fragment) : this.root;
     let node: unknown = this.root;
     for (const raw of fragment.slice(1).split('/')) {
-      const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+      const key = unescapeSegment(decodeURIComponent(raw));
       node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
     }
     return isObject(node) || typeof node === 'boolean' ? node : undefined;

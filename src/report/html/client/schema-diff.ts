@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 import type { Change } from '../../../findings/types.js';
 import { el, severityBadge } from './dom.js';
+import { escapeSegment } from '../../../base/json-pointer.js';
 
 /** One printed line of a JSON value, with the JSON pointer of what it shows. */
 export interface JsonLine {
@@ -15,7 +16,7 @@ export interface JsonLine {
 export function jsonLines(value: unknown, pointer: string, depth: number, key: string | null, last: boolean, out: JsonLine[]): JsonLine[] {
   const prefix = key === null ? '' : `${JSON.stringify(key)}: `;
   const comma = last ? '' : ',';
-  const segment = (name: string | number) => `${pointer}/${String(name).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  const segment = (name: string | number) => `${pointer}/${escapeSegment(name)}`;
   const isScalarArray = Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object');
   if (value !== null && typeof value === 'object' && !isScalarArray) {
     const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
