@@ -299,7 +299,7 @@ export const auditSchema = z
         'The MCP clients the team depends on (docs/releases.md): each tool name and input schema is checked against what each accepts, and a tool a client newly rejects is client-rejects-tool. One of: openai, openai-strict, anthropic. Default none.',
       ),
   })
-  .describe('What the model-seat audit tolerates.');
+  .describe('What the audit tolerates.');
 
 const casesSchema = z.strictObject({
   concurrency: setting(int().min(1).max(64), 4, 'Cases replayed at once on each side. Results keep dataset order.'),

@@ -1,5 +1,5 @@
 import { inertLines } from '../base/inert.js';
-import { fixedCounts } from './model-seat.js';
+import { fixedCounts } from './audit-highlights.js';
 import type { Report } from './types.js';
 
 /** XML 1.0 text: server text made inert line by line (src/base/inert.ts), then escaped for XML. */

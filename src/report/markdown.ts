@@ -2,7 +2,7 @@ import { protocolLabel } from './protocol-label.js';
 import type { Change } from '../findings/types.js';
 import { markdownCode, markdownText } from '../base/inert.js';
 import { approvalRecord } from './approval-record.js';
-import { fixedSentence, modelSeatHighlights, stillSentence } from './model-seat.js';
+import { fixedSentence, auditHighlights, stillSentence } from './audit-highlights.js';
 import { featureRows } from './feature-rows.js';
 import { passRateText } from './case-tally.js';
 import { fallbackLine } from './side.js';
@@ -187,15 +187,15 @@ function roleSection(report: Report): string[] {
 }
 
 function auditSection(report: Report): string[] {
-  const seat = modelSeatHighlights(report);
+  const audit = auditHighlights(report);
   const fixed = fixedSentence(report);
-  if (!seat.regressions && !seat.preexisting && !fixed) return [];
+  if (!audit.regressions && !audit.preexisting && !fixed) return [];
   const out = ['', '### What the model sees', ''];
   if (fixed) out.push(`- ✅ ${cell(fixed)}`);
   const still = fixed ? stillSentence(report) : null;
   if (still) out.push(`- ${cell(still)}`);
-  for (const f of seat.shown) out.push(`- \`${f.code}\`: ${cell(f.message)}`);
-  out.push(`- ${seat.regressions} new on the candidate, ${seat.preexisting} shared with the baseline (reported, not judged).`);
+  for (const f of audit.shown) out.push(`- \`${f.code}\`: ${cell(f.message)}`);
+  out.push(`- ${audit.regressions} new on the candidate, ${audit.preexisting} shared with the baseline (reported, not judged).`);
   return out;
 }
 

@@ -1,7 +1,7 @@
 import { protocolLabel } from './protocol-label.js';
 import { crashExcerpt } from '../base/error-text.js';
 import { inert, inertLines } from '../base/inert.js';
-import { fixedSentence, modelSeatHighlights, stillSentence } from './model-seat.js';
+import { fixedSentence, auditHighlights, stillSentence } from './audit-highlights.js';
 import { featureRows } from './feature-rows.js';
 import { passRateText } from './case-tally.js';
 import { fallbackLine } from './side.js';
@@ -30,7 +30,7 @@ export function renderText(report: Report, style: TextStyle = plain, reportPath:
   // Skipped is not failed: a snapshot baseline or a tool the gate may not call is listed apart, dimmed.
   const skipped = [...sideSkips('baseline', b), ...sideSkips('candidate', c)];
   if (skipped.length) lines.push('', style.bold('Cases skipped (not run, not failed)'), ...skipped.map((line) => style.dim(line)));
-  lines.push(...modelSeatSection(report, style));
+  lines.push(...auditSection(report, style));
   for (const side of [b, c]) lines.push(...sideTrouble(side === b ? 'Baseline' : 'Candidate', side, style));
   lines.push(...roleSection(report, style));
   if (report.policy?.error) lines.push('', style.yellow(`Policy not checked: ${inert(report.policy.error)}`));
@@ -86,20 +86,20 @@ function diffSection({ diff, release }: Report, style: TextStyle): string[] {
 }
 
 /** What the model sees: what the candidate fixed, its new findings, and the tool definitions' cost. */
-function modelSeatSection(report: Report, style: TextStyle): string[] {
+function auditSection(report: Report, style: TextStyle): string[] {
   const lines: string[] = [];
-  const seat = modelSeatHighlights(report);
+  const audit = auditHighlights(report);
   const fixed = fixedSentence(report);
   const still = fixed ? stillSentence(report) : null;
-  if (seat.regressions || seat.preexisting || fixed) {
+  if (audit.regressions || audit.preexisting || fixed) {
     lines.push('', style.bold('What the model sees'));
     if (fixed) lines.push(`  ${style.green(fixed)}`);
     if (still) lines.push(`  ${still}`);
-    for (const f of seat.shown) lines.push(`  ${f.code}: ${inert(f.message)}`);
-    if (seat.regressions > seat.shown.length)
-      lines.push(style.dim(`  ... ${seat.regressions - seat.shown.length} more regressions in the report`));
+    for (const f of audit.shown) lines.push(`  ${f.code}: ${inert(f.message)}`);
+    if (audit.regressions > audit.shown.length)
+      lines.push(style.dim(`  ... ${audit.regressions - audit.shown.length} more regressions in the report`));
     lines.push(
-      style.dim(`  ${seat.regressions} new on the candidate, ${seat.preexisting} shared with the baseline (reported, not judged)`),
+      style.dim(`  ${audit.regressions} new on the candidate, ${audit.preexisting} shared with the baseline (reported, not judged)`),
     );
   }
   const cost = report.audit.cost;

@@ -25,7 +25,7 @@ const gate = async (candidate: string, baseline = 'baseline') => {
 const regressions = (report: Report) =>
   report.audit.findings.filter((f) => f.side === 'candidate' && f.regression).map((f) => [f.code, f.tool, f.caseId ?? null]);
 
-describe('model-seat audit on the example', () => {
+describe('the audit on the example', () => {
   it('hidden next-page signal: pagination-hint-hidden, held', async () => {
     const { code, report } = await gate('audit-hidden-pagination');
     expect(regressions(report)).toContainEqual(['pagination-hint-hidden', 'Tickets.Search', 'TA-001']);

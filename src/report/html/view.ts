@@ -1,4 +1,4 @@
-import { fixedSentence } from '../model-seat.js';
+import { fixedSentence } from '../audit-highlights.js';
 import type { CaseResult } from '../../cases/types.js';
 import type { ContractTool, Features } from '../../contract/types.js';
 import { CODES, type Severity } from '../../findings/codes.js';
