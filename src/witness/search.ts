@@ -1,4 +1,3 @@
-import { canonicalJson } from '../contract/canonical.js';
 import type { SchemaWork } from '../contract/schema-work.js';
 import type { JsonSchema } from '../contract/types.js';
 import { judgeOf, dialectOf, type Judge } from './judge.js';
@@ -6,6 +5,7 @@ import { ABSENT, absentPaths, editAt, pathKey, presentPaths, schemasAt, valueAt,
 import { mulberry32, type Rng } from './prng.js';
 import { SchemaReader, Work, type Chooser } from './reader.js';
 import { ValueMaker } from './values.js';
+import { dedupe, interleave } from './lists.js';
 
 export interface WitnessBudget {
   /** Instances judged at most for this search. */
@@ -287,18 +287,3 @@ class Search {
 
 /** Whether a location under this value can be edited: the value is an object or an array. */
 const isContainer = (value: unknown): boolean => value !== null && typeof value === 'object';
-
-function interleave<T>(lists: T[][]): T[] {
-  const out: T[] = [];
-  const longest = Math.max(0, ...lists.map((l) => l.length));
-  for (let i = 0; i < longest; i++) for (const list of lists) if (i < list.length) out.push(list[i]!);
-  return out;
-}
-
-function dedupe(values: unknown[]): unknown[] {
-  const seen = new Set<string>();
-  return values.filter((v) => {
-    const key = v === ABSENT ? '\u0000absent' : canonicalJson(v);
-    return !seen.has(key) && !!seen.add(key);
-  });
-}
