@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/cli.js';
+import { nodeMeasured, TIME, type Measured } from '../helpers/peak-rss.js';
 import { processesMatching } from '../helpers/processes.js';
 import { writeSyntheticProject } from '../fixtures/synthetic/project.mjs';
 import { reportProblems } from '../../src/report/read.js';
@@ -15,33 +15,15 @@ import type { Report } from '../../src/report/types.js';
  * server (5% of the candidate's tools drifted), its peak RSS read by /usr/bin/time -v, as the other
  * memory tests do. Before the report was written in pieces this run peaked at about 240 MiB.
  */
-const TIME = '/usr/bin/time';
 const MB = 1000 * 1000;
 const TAG = 'large-server-memory';
 const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-5000-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function gateMeasured(config: string): Promise<{ code: number | null; stderr: string; peakKiB: number }> {
+function gateMeasured(config: string): Promise<Measured> {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   for (const key of Object.keys(env)) if (key.startsWith('MCPGATE_')) delete env[key];
-  return new Promise((resolve, reject) => {
-    const child = spawn(TIME, ['-v', process.execPath, CLI, 'run', '-c', config, '--quiet'], {
-      cwd: dir,
-      env,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`the gate did not finish\n${stderr.slice(-2000)}`));
-    }, 150_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const peak = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
-      resolve({ code, stderr, peakKiB: peak ? Number(peak[1]) : NaN });
-    });
-  });
+  return nodeMeasured([CLI, 'run', '-c', config, '--quiet'], { env, cwd: dir, hangMs: 150_000 });
 }
 
 describe.skipIf(!existsSync(TIME))('a server of 5,000 tools', () => {

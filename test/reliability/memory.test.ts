@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, ROOT } from '../helpers/cli.js';
+import { nodeMeasured, TIME, type Measured } from '../helpers/peak-rss.js';
 import { processesMatching } from '../helpers/processes.js';
 import { reportProblems } from '../../src/report/read.js';
 import { MAX_REPORT_BYTES } from '../../src/report/trim.js';
@@ -14,53 +14,16 @@ import type { Report } from '../../src/report/types.js';
  * the default limits, its peak RSS read by /usr/bin/time -v.
  */
 const CONFIG = join(ROOT, 'test/fixtures/servers/hostile.config.yaml');
-const TIME = '/usr/bin/time';
 const DEFAULT_LIMITS = {
   MCPGATE_LIMITS__MAX_MESSAGE_BYTES: '16777216',
   MCPGATE_LIMITS__MAX_TOOLS: '10000',
   MCPGATE_LIMITS__MAX_PAGES: '100',
 };
 
-interface Measured {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  peakKiB: number;
-}
-
 function gateMeasured(candidate: string): Promise<Measured> {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...DEFAULT_LIMITS };
-  const args = [
-    '-v',
-    process.execPath,
-    CLI,
-    'run',
-    '-c',
-    CONFIG,
-    '--baseline',
-    'ok',
-    '--candidate',
-    candidate,
-    '--format',
-    'json',
-    '--quiet',
-  ];
-  return new Promise((resolve, reject) => {
-    const child = spawn(TIME, args, { env });
-    const out: Buffer[] = [];
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`the gate did not finish\n${stderr.slice(-2000)}`));
-    }, 100_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const peak = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
-      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr, peakKiB: peak ? Number(peak[1]) : NaN });
-    });
-  });
+  const args = [CLI, 'run', '-c', CONFIG, '--baseline', 'ok', '--candidate', candidate, '--format', 'json', '--quiet'];
+  return nodeMeasured(args, { env, hangMs: 100_000 });
 }
 
 const MB = 1000 * 1000;
