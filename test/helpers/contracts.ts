@@ -33,3 +33,12 @@ export const obj = (properties: Record<string, unknown>, required: string[] = []
   required,
   ...rest,
 });
+
+/** A schema bomb without a cycle: each level of definitions refers twice to the next, so 2^levels paths. */
+export function fanOut(levels: number, leaf: string): Record<string, unknown> {
+  const $defs: Record<string, unknown> = {};
+  for (let i = 0; i < levels; i++)
+    $defs[`L${i}`] = { type: 'object', properties: { a: { $ref: `#/$defs/L${i + 1}` }, b: { $ref: `#/$defs/L${i + 1}` } } };
+  $defs[`L${levels}`] = { type: leaf };
+  return { type: 'object', properties: { root: { $ref: '#/$defs/L0' } }, $defs };
+}

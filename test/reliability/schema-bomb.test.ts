@@ -6,21 +6,13 @@ import { runCli } from '../helpers/cli.js';
 import type { Report } from '../../src/report/types.js';
 import { audit, type AuditSide } from '../../src/audit/index.js';
 import { DEFAULTS } from '../../src/config/types.js';
-import { contractOf, tool } from '../helpers/contracts.js';
+import { contractOf, fanOut, tool } from '../helpers/contracts.js';
 
 /**
  * Issue 28 §4: a schema whose definitions fan out (each level refers twice to the next: 2^n paths,
  * no cycle) costs bounded work, and the run's deadline holds while the main thread walks schemas.
  * Snapshot files give the gate such contracts without a server.
  */
-function fanOut(levels: number, leaf: string): Record<string, unknown> {
-  const $defs: Record<string, unknown> = {};
-  for (let i = 0; i < levels; i++)
-    $defs[`L${i}`] = { type: 'object', properties: { a: { $ref: `#/$defs/L${i + 1}` }, b: { $ref: `#/$defs/L${i + 1}` } } };
-  $defs[`L${levels}`] = { type: leaf };
-  return { type: 'object', properties: { root: { $ref: '#/$defs/L0' } }, $defs };
-}
-
 /** The same fan-out where a validator pays for it: each level requires the next twice at one place (allOf). */
 function fanOutAllOf(levels: number): Record<string, unknown> {
   const $defs: Record<string, unknown> = {};

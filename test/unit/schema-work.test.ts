@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expandedSize, SchemaWork } from '../../src/contract/schema-work.js';
 import { diffContracts } from '../../src/diff/index.js';
-import { contractOf, obj, tool } from '../helpers/contracts.js';
-
-/** Each level of definitions refers twice to the next: 2^levels paths, and no cycle. */
-function fanOut(levels: number, leaf: string): Record<string, unknown> {
-  const $defs: Record<string, unknown> = {};
-  for (let i = 0; i < levels; i++)
-    $defs[`L${i}`] = { type: 'object', properties: { a: { $ref: `#/$defs/L${i + 1}` }, b: { $ref: `#/$defs/L${i + 1}` } } };
-  $defs[`L${levels}`] = { type: leaf };
-  return { type: 'object', properties: { root: { $ref: '#/$defs/L0' } }, $defs };
-}
+import { contractOf, fanOut, obj, tool } from '../helpers/contracts.js';
 
 const codes = (changes: { code: string; severity: string; message: string }[]) => changes.map((c) => [c.code, c.severity]);
 
