@@ -38,6 +38,7 @@ export const CONTRACT_ADDITIONS: readonly Code[] = [
   'capability-added',
   'input-property-added',
   'output-property-added',
+  'output-closed-property-added',
   'output-schema-added',
 ];
 

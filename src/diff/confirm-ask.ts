@@ -7,18 +7,34 @@ import { findWitness, type WitnessOutcome } from '../witness/search.js';
 /** How diff/confirm.ts asks the witness search: which schemas, read how, asked once, and safely. */
 export type Side = 'input' | 'output';
 
+/**
+ * The schemas a side's searches use. A witness is accepted by `accept` and refused by `refuse`. A
+ * search the other way (is the change calm?) looks for an instance `back` accepts and `rawAccept`
+ * refuses. For an input both ends are read as a caller reads them: a caller of the candidate sends
+ * the arguments it declares too, so an input opened elsewhere in the same release does not keep a
+ * change from being calm.
+ */
+export interface SchemaPair {
+  accept: JsonSchema;
+  refuse: JsonSchema;
+  rawAccept: JsonSchema;
+  back: JsonSchema;
+}
+
 /** The schema that must accept and the one that must refuse a witness, for one side of one tool. */
-export function schemasOf(
-  side: Side,
-  old: ContractTool,
-  now: ContractTool,
-): { accept: JsonSchema; refuse: JsonSchema; rawAccept: JsonSchema } | null {
+export function schemasOf(side: Side, old: ContractTool, now: ContractTool): SchemaPair | null {
   if (side === 'input') {
     if (!old.inputSchema || old.inputSchema.type !== 'object' || !now.inputSchema) return null; // a repaired root is held already
-    return { accept: sorted(declaredOnly(old.inputSchema, 0)), refuse: sorted(now.inputSchema), rawAccept: sorted(old.inputSchema) };
+    return {
+      accept: sorted(declaredOnly(old.inputSchema, 0)),
+      refuse: sorted(now.inputSchema),
+      rawAccept: sorted(old.inputSchema),
+      back: sorted(declaredOnly(now.inputSchema, 0)),
+    };
   }
   if (!old.outputSchema || !now.outputSchema) return null;
-  return { accept: sorted(now.outputSchema), refuse: sorted(old.outputSchema), rawAccept: sorted(now.outputSchema) };
+  const [accept, refuse] = [sorted(now.outputSchema), sorted(old.outputSchema)];
+  return { accept, refuse, rawAccept: accept, back: refuse };
 }
 
 const MAX_CLOSE_DEPTH = 64;

@@ -2,7 +2,7 @@ import type { Contract, JsonSchema } from '../contract/types.js';
 import { CODES } from '../findings/codes.js';
 import type { Change } from '../findings/types.js';
 import type { WitnessBudget, WitnessOutcome } from '../witness/search.js';
-import { instancePath, remembered, schemasOf, searchSafely, type Ledger, type Side } from './confirm-ask.js';
+import { instancePath, remembered, schemasOf, searchSafely, type Ledger, type SchemaPair, type Side } from './confirm-ask.js';
 import { calm, evidenced, spotted, withWitness } from './confirm-words.js';
 import { isTooComplex, isUnread } from './schema-context.js';
 import { canonicalJson } from '../contract/canonical.js';
@@ -97,7 +97,7 @@ function judgeSide(side: Side, tool: string, pair: Pair, own: Change[], budget: 
   return spotCheck(side, tool, own, searches);
 }
 
-type Pair = { accept: JsonSchema; refuse: JsonSchema; rawAccept: JsonSchema };
+type Pair = SchemaPair;
 
 /** The searches one side of one tool may run, within the tool's and the run's budgets. */
 interface Searches {
@@ -160,14 +160,14 @@ function settle(c: Change, side: Side, first: WitnessOutcome, s: Searches): Chan
   if (deep.kind !== 'none') return withWitness(c, side, deep);
   // Nothing either way, at depth: the walk over-claimed (a constraint the rest implied, a
   // condition that cannot fire), and the change is calm. A witness the other way: held, unconfirmed.
-  const back = s.deep(s.pair.refuse, s.pair.rawAccept, focus, instances);
+  const back = s.deep(s.pair.back, s.pair.rawAccept, focus, instances);
   const tried = first.tried + deep.tried + back.tried;
   return proves(deep) && proves(back) && reachable(c) ? calm(c, side, tried) : withWitness(c, side, { ...deep, tried });
 }
 
 /** A side whose schema changed with no break named: a spot check, and what it makes of the held changes. */
 function spotCheck(side: Side, tool: string, own: Change[], s: Searches): Judged {
-  const { accept, refuse, rawAccept } = s.pair;
+  const { accept, refuse, rawAccept, back: backAccept } = s.pair;
   const flagged = own.filter((c) => c.severity === 'dangerous');
   // A spot check, where the walk found no break, spends half the budget: most such sides are calm.
   const outcome = s.search(accept, refuse, own.map(instancePath), SPOT);
@@ -180,10 +180,10 @@ function spotCheck(side: Side, tool: string, own: Change[], s: Searches): Judged
   const focus = calmable.map(instancePath);
   const forward = s.deep(accept, refuse, focus, instances);
   if (forward.kind === 'found') return witnessed(flagged, own, side, tool, forward);
-  const back = forward.kind === 'none' ? s.deep(refuse, rawAccept, focus, instances) : forward;
+  const back = forward.kind === 'none' ? s.deep(backAccept, rawAccept, focus, instances) : forward;
   // Calm: no instance tells the two schemas apart, either way, at the first depth too.
   if (!proves(outcome) || !proves(forward) || !proves(back)) return { replaced: [], added: [] };
-  const reverse = s.search(refuse, rawAccept);
+  const reverse = s.search(backAccept, rawAccept);
   if (!proves(reverse)) return { replaced: [], added: [] };
   const tried = outcome.tried + forward.tried + back.tried + reverse.tried;
   return { replaced: calmable.map((c) => [c, calm(c, side, tried)]), added: [] };
@@ -224,6 +224,7 @@ const POLICY_HELD = new Set<string>([
   'output-enum-widened',
   'output-constraint-loosened',
   'output-variant-added',
+  'output-closed-property-added',
 ]);
 
 /**

@@ -126,7 +126,11 @@ function compareProperty(
       const gone = !reqB && isRefused(after.schema, ctx);
       return [here(gone ? 'output-optional-property-removed' : 'output-property-removed', before.schema ?? null, null)];
     }
-    if (!before.declared && after.declared) return [here('output-property-added', null, after.schema ?? null)];
+    if (!before.declared && after.declared) {
+      // Where the baseline refused the name, a result that carries it fails the old contract.
+      const refusedBefore = isRefused(before.schema, ctx);
+      return [here(refusedBefore ? 'output-closed-property-added' : 'output-property-added', null, after.schema ?? null)];
+    }
     if (reqB && !reqA) out.push(here('output-property-optional', 'required', 'optional'));
     if (!reqB && reqA) out.push(constraint(ctx, 'tightened', at, 'optional', 'required'));
   }

@@ -85,7 +85,7 @@ export const POLICIES: { name: string; why: string }[] = [
   },
   {
     name: 'output-hold',
-    why: 'An output enum widened, an output constraint loosened or a new member of an output union is a Hold (dangerous), not a Rollback, by design: consumers may or may not depend on the old range.',
+    why: 'An output enum widened, an output constraint loosened, a new member of an output union or a field added to an output object the baseline closed is a Hold (dangerous), not a Rollback, by design: consumers may or may not depend on the old range.',
   },
 ];
 
@@ -135,6 +135,7 @@ const HELD: Record<string, string> = {
   'output-enum-widened': 'output-hold',
   'output-constraint-loosened': 'output-hold',
   'output-variant-added': 'output-hold',
+  'output-closed-property-added': 'output-hold',
 };
 
 function heldByPolicy(held: string[]): string | undefined {

@@ -30,6 +30,19 @@ describe('noise a reviewer would not hold or roll back', () => {
     ]);
   });
 
+  it('a field added to a closed output object is held with its witness, not rolled back; to an open one it is calm', () => {
+    // GT2 (docs/judgements.md): git_log's closed commit items gain optional patch and stat.
+    const closed = (props: Record<string, unknown>) => obj(props, ['a'], { additionalProperties: false });
+    expect(outputPairs(closed({ a: str }), closed({ a: str, stat: str }))).toEqual([['output-closed-property-added', 'dangerous']]);
+    const [c] = diffContracts(
+      contractOf(tool('log', undefined, { outputSchema: closed({ a: str }) })),
+      contractOf(tool('log', undefined, { outputSchema: closed({ a: str, stat: str }) })),
+    );
+    expect(c!.witness?.status).toBe('found');
+    expect(decide(collectSignals([c!], [], []), policy, '2026-11-28').verdict).toBe('Hold');
+    expect(outputPairs(obj({ a: str }, ['a']), obj({ a: str, stat: str }, ['a']))).toEqual([['output-property-added', 'safe']]);
+  });
+
   it('a new kind in an output union is held; a field that changes type still rolls back', () => {
     const item = (kinds: string[]) => obj({ type: { type: 'string', enum: kinds }, data: str }, ['type', 'data']);
     const before = obj({ items: { type: 'array', items: item(['image', 'audio']) } });
@@ -41,6 +54,14 @@ describe('noise a reviewer would not hold or roll back', () => {
     });
     expect(outputPairs(before, after)).toEqual([['output-variant-added', 'dangerous']]);
     expect(outputPairs(obj({ n: str }), obj({ n: { type: 'number' } }))).toEqual([['output-type-changed', 'breaking']]);
+  });
+
+  it('an enum spelled as an anyOf of consts is calm, even when the same release opens the input (BS2)', () => {
+    const units = (schema: Record<string, unknown>, more: Record<string, unknown>) => obj({ units: schema, q: str }, ['q'], more);
+    const before = units({ type: 'string', enum: ['metric', 'imperial'] }, { additionalProperties: false });
+    const after = units({ anyOf: [{ const: 'metric' }, { const: 'imperial' }] }, {});
+    const held = inputPairs(before, after).filter(([, severity]) => severity !== 'safe');
+    expect(held).toEqual([]);
   });
 
   it('a closed input is held: only a call that passes an undeclared argument fails', () => {

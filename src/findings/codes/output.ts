@@ -24,6 +24,17 @@ export const OUTPUT_CODES = {
     title: 'Output fields added',
     message: (c) => `"${toolName(c)}" output gains field "${place(c)}".`,
   },
+  // The mirror of output-optional-property-removed: where the baseline refused undeclared fields, a
+  // consumer that validates results against it refuses one that carries the new field. A widening
+  // of the output, held as the others are (docs/judgements.md, GT2).
+  'output-closed-property-added': {
+    area: 'output',
+    severity: 'dangerous',
+    action: 'hold',
+    title: "Output fields added where the baseline's schema refused undeclared ones",
+    message: (c) =>
+      `"${toolName(c)}" output gains field "${place(c)}", which the baseline's schema refused (additionalProperties: false); a consumer that validates results against it refuses one that carries the field.`,
+  },
   'output-property-removed': {
     area: 'output',
     severity: 'breaking',
