@@ -35,7 +35,9 @@ export const PACK_OPTIONS = {
           path: fileURLToPath(new URL('./sdk-shims.mjs', import.meta.url)),
         }));
         build.onResolve({ filter: /^(node:)?process$/ }, ({ importer }) =>
-          /[\\/]node_modules[\\/]yaml[\\/]/.test(importer) ? { path: fileURLToPath(new URL('./yaml-process.mjs', import.meta.url)) } : undefined,
+          /[\\/]node_modules[\\/]yaml[\\/]/.test(importer)
+            ? { path: fileURLToPath(new URL('./yaml-process.mjs', import.meta.url)) }
+            : undefined,
         );
       },
     },
