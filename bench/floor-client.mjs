@@ -29,6 +29,7 @@ export function lineChannel(server, onMessage) {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.stdin.on('error', () => undefined);
   return {
+    pid: child.pid,
     send: (message) => child.stdin.write(`${JSON.stringify(message)}\n`),
     /** stdin closed, SIGTERM, and the exit awaited. */
     end: () => {

@@ -8,12 +8,18 @@
 import { readFileSync } from 'node:fs';
 import { lineChannel, runPlan } from './floor-client.mjs';
 
-/** An SDK Transport over a channel already started: messages that came before connect() wait for it. */
+/**
+ * An SDK Transport over a channel already started: messages that came before connect() wait for it.
+ * Its `pid` tells the SDK's client it is on stdio, as the gate's transport does (src/connect/stdio-transport.ts).
+ */
 function channelTransport(server) {
   const early = [];
   const transport = {
     onmessage: undefined,
     channel: lineChannel(server, (message) => (transport.onmessage ? transport.onmessage(message) : early.push(message))),
+    get pid() {
+      return transport.channel.pid;
+    },
     start: async () => {
       for (const message of early.splice(0)) transport.onmessage?.(message);
     },
@@ -32,13 +38,15 @@ function channelTransport(server) {
 export async function main([planFile]) {
   const plan = JSON.parse(readFileSync(planFile, 'utf8'));
   const transports = plan.servers.map(channelTransport);
-  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  // The client the gate uses (src/connect/sdk-client.ts), negotiating the protocol's era as it does
+  // (the default timeouts.startupMs for its probe).
+  const { Client } = await import('@modelcontextprotocol/client');
   const { parse } = await import('yaml');
   const z = await import('zod');
   for (const file of plan.datasets) parse(readFileSync(file, 'utf8'), { uniqueKeys: true, maxAliasCount: 100 });
   const AnyResult = z.unknown();
   const sides = await runPlan(plan, (_server, index) => {
-    // As in the gate (src/connect/session.ts): no SDK output checks, so no ajv instance per client.
+    // As in the gate (src/connect/sdk-client.ts): no SDK output checks, so no ajv instance per client.
     const client = new Client(
       { name: 'sdk-floor', version: '0' },
       {
@@ -48,6 +56,7 @@ export async function main([planFile]) {
             throw new Error('unused');
           },
         },
+        versionNegotiation: { mode: 'auto', probe: { timeoutMs: 15_000 } },
       },
     );
     return {

@@ -25,7 +25,8 @@ export const PACK_OPTIONS = {
   // ES builds first: a UMD build (jsonc-parser's) loads its parts with a require() esbuild cannot follow.
   mainFields: ['module', 'main'],
   // The SDK client's platform shim, swapped for ours (scripts/sdk-shims.mjs): the SDK's own brings its
-  // copy of ajv, which the gate never uses. Measured in bench/README.md.
+  // copy of ajv, which the gate never uses. The yaml package's `process`, swapped for one without its
+  // debugging switches (scripts/yaml-process.mjs), which it reads once a token. Measured in bench/README.md.
   plugins: [
     {
       name: 'sdk-shims',
@@ -33,6 +34,11 @@ export const PACK_OPTIONS = {
         build.onResolve({ filter: /^@modelcontextprotocol\/client\/_shims$/ }, () => ({
           path: fileURLToPath(new URL('./sdk-shims.mjs', import.meta.url)),
         }));
+        build.onResolve({ filter: /^(node:)?process$/ }, ({ importer }) =>
+          /[\\/]node_modules[\\/]yaml[\\/]/.test(importer)
+            ? { path: fileURLToPath(new URL('./yaml-process.mjs', import.meta.url)) }
+            : undefined,
+        );
       },
     },
   ],

@@ -67,7 +67,8 @@ export function parseSource(text: string, displayName: string, options: ReadOpti
       })),
     };
   }
-  const loop = selfContainingAlias(doc);
+  // Every alias is written `*name`: a text without a `*` has none, and the walk over every node is skipped.
+  const loop = text.includes('*') ? selfContainingAlias(doc) : null;
   if (loop !== null) {
     return {
       ok: false,
