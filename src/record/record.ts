@@ -1,5 +1,4 @@
-import { resultData } from '../audit/result-data.js';
-import { volatileMatcher } from '../audit/result-drift.js';
+import { resultData } from '../base/result-data.js';
 import { mapLimit } from '../base/concurrency.js';
 import type { ToolCallResult } from '../connect/session.js';
 import { depthOf, MAX_DEFINITION_DEPTH } from '../contract/normalize.js';
@@ -9,7 +8,7 @@ import { describe } from '../base/error-text.js';
 import { probeArguments } from './probe-args.js';
 import { withoutVolatile } from '../cases/expect.js';
 import { isObject } from '../base/json-object.js';
-import { escapeSegment } from '../base/json-pointer.js';
+import { escapeSegment, pointerMatcher } from '../base/json-pointer.js';
 
 /**
  * `record`: what a server returns, frozen as expectations. Every tool that may be called (read-only,
@@ -164,7 +163,7 @@ function settle(recording: Recording, first: Answer, second: Answer, shapes: (va
     recording.notes.push('the result is a list, not an object; the live comparison checks its first item');
     return;
   }
-  const stable = withoutVolatile(first.data, volatileMatcher(recording.volatile)) as Record<string, unknown>;
+  const stable = withoutVolatile(first.data, pointerMatcher(recording.volatile)) as Record<string, unknown>;
   const frozen = thin(stable, recording.notes);
   if (frozen && Object.keys(frozen).length) recording.expect.structured = frozen;
 }
