@@ -11,7 +11,7 @@ import { fallbackFinding } from './report/fallback.js';
 import { relativeToCwd } from './connect/redact.js';
 import { RunDeadline } from './connect/run-deadline.js';
 import { containmentUsed } from './connect/containment.js';
-import { approveCovering, decide, type Decision } from './decide/decide.js';
+import { approveCovering, decideByRole, type Decision } from './decide/decide.js';
 import { calmRemovals, REMOVED_AFTER_DEPRECATION, removalKey } from './decide/deprecation-window.js';
 import { collectSignals } from './decide/signals.js';
 import { checkVersionBump } from './decide/version-bump.js';
@@ -25,7 +25,7 @@ import type { Change } from './findings/types.js';
 import { buildSideReport } from './report/side.js';
 import { REPORT_SCHEMA_VERSION, type Report, type Timing } from './report/types.js';
 import { trimReport } from './report/trim.js';
-import { roleBreakdown, type RoleReport } from './roles/breakdown.js';
+import { roleBreakdown, roleReport, type RoleReport } from './roles/breakdown.js';
 import { roleDefinitions } from './roles/definitions.js';
 import { roleReach } from './roles/surface.js';
 import { GATE_NAME, GATE_VERSION } from './base/version.js';
@@ -202,8 +202,6 @@ function decideRun(
     definitions,
     { baseline: base.contract, candidate: cand?.contract ?? null },
     { baseline: observed.baseCases, candidate: observed.candCases },
-    config.promotion,
-    today,
   );
   const forbidden = run.datasets.flatMap((d) => d.cases.flatMap((c) => c.forbiddenTools ?? []));
   const reach = roleReach(definitions, forbidden);
@@ -213,11 +211,17 @@ function decideRun(
     repairedOutputs,
     calmRemovals: run.calm,
   });
-  const decided = decide(signals, config.promotion, today);
+  // One pass: the run's decision, and each role's share of it.
+  const decided = decideByRole(
+    signals,
+    config.promotion,
+    today,
+    definitions.map((d) => d.name),
+  );
   const decision = options.approvedByLabel
-    ? approveCovering(decided, signals, options.approvedByLabel, options.approvalCovers ?? null)
-    : decided;
-  return { decision, roles: roles.roles };
+    ? approveCovering(decided.decision, signals, options.approvedByLabel, options.approvalCovers ?? null)
+    : decided.decision;
+  return { decision, roles: roles.roles.map((share) => roleReport(share, decided.roles.get(share.name)!)) };
 }
 
 /**
