@@ -32,6 +32,8 @@ import { GATE_NAME, GATE_VERSION } from './base/version.js';
 import { checkDatasetNames, confirmLive, connect, replayBoth, type Connected } from './pipeline-sides.js';
 
 export interface RunOptions {
+  /** The gate's own environment, read once by the entry point (src/cli.ts, src/action/main.ts) and handed down: servers are started from it. */
+  env: NodeJS.ProcessEnv;
   /** Progress lines, for stderr. */
   log?: (line: string) => void;
   now?: () => Date;
@@ -63,16 +65,16 @@ export interface RunOptions {
  * replay the cases on both sides, audit, decide. Writing the report is the caller's step, so a
  * report that cannot be written still has a verdict to print.
  */
-export async function runGate(config: GateConfig, options: RunOptions = {}): Promise<Report> {
+export async function runGate(config: GateConfig, options: RunOptions): Promise<Report> {
   const log = options.log ?? (() => undefined);
   const now = options.now ?? (() => new Date());
   const datasets = options.datasets ?? loadDatasets(config.datasets);
   const startedAt = now();
   const clock = stageClock();
   const deadline = new RunDeadline(config.timeouts);
-  const dirs = options.sideDirs ?? makeSideDirs(config);
+  const dirs = options.sideDirs ?? makeSideDirs(config, options.env);
   try {
-    const connected = await discoverBoth(config, datasets, { deadline, log, clock }, dirs, options.server ?? null);
+    const connected = await discoverBoth(config, datasets, { deadline, log, clock }, dirs, options.server ?? null, options.env);
     const observed = await observe(config, datasets, connected, { deadline, log, clock });
     const today = startedAt.toISOString().slice(0, 10);
     const { changes, calm } = deprecationLifecycle(observed.confirmed, config, today, options.server);
@@ -128,8 +130,9 @@ async function discoverBoth(
   { deadline, log, clock }: Stage,
   dirs: Record<Side, SideDirs | null>,
   server: string | null,
+  env: NodeJS.ProcessEnv,
 ): Promise<Connected> {
-  const connected = await connect(config, deadline, log, dirs, server);
+  const connected = await connect(config, deadline, log, dirs, server, env);
   const { base, cand } = connected;
   clock.stages.connect = Math.max(base.timing.connectMs, cand?.timing.connectMs ?? 0);
   clock.stages.discover = Math.max(base.timing.discoverMs, cand?.timing.discoverMs ?? 0);

@@ -79,7 +79,7 @@ async function startEarly(
   config: GateConfig,
   env: NodeJS.ProcessEnv,
 ): Promise<{ datasets: Dataset[]; sideDirs: Record<Side, SideDirs | null> }> {
-  const sideDirs = makeSideDirs(config);
+  const sideDirs = makeSideDirs(config, env);
   for (const side of ['baseline', 'candidate'] as const) {
     const profile = config.profiles[config[side]];
     if (profile?.transport !== 'stdio' || profile.unresolved.length) continue; // the session says why it cannot start
@@ -121,6 +121,7 @@ export async function gateOne(
   try {
     // After a signal nothing more is said about the run: no decision from servers told to end.
     gated = await runGate(config, {
+      env: io.env,
       log: (line) => (io.interrupted() ? undefined : io.log(`${prefix}${line}`)),
       approvedByLabel: flags.approvedByLabel,
       approvalCovers: flags.approvalCovers,

@@ -73,6 +73,42 @@ function cyclesIn(g: Graph): string[] {
   return cycles;
 }
 
+/**
+ * Where a module reads the process environment: `process.env`, `process['env']`, or `env` taken out
+ * of `process` by destructuring. Comments and strings do not count.
+ */
+function readsProcessEnv(text: string): boolean {
+  const source = ts.createSourceFile('module.ts', text, ts.ScriptTarget.Latest, true);
+  const isProcess = (node: ts.Node) => ts.isIdentifier(node) && node.text === 'process';
+  const found = (node: ts.Node): boolean => {
+    if (ts.isPropertyAccessExpression(node) && isProcess(node.expression) && node.name.text === 'env') return true;
+    if (ts.isElementAccessExpression(node) && isProcess(node.expression) && ts.isStringLiteral(node.argumentExpression))
+      if (node.argumentExpression.text === 'env') return true;
+    if (ts.isVariableDeclaration(node) && node.initializer && isProcess(node.initializer) && ts.isObjectBindingPattern(node.name))
+      if (node.name.elements.some((e) => (e.propertyName ?? e.name).getText(source) === 'env')) return true;
+    return ts.forEachChild(node, found) ?? false;
+  };
+  return found(source);
+}
+
+/** The entry points read the environment once and hand it down (`CommandIO.env`, `RunOptions.env`). */
+const ENTRY_POINTS = ['cli.ts', 'action/main.ts'];
+
+describe('the environment', () => {
+  it('is read from process.env by the entry points alone: connect/ and every stage take it as an input', () => {
+    const readers = [...graph.keys()].filter((file) => readsProcessEnv(readFileSync(file, 'utf8'))).map(rel);
+    expect(readers.filter((file) => !ENTRY_POINTS.includes(file))).toEqual([]);
+  });
+
+  it('sees process.env however it is read, and not in a comment or a string', () => {
+    expect(readsProcessEnv('const home = process.env.HOME;')).toBe(true);
+    expect(readsProcessEnv("spawn(cmd, { env: process['env'] });")).toBe(true);
+    expect(readsProcessEnv('const { env, argv } = process;')).toBe(true);
+    expect(readsProcessEnv('// never reads process.env\nconst s = "process.env";')).toBe(false);
+    expect(readsProcessEnv('function f(env: NodeJS.ProcessEnv) { return env.HOME; }')).toBe(false);
+  });
+});
+
 describe('the import layers of src/', () => {
   it('places every module in a layer', () => {
     expect([...graph.keys()].filter((file) => layerOf(file) < 0).map(rel)).toEqual([]);
