@@ -73,26 +73,7 @@ export function collectSignals(
         ...(cap && { cap }),
       };
     });
-  const exposed = new Map<string, { cases: string[]; roles: Set<string> }>();
-  for (const result of candidateCases) {
-    for (const failure of result.failures) {
-      // An exposure the baseline's same case has too is pre-existing, like the rest of that case.
-      if (failure.code !== 'forbidden-tool-exposed' || !failure.tool || failure.regression === false) continue;
-      const seen = exposed.get(failure.tool) ?? { cases: [], roles: new Set<string>() };
-      seen.cases.push(result.id);
-      for (const role of rolesOf(result)) seen.roles.add(role);
-      exposed.set(failure.tool, seen);
-    }
-  }
-  for (const [tool, { cases, roles }] of [...exposed].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    signals.push({
-      code: 'forbidden-tool-exposed',
-      tool,
-      fingerprint: null,
-      message: `${tool} is exposed but forbidden by ${cases.join(', ')}`,
-      roles: [...roles],
-    });
-  }
+  signals.push(...exposureSignals(candidateCases));
   for (const result of candidateCases) {
     if (result.status !== 'failed') continue;
     const code = result.regression === false ? 'case-already-failing' : 'case-broken';
@@ -117,6 +98,33 @@ export function collectSignals(
     });
   }
   return signals;
+}
+
+/**
+ * One `forbidden-tool-exposed` signal per tool a candidate case forbids and finds exposed, naming
+ * those cases, and belonging to their roles. An exposure the baseline's same case has too is
+ * pre-existing, like the rest of that case.
+ */
+function exposureSignals(candidateCases: CaseResult[]): Signal[] {
+  const exposed = new Map<string, { cases: string[]; roles: Set<string> }>();
+  for (const result of candidateCases) {
+    for (const failure of result.failures) {
+      if (failure.code !== 'forbidden-tool-exposed' || !failure.tool || failure.regression === false) continue;
+      const seen = exposed.get(failure.tool) ?? { cases: [], roles: new Set<string>() };
+      seen.cases.push(result.id);
+      for (const role of rolesOf(result)) seen.roles.add(role);
+      exposed.set(failure.tool, seen);
+    }
+  }
+  return [...exposed]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([tool, { cases, roles }]) => ({
+      code: 'forbidden-tool-exposed',
+      tool,
+      fingerprint: null,
+      message: `${tool} is exposed but forbidden by ${cases.join(', ')}`,
+      roles: [...roles],
+    }));
 }
 
 /** Every role a case counts for: the dataset's role, then the case's own `roles`. */
