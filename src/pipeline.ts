@@ -215,12 +215,8 @@ function decideRun(
     calmRemovals: run.calm,
   });
   // One pass: the run's decision, and each role's share of it.
-  const decided = decideByRole(
-    signals,
-    config.promotion,
-    today,
-    definitions.map((d) => d.name),
-  );
+  const names = definitions.map((d) => d.name);
+  const decided = decideByRole(signals, config.promotion, today, names);
   const decision = options.approvedByLabel
     ? approveCovering(decided.decision, signals, options.approvedByLabel, options.approvalCovers ?? null)
     : decided.decision;
