@@ -9,13 +9,12 @@ import {
   flagsOf,
   formatsOf,
   isCommand,
-  OPTIONS,
   UnknownCommand,
   usage,
   type CommandName,
   type CommandRequest,
-  type OptionName,
 } from './commands/table.js';
+import { OPTIONS, type OptionName } from './commands/flags.js';
 import { isFormat, type Format } from './report/formats.js';
 import { GATE_VERSION } from './base/version.js';
 

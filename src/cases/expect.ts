@@ -1,8 +1,7 @@
-import { atomizeChangeset, diff } from 'json-diff-ts';
 import { safeRegex } from '../base/safe-regex.js';
 import type { CaseFailure, RequiredTool } from './types.js';
 import { isObject } from '../base/json-object.js';
-import { escapeSegment, pointerMatcher } from '../base/json-pointer.js';
+import { escapeSegment, pointerMatcher, pointerOf } from '../base/json-pointer.js';
 
 export interface ObservedResult {
   isError: boolean;
@@ -11,19 +10,37 @@ export interface ObservedResult {
   resultBytes: number;
 }
 
+/** One place where the result does not contain what the case expects; `undefined` where a side has nothing. */
+export interface Mismatch {
+  /** JSON pointer (RFC 6901) into the result: `/items/0/id`; the empty pointer is the whole result. */
+  path: string;
+  expected: unknown;
+  actual: unknown;
+}
+
 /**
- * Where `actual` fails to contain `expected`: json-diff-ts gives the structural delta, and our rule
- * reads it as a subset check. Keys only in `actual` are fine; in arrays, every element counts.
+ * Where `actual` fails to contain `expected`, each place named by its JSON pointer. An object
+ * contains another when it has each of its keys, with a value that contains the expected one: keys
+ * only in `actual` are fine. In arrays every item counts: the same length, item by item. Any other
+ * value must be equal. The walk follows `expected` (the dataset's) and never goes deeper into
+ * `actual` (the server's) than `expected` does.
  */
-export function subsetMismatches(expected: unknown, actual: unknown): { path: string; expected: unknown; actual: unknown }[] {
-  if (!isObject(actual)) return [{ path: '$', expected, actual }];
-  return atomizeChangeset(diff(expected as Record<string, unknown>, actual))
-    .filter((c) => c.type !== 'ADD' || /\[\d+\]/.test(c.path))
-    .map((c) => ({
-      path: c.path,
-      expected: c.type === 'ADD' ? undefined : c.type === 'REMOVE' ? c.value : c.oldValue,
-      actual: c.type === 'REMOVE' ? undefined : c.value,
-    }));
+export function subsetMismatches(expected: unknown, actual: unknown, at: readonly (string | number)[] = []): Mismatch[] {
+  const missing = (key: string | number, item: unknown): Mismatch => ({ path: pointerOf([...at, key]), expected: item, actual: undefined });
+  if (Array.isArray(expected) && Array.isArray(actual)) {
+    const found = expected.flatMap((item, i) => (i < actual.length ? subsetMismatches(item, actual[i], [...at, i]) : [missing(i, item)]));
+    const extra = actual
+      .slice(expected.length)
+      .map((item, i) => ({ path: pointerOf([...at, expected.length + i]), expected: undefined, actual: item }));
+    return [...found, ...extra];
+  }
+  if (isObject(expected) && isObject(actual)) {
+    return Object.entries(expected).flatMap(([key, item]) =>
+      Object.hasOwn(actual, key) ? subsetMismatches(item, actual[key], [...at, key]) : [missing(key, item)],
+    );
+  }
+  const bothPlain = !Array.isArray(expected) && !isObject(expected);
+  return bothPlain && expected === actual ? [] : [{ path: pointerOf(at), expected, actual }];
 }
 
 /** A copy of `value` without what `volatile` matches (JSON pointers, `*` for any key or index). */
@@ -39,6 +56,8 @@ export function withoutVolatile(value: unknown, volatile: (pointer: string) => b
 }
 
 const clip = (text: string, max = 160) => (text.length > max ? `${text.slice(0, max)}…` : text);
+/** A value of a mismatch as the message quotes it: JSON, bounded; `nothing` where a side has none. */
+const quoted = (value: unknown) => (value === undefined ? 'nothing' : clip(JSON.stringify(value)));
 
 /** Every expectation of one required tool against one observed result; an empty list means it held. */
 export function checkExpectations(spec: RequiredTool, observed: ObservedResult): CaseFailure[] {
@@ -74,9 +93,7 @@ export function checkExpectations(spec: RequiredTool, observed: ObservedResult):
       : [expect.structured, observed.structured];
     const mismatches = subsetMismatches(wanted, got);
     if (mismatches.length) {
-      const shown = mismatches
-        .slice(0, 3)
-        .map((m) => `${m.path}: expected ${JSON.stringify(m.expected)}, got ${JSON.stringify(m.actual) ?? 'nothing'}`);
+      const shown = mismatches.slice(0, 3).map((m) => `${clip(m.path || '/')}: expected ${quoted(m.expected)}, got ${quoted(m.actual)}`);
       failures.push(
         fail(
           'structured',

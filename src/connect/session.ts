@@ -1,18 +1,18 @@
-import { Client, ProtocolError, SdkError, SdkErrorCode, type jsonSchemaValidator } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import * as z from 'zod';
 import type { Limits, RemoteProfile, StdioProfile, Timeouts } from '../config/types.js';
 import type { Side } from '../findings/types.js';
 import { InputError } from '../base/problems.js';
 import { launchSpecOf } from './environment.js';
 import type { SideDirs } from './side-dirs.js';
-import { networkFailure, SideUnavailableError, type Phase } from './errors.js';
+import { SideUnavailableError, type Phase } from './errors.js';
 import { LaunchedServer } from './http-launch.js';
 import { RemoteTransport } from './http-transport.js';
-import { initializeHint } from './protocol-versions.js';
 import { Redactor, describeUrl } from './redact.js';
 import { notReadyMessage, resolveRemote } from './remote-profile.js';
-import { GroupStdioTransport, RESULT_TOO_LARGE } from './stdio-transport.js';
-import { GATE_NAME, GATE_VERSION } from '../base/version.js';
+import { GroupStdioTransport } from './stdio-transport.js';
+import { endedByProbe, newClient } from './sdk-client.js';
+import { droppedResult, failureText } from './session-failure.js';
 import { describe } from '../base/error-text.js';
 import type { ProtocolEra } from '../findings/revision.js';
 
@@ -44,44 +44,12 @@ export interface ToolCallResult extends RawCallResult {
 }
 
 /**
- * The SDK checks tool output only inside its own listTools and callTool, which the gate does not
- * use: it sends raw requests and checks structuredContent itself (audit/schema-check.ts). Its
- * default checker builds an ajv instance per client at startup; this one fails loudly if used.
- */
-const SDK_OUTPUT_CHECKS_UNUSED: jsonSchemaValidator = {
-  getValidator() {
-    throw new Error('mcp-gate checks tool output itself; the SDK output validator is not used');
-  },
-};
-
-/**
- * The SDK's client in `auto` negotiation: it probes with `server/discover` (2026-07-28) and falls
- * back to `initialize` when the server gives no modern evidence (a "method not found" answer, or,
- * on stdio, silence until the probe times out). The probe gets the startup timeout, like the
- * handshake it may replace.
- */
-const newClient = (timeouts: Timeouts, era: 'auto' | 'legacy' = 'auto') =>
-  new Client(
-    { name: GATE_NAME, version: GATE_VERSION },
-    {
-      capabilities: {},
-      jsonSchemaValidator: SDK_OUTPUT_CHECKS_UNUSED,
-      versionNegotiation: { mode: era, probe: { timeoutMs: timeouts.startupMs } },
-    },
-  );
-
-/**
  * Some 2025-era stdio servers exit on any request before `initialize`, so the `server/discover`
  * probe ends them. The SDK starts such a server again only for its own stdio transport; the gate's
  * is its own, so the SDK gives up. The side then failed while starting, and the pipeline starts it
  * once more (pipeline.ts, reported as `side.retried`): that start goes straight to `initialize`.
  */
 const probeEndedServer = new WeakSet<StdioProfile>();
-
-const endedByProbe = (error: unknown) =>
-  error instanceof SdkError &&
-  error.code === SdkErrorCode.EraNegotiationFailed &&
-  /connection closed during the server\/discover probe/.test(error.message);
 
 /** A live MCP session with one server profile. The only stateful piece of the pipeline. */
 export class Session {
@@ -280,36 +248,8 @@ export class Session {
   }
 
   private async failure(phase: Phase, error: unknown): Promise<SideUnavailableError> {
-    // The v2 SDK's ProtocolError message leaves out the JSON-RPC code the server sent; reports keep it.
-    let message = error instanceof ProtocolError ? `MCP error ${error.code}: ${error.message}` : describe(error);
-    const timedOut = /timed out|timeout/i.test(message);
-    const hint = phase === 'initialize' ? initializeHint(error) : null;
-    const unreachable = this.transport instanceof RemoteTransport ? networkFailure(error) : null;
-    if (hint) message = hint;
-    else if (unreachable && this.transport instanceof RemoteTransport)
-      message = `could not reach ${this.transport.endpoint}: ${unreachable}`;
-    else if (timedOut) {
-      const limit = phase === 'initialize' ? `timeouts.startupMs` : `timeouts.requestMs`;
-      message = `${phase} timed out (${limit})`;
-    }
-    // What the server said when it refused, which the SDK's sentence leaves out (a 401's body).
-    const refusal = this.transport instanceof RemoteTransport ? this.transport.refusal : null;
-    if (refusal && !message.includes(refusal)) message = `${message}; the server answered ${refusal}`;
-    if (this.transport.fault) message = `${message}: ${this.transport.fault}`;
-    else if (this.transport.exit) {
-      const { code, signal } = this.transport.exit;
-      message = `${message} (server exited ${signal ? `on ${signal}` : `with code ${code}`})`;
-    }
+    const { message, timedOut, rpcCode } = failureText(phase, error, this.transport);
     if (phase === 'initialize') await this.transport.close();
-    const rpcCode = error instanceof ProtocolError ? error.code : undefined;
     return new SideUnavailableError(this.side, phase, this.redactor.scrub(message), this.stderrTail, timedOut, rpcCode);
   }
-}
-
-function droppedResult(error: unknown): { droppedBytes: number; droppedReason: string } | null {
-  if (!(error instanceof ProtocolError) || error.code !== RESULT_TOO_LARGE) return null;
-  const data = error.data as { resultBytes?: unknown } | undefined;
-  return typeof data?.resultBytes === 'number'
-    ? { droppedBytes: data.resultBytes, droppedReason: error.message.replace(/^MCP error -?\d+: /, '') }
-    : null;
 }

@@ -1,6 +1,7 @@
 import { canonicalJson } from '../contract/canonical.js';
 import type { ContractTool, JsonSchema } from '../contract/types.js';
 import type { Change } from '../findings/types.js';
+import { isObject } from '../base/json-object.js';
 import { findWitness, type WitnessOutcome } from '../witness/search.js';
 
 /** How diff/confirm.ts asks the witness search: which schemas, read how, asked once, and safely. */
@@ -29,39 +30,64 @@ const sorted = (schema: JsonSchema): JsonSchema => JSON.parse(canonicalJson(sche
  * The baseline's input schema as a caller reads it: an object that declares its properties and
  * says nothing of others takes only those. A model shown the schema sends the arguments it
  * declares, so a witness that needs an undeclared argument is no break (README, "Documented
- * policy"; `input-closed` is held for the same reason). Objects that combine subschemas, or say
- * what other names take, are left as they are.
+ * policy"; `input-closed` is held for the same reason). A name counts as declared where any
+ * subschema at the same place declares it: a branch of an `anyOf` takes, besides its own, the
+ * names its parent and its sibling branches declare. Objects that combine subschemas, or say what
+ * other names take, are left open.
  */
-function declaredOnly(node: JsonSchema, depth: number): JsonSchema {
+function declaredOnly(node: JsonSchema, depth: number, around: readonly string[] = []): JsonSchema {
   if (depth > MAX_CLOSE_DEPTH) return node;
   const out: JsonSchema = { ...node };
-  const isRecord = (x: unknown): x is JsonSchema => x !== null && typeof x === 'object' && !Array.isArray(x);
-  if (isRecord(node.properties)) {
-    out.properties = Object.fromEntries(Object.entries(node.properties).map(([k, v]) => [k, isRecord(v) ? declaredOnly(v, depth + 1) : v]));
-    const says = [
-      'additionalProperties',
-      'patternProperties',
-      'unevaluatedProperties',
-      'allOf',
-      'anyOf',
-      'oneOf',
-      '$ref',
-      'if',
-      'dependentSchemas',
-    ];
-    if (!says.some((k) => node[k] !== undefined)) out.additionalProperties = false;
+  const here = [...new Set([...around, ...namesAt(node, 0)])];
+  if (isObject(node.properties)) {
+    const own = node.properties;
+    const properties = Object.fromEntries(Object.entries(own).map(([k, v]) => [k, isObject(v) ? declaredOnly(v, depth + 1) : v]));
+    if (!OPENING.some((k) => node[k] !== undefined)) {
+      out.additionalProperties = false;
+      // Declared elsewhere at this place: any value passes this branch, as it did before.
+      for (const name of here) if (!Object.hasOwn(own, name)) properties[name] = true;
+    }
+    out.properties = properties;
   }
-  if (isRecord(node.items)) out.items = declaredOnly(node.items, depth + 1);
+  if (isObject(node.items)) out.items = declaredOnly(node.items, depth + 1);
   for (const key of ['anyOf', 'oneOf'] as const) {
     const list = node[key];
-    if (Array.isArray(list)) out[key] = list.map((b) => (isRecord(b) ? declaredOnly(b, depth + 1) : b));
+    if (Array.isArray(list)) out[key] = list.map((b) => (isObject(b) ? declaredOnly(b, depth + 1, here) : b));
   }
   for (const key of ['$defs', 'definitions'] as const) {
     const defs = node[key];
-    if (isRecord(defs))
-      out[key] = Object.fromEntries(Object.entries(defs).map(([k, v]) => [k, isRecord(v) ? declaredOnly(v, depth + 1) : v]));
+    if (isObject(defs))
+      out[key] = Object.fromEntries(Object.entries(defs).map(([k, v]) => [k, isObject(v) ? declaredOnly(v, depth + 1) : v]));
   }
   return out;
+}
+
+/** What an object says of names it does not declare, or a combination that may: it stays open. */
+const OPENING = [
+  'additionalProperties',
+  'patternProperties',
+  'unevaluatedProperties',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  '$ref',
+  'if',
+  'dependentSchemas',
+];
+
+/** The property names a subschema and the subschemas applied at the same place declare, in order. */
+function namesAt(node: JsonSchema, depth: number): string[] {
+  if (depth > MAX_CLOSE_DEPTH) return [];
+  const names = isObject(node.properties) ? Object.keys(node.properties) : [];
+  for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
+    const list = node[key];
+    if (Array.isArray(list)) for (const b of list) if (isObject(b)) names.push(...namesAt(b, depth + 1));
+  }
+  for (const key of ['then', 'else'] as const) {
+    const branch = node[key];
+    if (isObject(branch)) names.push(...namesAt(branch, depth + 1));
+  }
+  return names;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { COMMANDS, flagsOf, formatsOf, type CommandName, type OptionName } from '../../src/commands/table.js';
+import { COMMANDS, flagsOf, formatsOf, type CommandName } from '../../src/commands/table.js';
+import type { OptionName } from '../../src/commands/flags.js';
 import { ROOT, runCli, scratchProject } from '../helpers/cli.js';
 
 /**

@@ -191,6 +191,24 @@ describe('keywords that were once passed in silence', () => {
     ]);
   });
 
+  it('a name a sibling anyOf branch declares is declared: closing one branch to it is a break', () => {
+    // The oracle's silent pass: `sms_to` is declared (by the sms branch), so a caller may send it
+    // beside `kind: "mail"`; the mail branch now gives other names a type that refuses a number.
+    const branch = (kind: string, to: string, more: Record<string, unknown> = {}) => ({
+      type: 'object',
+      properties: { kind: { const: kind }, [to]: { type: 'integer' } },
+      required: ['kind'],
+      ...more,
+    });
+    const when = (mail: Record<string, unknown>) => obj({ when: { anyOf: [mail, branch('sms', 'sms_to')] } });
+    const pairs = inputPairs(when(branch('mail', 'mail_to')), when(branch('mail', 'mail_to', { additionalProperties: str })));
+    expect(pairs.some(([, severity]) => severity === 'breaking')).toBe(true);
+    // A name no branch declares stays undeclared: the same change on a lone object is not judged.
+    expect(
+      inputPairs(obj({ when: branch('mail', 'mail_to') }), obj({ when: branch('mail', 'mail_to', { additionalProperties: str }) })),
+    ).not.toContainEqual([expect.anything(), 'breaking']);
+  });
+
   it('an external or unresolvable $ref is for a person to look at, never safe', () => {
     expect(inputPairs(obj({ a: { $ref: 'https://example.com/a.json' } }), obj({ a: { $ref: 'https://example.com/b.json' } }))).toEqual([
       ['schema-changed', 'dangerous'],

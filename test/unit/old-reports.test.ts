@@ -1,6 +1,12 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { annotations, type Locator } from '../../src/action/annotations.js';
+import { readArtifact, writeArtifact } from '../../src/action/artifact.js';
+import { historyCommand } from '../../src/commands/history.js';
+import type { CommandIO } from '../../src/commands/io.js';
+import { mergeCommand } from '../../src/commands/merge.js';
 import { legacySubject, readReport, reportProblems } from '../../src/report/read.js';
 import { renderReport } from '../../src/report/formats.js';
 import { pathOf, toolOf, type Subject } from '../../src/findings/subject.js';
@@ -113,5 +119,75 @@ describe('server.era, added with the SDK v2 client', () => {
   it('is shown beside the revision in text and markdown', () => {
     expect(renderReport(withEra('legacy'), 'text')).toContain('protocol 2025-11-25 (legacy era))');
     expect(renderReport(withEra('legacy'), 'markdown')).toContain('| 2025-11-25 (legacy era) |');
+  });
+});
+
+describe('case-result paths: `$.items[0].id` before issue 31, JSON pointers since', () => {
+  const scratch: string[] = [];
+  const folder = () => scratch[scratch.push(mkdtempSync(join(tmpdir(), 'mcp-gate-paths-'))) - 1]!;
+  afterAll(() => scratch.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  const OLD_PATH = '$.items[0].id';
+  const NEW_PATH = '/items/0/id';
+  /** The old report, its structured failure naming `path`, saved as `<name>.json` in `dir` as server `name`. */
+  const save = (dir: string, name: string, path: string): string => {
+    const report = JSON.parse(readFileSync(OLD, 'utf8')) as Report;
+    report.server = name;
+    // The one structured failure (case TG-003) goes first, where the markdown table's cut cannot reach it.
+    const result = report.candidate.caseResults.find((r) => r.failures.some((f) => f.check === 'structured'))!;
+    const structured = result.failures.find((f) => f.check === 'structured')!;
+    structured.message = `structuredContent differs: ${path}: expected "a", got "b"`;
+    result.failures = [structured, ...result.failures.filter((f) => f !== structured)];
+    const file = join(dir, `${name}.json`);
+    writeFileSync(file, JSON.stringify(report));
+    return file;
+  };
+  const io = (cwd: string, out: string[]): CommandIO => ({
+    stdout: (text) => out.push(text),
+    log: () => {},
+    error: (line) => out.push(line),
+    env: {},
+    cwd,
+    colour: false,
+    interrupted: () => false,
+  });
+
+  it('both load as schemaVersion 1 and read alike: every format, the Action artifact and its annotations show the path as written', () => {
+    const dir = folder();
+    for (const path of [OLD_PATH, NEW_PATH]) {
+      const report = readReport(save(dir, 'support', path), dir);
+      expect(report.schemaVersion).toBe(1);
+      for (const format of ['text', 'markdown', 'json', 'junit', 'sarif', 'html'] as const) {
+        // Markdown escapes its own syntax (`\\[`), so the path is read back without the backslashes.
+        const shown = renderReport(report, format);
+        expect(format === 'markdown' ? shown.replaceAll('\\', '') : shown, format).toContain(`${path}: expected`);
+      }
+      const none: Locator = { caseLine: () => null, toolLine: () => null };
+      expect(annotations(report, none).join('\n')).toContain(`${path}: expected`);
+      const artifact = folder();
+      writeArtifact(artifact, { report });
+      const read = readArtifact(artifact);
+      expect(read.kind).toBe('report');
+      expect(renderReport((read as { report: Report }).report, 'markdown').replaceAll('\\', '')).toContain(`${path}: expected`);
+    }
+  });
+
+  it('history and merge take an old and a new report side by side', () => {
+    const dir = folder();
+    save(dir, 'old', OLD_PATH);
+    save(dir, 'new', NEW_PATH);
+    const history: string[] = [];
+    expect(historyCommand({ dir, config: 'none.yaml', configGiven: false, format: 'json' }, io(dir, history))).toEqual({ kind: 'ok' });
+    const { runs, unreadable } = JSON.parse(history.join('')) as { runs: unknown[]; unreadable: unknown[] };
+    expect([runs.length, unreadable]).toEqual([2, []]);
+    const merged: string[] = [];
+    const outcome = mergeCommand(
+      { config: 'none.yaml', configGiven: false, reports: ['old.json', 'new.json'], format: 'text' },
+      io(dir, merged),
+    );
+    expect(outcome).toMatchObject({ kind: 'verdict', verdict: 'Rollback' });
+    for (const server of ['old', 'new']) {
+      expect(merged.join('')).toMatch(new RegExp(`\\n  ${server} +baseline -> candidate +Rollback`));
+      expect(merged.join('')).toContain(`${server}: [rollback] case-broken: Candidate failed 3 frozen role cases.`);
+    }
   });
 });
