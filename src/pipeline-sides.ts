@@ -40,6 +40,7 @@ export async function connect(
   log: (line: string) => void,
   dirs: Record<Side, SideDirs | null>,
   server: string | null,
+  env: NodeJS.ProcessEnv,
 ): Promise<Connected> {
   const profiles = { baseline: config.profiles[config.baseline]!, candidate: config.profiles[config.candidate]! };
   log(
@@ -49,7 +50,7 @@ export async function connect(
     const missing = dirs[side]?.missing ?? [];
     if (missing.length) log(`note: ${side}: home entries not on this machine, not linked or copied: ${missing.join(', ')}`);
   }
-  const open = (side: Side) => openSide(side, profiles[side], config, deadline.adopt, log, dirs[side]);
+  const open = (side: Side) => openSide(side, profiles[side], config, env, deadline.adopt, log, dirs[side]);
   const opened = await Promise.allSettled([open('baseline'), open('candidate')]);
   const firstStart: Partial<Record<Side, { phase: string; message: string }>> = {};
   // One at a time, baseline first: two sides that both failed then start apart from each other.

@@ -11,7 +11,7 @@ import { fallbackFinding } from './report/fallback.js';
 import { relativeToCwd } from './connect/redact.js';
 import { RunDeadline } from './connect/run-deadline.js';
 import { containmentUsed } from './connect/containment.js';
-import { approveCovering, decide, type Decision } from './decide/decide.js';
+import { approveCovering, decideByRole, type Decision } from './decide/decide.js';
 import { calmRemovals, REMOVED_AFTER_DEPRECATION, removalKey } from './decide/deprecation-window.js';
 import { collectSignals } from './decide/signals.js';
 import { checkVersionBump } from './decide/version-bump.js';
@@ -25,13 +25,15 @@ import type { Change } from './findings/types.js';
 import { buildSideReport } from './report/side.js';
 import { REPORT_SCHEMA_VERSION, type Report, type Timing } from './report/types.js';
 import { trimReport } from './report/trim.js';
-import { roleBreakdown, type RoleReport } from './roles/breakdown.js';
+import { roleBreakdown, roleReport, type RoleReport } from './roles/breakdown.js';
 import { roleDefinitions } from './roles/definitions.js';
 import { roleReach } from './roles/surface.js';
 import { GATE_NAME, GATE_VERSION } from './base/version.js';
 import { checkDatasetNames, confirmLive, connect, replayBoth, type Connected } from './pipeline-sides.js';
 
 export interface RunOptions {
+  /** The gate's own environment, read once by the entry point (src/cli.ts, src/action/main.ts) and handed down: servers are started from it. */
+  env: NodeJS.ProcessEnv;
   /** Progress lines, for stderr. */
   log?: (line: string) => void;
   now?: () => Date;
@@ -63,16 +65,16 @@ export interface RunOptions {
  * replay the cases on both sides, audit, decide. Writing the report is the caller's step, so a
  * report that cannot be written still has a verdict to print.
  */
-export async function runGate(config: GateConfig, options: RunOptions = {}): Promise<Report> {
+export async function runGate(config: GateConfig, options: RunOptions): Promise<Report> {
   const log = options.log ?? (() => undefined);
   const now = options.now ?? (() => new Date());
   const datasets = options.datasets ?? loadDatasets(config.datasets);
   const startedAt = now();
   const clock = stageClock();
   const deadline = new RunDeadline(config.timeouts);
-  const dirs = options.sideDirs ?? makeSideDirs(config);
+  const dirs = options.sideDirs ?? makeSideDirs(config, options.env);
   try {
-    const connected = await discoverBoth(config, datasets, { deadline, log, clock }, dirs, options.server ?? null);
+    const connected = await discoverBoth(config, datasets, { deadline, log, clock }, dirs, options.server ?? null, options.env);
     const observed = await observe(config, datasets, connected, { deadline, log, clock });
     const today = startedAt.toISOString().slice(0, 10);
     const { changes, calm } = deprecationLifecycle(observed.confirmed, config, today, options.server);
@@ -128,8 +130,9 @@ async function discoverBoth(
   { deadline, log, clock }: Stage,
   dirs: Record<Side, SideDirs | null>,
   server: string | null,
+  env: NodeJS.ProcessEnv,
 ): Promise<Connected> {
-  const connected = await connect(config, deadline, log, dirs, server);
+  const connected = await connect(config, deadline, log, dirs, server, env);
   const { base, cand } = connected;
   clock.stages.connect = Math.max(base.timing.connectMs, cand?.timing.connectMs ?? 0);
   clock.stages.discover = Math.max(base.timing.discoverMs, cand?.timing.discoverMs ?? 0);
@@ -202,8 +205,6 @@ function decideRun(
     definitions,
     { baseline: base.contract, candidate: cand?.contract ?? null },
     { baseline: observed.baseCases, candidate: observed.candCases },
-    config.promotion,
-    today,
   );
   const forbidden = run.datasets.flatMap((d) => d.cases.flatMap((c) => c.forbiddenTools ?? []));
   const reach = roleReach(definitions, forbidden);
@@ -213,11 +214,13 @@ function decideRun(
     repairedOutputs,
     calmRemovals: run.calm,
   });
-  const decided = decide(signals, config.promotion, today);
+  // One pass: the run's decision, and each role's share of it.
+  const names = definitions.map((d) => d.name);
+  const decided = decideByRole(signals, config.promotion, today, names);
   const decision = options.approvedByLabel
-    ? approveCovering(decided, signals, options.approvedByLabel, options.approvalCovers ?? null)
-    : decided;
-  return { decision, roles: roles.roles };
+    ? approveCovering(decided.decision, signals, options.approvedByLabel, options.approvalCovers ?? null)
+    : decided.decision;
+  return { decision, roles: roles.roles.map((share) => roleReport(share, decided.roles.get(share.name)!)) };
 }
 
 /**

@@ -2,7 +2,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { emit, exitCodeOf, FAIL_ONS, failureText, toStderr, type CommandIO, type FailOn } from '../commands/io.js';
 import { runCommand } from '../commands/run.js';
-import { loadConfig } from '../config/load.js';
 import { readSource } from '../config/source.js';
 import { InputError } from '../base/problems.js';
 import { guardProcess } from '../connect/process-guard.js';
@@ -72,7 +71,11 @@ async function main(env: NodeJS.ProcessEnv, interrupted: () => boolean, artifact
     return code;
   }
   if (artifact) writeArtifact(artifact, { report: outcome.report });
-  reportResult(env, { report: outcome.report, reportPath: outcome.reportPath ?? null, config }, captured.io);
+  reportResult(
+    env,
+    { report: outcome.report, reportPath: outcome.reportPath ?? null, snapshot: outcome.baselineSnapshot ?? null },
+    captured.io,
+  );
   return exitCodeOf(outcome, failOn);
 }
 
@@ -116,7 +119,11 @@ function capturingIO(env: NodeJS.ProcessEnv, cwd: string, interrupted: () => boo
 }
 
 /** One server's report: the HTML page and release notes beside it, the outputs, the annotations and the job summary. */
-function reportResult(env: NodeJS.ProcessEnv, run: { report: Report; reportPath: string | null; config: string }, io: CommandIO): void {
+function reportResult(
+  env: NodeJS.ProcessEnv,
+  run: { report: Report; reportPath: string | null; snapshot: string | null },
+  io: CommandIO,
+): void {
   const { report, reportPath } = run;
   // The page people open from the run's artifacts, beside its JSON.
   const htmlPath = reportPath ? reportPath.replace(/\.json$/, '.html') : '';
@@ -132,7 +139,7 @@ function reportResult(env: NodeJS.ProcessEnv, run: { report: Report; reportPath:
     'breaking-count': report.diff.changes.filter((c) => c.severity === 'breaking').length,
     'broken-cases': report.candidate.cases.failed,
   });
-  for (const line of annotations(report, locator(report, run.config, env, io.cwd))) process.stdout.write(`${redact(line)}\n`);
+  for (const line of annotations(report, locator(run.snapshot, env, io.cwd))) process.stdout.write(`${redact(line)}\n`);
   const runUrl =
     env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
       ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`
@@ -166,21 +173,15 @@ function undecided(env: NodeJS.ProcessEnv, artifact: string | null, text: string
   if (artifact) writeArtifact(artifact, { undecided: redact(text) });
 }
 
-/** Lines in the repository: a case's `id:` in its dataset, and a tool's name in a committed snapshot baseline. */
-function locator(report: Report, configFile: string, env: NodeJS.ProcessEnv, cwd: string): Locator {
+/**
+ * Lines in the repository: a case's `id:` in its dataset, and a tool's name in a committed snapshot
+ * baseline (`snapshotFile`, which the run hands back: the config is not read again).
+ */
+function locator(snapshotFile: string | null, env: NodeJS.ProcessEnv, cwd: string): Locator {
   const workspace = env.GITHUB_WORKSPACE ?? cwd;
   const inRepo = (file: string) => relative(workspace, resolve(cwd, file));
-  let snapshot: { file: string; lines: string[] } | null = null;
-  // Only a snapshot baseline has tool lines in the repository; only then is the config read again, for its path.
-  if (report.baseline.transport === 'snapshot') {
-    try {
-      const profile = loadConfig(configFile, env, { baseline: input(env, 'baseline') || undefined }, cwd).profiles[report.baseline.profile];
-      if (profile?.transport === 'snapshot' && existsSync(profile.path))
-        snapshot = { file: profile.path, lines: readFileSync(profile.path, 'utf8').split('\n') };
-    } catch {
-      // the run already read this config; without it, annotations simply carry no snapshot lines
-    }
-  }
+  const snapshot =
+    snapshotFile && existsSync(snapshotFile) ? { file: snapshotFile, lines: readFileSync(snapshotFile, 'utf8').split('\n') } : null;
   // Each dataset is read once, however many of its cases are placed (a Document for lines is slow to build).
   const datasets = new Map<string, ReturnType<typeof readSource>>();
   return {

@@ -1,5 +1,5 @@
 import type { ContractTool } from '../contract/types.js';
-import { resultData } from './result-data.js';
+import { resultData } from '../base/result-data.js';
 import { isObject } from '../base/json-object.js';
 
 // What a result says about more pages, and whether the model can follow it.

@@ -1,42 +1,23 @@
+import { unlistedMentions } from '../contract/mentions.js';
 import type { Contract } from '../contract/types.js';
 import type { Finding, Side } from '../findings/types.js';
 
-/**
- * Tool names that descriptions and instructions mention: identifiers that start with a verb, as tool
- * names do (`list_buckets`, `get_bug_replay`, `searchIssues`). A mention of one the server does not
- * list sends the model to a tool it cannot call (the write-ups' "task coverage"); argument names
- * (`post_id`) and words without a verb in front are left alone, so prose does not trip it.
- */
-const VERBS =
-  'get|list|create|update|delete|remove|search|find|add|set|fetch|read|write|query|send|post|put|patch|run|open|close|move|copy|upload|download|assign|merge|describe';
-const MENTION = new RegExp(`\\b(?:${VERBS})(?:_[a-z0-9]+)+\\b|\\b(?:${VERBS})(?:[A-Z][a-z0-9]+)+\\b`, 'g');
+/** Places named in one finding; the rest are "and more". */
 const MAX_NAMED = 10;
 
+/** A tool the contract's text names but the contract does not list (contract/mentions.ts): one finding per name. */
 export function unlistedToolMentions(contract: Contract, side: Side): Finding[] {
-  const listed = new Set(contract.tools.map((t) => t.name));
-  const parameters = new Set(contract.tools.flatMap((t) => Object.keys((t.inputSchema?.properties as object | undefined) ?? {})));
-  const where = new Map<string, Set<string>>();
-  const scan = (text: string | null | undefined, place: string) => {
-    for (const name of (text ?? '').slice(0, 20_000).match(MENTION) ?? []) {
-      if (listed.has(name) || parameters.has(name)) continue;
-      where.set(name, (where.get(name) ?? new Set()).add(place));
-    }
-  };
-  scan(contract.server.instructions, 'the instructions');
-  for (const tool of contract.tools) scan(tool.description, `"${tool.name}"`);
-  return [...where]
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([name, places]) => {
-      const named = [...places].slice(0, MAX_NAMED);
-      return {
-        code: 'tool-reference-missing' as const,
-        severity: 'dangerous' as const,
-        side,
-        // The tool it concerns is the one named and missing: one finding per name, compared by name.
-        tool: name,
-        message: `"${name}" is named in ${named.join(', ')}${places.size > MAX_NAMED ? ' and more' : ''}, but the server does not list it: the model is sent to a tool it cannot call.`,
-      };
-    });
+  return unlistedMentions(contract).map(([name, places]) => {
+    const named = [...places].slice(0, MAX_NAMED);
+    return {
+      code: 'tool-reference-missing' as const,
+      severity: 'dangerous' as const,
+      side,
+      // The tool it concerns is the one named and missing: one finding per name, compared by name.
+      tool: name,
+      message: `"${name}" is named in ${named.join(', ')}${places.size > MAX_NAMED ? ' and more' : ''}, but the server does not list it: the model is sent to a tool it cannot call.`,
+    };
+  });
 }
 
 /**

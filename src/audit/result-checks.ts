@@ -4,33 +4,11 @@ import type { Code } from '../findings/codes.js';
 import type { Finding, Side } from '../findings/types.js';
 import { validationFailures } from './schema-check.js';
 import { SDK_OUTPUT_INVALID, sdkRefusals } from './sdk-refusal.js';
-import { jsonOfText } from './text-json.js';
+import { jsonOfText } from '../base/text-json.js';
 import { emptyPage, HINT_IN_TEXT, moreSignal, unusablePageHint } from './pagination.js';
 import { inert } from '../base/inert.js';
 import { isObject } from '../base/json-object.js';
-
-/** One live tool result, kept in memory for the audit (the report keeps only its sizes). */
-export interface Observation {
-  caseId: string;
-  tool: string;
-  args: Record<string, unknown>;
-  result: unknown;
-  resultBytes: number;
-  /**
-   * What the model reads: the text content of a tool result, the contents of a resource. Size
-   * findings count this; `resultBytes` (structuredContent included) is reported beside it. Absent
-   * for a result dropped unread, whose whole size is all there is.
-   */
-  modelBytes?: number;
-  /** A resource read by a case, not a tool call: only its size is audited. */
-  kind?: 'resource';
-  /** A case's own budget (`expect.resultBudgetBytes`), over the config's. */
-  resultBudgetBytes?: number;
-  /** JSON pointers (`*` for any key or index) whose values may differ between runs: left out of the comparison. */
-  volatile?: string[];
-  /** The next page the result claimed, asked for once (cases/next-page.ts): its arguments and result. */
-  nextPage?: { args: Record<string, unknown>; result: unknown };
-}
+import type { Observation } from '../cases/types.js';
 
 const textBlocks = (result: Record<string, unknown>): string[] =>
   (Array.isArray(result.content) ? result.content : [])

@@ -1,11 +1,11 @@
 import type { Finding } from '../findings/types.js';
-import type { Observation } from './result-checks.js';
-import { jsonOfText } from './text-json.js';
-import { payloadOf } from './result-data.js';
+import type { Observation } from '../cases/types.js';
+import { jsonOfText } from '../base/text-json.js';
+import { payloadOf } from '../base/result-data.js';
 import { suspiciousReasons } from '../diff/suspicious.js';
 import { judgeWording } from '../diff/wording.js';
 import { isObject } from '../base/json-object.js';
-import { escapeSegment } from '../base/json-pointer.js';
+import { escapeSegment, pointerMatcher } from '../base/json-pointer.js';
 
 /** How deep and how wide the comparison goes: a result is data of any size, and findings must stay readable. */
 const MAX_DEPTH = 32;
@@ -69,15 +69,6 @@ function textDrift(was: Record<string, unknown>, now: Record<string, unknown>, a
 const kindOf = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
 const segment = (key: string | number) => `/${escapeSegment(key)}`;
 
-/** A volatile pattern is a JSON pointer whose `*` segments match any key or index. */
-export const volatileMatcher = (patterns: string[]) => {
-  const split = patterns.map((p) => p.split('/').slice(1));
-  return (pointer: string) => {
-    const parts = pointer.split('/').slice(1);
-    return split.some((p) => p.length <= parts.length && p.every((s, i) => s === '*' || s === parts[i]));
-  };
-};
-
 /**
  * What the candidate returns for the same probe, against what the baseline returned: a field gone,
  * a value of another type, a list that came back empty, an error where there was none, the data
@@ -91,7 +82,7 @@ export function* resultDrift(baseline: Observation[], candidate: Observation[]):
   for (const o of candidate) {
     const was = before.get(`${o.caseId}|${o.tool}`);
     if (!was || !isObject(was.result) || !isObject(o.result)) continue;
-    const volatile = volatileMatcher(o.volatile ?? []);
+    const volatile = pointerMatcher(o.volatile ?? []);
     const found: Finding[] = [];
     const add = (code: Finding['code'], path: string, message: string) =>
       found.push({

@@ -1,8 +1,7 @@
 import { safeRegex } from '../base/safe-regex.js';
 import type { CaseFailure, RequiredTool } from './types.js';
-import { volatileMatcher } from '../audit/result-drift.js';
 import { isObject } from '../base/json-object.js';
-import { escapeSegment, pointerOf } from '../base/json-pointer.js';
+import { escapeSegment, pointerMatcher, pointerOf } from '../base/json-pointer.js';
 
 export interface ObservedResult {
   isError: boolean;
@@ -88,7 +87,7 @@ export function checkExpectations(spec: RequiredTool, observed: ObservedResult):
   }
   if (expect.structured !== undefined) {
     // `volatile` holds here too: a pid or a timestamp frozen by hand is not a failure of the case.
-    const volatile = volatileMatcher(spec.volatile ?? []);
+    const volatile = pointerMatcher(spec.volatile ?? []);
     const [wanted, got] = spec.volatile?.length
       ? [withoutVolatile(expect.structured, volatile), withoutVolatile(observed.structured, volatile)]
       : [expect.structured, observed.structured];

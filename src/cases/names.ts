@@ -1,7 +1,7 @@
 import { dotted, type Problem } from '../base/problems.js';
 import type { Contract, ContractTool } from '../contract/types.js';
 import { closest } from '../base/closest.js';
-import { unlistedToolMentions } from '../audit/references.js';
+import { unlistedMentions } from '../contract/mentions.js';
 import type { Dataset } from './types.js';
 
 /**
@@ -76,7 +76,7 @@ function knownNames(contracts: Contract[], bothSides: boolean) {
     sides,
     exposed,
     anywhere: (tool: string) => sides.some((side) => side.has(tool)),
-    mentioned: new Set(contracts.flatMap((c) => unlistedToolMentions(c, 'candidate').map((f) => f.tool))),
+    mentioned: new Set(contracts.flatMap((c) => unlistedMentions(c).map(([name]) => name))),
     closestTool: (name: string) => (hints.has(name) ? hints.get(name)! : hints.set(name, closest(name, exposed)).get(name)!),
     /** Every prompt either side lists, when both lists are known. */
     prompts:

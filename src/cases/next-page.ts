@@ -1,5 +1,5 @@
 import type { ContractTool } from '../contract/types.js';
-import { resultData } from '../audit/result-data.js';
+import { resultData } from '../base/result-data.js';
 import { isObject } from '../base/json-object.js';
 
 const CURSOR_KEYS = ['nextCursor', 'next_cursor', 'cursor', 'next_page_token', 'nextPageToken'];

@@ -6,12 +6,11 @@ import { nextPageArgs } from './next-page.js';
 import { featureProbes, type FeatureReader } from './feature-probes.js';
 import { describe } from '../base/error-text.js';
 import { depthOf, MAX_DEFINITION_DEPTH } from '../contract/normalize.js';
-import type { Observation } from '../audit/result-checks.js';
-import { resultData } from '../audit/result-data.js';
+import { resultData } from '../base/result-data.js';
 import { checkExpectations, type ObservedResult } from './expect.js';
 import { caseRoles } from './load.js';
 import { contractFailures } from './contract-failures.js';
-import type { Case, CaseFailure, CaseResult, CaseTotals, Dataset, Probe, RequiredTool } from './types.js';
+import type { Case, CaseFailure, CaseResult, CaseTotals, Dataset, Observation, Probe, RequiredTool } from './types.js';
 
 interface ToolCall {
   result: unknown;

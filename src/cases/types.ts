@@ -148,3 +148,26 @@ export interface CaseTotals {
   /** passed / total, or null when there are no cases. Skipped cases count against it. */
   passRate: number | null;
 }
+
+/** One live tool result, as a case hands it to the audit: kept in memory (the report keeps only its sizes). */
+export interface Observation {
+  caseId: string;
+  tool: string;
+  args: Record<string, unknown>;
+  result: unknown;
+  resultBytes: number;
+  /**
+   * What the model reads: the text content of a tool result, the contents of a resource. Size
+   * findings count this; `resultBytes` (structuredContent included) is reported beside it. Absent
+   * for a result dropped unread, whose whole size is all there is.
+   */
+  modelBytes?: number;
+  /** A resource read by a case, not a tool call: only its size is audited. */
+  kind?: 'resource';
+  /** A case's own budget (`expect.resultBudgetBytes`), over the config's. */
+  resultBudgetBytes?: number;
+  /** JSON pointers (`*` for any key or index) whose values may differ between runs: left out of the comparison. */
+  volatile?: string[];
+  /** The next page the result claimed, asked for once (cases/next-page.ts): its arguments and result. */
+  nextPage?: { args: Record<string, unknown>; result: unknown };
+}

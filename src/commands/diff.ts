@@ -53,7 +53,7 @@ export async function diffCommand(
     candidate: after.name,
     datasets: [],
   };
-  const report = await runGate(config, { log: (line) => io.log(`mcp-gate: ${line}`) });
+  const report = await runGate(config, { env: io.env, log: (line) => io.log(`mcp-gate: ${line}`) });
   emit(render('report', report, flags.format, { colour: io.colour && !flags.output }), flags.output, io);
   return { kind: 'verdict', verdict: report.decision.verdict, reportWritten: true };
 }

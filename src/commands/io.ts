@@ -22,7 +22,15 @@ export const toStderr = (text: string): string => noWorkflowCommands(inertLines(
 
 /** What a command ended with. Only the entry points (src/cli.ts, action/main.ts) turn this into an exit code. */
 export type Outcome =
-  | { kind: 'verdict'; verdict: Verdict; reportWritten: boolean; report?: Report; reportPath?: string | null }
+  | {
+      kind: 'verdict';
+      verdict: Verdict;
+      reportWritten: boolean;
+      report?: Report;
+      reportPath?: string | null;
+      /** The snapshot file the baseline was read from, when its profile is a snapshot: the Action places tool annotations on its lines. */
+      baselineSnapshot?: string;
+    }
   | { kind: 'ok' }
   | { kind: 'undecided' };
 

@@ -79,6 +79,7 @@ async function recordProfile(job: RecordJob, io: CommandIO): Promise<{ recording
       'baseline',
       job.profile,
       job.config,
+      io.env,
       () => undefined,
       (line) => io.log(`mcp-gate: ${line}`),
     );

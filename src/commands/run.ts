@@ -59,7 +59,15 @@ export async function runCommand(flags: RunFlags, io: CommandIO): Promise<Outcom
   if (flags.format === 'json') await emitPieces(jsonPieces(report, { toolsOnOneLine: false }), flags.output, io);
   else emit(render('report', report, flags.format, { reportPath, colour: io.colour && !flags.output }), flags.output, io);
   if (reportPath) io.log(`mcp-gate: report written to ${reportPath} (${report.timing.stages.report} ms)`);
-  return { kind: 'verdict', verdict: report.decision.verdict, reportWritten: reportPath !== null, report, reportPath };
+  const baseline = pair.profiles[pair.baseline];
+  return {
+    kind: 'verdict',
+    verdict: report.decision.verdict,
+    reportWritten: reportPath !== null,
+    report,
+    reportPath,
+    ...(baseline?.transport === 'snapshot' && { baselineSnapshot: baseline.path }),
+  };
 }
 
 /**
@@ -71,7 +79,7 @@ async function startEarly(
   config: GateConfig,
   env: NodeJS.ProcessEnv,
 ): Promise<{ datasets: Dataset[]; sideDirs: Record<Side, SideDirs | null> }> {
-  const sideDirs = makeSideDirs(config);
+  const sideDirs = makeSideDirs(config, env);
   for (const side of ['baseline', 'candidate'] as const) {
     const profile = config.profiles[config[side]];
     if (profile?.transport !== 'stdio' || profile.unresolved.length) continue; // the session says why it cannot start
@@ -113,6 +121,7 @@ export async function gateOne(
   try {
     // After a signal nothing more is said about the run: no decision from servers told to end.
     gated = await runGate(config, {
+      env: io.env,
       log: (line) => (io.interrupted() ? undefined : io.log(`${prefix}${line}`)),
       approvedByLabel: flags.approvedByLabel,
       approvalCovers: flags.approvalCovers,

@@ -43,6 +43,7 @@ export async function contractSnapshot(profile: Profile, config: GateConfig, io:
     'candidate',
     profile,
     config,
+    io.env,
     () => undefined,
     (line) => io.log(`mcp-gate: ${line}`),
   );

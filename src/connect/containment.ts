@@ -66,11 +66,11 @@ function wrapped(route: ContainmentRoute, command: string, args: string[], env: 
   return [...prefixOf(route, env), '/bin/sh', '-c', NAMESPACE_INIT, 'mcp-gate-init', command, ...args];
 }
 
-/** Tries a route on `true`: the same command line a server gets, so what passes here holds there. */
-function probe(route: ContainmentRoute): string | null {
+/** Tries a route on `true`, in the gate's environment: the same command line a server gets, so what passes here holds there. */
+function probe(route: ContainmentRoute, gateEnv: NodeJS.ProcessEnv): string | null {
   if (route === 'unshare-root' && uid() !== 0) return 'the gate is not root';
-  const [command, ...args] = wrapped(route, 'true', [], process.env);
-  const result = spawnSync(command!, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 5_000, env: process.env });
+  const [command, ...args] = wrapped(route, 'true', [], gateEnv);
+  const result = spawnSync(command!, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 5_000, env: gateEnv });
   if (result.error) return (result.error as NodeJS.ErrnoException).code === 'ENOENT' ? `${command} not found` : result.error.message;
   if (result.status === 0) return null;
   const why = result.stderr.toString('utf8').trim().split('\n')[0]?.slice(0, 200);
@@ -79,19 +79,23 @@ function probe(route: ContainmentRoute): string | null {
 
 let detected: Containment | null = null;
 
-/** Detected once per gate process, at the first server it starts: a few milliseconds. */
-export function containment(source: NodeJS.ProcessEnv = process.env): Containment {
+/**
+ * Detected once per gate process, at the first server it starts: a few milliseconds. `gateEnv` is
+ * the gate's own environment, as the entry point read it (src/cli.ts): `MCPGATE_CONTAINMENT`, and
+ * the PATH the probes run with.
+ */
+export function containment(gateEnv: NodeJS.ProcessEnv): Containment {
   if (detected) return detected;
   const unavailable: string[] = [];
   if (process.platform !== 'linux') {
     unavailable.push(`${process.platform}: no PID namespaces or subreapers; process groups only`);
     return (detected = { mechanism: 'none', route: null, unavailable });
   }
-  const asked = source.MCPGATE_CONTAINMENT?.trim();
+  const asked = gateEnv.MCPGATE_CONTAINMENT?.trim();
   const routes = !asked || asked === 'auto' ? ROUTES : ROUTES.filter((r) => r === asked);
   if (asked && asked !== 'auto' && !routes.length) unavailable.push(`MCPGATE_CONTAINMENT=${asked}`);
   for (const route of routes) {
-    const refusal = probe(route);
+    const refusal = probe(route, gateEnv);
     if (!refusal) return (detected = { mechanism: route === 'subreaper' ? 'subreaper' : 'pid-namespace', route, unavailable });
     unavailable.push(`${route}: ${refusal}`);
   }
@@ -118,11 +122,18 @@ function findable(command: string, env: NodeJS.ProcessEnv, cwd: string): boolean
 }
 
 /**
- * The command line that starts `command` contained. A command that cannot be found is started as
- * it is, so that its spawn error (ENOENT) reads as it always did.
+ * The command line that starts `command` contained, in the server's environment `env`; `gateEnv`
+ * (the gate's own) decides the containment. A command that cannot be found is started as it is, so
+ * that its spawn error (ENOENT) reads as it always did.
  */
-export function contain(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): { command: string; args: string[] } {
-  const { route } = containment();
+export function contain(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  gateEnv: NodeJS.ProcessEnv,
+): { command: string; args: string[] } {
+  const { route } = containment(gateEnv);
   if (!route || !findable(command, env, cwd)) return { command, args };
   const [head, ...rest] = wrapped(route, command, args, env);
   return { command: head!, args: rest };

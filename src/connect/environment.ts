@@ -33,6 +33,8 @@ export interface LaunchSpec {
   args: string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** The gate's own environment, which the launch was expanded from: it decides how the server is contained (containment.ts). */
+  gateEnv: NodeJS.ProcessEnv;
 }
 
 /**
@@ -50,5 +52,5 @@ export function launchSpecOf(
     missing.push(...expanded.missing);
     return expanded.value;
   });
-  return { spec: { command: command!, args, cwd: launch.cwd, env }, missing: [...new Set(missing)] };
+  return { spec: { command: command!, args, cwd: launch.cwd, env, gateEnv: source }, missing: [...new Set(missing)] };
 }

@@ -187,6 +187,7 @@ async function runBuild(build: string, cwd: string, source: NodeJS.ProcessEnv, b
   const group = spawnGroup(process.platform === 'win32' ? 'cmd.exe' : 'sh', process.platform === 'win32' ? ['/c', build] : ['-c', build], {
     cwd,
     env,
+    gateEnv: source,
   });
   group.child.stdin?.end();
   group.child.stdout!.on('data', (chunk: Buffer) => output.push(chunk));

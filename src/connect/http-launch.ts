@@ -1,4 +1,4 @@
-import type { ServerLaunch } from '../config/types.js';
+import type { LaunchSpec } from './environment.js';
 import { describe } from '../base/error-text.js';
 import { endGroup, spawnGroup, type SpawnedGroup } from './process-group.js';
 import { networkFailure } from './errors.js';
@@ -23,8 +23,8 @@ export class LaunchedServer {
   private group: SpawnedGroup | null = null;
 
   constructor(
-    private readonly launch: ServerLaunch,
-    private readonly env: NodeJS.ProcessEnv,
+    /** The expanded launch (environment.ts): command, args, cwd, the server's environment and the gate's. */
+    private readonly spec: LaunchSpec,
     private readonly options: { stderrTailBytes: number; killGraceMs: number },
   ) {
     this.stderr = new StreamTail(options.stderrTailBytes);
@@ -32,7 +32,8 @@ export class LaunchedServer {
 
   /** Spawns the server; rejects with the spawn error (e.g. ENOENT). */
   async start(): Promise<void> {
-    const group = spawnGroup(this.launch.command, this.launch.args, { cwd: this.launch.cwd, env: this.env });
+    const { command, args, cwd, env, gateEnv } = this.spec;
+    const group = spawnGroup(command, args, { cwd, env, gateEnv });
     this.group = group;
     group.child.stdout!.resume();
     group.child.stderr!.on('data', (chunk: Buffer) => this.stderr.push(chunk));

@@ -25,7 +25,7 @@ const keyOf = (spec: LaunchSpec) => JSON.stringify([spec.command, spec.args, spe
 export function prelaunch(spec: LaunchSpec, stderrTailBytes: number): void {
   const key = keyOf(spec);
   if (held.has(key)) return;
-  const group = spawnGroup(spec.command, spec.args, { cwd: spec.cwd, env: spec.env });
+  const group = spawnGroup(spec.command, spec.args, { cwd: spec.cwd, env: spec.env, gateEnv: spec.gateEnv });
   const entry: Held = { group, stdout: [], stdoutBytes: 0, stderr: new StreamTail(stderrTailBytes), forward: null };
   held.set(key, entry);
   group.child.stdout!.on('data', (chunk: Buffer) => {

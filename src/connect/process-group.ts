@@ -53,10 +53,17 @@ export interface SpawnedGroup {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts a server as a group leader, inside the strongest containment this machine allows (containment.ts). */
-export function spawnGroup(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): SpawnedGroup {
+/**
+ * Starts a server as a group leader, inside the strongest containment this machine allows
+ * (containment.ts): `env` is the server's environment, `gateEnv` the gate's own, which decides how.
+ */
+export function spawnGroup(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; gateEnv: NodeJS.ProcessEnv },
+): SpawnedGroup {
   const env = { ...options.env, [RUN_MARK.split('=')[0]!]: RUN_MARK.slice(RUN_MARK.indexOf('=') + 1) };
-  const contained = contain(command, args, env, options.cwd);
+  const contained = contain(command, args, env, options.cwd, options.gateEnv);
   const child = spawn(contained.command, contained.args, {
     cwd: options.cwd,
     env,

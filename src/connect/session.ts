@@ -69,6 +69,8 @@ export class Session {
     profile: StdioProfile | RemoteProfile,
     timeouts: Timeouts,
     limits: Limits,
+    /** The gate's own environment, as the entry point read it: `${VAR}` references expand from it, and a server's safe set comes from it. */
+    env: NodeJS.ProcessEnv,
     track: (session: Session) => void = () => undefined,
     /** The side's own TMPDIR and HOME (connect/side-dirs.ts); null: the gate's. */
     dirs: SideDirs | null = null,
@@ -76,8 +78,8 @@ export class Session {
     // An unset variable is a config problem (exit 3), whichever side it is on: it says nothing about the server.
     if (profile.unresolved.length) throw new InputError(profile.unresolved);
     return profile.transport === 'stdio'
-      ? Session.openStdio(side, profile, timeouts, limits, track, dirs)
-      : Session.openRemote(side, profile, timeouts, limits, track, dirs);
+      ? Session.openStdio(side, profile, timeouts, limits, env, track, dirs)
+      : Session.openRemote(side, profile, timeouts, limits, env, track, dirs);
   }
 
   private static async openStdio(
@@ -85,11 +87,12 @@ export class Session {
     profile: StdioProfile,
     timeouts: Timeouts,
     limits: Limits,
+    env: NodeJS.ProcessEnv,
     track: (session: Session) => void,
     dirs: SideDirs | null,
   ): Promise<Session> {
     const era = probeEndedServer.has(profile) ? 'legacy' : 'auto';
-    const { spec } = launchSpecOf(profile, process.env, dirs);
+    const { spec } = launchSpecOf(profile, env, dirs);
     const transport = new GroupStdioTransport({
       ...spec,
       maxMessageBytes: limits.maxMessageBytes,
@@ -119,15 +122,16 @@ export class Session {
     profile: RemoteProfile,
     timeouts: Timeouts,
     limits: Limits,
+    env: NodeJS.ProcessEnv,
     track: (session: Session) => void,
     dirs: SideDirs | null,
   ): Promise<Session> {
-    const { url, headers, redactor } = resolveRemote(profile, process.env);
+    const { url, headers, redactor } = resolveRemote(profile, env);
     let server: LaunchedServer | null = null;
     if (profile.launch) {
       // The port usually sits in both the url and the args, so args expand `${VAR}` too.
-      const { spec } = launchSpecOf(profile.launch, process.env, dirs);
-      server = new LaunchedServer({ ...profile.launch, command: spec.command, args: spec.args }, spec.env, {
+      const { spec } = launchSpecOf(profile.launch, env, dirs);
+      server = new LaunchedServer(spec, {
         stderrTailBytes: limits.stderrTailBytes,
         killGraceMs: timeouts.killGraceMs,
       });

@@ -28,8 +28,8 @@ export class SideDirs {
     this.fill();
   }
 
-  /** Null when the profile keeps the gate's TMPDIR and HOME: nothing to make. */
-  static create(side: Side, isolation: Isolation, realHome = process.env.HOME ?? homedir()): SideDirs | null {
+  /** Null when the profile keeps the gate's TMPDIR and HOME: nothing to make. `realHome` is where home entries are linked or copied from. */
+  static create(side: Side, isolation: Isolation, realHome: string): SideDirs | null {
     if (isolation.tmpdir === 'shared' && !isolation.home.isolated) return null;
     return new SideDirs(mkdtempSync(join(tmpdir(), `mcp-gate-${side}-`)), isolation, realHome);
   }
@@ -78,13 +78,14 @@ export class SideDirs {
   }
 }
 
-/** Each live side's own folders (connect/side-dirs.ts), as its profile asks. */
-export function makeSideDirs(config: GateConfig): Record<Side, SideDirs | null> {
+/** Each live side's own folders (connect/side-dirs.ts), as its profile asks; home entries come from the gate's HOME in `env`. */
+export function makeSideDirs(config: GateConfig, env: NodeJS.ProcessEnv): Record<Side, SideDirs | null> {
+  const realHome = env.HOME ?? homedir();
   const of = (side: Side, name: string): SideDirs | null => {
     const profile = config.profiles[name];
     if (!profile || profile.transport === 'snapshot') return null;
     const isolation = profile.transport === 'stdio' ? profile.isolation : profile.launch?.isolation;
-    return isolation ? SideDirs.create(side, isolation) : null;
+    return isolation ? SideDirs.create(side, isolation, realHome) : null;
   };
   return { baseline: of('baseline', config.baseline), candidate: of('candidate', config.candidate) };
 }

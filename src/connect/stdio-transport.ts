@@ -3,6 +3,7 @@ import { serializeMessage, type JSONRPCMessage, type Transport } from '@modelcon
 import { endGroup, spawnGroup, type SpawnedGroup } from './process-group.js';
 import { adopt } from './prelaunch.js';
 import { StreamTail } from './stderr-tail.js';
+import type { LaunchSpec } from './environment.js';
 
 /** The JSON-RPC error code the gate answers a tools/call with when it dropped the result for its size. */
 import { RESULT_TOO_LARGE } from './byte-budget.js';
@@ -69,11 +70,8 @@ export function parseMessage(line: string): JSONRPCMessage | null {
   return valid ? (value as JSONRPCMessage) : null;
 }
 
-export interface StdioLaunch {
-  command: string;
-  args: string[];
-  cwd: string;
-  env: NodeJS.ProcessEnv;
+/** A server's launch (environment.ts), with the bounds its session keeps. */
+export interface StdioLaunch extends LaunchSpec {
   /**
    * A stdout line longer than this is never held in memory. If it is the answer to a tools/call it
    * becomes a "result too large" error for that call; otherwise it ends the session.
@@ -122,11 +120,11 @@ export class GroupStdioTransport implements Transport {
   /** Idempotent: the gate starts the process itself (to tell spawn errors apart), then the SDK calls start() again. */
   async start(): Promise<void> {
     if (this.group) return this.group.spawned;
-    const { command, args, cwd, env } = this.launch;
+    const { command, args, cwd, env, gateEnv } = this.launch;
     // A server started ahead (prelaunch.ts) is taken over with its output so far; otherwise spawn now.
     let group = adopt(this.launch, { stdout: (chunk) => this.onStdout(chunk), stderr: this.stderr });
     if (!group) {
-      group = spawnGroup(command, args, { cwd, env });
+      group = spawnGroup(command, args, { cwd, env, gateEnv });
       group.child.stdout!.on('data', (chunk: Buffer) => this.onStdout(chunk));
       group.child.stderr!.on('data', (chunk: Buffer) => this.stderr.push(chunk));
     }

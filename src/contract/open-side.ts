@@ -31,6 +31,8 @@ export async function openSide(
   side: Side,
   profile: Profile,
   config: GateConfig,
+  /** The gate's own environment, as the entry point read it (connect/session.ts). */
+  env: NodeJS.ProcessEnv,
   track: (session: Session) => void,
   log?: (line: string) => void,
   dirs: SideDirs | null = null,
@@ -48,7 +50,7 @@ export async function openSide(
     log,
     `${side}: starting the server (spawn and initialize)`,
     { name: 'timeouts.startupMs', ms: startupMs },
-    () => Session.open(side, profile, config.timeouts, config.limits, track, dirs),
+    () => Session.open(side, profile, config.timeouts, config.limits, env, track, dirs),
   );
   const connected = performance.now();
   try {

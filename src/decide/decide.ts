@@ -59,9 +59,40 @@ const tolerated = (code: Code, policy: Policy): number =>
  * verdict with the same reasons in the same order.
  */
 export function decide(signals: Signal[], policy: Policy, today: string): Decision {
-  const { kept, applied, raised } = applyExceptions(signals, policy.exceptions, today);
+  return decideByRole(signals, policy, today, []).decision;
+}
+
+/** What one role's own signals ask for: its share of the run's decision. */
+export type RoleDecision = Pick<Decision, 'verdict' | 'reasons'>;
+
+/**
+ * The run's decision and, from the same pass, each role's: the exceptions are matched once, and a
+ * role's verdict and reasons are those of its own signals (`Signal.roles`: its cases, the tools its
+ * cases forbid, its surface findings), judged under the same policy, thresholds included. A role's
+ * share is what a person scoping that role reads; the run's verdict is the gate's.
+ */
+export function decideByRole(
+  signals: Signal[],
+  policy: Policy,
+  today: string,
+  roles: string[],
+): { decision: Decision; roles: Map<string, RoleDecision> } {
+  const excepted = applyExceptions(signals, policy.exceptions, today);
+  const { kept, applied, raised } = excepted;
+  const decision: Decision = { ...judged([...kept, ...raised], policy), exceptionsApplied: applied };
+  if (decision.reasons.length) decision.signalKeys = judgedKeys(decision.reasons, [...kept, ...raised]);
+  const byRole = new Map<string, RoleDecision>();
+  for (const role of roles) {
+    const share = excepted.within((s) => s.roles?.includes(role) ?? false);
+    byRole.set(role, judged([...share.kept, ...share.raised], policy));
+  }
+  return { decision, roles: byRole };
+}
+
+/** The reasons some signals give under the policy, strongest first, and the verdict they make. */
+function judged(signals: Signal[], policy: Policy): RoleDecision {
   const byCode = new Map<Code, Signal[]>();
-  for (const signal of [...kept, ...raised]) byCode.set(signal.code, [...(byCode.get(signal.code) ?? []), signal]);
+  for (const signal of signals) byCode.set(signal.code, [...(byCode.get(signal.code) ?? []), signal]);
 
   const reasons: Reason[] = [];
   for (const [code, fired] of byCode) {
@@ -79,9 +110,7 @@ export function decide(signals: Signal[], policy: Policy, today: string): Decisi
   subsumeForbiddenExposure(reasons);
   reasons.sort((a, b) => STRENGTH[b.action] - STRENGTH[a.action] || reasonRank(a.code) - reasonRank(b.code));
   const strongest = reasons.reduce<Action>((acc, r) => (STRENGTH[r.action] > STRENGTH[acc] ? r.action : acc), 'ignore');
-  const decision: Decision = { verdict: VERDICT[strongest], reasons, exceptionsApplied: applied };
-  if (reasons.length) decision.signalKeys = judgedKeys(reasons, [...kept, ...raised]);
-  return decision;
+  return { verdict: VERDICT[strongest], reasons };
 }
 
 /** The reason for a code's signals that end at one action, naming their tools (or features) and, when a cap set the action, why. */

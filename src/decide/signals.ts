@@ -20,6 +20,12 @@ export interface Signal {
    * witness search could not confirm, or a new destructive tool that reaches no role's surface.
    */
   cap?: { action: 'hold' | 'ignore'; why: string };
+  /**
+   * The roles whose share of the run this signal is: a case's roles, the roles of the cases that
+   * forbid an exposed tool, a role finding's role. Changes and the audit's findings belong to no
+   * role: they weigh on the run's verdict alone (decide/decide.ts decideByRole).
+   */
+  roles?: string[];
 }
 
 /** Which tools the datasets' roles can reach; null when no dataset defines a role. */
@@ -67,22 +73,7 @@ export function collectSignals(
         ...(cap && { cap }),
       };
     });
-  const exposed = new Map<string, string[]>();
-  for (const result of candidateCases) {
-    for (const failure of result.failures) {
-      // An exposure the baseline's same case has too is pre-existing, like the rest of that case.
-      if (failure.code !== 'forbidden-tool-exposed' || !failure.tool || failure.regression === false) continue;
-      exposed.set(failure.tool, [...(exposed.get(failure.tool) ?? []), result.id]);
-    }
-  }
-  for (const [tool, cases] of [...exposed].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    signals.push({
-      code: 'forbidden-tool-exposed',
-      tool,
-      fingerprint: null,
-      message: `${tool} is exposed but forbidden by ${cases.join(', ')}`,
-    });
-  }
+  signals.push(...exposureSignals(candidateCases));
   for (const result of candidateCases) {
     if (result.status !== 'failed') continue;
     const code = result.regression === false ? 'case-already-failing' : 'case-broken';
@@ -92,6 +83,7 @@ export function collectSignals(
       fingerprint: null,
       message: `${result.id}: ${result.failures.map((f) => f.message).join('; ')}`,
       about: `${result.dataset}#${result.id}`,
+      roles: rolesOf(result),
     });
   }
   for (const finding of findings) {
@@ -102,10 +94,41 @@ export function collectSignals(
       fingerprint: null,
       message: finding.message,
       ...(finding.caseId && { about: finding.caseId }),
+      ...(finding.role !== undefined && { roles: [finding.role] }),
     });
   }
   return signals;
 }
+
+/**
+ * One `forbidden-tool-exposed` signal per tool a candidate case forbids and finds exposed, naming
+ * those cases, and belonging to their roles. An exposure the baseline's same case has too is
+ * pre-existing, like the rest of that case.
+ */
+function exposureSignals(candidateCases: CaseResult[]): Signal[] {
+  const exposed = new Map<string, { cases: string[]; roles: Set<string> }>();
+  for (const result of candidateCases) {
+    for (const failure of result.failures) {
+      if (failure.code !== 'forbidden-tool-exposed' || !failure.tool || failure.regression === false) continue;
+      const seen = exposed.get(failure.tool) ?? { cases: [], roles: new Set<string>() };
+      seen.cases.push(result.id);
+      for (const role of rolesOf(result)) seen.roles.add(role);
+      exposed.set(failure.tool, seen);
+    }
+  }
+  return [...exposed]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([tool, { cases, roles }]) => ({
+      code: 'forbidden-tool-exposed',
+      tool,
+      fingerprint: null,
+      message: `${tool} is exposed but forbidden by ${cases.join(', ')}`,
+      roles: [...roles],
+    }));
+}
+
+/** Every role a case counts for: the dataset's role, then the case's own `roles`. */
+export const rolesOf = (result: CaseResult): string[] => result.roles ?? [result.role];
 
 /**
  * What caps a change at Hold. The original design blocks new destructive tools "in the role

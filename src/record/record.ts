@@ -1,5 +1,4 @@
-import { resultData } from '../audit/result-data.js';
-import { volatileMatcher } from '../audit/result-drift.js';
+import { resultData } from '../base/result-data.js';
 import { mapLimit } from '../base/concurrency.js';
 import type { ToolCallResult } from '../connect/session.js';
 import { depthOf, MAX_DEFINITION_DEPTH } from '../contract/normalize.js';
@@ -9,7 +8,8 @@ import { describe } from '../base/error-text.js';
 import { probeArguments } from './probe-args.js';
 import { withoutVolatile } from '../cases/expect.js';
 import { isObject } from '../base/json-object.js';
-import { escapeSegment } from '../base/json-pointer.js';
+import { pointerMatcher } from '../base/json-pointer.js';
+import { byShape, changesByShape, differences } from './volatile.js';
 
 /**
  * `record`: what a server returns, frozen as expectations. Every tool that may be called (read-only,
@@ -54,7 +54,6 @@ export type CallFor = (pass: 0 | 1) => Promise<Call>;
 /** Frozen data bigger than this is thinned: a case is read by people, and a list of records changes with the data. */
 const MAX_FROZEN_BYTES = 2048;
 const MAX_VOLATILE = 50;
-const MAX_DEPTH = 32;
 
 const clip = (text: string, max = 160) => (text.length > max ? `${text.slice(0, max)}…` : text);
 const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
@@ -164,51 +163,9 @@ function settle(recording: Recording, first: Answer, second: Answer, shapes: (va
     recording.notes.push('the result is a list, not an object; the live comparison checks its first item');
     return;
   }
-  const stable = withoutVolatile(first.data, volatileMatcher(recording.volatile)) as Record<string, unknown>;
+  const stable = withoutVolatile(first.data, pointerMatcher(recording.volatile)) as Record<string, unknown>;
   const frozen = thin(stable, recording.notes);
   if (frozen && Object.keys(frozen).length) recording.expect.structured = frozen;
-}
-
-/**
- * What changes with every process or release, whatever two recordings show: the server's own version
- * string (the next release answers another), UUIDs, timestamps (ISO date-times, epoch milliseconds)
- * and numbers under a key that names a process or a clock. Two processes of the same release may
- * agree on them by chance (a version, a UUID seeded from the data); the next release will not.
- */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
-const CLOCK_OR_PROCESS_KEY =
-  /^(?:pid|ppid|uptime|timestamp|time|now|started_?at|startedAt|updated_?at|updatedAt|created_?at|createdAt)$|(?:_at|At|Time|_time|Ms|_ms)$/;
-const EPOCH_MS = [946_684_800_000, 4_102_444_800_000]; // 2000 to 2100
-
-function changesByShape(serverVersion: string | null | undefined): (value: unknown, key: string) => boolean {
-  // A version too short or plain to be told from data ("1", "v") is not matched.
-  const version = serverVersion && /\d+\.\d+/.test(serverVersion) ? serverVersion : null;
-  return (value, key) => {
-    if (typeof value === 'string')
-      return UUID.test(value) || DATE_TIME.test(value) || (version !== null && (value === version || value.includes(version)));
-    if (typeof value === 'number')
-      return CLOCK_OR_PROCESS_KEY.test(key) || (Number.isInteger(value) && value >= EPOCH_MS[0]! && value <= EPOCH_MS[1]!);
-    return false;
-  };
-}
-
-/** Adds the pointers whose values `volatile` calls volatile by their shape (array indices as `*`). */
-function byShape(
-  value: unknown,
-  pointer: string,
-  depth: number,
-  volatile: (value: unknown, key: string) => boolean,
-  out: Set<string>,
-): void {
-  if (depth > MAX_DEPTH || out.has(pointer)) return;
-  if (Array.isArray(value)) value.forEach((item) => byShape(item, `${pointer}/*`, depth + 1, volatile, out));
-  else if (isObject(value))
-    for (const [key, item] of Object.entries(value)) {
-      const child = `${pointer}/${escapeSegment(key)}`;
-      if (item !== null && typeof item !== 'object' && volatile(item, key)) out.add(child);
-      else byShape(item, child, depth + 1, volatile, out);
-    }
 }
 
 /**
@@ -232,34 +189,6 @@ function machineReason(text: string): string | null {
   const found = MACHINE.find(([re]) => re.test(text));
   if (!found) return null;
   return `this looks like a reason of this machine (${found[1]}), not of the arguments: record where the server can reach what it needs (or give it in the profile's env), then record again`;
-}
-
-/** Where two answers differ, as JSON pointers with array indices as `*` (a clock in every item is one field). */
-function differences(a: unknown, b: unknown, pointer: string, depth: number, out: Set<string>): void {
-  const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
-  if (depth > MAX_DEPTH) {
-    // Past the depth compared field by field, a subtree that changed at all is volatile as a whole.
-    if (JSON.stringify(a) !== JSON.stringify(b)) out.add(pointer);
-    return;
-  }
-  if (kind(a) !== kind(b)) {
-    out.add(pointer);
-    return;
-  }
-  if (Array.isArray(a) && Array.isArray(b)) {
-    if (a.length !== b.length) out.add(pointer);
-    else a.forEach((item, i) => differences(item, b[i], `${pointer}/*`, depth + 1, out));
-    return;
-  }
-  if (isObject(a) && isObject(b)) {
-    for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
-      const child = `${pointer}/${escapeSegment(key)}`;
-      if (!Object.hasOwn(a, key) || !Object.hasOwn(b, key)) out.add(child);
-      else differences(a[key], b[key], child, depth + 1, out);
-    }
-    return;
-  }
-  if (a !== b) out.add(pointer);
 }
 
 /**

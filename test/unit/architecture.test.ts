@@ -7,7 +7,8 @@ import { ROOT } from '../helpers/cli.js';
 /**
  * Imports run one way, in the order of the pipeline (docs/architecture.md): a module may import
  * from its own layer or an earlier one, never a later one, and no chain of imports comes back to
- * where it started. Folders of one layer (diff, cases, audit) may use each other, without cycles.
+ * where it started. Folders of one layer (diff and audit) may use each other, without cycles. The cases
+ * run before the audit that reads their answers, so cases/ and record/ never import from audit/.
  */
 const LAYERS: string[][] = [
   // Shared by all: plain data (finding codes), text safety, redaction, small helpers.
@@ -17,7 +18,10 @@ const LAYERS: string[][] = [
   ['contract'],
   // A pure search for instances one schema accepts and another refuses; the diff asks it.
   ['witness'],
-  ['diff', 'cases', 'audit', 'record'],
+  // Live calls: the cases replayed on each side, and `record` (which freezes answers as cases).
+  ['cases', 'record'],
+  // What the two contracts and the cases' answers show: the diff, and the audit of both sides.
+  ['diff', 'audit'],
   ['decide', 'roles'],
   ['report', 'bundle'],
   ['pipeline', 'pipeline-sides'],
@@ -69,6 +73,42 @@ function cyclesIn(g: Graph): string[] {
   return cycles;
 }
 
+/**
+ * Where a module reads the process environment: `process.env`, `process['env']`, or `env` taken out
+ * of `process` by destructuring. Comments and strings do not count.
+ */
+function readsProcessEnv(text: string): boolean {
+  const source = ts.createSourceFile('module.ts', text, ts.ScriptTarget.Latest, true);
+  const isProcess = (node: ts.Node) => ts.isIdentifier(node) && node.text === 'process';
+  const found = (node: ts.Node): boolean => {
+    if (ts.isPropertyAccessExpression(node) && isProcess(node.expression) && node.name.text === 'env') return true;
+    if (ts.isElementAccessExpression(node) && isProcess(node.expression) && ts.isStringLiteral(node.argumentExpression))
+      if (node.argumentExpression.text === 'env') return true;
+    if (ts.isVariableDeclaration(node) && node.initializer && isProcess(node.initializer) && ts.isObjectBindingPattern(node.name))
+      if (node.name.elements.some((e) => (e.propertyName ?? e.name).getText(source) === 'env')) return true;
+    return ts.forEachChild(node, found) ?? false;
+  };
+  return found(source);
+}
+
+/** The entry points read the environment once and hand it down (`CommandIO.env`, `RunOptions.env`). */
+const ENTRY_POINTS = ['cli.ts', 'action/main.ts'];
+
+describe('the environment', () => {
+  it('is read from process.env by the entry points alone: connect/ and every stage take it as an input', () => {
+    const readers = [...graph.keys()].filter((file) => readsProcessEnv(readFileSync(file, 'utf8'))).map(rel);
+    expect(readers.filter((file) => !ENTRY_POINTS.includes(file))).toEqual([]);
+  });
+
+  it('sees process.env however it is read, and not in a comment or a string', () => {
+    expect(readsProcessEnv('const home = process.env.HOME;')).toBe(true);
+    expect(readsProcessEnv("spawn(cmd, { env: process['env'] });")).toBe(true);
+    expect(readsProcessEnv('const { env, argv } = process;')).toBe(true);
+    expect(readsProcessEnv('// never reads process.env\nconst s = "process.env";')).toBe(false);
+    expect(readsProcessEnv('function f(env: NodeJS.ProcessEnv) { return env.HOME; }')).toBe(false);
+  });
+});
+
 describe('the import layers of src/', () => {
   it('places every module in a layer', () => {
     expect([...graph.keys()].filter((file) => layerOf(file) < 0).map(rel)).toEqual([]);
@@ -93,10 +133,16 @@ describe('the import layers of src/', () => {
     const at = (path: string) => join(SRC, path);
     const bad: Graph = new Map([
       [at('report/render.ts'), [at('commands/run.ts')]],
+      [at('cases/names.ts'), [at('audit/references.ts')]],
+      [at('record/record.ts'), [at('audit/result-drift.ts')]],
       [at('diff/a.ts'), [at('diff/b.ts')]],
       [at('diff/b.ts'), [at('diff/a.ts')]],
     ]);
-    expect(upwardImports(bad)).toEqual(['report/render.ts -> commands/run.ts']);
+    expect(upwardImports(bad)).toEqual([
+      'report/render.ts -> commands/run.ts',
+      'cases/names.ts -> audit/references.ts',
+      'record/record.ts -> audit/result-drift.ts',
+    ]);
     expect(cyclesIn(bad)).toEqual(['diff/a.ts -> diff/b.ts -> diff/a.ts']);
     // Dynamic imports count: the command table loads each command with import().
     expect(importsOf(at('commands/table.ts')).map(rel)).toContain('commands/run.ts');

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { approveCovering, decide, type Policy } from '../../src/decide/decide.js';
+import fc from 'fast-check';
+import { change } from '../../src/diff/change.js';
+import { approveCovering, decide, decideByRole, type Policy } from '../../src/decide/decide.js';
 import { collectSignals, type Signal } from '../../src/decide/signals.js';
 import { markRegressions } from '../../src/cases/regression.js';
 import type { CaseFailure, CaseResult } from '../../src/cases/types.js';
@@ -223,5 +225,84 @@ describe('approveCovering: a label approves what was there when it was given', (
     expect(d.verdict).toBe('Rollback');
     expect(d.staleApproval).toMatchObject({ label: 'ok', uncovered: 1 });
     expect(approveCovering(decided, signals, 'ok', []).staleApproval?.uncovered).toBe(2);
+  });
+});
+
+describe('each role decided in the run pass', () => {
+  const ROLES = ['agent', 'commander', 'auditor'];
+  const TOOLS = ['Tickets.Close', 'Runbooks.Search', 'Deployments.Rollback'];
+  const caseResult = fc.record({
+    id: fc.constantFrom('A', 'B', 'C', 'D'),
+    role: fc.constantFrom(...ROLES),
+    roles: fc.option(fc.subarray(ROLES, { minLength: 1 }), { nil: undefined }),
+    status: fc.constantFrom<CaseResult['status']>('passed', 'failed', 'skipped'),
+    regression: fc.option(fc.boolean(), { nil: undefined }),
+    exposed: fc.array(fc.record({ tool: fc.constantFrom(...TOOLS), regression: fc.option(fc.boolean(), { nil: undefined }) }), {
+      maxLength: 2,
+    }),
+  });
+  type CaseDraft = typeof caseResult extends fc.Arbitrary<infer T> ? T : never;
+  const roleFinding = fc.record({
+    code: fc.constantFrom<Code>('role-surface-leak', 'role-destructive-limit'),
+    tool: fc.constantFrom(...TOOLS),
+    role: fc.constantFrom(...ROLES),
+    regression: fc.boolean(),
+  });
+  const exception = fc.record({
+    code: fc.constantFrom<Code>('case-broken', 'forbidden-tool-exposed', 'role-surface-leak', 'tool-removed'),
+    tool: fc.option(fc.constantFrom(...TOOLS), { nil: undefined }),
+    reason: fc.constant('approved'),
+    expires: fc.constantFrom('2020-01-01', '2099-01-01'),
+  });
+  const toResult = (r: CaseDraft, i: number): CaseResult => ({
+    id: `${r.id}${i}`,
+    role: r.role,
+    ...(r.roles && { roles: [r.role, ...r.roles.filter((x) => x !== r.role)] }),
+    dataset: `${r.role}.cases.yaml`,
+    status: r.status,
+    passed: r.status === 'passed',
+    ...(r.regression !== undefined && { regression: r.regression }),
+    failures: r.exposed.map((e) => ({
+      code: 'forbidden-tool-exposed',
+      tool: e.tool,
+      message: `${e.tool} is exposed`,
+      ...(e.regression !== undefined && { regression: e.regression }),
+    })),
+    probes: [],
+  });
+
+  it('gives each role what deciding its own signals alone gives, and the run what deciding all of them gives', () => {
+    fc.assert(
+      fc.property(
+        fc.array(caseResult, { maxLength: 8 }),
+        fc.array(roleFinding, { maxLength: 4 }),
+        fc.array(exception, { maxLength: 3 }),
+        fc.integer({ min: 0, max: 2 }),
+        (raw, rawFindings, exceptions, maxBrokenCases) => {
+          const cases = raw.map(toResult);
+          const findings = rawFindings.map((f) => ({ ...f, severity: 'dangerous' as const, side: 'candidate' as const, message: f.code }));
+          const changes = [change('tool-removed', { kind: 'tool', tool: 'Tickets.Close', at: [] }, 'Tickets.Close', null)];
+          const rules = { 'role-surface-leak': 'rollback' as const };
+          const p = policy({ maxBrokenCases, exceptions, rules });
+          const signals = collectSignals(changes, cases, findings);
+          const decided = decideByRole(signals, p, TODAY, ROLES);
+          expect(decided.decision).toEqual(decide(signals, p, TODAY));
+          for (const role of ROLES) {
+            // What each role was given before the run's one pass: a decision of its own cases and findings.
+            const own = decide(
+              collectSignals(
+                [],
+                cases.filter((c) => (c.roles ?? [c.role]).includes(role)),
+                findings.filter((f) => f.role === role),
+              ),
+              p,
+              TODAY,
+            );
+            expect(decided.roles.get(role)).toEqual({ verdict: own.verdict, reasons: own.reasons });
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { audit } from '../../src/audit/index.js';
-import { auditResult, type Observation } from '../../src/audit/result-checks.js';
+import { auditResult } from '../../src/audit/result-checks.js';
+import type { Observation } from '../../src/cases/types.js';
 import { resultDrift } from '../../src/audit/result-drift.js';
 import { DEFAULTS } from '../../src/config/types.js';
 import { diffContracts } from '../../src/diff/index.js';

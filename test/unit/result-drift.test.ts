@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Observation } from '../../src/audit/result-checks.js';
+import type { Observation } from '../../src/cases/types.js';
 import { resultDrift } from '../../src/audit/result-drift.js';
 
 const observed = (result: unknown, volatile?: string[]): Observation => ({

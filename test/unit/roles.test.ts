@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { loadDatasets } from '../../src/cases/load.js';
 import { InputError } from '../../src/base/problems.js';
 import { roleBreakdown } from '../../src/roles/breakdown.js';
+import { decideByRole } from '../../src/decide/decide.js';
+import { collectSignals } from '../../src/decide/signals.js';
 import { roleDefinitions, type RoleDefinition } from '../../src/roles/definitions.js';
 import { toolMatcher } from '../../src/roles/glob.js';
 import { roleFindings } from '../../src/roles/surface.js';
@@ -126,14 +128,17 @@ describe('role-surface-leak and role-destructive-limit', () => {
       scoped(['Tickets.*', 'Customers.*']),
       { name: 'commander', datasets: [], surface: { allowedTools: ['*'], maxDestructiveTools: null } },
     ];
-    const result = roleBreakdown(
-      roles,
-      { baseline, candidate },
-      { baseline: [], candidate: [] },
-      { rules: {}, maxNewDestructiveTools: 0, maxBrokenCases: 0, exceptions: [] },
+    const result = roleBreakdown(roles, { baseline, candidate }, { baseline: [], candidate: [] });
+    const policy = { rules: {}, maxNewDestructiveTools: 0, maxBrokenCases: 0, exceptions: [] };
+    const decided = decideByRole(
+      collectSignals([], [], result.findings),
+      policy,
       '2026-01-01',
+      roles.map((r) => r.name),
     );
-    expect(result.roles.map((r) => [r.name, r.verdict, r.reasons.map((x) => x.tools)])).toEqual([
+    expect(
+      result.roles.map((r) => [r.name, decided.roles.get(r.name)!.verdict, decided.roles.get(r.name)!.reasons.map((x) => x.tools)]),
+    ).toEqual([
       ['support-agent', 'Hold', [['Runbooks.Search']]],
       ['commander', 'Promote', []],
     ]);

@@ -16,7 +16,7 @@ describe("a side's own folders", () => {
   };
 
   it('makes nothing when the profile keeps the gate TMPDIR and HOME', () => {
-    expect(SideDirs.create('candidate', { tmpdir: 'shared', home: { isolated: false } })).toBeNull();
+    expect(SideDirs.create('candidate', { tmpdir: 'shared', home: { isolated: false } }, realHome())).toBeNull();
   });
 
   it('gives a fresh TMPDIR, and a HOME only when asked, with entries linked or copied; renew empties them; remove leaves the real HOME', () => {
@@ -41,7 +41,7 @@ describe("a side's own folders", () => {
   });
 
   it('shares HOME by default', () => {
-    const dirs = SideDirs.create('candidate', { tmpdir: 'own', home: { isolated: false } })!;
+    const dirs = SideDirs.create('candidate', { tmpdir: 'own', home: { isolated: false } }, realHome())!;
     expect(Object.keys(dirs.env()).sort()).toEqual(['TEMP', 'TMP', 'TMPDIR']);
     dirs.remove();
   });

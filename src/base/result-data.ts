@@ -1,5 +1,5 @@
 import { jsonOfText } from './text-json.js';
-import { isObject } from '../base/json-object.js';
+import { isObject } from './json-object.js';
 
 /** A result's data: its structuredContent, and the first text block that is a JSON object or array. */
 export function payloadOf(result: Record<string, unknown>): { structuredContent?: unknown; text?: unknown } {
