@@ -1,0 +1,27 @@
+import type { SchemaWork } from '../contract/schema-work.js';
+
+/** What a witness search is asked, within what budget, and what it answers (src/witness/search.ts). */
+export interface WitnessBudget {
+  /** Instances judged at most for this search. */
+  instances: number;
+  /** Schema nodes visited at most while reading the schemas. */
+  nodes: number;
+}
+
+export type WitnessOutcome =
+  | { kind: 'found'; instance: unknown; refusal: string; tried: number }
+  /**
+   * `barren`: the search built no instance that the accepting schema takes, or none that reached a
+   * focus location, so finding nothing proves nothing.
+   */
+  | { kind: 'none'; tried: number; strategies: string[]; barren?: true }
+  | { kind: 'unsearchable'; reason: string; tried: number };
+
+export interface WitnessOptions {
+  seed: number;
+  budget: WitnessBudget;
+  /** Instance paths where the structural diff saw a difference: searched first. */
+  focus?: string[][];
+  /** The run's count of schema nodes, which this search adds to. */
+  work?: SchemaWork;
+}
