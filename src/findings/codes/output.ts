@@ -33,7 +33,7 @@ export const OUTPUT_CODES = {
     action: 'hold',
     title: "Output fields added where the baseline's schema refused undeclared ones",
     message: (c) =>
-      `"${toolName(c)}" output gains field "${place(c)}", which the baseline's schema refused (additionalProperties: false); a consumer that validates results against it refuses one that carries the field.`,
+      `"${toolName(c)}" output gains field "${place(c)}", which the baseline's schema refused as undeclared; a consumer that validates results against it refuses one that carries the field.`,
   },
   'output-property-removed': {
     area: 'output',
