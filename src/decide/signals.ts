@@ -151,6 +151,13 @@ function capOf(c: Change, { reach = null, repairedOutputs, calmRemovals }: Signa
       why: reach ? 'it reaches no role defined by the datasets' : 'no dataset defines a role, so there is no role surface it could enter',
     };
   }
+  if (c.witness?.optionLike) {
+    // Argument-injection hardening (diff/confirm.ts): what it refuses is what a command line reads as an option.
+    return {
+      action: 'hold',
+      why: "every call it refuses passes an argument that starts with '-', which a command line reads as an option",
+    };
+  }
   if (c.witness?.live?.outcome === 'refuted') {
     // The candidate's own server answered the witness without an error (cases/witness-calls.ts).
     return { action: 'hold', why: 'the candidate answered the witness live without an error' };

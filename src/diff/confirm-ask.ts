@@ -152,6 +152,21 @@ function unsafe(x: unknown, depth: number): boolean {
   return Object.values(x).some((v) => unsafe(v, depth + 1));
 }
 
+/**
+ * A string a command line reads as an option: it starts with '-' and is not a number. Refusing one
+ * is argument-injection hardening (a server that hands a ref or a path to git, tar or ssh keeps a
+ * model from sending `--upload-pack=…`), so a witness made only of such calls is held, not rolled
+ * back (docs/verdicts.md, "Argument-injection hardening").
+ */
+const OPTION_LIKE = /^-(?![\d.])/;
+
+/** Whether an instance passes an option-like string anywhere in it. */
+export function holdsOptionLike(x: unknown, depth = 0): boolean {
+  if (typeof x === 'string') return OPTION_LIKE.test(x);
+  if (depth > 64 || x === null || typeof x !== 'object') return false;
+  return Object.values(x).some((v) => holdsOptionLike(v, depth + 1));
+}
+
 /** The instance path a change is at: `/inputSchema/properties/a/properties/b/maximum` is `a/b`. */
 export function instancePath(c: Change): string[] {
   const at = c.subject.kind === 'tool' ? c.subject.at : [];

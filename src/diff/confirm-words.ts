@@ -36,6 +36,27 @@ export function withWitness(c: Change, side: Side, outcome: WitnessOutcome): Cha
   };
 }
 
+/**
+ * A break whose every refused call found passes an argument that starts with '-': held, with the
+ * witness and why (docs/verdicts.md, "Argument-injection hardening").
+ */
+export function hardening(c: Change, side: Side, outcome: Extract<WitnessOutcome, { kind: 'found' }>, tried: number): Change {
+  const witness: Witness = {
+    status: 'found',
+    side,
+    instance: outcome.instance,
+    refusal: clip(outcome.refusal, 300),
+    tried,
+    optionLike: true,
+  };
+  return {
+    ...c,
+    severity: 'dangerous',
+    witness,
+    message: `${c.message} ${evidence(side, outcome.instance, witness.refusal!)} Every refused call found passes an argument that starts with '-', which a command line reads as an option: argument-injection hardening, so it is held, not rolled back.`,
+  };
+}
+
 /** A held change with the witness that shows what it refuses: evidence, not a verdict. */
 export function evidenced(c: Change, side: Side, outcome: Extract<WitnessOutcome, { kind: 'found' }>): Change {
   const witness: Witness = { status: 'found', side, instance: outcome.instance, refusal: clip(outcome.refusal, 300), tried: outcome.tried };

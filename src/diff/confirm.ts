@@ -2,8 +2,17 @@ import type { Contract, JsonSchema } from '../contract/types.js';
 import { CODES } from '../findings/codes.js';
 import type { Change } from '../findings/types.js';
 import type { WitnessBudget, WitnessOutcome } from '../witness/search.js';
-import { instancePath, remembered, schemasOf, searchSafely, type Ledger, type SchemaPair, type Side } from './confirm-ask.js';
-import { calm, evidenced, spotted, withWitness } from './confirm-words.js';
+import {
+  holdsOptionLike,
+  instancePath,
+  remembered,
+  schemasOf,
+  searchSafely,
+  type Ledger,
+  type SchemaPair,
+  type Side,
+} from './confirm-ask.js';
+import { calm, evidenced, hardening, spotted, withWitness } from './confirm-words.js';
 import { isTooComplex, isUnread } from './schema-context.js';
 import { canonicalJson } from '../contract/canonical.js';
 import { SchemaWork } from '../contract/schema-work.js';
@@ -102,8 +111,8 @@ type Pair = SchemaPair;
 /** The searches one side of one tool may run, within the tool's and the run's budgets. */
 interface Searches {
   pair: Pair;
-  /** A search at the first depth; `share` of the tool's instances. */
-  search(accept: JsonSchema, refuse: JsonSchema, focus?: string[][], share?: number): WitnessOutcome;
+  /** A search at the first depth; `share` of the tool's instances; sparing option-like arguments if asked. */
+  search(accept: JsonSchema, refuse: JsonSchema, focus?: string[][], share?: number, spareOptions?: boolean): WitnessOutcome;
   /** The instances a deeper search may build now: DEEP times the tool's, within what the run has left. */
   deepInstances(): number;
   /** A deeper search, with another seed, focused where the changes are. */
@@ -119,12 +128,13 @@ function searcher(pair: Pair, budget: SearchBudget, left: Ledger, work: SchemaWo
         : null;
   return {
     pair,
-    search: (accept, refuse, focus = [], share = 1) => {
+    search: (accept, refuse, focus = [], share = 1, spareOptions = false) => {
       const none = spent();
       if (none) return none;
       const instances = Math.min(Math.ceil(budget.instances * share), left.instances);
-      return remembered(left, [accept, refuse, focus, instances, SEED], () =>
-        searchSafely(accept, refuse, { seed: SEED, budget: { instances, nodes: budget.nodes }, focus, work }),
+      const spare = spareOptions ? holdsOptionLike : undefined;
+      return remembered(left, [accept, refuse, focus, instances, SEED, spareOptions], () =>
+        searchSafely(accept, refuse, { seed: SEED, budget: { instances, nodes: budget.nodes }, focus, work, spare }),
       );
     },
     deepInstances: () => Math.min(budget.instances * DEEP, Math.max(0, left.instances)),
@@ -148,15 +158,31 @@ function judgeBreaks(breaking: Change[], side: Side, s: Searches): [Change, Chan
   });
 }
 
+type Found = Extract<WitnessOutcome, { kind: 'found' }>;
+
+/**
+ * A change with the witness found for it. An input witness that passes an option-like argument is
+ * searched again, sparing such values: a witness without one replaces it; none at all, and the
+ * change is argument-injection hardening, held with the first witness.
+ */
+function found(c: Change, side: Side, outcome: Found, s: Searches, focus: string[][]): Change {
+  if (side !== 'input' || !holdsOptionLike(outcome.instance)) return withWitness(c, side, outcome);
+  const spared = s.search(s.pair.accept, s.pair.refuse, focus, 1, true);
+  if (spared.kind === 'found') return withWitness(c, side, spared);
+  return proves(spared) ? hardening(c, side, outcome, outcome.tried + spared.tried) : withWitness(c, side, outcome);
+}
+
 /**
  * A break the first search did not witness gets a deeper one (DEEP times the instances, another
  * seed): found, it is a break with its witness; still nothing, it is unconfirmed and held.
  */
 function settle(c: Change, side: Side, first: WitnessOutcome, s: Searches): Change {
+  const focus = [instancePath(c)];
+  if (first.kind === 'found') return found(c, side, first, s, focus);
   if (first.kind !== 'none') return withWitness(c, side, first);
   const instances = s.deepInstances();
-  const focus = [instancePath(c)];
   const deep = s.deep(s.pair.accept, s.pair.refuse, focus, instances);
+  if (deep.kind === 'found') return found(c, side, deep, s, focus);
   if (deep.kind !== 'none') return withWitness(c, side, deep);
   // Nothing either way, at depth: the walk over-claimed (a constraint the rest implied, a
   // condition that cannot fire), and the change is calm. A witness the other way: held, unconfirmed.
@@ -171,7 +197,7 @@ function spotCheck(side: Side, tool: string, own: Change[], s: Searches): Judged
   const flagged = own.filter((c) => c.severity === 'dangerous');
   // A spot check, where the walk found no break, spends half the budget: most such sides are calm.
   const outcome = s.search(accept, refuse, own.map(instancePath), SPOT);
-  if (outcome.kind === 'found') return witnessed(flagged, own, side, tool, outcome);
+  if (outcome.kind === 'found') return witnessed(flagged, own, side, tool, outcome, s);
   const calmable = flagged.filter((c) => CALMABLE.has(c.code) && !isUnread(c) && reachable(c));
   if (outcome.kind !== 'none' || !calmable.length) return { replaced: [], added: [] };
   // Before a held change is let go as calm, the search goes deeper both ways: a miss must not be silence.
@@ -179,7 +205,7 @@ function spotCheck(side: Side, tool: string, own: Change[], s: Searches): Judged
   // Focused where the calmable changes are: a search whose instances never reach them proves nothing.
   const focus = calmable.map(instancePath);
   const forward = s.deep(accept, refuse, focus, instances);
-  if (forward.kind === 'found') return witnessed(flagged, own, side, tool, forward);
+  if (forward.kind === 'found') return witnessed(flagged, own, side, tool, forward, s);
   const back = forward.kind === 'none' ? s.deep(backAccept, rawAccept, focus, instances) : forward;
   // Calm: no instance tells the two schemas apart, either way, at the first depth too.
   if (!proves(outcome) || !proves(forward) || !proves(back)) return { replaced: [], added: [] };
@@ -194,17 +220,11 @@ function spotCheck(side: Side, tool: string, own: Change[], s: Searches): Judged
  * held. Where nothing the walk flagged explains it (nothing flagged, or only what it could not
  * classify), the witness is a break of its own.
  */
-function witnessed(
-  flagged: Change[],
-  own: Change[],
-  side: Side,
-  tool: string,
-  outcome: Extract<WitnessOutcome, { kind: 'found' }>,
-): Judged {
+function witnessed(flagged: Change[], own: Change[], side: Side, tool: string, outcome: Found, s: Searches): Judged {
   const replaced = flagged.filter((c) => POLICY_HELD.has(c.code)).map((c): [Change, Change] => [c, evidenced(c, side, outcome)]);
   // A removal the lifecycle judges explains a refused call too.
   const explained = (flagged.length > 0 || own.some((c) => LIFECYCLE.has(c.code))) && flagged.every((c) => POLICY_HELD.has(c.code));
-  return { replaced, added: explained ? [] : [withWitness(spotted(side, tool), side, outcome)] };
+  return { replaced, added: explained ? [] : [found(spotted(side, tool), side, outcome, s, own.map(instancePath))] };
 }
 
 /**

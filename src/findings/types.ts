@@ -43,6 +43,12 @@ export interface Witness {
   /** What was tried, or why nothing could be. */
   note?: string;
   /**
+   * Every refused call the search found passes a string that starts with '-', which a command line
+   * reads as an option (a second search that spared such values found none): argument-injection
+   * hardening, held rather than rolled back. Absent otherwise, and in older reports.
+   */
+  optionLike?: true;
+  /**
    * The witness sent to the live servers (an input witness only, where the gate may call the tool):
    * what each side answered and what that makes of the break. Absent where no server was live or
    * no call could move the verdict, and in older reports.

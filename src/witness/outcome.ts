@@ -24,4 +24,10 @@ export interface WitnessOptions {
   focus?: string[][];
   /** The run's count of schema nodes, which this search adds to. */
   work?: SchemaWork;
+  /**
+   * Instances the asker does not count as witnesses, though one schema accepts them and the other
+   * refuses them (diff/confirm.ts spares arguments a command line reads as options). They still
+   * seed mutations, so a witness without them can be found from them.
+   */
+  spare?: (instance: unknown) => boolean;
 }

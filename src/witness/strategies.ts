@@ -99,7 +99,7 @@ export class Search {
     const [accept, refuse] = this.judges;
     if (!accept.accepts(instance)) return;
     if (this.valid.length < 400) this.valid.push(instance);
-    if (!refuse.accepts(instance)) this.witness = { instance, refusal: refuse.refusal() };
+    if (!refuse.accepts(instance) && !this.options.spare?.(instance)) this.witness = { instance, refusal: refuse.refusal() };
   }
 
   /**
@@ -117,7 +117,7 @@ export class Search {
         const smaller = editAt(current, path, ABSENT);
         if (smaller === ABSENT) continue;
         this.tried++;
-        if (accept.accepts(smaller) && !refuse.accepts(smaller)) {
+        if (accept.accepts(smaller) && !refuse.accepts(smaller) && !this.options.spare?.(smaller)) {
           current = smaller;
           shrunk = true;
           break;

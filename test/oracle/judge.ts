@@ -22,6 +22,8 @@ export interface ChangeSeen {
   code: string;
   severity: string;
   path: string;
+  /** Held as argument-injection hardening: every refused call the gate found passes a leading '-'. */
+  optionLike?: true;
 }
 
 export interface Found {
@@ -87,6 +89,10 @@ export const POLICIES: { name: string; why: string }[] = [
     name: 'output-hold',
     why: 'An output enum widened, an output constraint loosened, a new member of an output union or a field added to an output object the baseline closed is a Hold (dangerous), not a Rollback, by design: consumers may or may not depend on the old range.',
   },
+  {
+    name: 'option-like-hold',
+    why: "A change whose every refused call the gate found passes a string that starts with '-' (what a command line reads as an option) is argument-injection hardening: a Hold, not a Rollback, by design (docs/verdicts.md).",
+  },
 ];
 
 const isText = (code: string) => /^(description|title|instructions)-/.test(code);
@@ -98,7 +104,7 @@ export function gateChanges(side: SchemaSide, before: Schema, after: Schema): Ch
   const root = side === 'input' ? '/inputSchema' : '/outputSchema';
   return diffContracts(contractOf(tool(before)), contractOf(tool(after)))
     .filter((c) => (c.path === root || c.path.startsWith(`${root}/`)) && !isText(c.code))
-    .map((c) => ({ code: c.code, severity: c.severity, path: c.path }));
+    .map((c) => ({ code: c.code, severity: c.severity, path: c.path, ...(c.witness?.optionLike ? { optionLike: true as const } : {}) }));
 }
 
 const worstOf = (changes: ChangeSeen[]): Worst =>
@@ -124,6 +130,9 @@ function find(accepting: Schema, refusing: Schema, generous: boolean): Found {
   return { found: deep.found, witness: deep.witness, generous: deep.found, tried: fast.tried + deep.tried };
 }
 
+/** A held change whose witness is argument-injection hardening, whatever its code. */
+const OPTION_LIKE = '(option-like)';
+
 /** Codes held, not rolled back, by a documented policy: the name of the policy that covers all of `held`. */
 const HELD: Record<string, string> = {
   'input-constraint-declared': 'declared-hold',
@@ -136,6 +145,7 @@ const HELD: Record<string, string> = {
   'output-constraint-loosened': 'output-hold',
   'output-variant-added': 'output-hold',
   'output-closed-property-added': 'output-hold',
+  [OPTION_LIKE]: 'option-like-hold',
 };
 
 function heldByPolicy(held: string[]): string | undefined {
@@ -185,7 +195,7 @@ export function judgePair(pair: Pair): Outcome {
     reverse = find(refusing, accepting, (!breaking.found && worst !== 'safe') || expectReverse);
 
   const codes = (severity: string) => changes.filter((c) => c.severity === severity).map((c) => c.code);
-  const held = changes.filter((c) => c.severity !== 'safe').map((c) => c.code);
+  const held = changes.filter((c) => c.severity !== 'safe').map((c) => (c.optionLike ? OPTION_LIKE : c.code));
   let category: Category;
   if (breaking.found) category = worst === 'breaking' ? 'agree' : worst === 'dangerous' ? 'under-rated' : 'silent';
   else category = worst === 'breaking' ? 'false-alarm' : 'agree';

@@ -117,3 +117,35 @@ describe('a new tool that declares itself destructive (issue 26 §5)', () => {
     expect(decide(collectSignals(changes, [], []), old, '2026-11-25').verdict).toBe('Rollback');
   });
 });
+
+describe('argument-injection hardening: a value that starts with "-" refused (GT6, docs/verdicts.md)', () => {
+  const pattern = (p: string) => obj({ remote: { type: 'string', pattern: p } });
+  const judged = (before: string, after: string) => {
+    const changes = diffContracts(contractOf(tool('fetch', pattern(before))), contractOf(tool('fetch', pattern(after))));
+    const refused = changes.filter((c) => c.witness?.status === 'found');
+    return {
+      verdict: decide(collectSignals(changes, [], []), policy, '2026-11-28').verdict,
+      witnesses: refused.map((c) => [c.code, c.severity, c.witness?.instance, c.witness?.optionLike ?? false]),
+    };
+  };
+
+  it('is held with its witness when every call refused passes a leading "-"', () => {
+    // @cyanheads/git-mcp-server 2.15.1 -> 2.15.3: remote names may no longer start with '-'.
+    expect(judged('^[a-zA-Z0-9._-]+$', '^[a-zA-Z0-9._]+(?:[-._a-zA-Z0-9]*)$')).toEqual({
+      verdict: 'Hold',
+      witnesses: [['input-call-refused', 'dangerous', { remote: '-------' }, true]],
+    });
+  });
+
+  it('still rolls back when a call without one is refused too, showing that call', () => {
+    const { verdict, witnesses } = judged('^[a-z-]+$', '^[a-z]+$');
+    expect(verdict).toBe('Rollback');
+    expect(witnesses).toHaveLength(1);
+    expect(witnesses[0]![3]).toBe(false);
+    expect(JSON.stringify(witnesses[0]![2])).not.toMatch(/"-/);
+  });
+
+  it('a negative number is no option: refusing "-1" still rolls back', () => {
+    expect(judged('^-?[0-9]+$', '^[0-9]+$').verdict).toBe('Rollback');
+  });
+});
