@@ -21,8 +21,24 @@ export interface SchemaPair {
   back: JsonSchema;
 }
 
+/**
+ * The pairs a run made, by the two schemas' own text: a release-wide change (a family of tools built
+ * from one definition, drifted alike) reads each distinct pair once. The pair depends only on the
+ * schemas, so sharing it changes nothing.
+ */
+export type PairMemo = Map<string, SchemaPair | null>;
+
+/** `schemasOf`, made once per distinct pair of schemas of a run. */
+export function pairOf(memo: PairMemo, side: Side, old: ContractTool, now: ContractTool): SchemaPair | null {
+  const [was, is] = side === 'input' ? [old.inputSchema, now.inputSchema] : [old.outputSchema, now.outputSchema];
+  const key = `${side}\u0000${JSON.stringify(was)}\u0000${JSON.stringify(is)}`;
+  let pair = memo.get(key);
+  if (pair === undefined) memo.set(key, (pair = schemasOf(side, old, now)));
+  return pair;
+}
+
 /** The schema that must accept and the one that must refuse a witness, for one side of one tool. */
-export function schemasOf(side: Side, old: ContractTool, now: ContractTool): SchemaPair | null {
+function schemasOf(side: Side, old: ContractTool, now: ContractTool): SchemaPair | null {
   if (side === 'input') {
     if (!old.inputSchema || old.inputSchema.type !== 'object' || !now.inputSchema) return null; // a repaired root is held already
     return {

@@ -5,10 +5,11 @@ import type { WitnessBudget, WitnessOutcome } from '../witness/search.js';
 import {
   holdsOptionLike,
   instancePath,
+  pairOf,
   remembered,
-  schemasOf,
   searchSafely,
   type Ledger,
+  type PairMemo,
   type SchemaPair,
   type Side,
 } from './confirm-ask.js';
@@ -60,6 +61,7 @@ export function confirmChanges(
   work: SchemaWork = new SchemaWork(),
 ): Change[] {
   const left: Ledger = { instances: budget.perRun, memo: new Map() };
+  const pairs: PairMemo = new Map();
   const byTool = new Map<string, Change[]>();
   for (const c of changes) if (c.tool !== null) byTool.set(c.tool, [...(byTool.get(c.tool) ?? []), c]);
   const afterByName = new Map(after.tools.map((t) => [t.name, t]));
@@ -84,7 +86,7 @@ export function confirmChanges(
         (!was || !is || canonicalJson(was) === canonicalJson(is) || normalForm(was, was, work) === normalForm(is, is, work))
       )
         continue;
-      const pair = schemasOf(side, old, now);
+      const pair = pairOf(pairs, side, old, now);
       if (!pair) continue;
       const judged = judgeSide(side, old.name, pair, own, budget, left, work);
       for (const [from, to] of judged.replaced) out.set(from, to);

@@ -34,7 +34,9 @@ function textChanges(tool: string, at: string[], before: string | undefined, aft
   const subject: Subject = { kind: 'tool', tool, at };
   // New text (a new tool or parameter) is only checked for injection; "changed" needs an old text.
   if (before !== undefined && before !== after) out.push(wordingChange('description', subject, before, after));
-  const reasons = suspiciousReasons(after, before ?? '');
+  // Text kept as it was has nothing new to flag (each pattern is held against the old text): a changed
+  // tool's unchanged descriptions are not read again.
+  const reasons = before === after ? [] : suspiciousReasons(after, before ?? '');
   if (reasons.length)
     out.push(
       change('description-suspicious', subject, before ?? null, after, `Contains ${reasons.join('; ')}, in "${tool}" ${pointer(...at)}.`),

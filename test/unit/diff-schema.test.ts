@@ -324,3 +324,29 @@ describe('keywords that were once passed in silence', () => {
     ).toEqual([]);
   });
 });
+
+describe('the witness search reads each distinct pair of schemas once, and never another pair', () => {
+  // Three tools share one baseline schema; two drift alike, one another way. The search's pair is
+  // shared by schema text (diff/confirm-ask.ts `pairOf`): keyed on the baseline alone, the third
+  // tool would be searched with the first two's pair and get a witness for a change it never made.
+  const base = obj({ n: { type: 'integer', maximum: 100 }, s: { type: 'string', enum: ['a', 'b'] } });
+  const lowered = obj({ n: { type: 'integer', maximum: 10 }, s: { type: 'string', enum: ['a', 'b'] } });
+  const narrowed = obj({ n: { type: 'integer', maximum: 100 }, s: { type: 'string', enum: ['a'] } });
+  const changes = diffContracts(
+    contractOf(tool('t1', base), tool('t2', base), tool('t3', base)),
+    contractOf(tool('t1', lowered), tool('t2', lowered), tool('t3', narrowed)),
+  );
+  const witnessOf = (name: string) => changes.find((c) => c.tool === name)?.witness;
+
+  it('tools drifted alike get the same witness, found once', () => {
+    expect(witnessOf('t1')?.status).toBe('found');
+    expect(witnessOf('t2')).toEqual(witnessOf('t1'));
+    expect((witnessOf('t1')?.instance as { n: number }).n).toBeGreaterThan(10);
+  });
+
+  it('a tool with the same baseline drifted another way gets a witness for its own change', () => {
+    expect(changes.filter((c) => c.tool === 't3').map((c) => c.code)).toEqual(['input-enum-narrowed']);
+    expect(witnessOf('t3')?.status).toBe('found');
+    expect((witnessOf('t3')?.instance as { s: string }).s).toBe('b');
+  });
+});
