@@ -13,7 +13,9 @@ const REGRESSION: Record<Hint, ChangeCode> = {
 
 /**
  * Compares effective hints, so a hint going from absent to its spec default is no change.
- * Moving toward the risky value is a regression; moving away is reported as safe.
+ * Moving toward the risky value is a regression. Moving away is safe where the server declares a
+ * hint it did not before (it annotates at last), and held where it changes a hint it declared at
+ * the risky value (`annotation-relaxed`: the tool claims to do less, on its word alone).
  */
 export function diffAnnotations(before: ContractTool, after: ContractTool): Change[] {
   const out: Change[] = [];
@@ -21,7 +23,9 @@ export function diffAnnotations(before: ContractTool, after: ContractTool): Chan
     const was = before.effectiveAnnotations[hint];
     const now = after.effectiveAnnotations[hint];
     if (was === now) continue;
-    out.push(toolChange(now === RISKY_VALUE[hint] ? REGRESSION[hint] : 'annotation-improved', after.name, ['annotations', hint], was, now));
+    const relaxed = before.annotations?.[hint] === RISKY_VALUE[hint] && after.annotations?.[hint] === !RISKY_VALUE[hint];
+    const code = now === RISKY_VALUE[hint] ? REGRESSION[hint] : relaxed ? 'annotation-relaxed' : 'annotation-improved';
+    out.push(toolChange(code, after.name, ['annotations', hint], was, now));
   }
   return out;
 }

@@ -61,7 +61,28 @@ describe('annotations, compared as effective values', () => {
     expect(pairs(hinted({ openWorldHint: false }), hinted({ openWorldHint: true }))).toEqual([
       ['open-world-hint-regression', 'dangerous', 't'],
     ]);
-    expect(pairs(hinted({ openWorldHint: true }), hinted({ openWorldHint: false }))).toEqual([['annotation-improved', 'safe', 't']]);
+    expect(pairs(hinted(), hinted({ openWorldHint: false }))).toEqual([['annotation-improved', 'safe', 't']]);
+  });
+
+  it('a hint declared at its risky value and now at its safe one is held; one declared where none was is safe', () => {
+    // MO6 (docs/judgements.md): destructiveHint true -> false on tools that still tap and type.
+    expect(pairs(hinted({ destructiveHint: true }), hinted({ destructiveHint: false }))).toEqual([
+      ['annotation-relaxed', 'dangerous', 't'],
+    ]);
+    expect(pairs(hinted({ openWorldHint: true }), hinted({ openWorldHint: false }))).toEqual([['annotation-relaxed', 'dangerous', 't']]);
+    expect(pairs(hinted({ readOnlyHint: false }), hinted({ readOnlyHint: true }))).toEqual([
+      ['annotation-relaxed', 'dangerous', 't'],
+      // read-only implies the safe values of the others, which the server never declared
+      ['annotation-improved', 'safe', 't'],
+      ['annotation-improved', 'safe', 't'],
+    ]);
+    // The server annotating at last (I1, AT8): absent, so the spec's risky default, then declared safe.
+    expect(pairs(hinted(), hinted({ destructiveHint: false }))).toEqual([['annotation-improved', 'safe', 't']]);
+    expect(pairs(hinted(), hinted({ readOnlyHint: true }))).toEqual([
+      ['annotation-improved', 'safe', 't'],
+      ['annotation-improved', 'safe', 't'],
+      ['annotation-improved', 'safe', 't'],
+    ]);
   });
 
   it('counts read-only regressions per tool in the summary', () => {

@@ -35,6 +35,18 @@ export const ANNOTATION_CODES = {
     title: 'Open-world hint regressions',
     message: hintMoved('openWorldHint'),
   },
+  // A hint the server declared at its risky value, now declared at the safe one (MO6: destructiveHint
+  // true -> false on 15 tools that tap and type). Clients that asked before calling it may stop
+  // asking, on the server's word alone: held for a person to check the tool really does less. A hint
+  // declared where none was (the server annotating at last) stays `annotation-improved`.
+  'annotation-relaxed': {
+    area: 'annotations',
+    severity: 'dangerous',
+    action: 'hold',
+    title: 'Declared hints relaxed',
+    message: (c) =>
+      `"${toolName(c)}" declared ${c.subject.kind === 'tool' ? c.subject.at.at(-1) : ''} ${show(c.before)} and now declares ${show(c.after)}: clients that asked before calling it may stop asking; check that the tool really does less.`,
+  },
   'annotation-improved': {
     area: 'annotations',
     severity: 'safe',
