@@ -23,8 +23,11 @@ const rows = [...table.matchAll(/^\| (\w+) \| `([^`]+)` \| (\S+) → (\S+) \| ([
   }),
 );
 
+const fixture = (pkg: string, version: string) =>
+  join(ROOT, 'test/fixtures/releases', `${pkg.replace(/^@/, '').replace('/', '__')}@${version}.json`);
+
 const contract = (pkg: string, version: string) => {
-  const file = join(ROOT, 'test/fixtures/releases', `${pkg.replace(/^@/, '').replace('/', '__')}@${version}.json`);
+  const file = fixture(pkg, version);
   const recorded = JSON.parse(readFileSync(file, 'utf8')) as {
     serverInfo?: { name?: string; version?: string };
     instructions?: string;
@@ -70,6 +73,16 @@ describe('judgements on published releases (docs/judgements.md)', () => {
     const agree = rows.length - disagreeing.length;
     expect(disagreements).toContain(`(${agree} of ${rows.length} rows agree today`);
     for (const row of disagreeing) expect(disagreements).toMatch(new RegExp(`\\*\\*[^*]*\\b${row.id}\\b[^*]*\\*\\*`));
+  });
+
+  it('the page says what the figure rests on: byte-identical tool lists, and agreement where the tools changed', () => {
+    const tools = (pkg: string, version: string) =>
+      JSON.stringify((JSON.parse(readFileSync(fixture(pkg, version), 'utf8')) as { tools: unknown[] }).tools);
+    const changed = rows.filter((r) => tools(r.pkg, r.before) !== tools(r.pkg, r.after));
+    const agreeing = changed.filter((r) => r.accepts.includes(verdicts.get(r.id)!));
+    expect(disagreements).toContain(`in ${rows.length - changed.length} rows the two \`tools/list\` results are byte-identical`);
+    expect(disagreements).toContain(`${rows.filter((r) => r.accepts.length > 1).length} rows accept two verdicts`);
+    expect(disagreements).toContain(`${agreeing.length} of ${changed.length} rows agree`);
   });
 
   it('no silent break: the gate never promotes a pair the reviewer only rolls back', () => {
