@@ -13,9 +13,10 @@ const REGRESSION: Record<Hint, ChangeCode> = {
 
 /**
  * Compares effective hints, so a hint going from absent to its spec default is no change.
- * Moving toward the risky value is a regression. Moving away is safe where the server declares a
- * hint it did not before (it annotates at last), and held where it changes a hint it declared at
- * the risky value (`annotation-relaxed`: the tool claims to do less, on its word alone).
+ * Moving toward the risky value is a regression. Moving away is held where the server had declared
+ * the hint at its risky value (`annotation-relaxed`: the tool now claims to do less, on its word
+ * alone, whether by that hint or by `readOnlyHint: true`), and safe where it had declared nothing
+ * for it (the server annotating at last).
  */
 export function diffAnnotations(before: ContractTool, after: ContractTool): Change[] {
   const out: Change[] = [];
@@ -23,8 +24,8 @@ export function diffAnnotations(before: ContractTool, after: ContractTool): Chan
     const was = before.effectiveAnnotations[hint];
     const now = after.effectiveAnnotations[hint];
     if (was === now) continue;
-    const relaxed = before.annotations?.[hint] === RISKY_VALUE[hint] && after.annotations?.[hint] === !RISKY_VALUE[hint];
-    const code = now === RISKY_VALUE[hint] ? REGRESSION[hint] : relaxed ? 'annotation-relaxed' : 'annotation-improved';
+    const declaredRisky = before.annotations?.[hint] === RISKY_VALUE[hint];
+    const code = now === RISKY_VALUE[hint] ? REGRESSION[hint] : declaredRisky ? 'annotation-relaxed' : 'annotation-improved';
     out.push(toolChange(code, after.name, ['annotations', hint], was, now));
   }
   return out;

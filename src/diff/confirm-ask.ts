@@ -171,16 +171,25 @@ function unsafe(x: unknown, depth: number): boolean {
 /**
  * A string a command line reads as an option: it starts with '-' and is not a number. Refusing one
  * is argument-injection hardening (a server that hands a ref or a path to git, tar or ssh keeps a
- * model from sending `--upload-pack=…`), so a witness made only of such calls is held, not rolled
- * back (docs/verdicts.md, "Argument-injection hardening").
+ * model from sending `--upload-pack=…`), so a break whose every refused call is refused for such a
+ * value is held, not rolled back (docs/verdicts.md, "Argument-injection hardening").
  */
-const OPTION_LIKE = /^-(?![\d.])/;
+const OPTION_LIKE = /^-/;
+const NUMBER = /^-(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
 
-/** Whether an instance passes an option-like string anywhere in it. */
-export function holdsOptionLike(x: unknown, depth = 0): boolean {
-  if (typeof x === 'string') return OPTION_LIKE.test(x);
-  if (depth > 64 || x === null || typeof x !== 'object') return false;
-  return Object.values(x).some((v) => holdsOptionLike(v, depth + 1));
+/**
+ * Whether the value an instance is refused for (at `at`, the JSON Pointer of the refusing schema's
+ * first error) is an option-like string. A refusal of anything else (a number past a bound, a
+ * missing argument) is not, whatever else the instance holds.
+ */
+export function refusesOptionLike(instance: unknown, at: string): boolean {
+  let value = instance;
+  for (const raw of at.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return false;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return typeof value === 'string' && OPTION_LIKE.test(value) && !NUMBER.test(value);
 }
 
 /** The instance path a change is at: `/inputSchema/properties/a/properties/b/maximum` is `a/b`. */

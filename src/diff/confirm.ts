@@ -3,7 +3,7 @@ import { CODES } from '../findings/codes.js';
 import type { Change } from '../findings/types.js';
 import type { WitnessBudget, WitnessOutcome } from '../witness/search.js';
 import {
-  holdsOptionLike,
+  refusesOptionLike,
   instancePath,
   pairOf,
   remembered,
@@ -14,6 +14,7 @@ import {
   type Side,
 } from './confirm-ask.js';
 import { calm, evidenced, hardening, spotted, withWitness } from './confirm-words.js';
+import { CALMABLE, POLICY_HELD } from './confirm-policy.js';
 import { isTooComplex, isUnread } from './schema-context.js';
 import { canonicalJson } from '../contract/canonical.js';
 import { SchemaWork } from '../contract/schema-work.js';
@@ -113,12 +114,14 @@ type Pair = SchemaPair;
 /** The searches one side of one tool may run, within the tool's and the run's budgets. */
 interface Searches {
   pair: Pair;
-  /** A search at the first depth; `share` of the tool's instances; sparing option-like arguments if asked. */
-  search(accept: JsonSchema, refuse: JsonSchema, focus?: string[][], share?: number, spareOptions?: boolean): WitnessOutcome;
+  /** A search at the first depth; `share` of the tool's instances. */
+  search(accept: JsonSchema, refuse: JsonSchema, focus?: string[][], share?: number): WitnessOutcome;
   /** The instances a deeper search may build now: DEEP times the tool's, within what the run has left. */
   deepInstances(): number;
-  /** A deeper search, with another seed, focused where the changes are. */
-  deep(accept: JsonSchema, refuse: JsonSchema, focus: string[][], instances: number): WitnessOutcome;
+  /** A deeper search, with another seed, focused where the changes are; sparing option-like refusals if asked. */
+  deep(accept: JsonSchema, refuse: JsonSchema, focus: string[][], instances: number, spareOptions?: boolean): WitnessOutcome;
+  /** The instances one search at the first depth may judge: what a proof by a search that found nothing must reach. */
+  perTool: number;
 }
 
 function searcher(pair: Pair, budget: SearchBudget, left: Ledger, work: SchemaWork): Searches {
@@ -130,22 +133,24 @@ function searcher(pair: Pair, budget: SearchBudget, left: Ledger, work: SchemaWo
         : null;
   return {
     pair,
-    search: (accept, refuse, focus = [], share = 1, spareOptions = false) => {
+    search: (accept, refuse, focus = [], share = 1) => {
       const none = spent();
       if (none) return none;
       const instances = Math.min(Math.ceil(budget.instances * share), left.instances);
-      const spare = spareOptions ? holdsOptionLike : undefined;
-      return remembered(left, [accept, refuse, focus, instances, SEED, spareOptions], () =>
-        searchSafely(accept, refuse, { seed: SEED, budget: { instances, nodes: budget.nodes }, focus, work, spare }),
+      return remembered(left, [accept, refuse, focus, instances, SEED], () =>
+        searchSafely(accept, refuse, { seed: SEED, budget: { instances, nodes: budget.nodes }, focus, work }),
       );
     },
     deepInstances: () => Math.min(budget.instances * DEEP, Math.max(0, left.instances)),
-    deep: (accept, refuse, focus, instances) =>
-      remembered(
+    deep: (accept, refuse, focus, instances, spareOptions = false) => {
+      const spare = spareOptions ? refusesOptionLike : undefined;
+      return remembered(
         left,
-        [accept, refuse, focus, instances, SEED + 1],
-        () => spent() ?? searchSafely(accept, refuse, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus, work }),
-      ),
+        [accept, refuse, focus, instances, SEED + 1, spareOptions],
+        () => spent() ?? searchSafely(accept, refuse, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus, work, spare }),
+      );
+    },
+    perTool: budget.instances,
   };
 }
 
@@ -163,16 +168,26 @@ function judgeBreaks(breaking: Change[], side: Side, s: Searches): [Change, Chan
 type Found = Extract<WitnessOutcome, { kind: 'found' }>;
 
 /**
- * A change with the witness found for it. An input witness that passes an option-like argument is
- * searched again, sparing such values: a witness without one replaces it; none at all, and the
- * change is argument-injection hardening, held with the first witness.
+ * A change with the witness found for it. An input witness refused for an option-like value is
+ * searched for again, deep (DEEP times the instances, another seed), sparing every refusal of such
+ * a value: a witness refused for anything else replaces it. Only a thorough spared search that finds
+ * none makes the change argument-injection hardening, held with the first witness; a search cut
+ * short by a budget leaves the break standing.
  */
 function found(c: Change, side: Side, outcome: Found, s: Searches, focus: string[][]): Change {
-  if (side !== 'input' || !holdsOptionLike(outcome.instance)) return withWitness(c, side, outcome);
-  const spared = s.search(s.pair.accept, s.pair.refuse, focus, 1, true);
-  if (spared.kind === 'found') return withWitness(c, side, spared);
-  return proves(spared) ? hardening(c, side, outcome, outcome.tried + spared.tried) : withWitness(c, side, outcome);
+  if (side !== 'input' || !refusesOptionLike(outcome.instance, outcome.at)) return withWitness(c, side, outcome);
+  const spared = s.deep(s.pair.accept, s.pair.refuse, focus, s.deepInstances(), true);
+  const tried = outcome.tried + spared.tried;
+  if (spared.kind === 'found') return withWitness(c, side, { ...spared, tried });
+  return thorough(spared, s.perTool) ? hardening(c, side, outcome, tried) : withWitness(c, side, outcome);
 }
+
+/**
+ * A search that found nothing and says so with weight: it built valid instances, and it either ran
+ * out of things to try or judged at least a first search's worth before a budget stopped it.
+ */
+const thorough = (o: WitnessOutcome, perTool: number): boolean =>
+  proves(o) && o.kind === 'none' && (o.tried >= perTool || !o.strategies.some((x) => x.startsWith('stopped at')));
 
 /**
  * A break the first search did not witness gets a deeper one (DEEP times the instances, another
@@ -228,41 +243,6 @@ function witnessed(flagged: Change[], own: Change[], side: Side, tool: string, o
   const explained = (flagged.length > 0 || own.some((c) => LIFECYCLE.has(c.code))) && flagged.every((c) => POLICY_HELD.has(c.code));
   return { replaced, added: explained ? [] : [found(spotted(side, tool), side, outcome, s, own.map(instancePath))] };
 }
-
-/**
- * Codes held by documented policy though an instance may witness them (README, "Documented
- * policy"): a witness is their evidence, not a reason to roll back.
- */
-const POLICY_HELD = new Set<string>([
-  'input-constraint-declared',
-  'input-enum-declared',
-  'input-enum-dropped',
-  'input-closed',
-  'input-property-removed',
-  'argument-removed-after-deprecation',
-  'required-argument-added-with-default',
-  'input-default-changed',
-  'input-schema-repaired',
-  'output-enum-widened',
-  'output-constraint-loosened',
-  'output-variant-added',
-  'output-closed-property-added',
-]);
-
-/**
- * Held changes that are not held when no instance tells the schemas apart either way: what the
- * walk could not classify, and a bound or value list declared that the rest already implied
- * (`minLength: 0` on a string). Other held changes stay held: a search that misses a witness must
- * not turn a policy Hold into silence.
- */
-const CALMABLE = new Set<string>([
-  'schema-changed',
-  'input-constraint-declared',
-  'input-enum-declared',
-  'output-variant-added',
-  'output-constraint-loosened',
-  'output-enum-widened',
-]);
 
 /**
  * Whether a search that found nothing says anything: it must have built instances the accepting

@@ -28,6 +28,8 @@ export interface Judge {
   accepts(instance: unknown): boolean;
   /** Why the last instance judged was refused: ajv's first error as a sentence. */
   refusal(): string;
+  /** Where in the last instance judged that error is: a JSON Pointer ('' for the whole instance). */
+  refusedAt(): string;
 }
 
 const OPTIONS: Options = {
@@ -77,6 +79,7 @@ export function judgeOf(schema: JsonSchema): Judge | string {
     dialect,
     accepts: (instance) => validate(instance) as boolean,
     refusal: () => sentence(validate.errors?.[0]),
+    refusedAt: () => validate.errors?.[0]?.instancePath ?? '',
   };
 }
 

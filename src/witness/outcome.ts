@@ -9,7 +9,8 @@ export interface WitnessBudget {
 }
 
 export type WitnessOutcome =
-  | { kind: 'found'; instance: unknown; refusal: string; tried: number }
+  /** `at`: where in the instance the refusing schema's first error is, as a JSON Pointer. */
+  | { kind: 'found'; instance: unknown; refusal: string; at: string; tried: number }
   /**
    * `barren`: the search built no instance that the accepting schema takes, or none that reached a
    * focus location, so finding nothing proves nothing.
@@ -26,8 +27,9 @@ export interface WitnessOptions {
   work?: SchemaWork;
   /**
    * Instances the asker does not count as witnesses, though one schema accepts them and the other
-   * refuses them (diff/confirm.ts spares arguments a command line reads as options). They still
-   * seed mutations, so a witness without them can be found from them.
+   * refuses them, told by the instance and where it is refused (diff/confirm.ts spares a refusal of
+   * a value a command line reads as an option). They still seed mutations, so a witness without
+   * them can be found from them.
    */
-  spare?: (instance: unknown) => boolean;
+  spare?: (instance: unknown, at: string) => boolean;
 }

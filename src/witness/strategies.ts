@@ -99,14 +99,15 @@ export class Search {
     const [accept, refuse] = this.judges;
     if (!accept.accepts(instance)) return;
     if (this.valid.length < 400) this.valid.push(instance);
-    if (!refuse.accepts(instance) && !this.options.spare?.(instance)) this.witness = { instance, refusal: refuse.refusal() };
+    if (!refuse.accepts(instance) && !this.options.spare?.(instance, refuse.refusedAt()))
+      this.witness = { instance, refusal: refuse.refusal() };
   }
 
   /**
    * The witness with whatever it can lose removed (properties, items), so it shows the difference
    * and little else. Each attempt is judged and counted; the budget bounds this too.
    */
-  private shrink(instance: unknown): { instance: unknown; refusal: string } {
+  private shrink(instance: unknown): { instance: unknown; refusal: string; at: string } {
     const [accept, refuse] = this.judges;
     let current = instance;
     let shrunk = true;
@@ -117,7 +118,7 @@ export class Search {
         const smaller = editAt(current, path, ABSENT);
         if (smaller === ABSENT) continue;
         this.tried++;
-        if (accept.accepts(smaller) && !refuse.accepts(smaller) && !this.options.spare?.(smaller)) {
+        if (accept.accepts(smaller) && !refuse.accepts(smaller) && !this.options.spare?.(smaller, refuse.refusedAt())) {
           current = smaller;
           shrunk = true;
           break;
@@ -125,7 +126,7 @@ export class Search {
       }
     }
     refuse.accepts(current);
-    return { instance: current, refusal: refuse.refusal() };
+    return { instance: current, refusal: refuse.refusal(), at: refuse.refusedAt() };
   }
 
   /** Whole instances from each schema's boundaries, under several choices of branches. */

@@ -133,6 +133,12 @@ function find(accepting: Schema, refusing: Schema, generous: boolean): Found {
 /** A held change whose witness is argument-injection hardening, whatever its code. */
 const OPTION_LIKE = '(option-like)';
 
+/** Whether an instance passes a string that starts with '-' and is not a number, anywhere in it. */
+const passesOptionLike = (x: unknown): boolean =>
+  typeof x === 'string'
+    ? /^-/.test(x) && !/^-(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/.test(x)
+    : x !== null && typeof x === 'object' && Object.values(x).some(passesOptionLike);
+
 /** Codes held, not rolled back, by a documented policy: the name of the policy that covers all of `held`. */
 const HELD: Record<string, string> = {
   'input-constraint-declared': 'declared-hold',
@@ -195,7 +201,9 @@ export function judgePair(pair: Pair): Outcome {
     reverse = find(refusing, accepting, (!breaking.found && worst !== 'safe') || expectReverse);
 
   const codes = (severity: string) => changes.filter((c) => c.severity === severity).map((c) => c.code);
-  const held = changes.filter((c) => c.severity !== 'safe').map((c) => (c.optionLike ? OPTION_LIKE : c.code));
+  // The hardening policy explains a Hold only where the oracle's own witness passes an option-like value too.
+  const optionLike = breaking.found && passesOptionLike(breaking.witness);
+  const held = changes.filter((c) => c.severity !== 'safe').map((c) => (c.optionLike && optionLike ? OPTION_LIKE : c.code));
   let category: Category;
   if (breaking.found) category = worst === 'breaking' ? 'agree' : worst === 'dangerous' ? 'under-rated' : 'silent';
   else category = worst === 'breaking' ? 'false-alarm' : 'agree';

@@ -76,6 +76,12 @@ describe('annotations, compared as effective values', () => {
       ['annotation-improved', 'safe', 't'],
       ['annotation-improved', 'safe', 't'],
     ]);
+    // Declared destructive, now claiming read-only: the destructive claim is relaxed; the others were never declared.
+    expect(pairs(hinted({ destructiveHint: true }), hinted({ readOnlyHint: true }))).toEqual([
+      ['annotation-relaxed', 'dangerous', 't'],
+      ['annotation-improved', 'safe', 't'],
+      ['annotation-improved', 'safe', 't'],
+    ]);
     // The server annotating at last (I1, AT8): absent, so the spec's risky default, then declared safe.
     expect(pairs(hinted(), hinted({ destructiveHint: false }))).toEqual([['annotation-improved', 'safe', 't']]);
     expect(pairs(hinted(), hinted({ readOnlyHint: true }))).toEqual([

@@ -3,6 +3,7 @@ import { DEFAULTS } from '../../src/config/types.js';
 import { decide } from '../../src/decide/decide.js';
 import { collectSignals } from '../../src/decide/signals.js';
 import { diffContracts } from '../../src/diff/index.js';
+import { DEFAULT_SEARCH_BUDGET } from '../../src/diff/confirm.js';
 import { judgeWording } from '../../src/diff/wording.js';
 import { contractOf, inputPairs, obj, outputPairs, tool } from '../helpers/contracts.js';
 
@@ -147,5 +148,28 @@ describe('argument-injection hardening: a value that starts with "-" refused (GT
 
   it('a negative number is no option: refusing "-1" still rolls back', () => {
     expect(judged('^-?[0-9]+$', '^[0-9]+$').verdict).toBe('Rollback');
+  });
+
+  const verdictOf = (before: Record<string, unknown>, after: Record<string, unknown>, budget = DEFAULT_SEARCH_BUDGET) =>
+    decide(collectSignals(diffContracts(contractOf(tool('t', before)), contractOf(tool('t', after)), budget), [], []), policy, '2026-11-28')
+      .verdict;
+
+  it('a break refused for another value rolls back, though every call passes a leading "-" elsewhere', () => {
+    const flag = { type: 'string', pattern: '^--' };
+    const bounded = (maximum: number) => obj({ flag, n: { type: 'integer', maximum } }, ['flag', 'n']);
+    expect(verdictOf(bounded(100), bounded(10))).toBe('Rollback');
+    const mode = { const: '-r' };
+    expect(verdictOf(obj({ mode, path: str }, ['mode']), obj({ mode, path: str }, ['mode', 'path']))).toBe('Rollback');
+  });
+
+  it('a spared search too small to prove anything leaves the break standing', () => {
+    const tiny = { ...DEFAULT_SEARCH_BUDGET, instances: 5 };
+    expect(verdictOf(pattern('^[a-z-]+$'), pattern('^[a-z]+$'), tiny)).toBe('Rollback');
+    expect(verdictOf(pattern('^[a-z-]+$'), pattern('^[a-z]+$'), { ...DEFAULT_SEARCH_BUDGET, perRun: 8 })).toBe('Rollback');
+    // GT6's own pair, held as hardening at the default budget, stands as a break when the run's budget
+    // leaves the spared search a few instances only.
+    const gt6 = ['^[a-zA-Z0-9._-]+$', '^[a-zA-Z0-9._]+(?:[-._a-zA-Z0-9]*)$'] as const;
+    expect(verdictOf(pattern(gt6[0]), pattern(gt6[1]))).toBe('Hold');
+    expect(verdictOf(pattern(gt6[0]), pattern(gt6[1]), { ...DEFAULT_SEARCH_BUDGET, perRun: 12 })).toBe('Rollback');
   });
 });

@@ -1,5 +1,13 @@
 import { show, toolName, type ChangeFacts, type CodeMeta } from './meta.js';
 
+/** What a hint at its safe value claims of the tool. */
+const CLAIMS: Record<string, string> = {
+  readOnlyHint: 'that it changes nothing',
+  destructiveHint: 'that it destroys nothing',
+  idempotentHint: 'that calling it again with the same arguments does nothing more',
+  openWorldHint: 'that it reaches nothing outside the server',
+};
+
 const hintMoved = (hint: string) => (c: ChangeFacts) =>
   `"${toolName(c)}" effective ${hint} went from ${show(c.before)} to ${show(c.after)}.`;
 
@@ -35,17 +43,20 @@ export const ANNOTATION_CODES = {
     title: 'Open-world hint regressions',
     message: hintMoved('openWorldHint'),
   },
-  // A hint the server declared at its risky value, now declared at the safe one (MO6: destructiveHint
-  // true -> false on 15 tools that tap and type). Clients that asked before calling it may stop
-  // asking, on the server's word alone: held for a person to check the tool really does less. A hint
-  // declared where none was (the server annotating at last) stays `annotation-improved`.
+  // A hint the server declared at its risky value, now at the safe one, by that hint or by
+  // readOnlyHint: true (MO6: destructiveHint true -> false on 15 tools that tap and type). Hosts that
+  // asked before calling it, or kept it away from other systems, may stop, on the server's word
+  // alone: held for a person to check the tool really does less. A hint the server had not declared
+  // (the server annotating at last) stays `annotation-improved`.
   'annotation-relaxed': {
     area: 'annotations',
     severity: 'dangerous',
     action: 'hold',
     title: 'Declared hints relaxed',
-    message: (c) =>
-      `"${toolName(c)}" declared ${c.subject.kind === 'tool' ? c.subject.at.at(-1) : ''} ${show(c.before)} and now declares ${show(c.after)}: clients that asked before calling it may stop asking; check that the tool really does less.`,
+    message: (c) => {
+      const hint = c.subject.kind === 'tool' ? (c.subject.at.at(-1) ?? '') : '';
+      return `"${toolName(c)}" declared ${hint} ${show(c.before)}; its effective ${hint} is now ${show(c.after)}, a claim ${CLAIMS[hint] ?? 'that it does less'}, on the server's word alone: check that the tool really does less.`;
+    },
   },
   'annotation-improved': {
     area: 'annotations',
