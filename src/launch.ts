@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 
 /**
@@ -47,6 +48,33 @@ function cachedDataFor(packed: string, source: string): { data?: Buffer; use: Ca
   return { data: file.subarray(DIGEST_BYTES), use: 'used' };
 }
 
+/**
+ * How much bytecode a function runs, per tick, before V8 considers optimising it with TurboFan: 15
+ * times V8's own figure (66 KB on Node 20). A gate run is short and cold, and at the default V8
+ * spends more CPU compiling than the optimised code gives back: at 1,000 tools it compiled 94
+ * functions for about 1.1 s of its background thread's CPU (the yaml package's lexer and parser,
+ * 25 to 90 ms each, most of it), in a run whose own CPU was about 1.3 s (`--trace-opt`, Node 20).
+ * Raised, only code that stays hot is optimised, and a long run is still optimised, a little later.
+ * bench/README.md has the figures. The V8 flag has kept its name across Node's versions; it tunes
+ * when code is compiled, never what it computes.
+ */
+export const INTERRUPT_BUDGET = 1_000_000;
+
+/**
+ * What the launcher did about V8's tiering: raised the budget; left it as the command line set it;
+ * or left it while recording the code cache, which V8 ties to the flags in force when it is made
+ * (a cache recorded under the raised budget would be refused by every process that loads it).
+ */
+export type Tiering = 'raised' | 'as-given' | 'recording';
+
+function tune(recording: boolean): Tiering {
+  if (recording) return 'recording';
+  if (process.execArgv.some((arg) => /^--interrupt[-_]budget(=|$)/.test(arg))) return 'as-given';
+  // After the cached code is compiled, so the cache is checked against the flags it was made under.
+  setFlagsFromString(`--interrupt-budget=${INTERRUPT_BUDGET}`);
+  return 'raised';
+}
+
 function evaluate(packed: string, script: Script): Record<string, unknown> {
   const module = { exports: {} as Record<string, unknown> };
   const factory = script.runInThisContext() as (...args: unknown[]) => void;
@@ -60,13 +88,17 @@ function evaluate(packed: string, script: Script): Record<string, unknown> {
  * process exits, write what V8 compiled by then. After a whole run that is every function on the
  * gate's path, not only the outline V8 compiles up front, which saves about half as much again.
  */
-export function loadPacked(packed: string, options: { recordCache?: boolean } = {}): { exports: Record<string, unknown>; cache: CacheUse } {
+export function loadPacked(
+  packed: string,
+  options: { recordCache?: boolean } = {},
+): { exports: Record<string, unknown>; cache: CacheUse; tiering: Tiering } {
   const source = readFileSync(packed, 'utf8');
   const cached: { data?: Buffer; use: CacheUse } = options.recordCache ? { use: 'recording' } : cachedDataFor(packed, source);
   const script = compile(packed, source, cached.data);
   if (options.recordCache) process.once('exit', () => writeCache(packed, source, script));
   const cache = cached.data && script.cachedDataRejected ? 'refused' : cached.use;
-  return { exports: evaluate(packed, script), cache };
+  const tiering = tune(!!options.recordCache);
+  return { exports: evaluate(packed, script), cache, tiering };
 }
 
 function writeCache(packed: string, source: string, script: Script): void {

@@ -15,16 +15,19 @@ const LAUNCH = pathToFileURL(join(ROOT, 'dist/launch.js')).href;
 interface Loaded {
   answer: number | null;
   cache: string;
+  tiering?: string;
   file: string | null;
   main: string;
 }
 
-function load(bundle: string, recordCache = false): Loaded {
+function load(bundle: string, recordCache = false, nodeFlags: string[] = []): Loaded {
   const script = `
     const { loadPacked } = await import(${JSON.stringify(LAUNCH)});
-    const { exports, cache } = loadPacked(${JSON.stringify(bundle)}, { recordCache: ${recordCache} });
-    process.stdout.write(JSON.stringify({ answer: exports.answer?.() ?? null, cache, file: exports.file ?? null, main: typeof exports.main }));`;
-  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })) as Loaded;
+    const { exports, cache, tiering } = loadPacked(${JSON.stringify(bundle)}, { recordCache: ${recordCache} });
+    process.stdout.write(JSON.stringify({ answer: exports.answer?.() ?? null, cache, tiering, file: exports.file ?? null, main: typeof exports.main }));`;
+  const out = execFileSync(process.execPath, [...nodeFlags, '--input-type=module', '-e', script], { encoding: 'utf8' });
+  const { tiering, ...loaded } = JSON.parse(out) as Loaded;
+  return nodeFlags.length || recordCache ? { ...loaded, tiering } : loaded;
 }
 
 const bundleSource = (answer: number) => `"use strict";
@@ -57,6 +60,16 @@ describe('the code-cached launcher of the packed CLI', () => {
     expect(load(bundle)).toEqual({ answer: 42, cache: 'stale', file: 'cli.cjs', main: 'undefined' });
   });
 
+  it("raises V8's tiering budget, except while recording a cache or when the command line set it", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-launch-'));
+    const bundle = join(dir, 'cli.cjs');
+    writeFileSync(bundle, bundleSource(5));
+    expect(load(bundle, true).tiering).toBe('recording');
+    // A cache recorded under a raised budget would carry other flags, and be refused here.
+    expect(load(bundle, false, ['--no-warnings'])).toMatchObject({ cache: 'used', tiering: 'raised' });
+    expect(load(bundle, false, ['--interrupt-budget=5000']).tiering).toBe('as-given');
+  });
+
   it('falls back to compiling when V8 refuses the cached data', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-launch-'));
     const bundle = join(dir, 'cli.cjs');
@@ -69,6 +82,9 @@ describe('the code-cached launcher of the packed CLI', () => {
 
   it('the build recorded a cache that this Node accepts for the packed CLI', () => {
     const packed = join(ROOT, 'dist/packed/mcp-gate.cjs');
+    expect(load(packed)).toMatchObject({ cache: 'used', main: 'function' });
+    // The tiering budget is raised after the cached code is compiled, so the cache still matches the
+    // flags it was recorded under, and the next run uses it again.
     expect(load(packed)).toMatchObject({ cache: 'used', main: 'function' });
     const source = readFileSync(packed, 'utf8');
     // Code from the cache has no loader for import() on Node 20: the build turns each into require().
