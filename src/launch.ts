@@ -49,25 +49,30 @@ function cachedDataFor(packed: string, source: string): { data?: Buffer; use: Ca
 }
 
 /**
- * How much bytecode a function runs, per tick, before V8 considers optimising it with TurboFan: 15
- * times V8's own figure (66 KB on Node 20). A gate run is short and cold, and at the default V8
- * spends more CPU compiling than the optimised code gives back: at 1,000 tools it compiled 94
- * functions for about 1.1 s of its background thread's CPU (the yaml package's lexer and parser,
- * 25 to 90 ms each, most of it), in a run whose own CPU was about 1.3 s (`--trace-opt`, Node 20).
- * Raised, only code that stays hot is optimised, and a long run is still optimised, a little later.
- * bench/README.md has the figures. The V8 flag has kept its name across Node's versions; it tunes
- * when code is compiled, never what it computes.
+ * How much bytecode a function runs, per tick, before Node 20's V8 (11.3) considers optimising it
+ * with TurboFan: 15 times V8's own figure (66 KB). A gate run is short and cold, and at the default
+ * that V8 spends more CPU compiling than the optimised code gives back: at 1,000 tools it compiled
+ * 94 functions for about 1.1 s of its background thread's CPU (the yaml package's lexer and parser,
+ * 25 to 90 ms each, most of it), in a run whose own CPU was about 1.3 s (`--trace-opt`). Raised,
+ * only code that stays hot is optimised, and a long run is still optimised, a little later.
+ *
+ * Only there: the V8s of Node 22 and 24 have no such flag (setting an unknown one prints an error on
+ * stdout) and tier up by invocation counts, and raising those measured no gain on Node 24 and
+ * about 10% at 1,000 tools on Node 22. bench/README.md has the figures. The flag tunes when code
+ * is compiled, never what it computes.
  */
 export const INTERRUPT_BUDGET = 1_000_000;
 
 /**
- * What the launcher did about V8's tiering: raised the budget; left it as the command line set it;
- * or left it while recording the code cache, which V8 ties to the flags in force when it is made
- * (a cache recorded under the raised budget would be refused by every process that loads it).
+ * What the launcher did about V8's tiering: raised the budget (Node 20); left it as the command
+ * line set it; left it while recording the code cache, which V8 ties to the flags in force when it
+ * is made (a cache recorded under the raised budget would be refused by every process that loads
+ * it); or left V8's own tiering alone (any V8 but Node 20's).
  */
-export type Tiering = 'raised' | 'as-given' | 'recording';
+export type Tiering = 'raised' | 'as-given' | 'recording' | 'default';
 
-function tune(recording: boolean): Tiering {
+function tune(recording: boolean, v8 = process.versions.v8): Tiering {
+  if (!v8.startsWith('11.')) return 'default';
   if (recording) return 'recording';
   if (process.execArgv.some((arg) => /^--interrupt[-_]budget(=|$)/.test(arg))) return 'as-given';
   // After the cached code is compiled, so the cache is checked against the flags it was made under.
