@@ -54,14 +54,41 @@ export function datasetNameProblems(
             ['cases', i, 'forbiddenTools', k],
             `forbids tool "${name}", which neither side exposes, so the guard would never fire (did you mean "${hint}"?)`,
           );
-        else
-          known.notes.push(
-            `${dataset.file}: case ${spec.id} forbids ${name}, which neither side exposes yet; the guard fires if a release adds it`,
-          );
+        else guardNote(known, dataset.file, name, spec.id);
       });
     });
   }
-  return { problems: known.problems, notes: [...new Set(known.notes)] };
+  return { problems: known.problems, notes: [...new Set(known.notes.map((note) => (typeof note === 'string' ? note : guardText(note))))] };
+}
+
+/** Cases of one file that forbid the same name no side exposes: one note for all of them. */
+interface Guard {
+  file: string;
+  name: string;
+  ids: string[];
+}
+
+function guardNote(known: Known, file: string, name: string, id: string): void {
+  const key = `${file}\u0000${name}`;
+  const guard = known.guards.get(key);
+  if (guard) {
+    if (!guard.ids.includes(id)) guard.ids.push(id);
+    return;
+  }
+  const fresh = { file, name, ids: [id] };
+  known.guards.set(key, fresh);
+  known.notes.push(fresh);
+}
+
+/** At most this many case ids are named in one note; the count says how many there are. */
+const GUARD_IDS_SHOWN = 3;
+
+function guardText({ file, name, ids }: Guard): string {
+  const cases =
+    ids.length === 1
+      ? `case ${ids[0]} forbids`
+      : `${ids.length} cases (${ids.slice(0, GUARD_IDS_SHOWN).join(', ')}${ids.length > GUARD_IDS_SHOWN ? ', ...' : ''}) forbid`;
+  return `${file}: ${cases} ${name}, which neither side exposes yet; the guard fires if a release adds it`;
 }
 
 /** What the contracts name, and what the check has found so far. */
@@ -84,7 +111,9 @@ function knownNames(contracts: Contract[], bothSides: boolean) {
         ? [...new Set(promptLists.flatMap((list) => list!.map((p) => p.name)))].sort()
         : null,
     problems: [] as Problem[],
-    notes: [] as string[],
+    /** In the order found; a forbidden name no side exposes is one note per file and name. */
+    notes: [] as (string | Guard)[],
+    guards: new Map<string, Guard>(),
   };
 }
 

@@ -146,7 +146,7 @@ describe('bad input stops the gate with exit 3 and names the file, line and fiel
     const result = await runCli(['run'], { cwd: dir });
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(
-      'note: datasets/support-ops.cases.yaml: case TG-001 forbids Deployments.Rollback, which neither side exposes yet; the guard fires if a release adds it',
+      'note: datasets/support-ops.cases.yaml: 3 cases (TG-001, TG-002, TG-003) forbid Deployments.Rollback, which neither side exposes yet; the guard fires if a release adds it',
     );
   });
 

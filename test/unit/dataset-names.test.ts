@@ -71,6 +71,16 @@ describe('dataset names that match nothing real (a published server, Context7, a
     ]);
   });
 
+  it('cases that forbid the same unexposed name make one note, with their count and the first ids', () => {
+    const forbidding = (count: number) => Array.from({ length: count }, () => ({ forbiddenTools: ['delete_everything'] }));
+    const many = dataset(...forbidding(5));
+    const two = { ...dataset(...forbidding(2)), file: 'e.cases.yaml' };
+    expect(datasetNameProblems([many, two], [context7, context7], true).notes).toEqual([
+      'd.cases.yaml: 5 cases (C-0, C-1, C-2, ...) forbid delete_everything, which neither side exposes yet; the guard fires if a release adds it',
+      'e.cases.yaml: 2 cases (C-0, C-1) forbid delete_everything, which neither side exposes yet; the guard fires if a release adds it',
+    ]);
+  });
+
   it('closest: small edits, a fifth of a long name, a prefix, case; nothing for unrelated names', () => {
     expect(closest('querry', ['query', 'status'])).toBe('query');
     expect(closest('Deployments.Rolback', ['Deployments.Rollback', 'Tickets.Search'])).toBe('Deployments.Rollback');
