@@ -50,18 +50,28 @@ function cachedDataFor(packed: string, source: string): { data?: Buffer; use: Ca
 
 /**
  * How much bytecode a function runs, per tick, before Node 20's V8 (11.3) considers optimising it
- * with TurboFan: 15 times V8's own figure (66 KB). A gate run is short and cold, and at the default
- * that V8 spends more CPU compiling than the optimised code gives back: at 1,000 tools it compiled
- * 94 functions for about 1.1 s of its background thread's CPU (the yaml package's lexer and parser,
- * 25 to 90 ms each, most of it), in a run whose own CPU was about 1.3 s (`--trace-opt`). Raised,
- * only code that stays hot is optimised, and a long run is still optimised, a little later.
+ * with TurboFan: 15 times V8's own figure (`V8_INTERRUPT_BUDGET`, 66 KB). A gate run is short and
+ * cold, and at the default that V8 spends more CPU compiling than the optimised code gives back: at
+ * 1,000 tools it compiled 94 functions for about 1.1 s of its background thread's CPU (the yaml
+ * package's lexer and parser, 25 to 90 ms each, most of it), in a run whose own CPU was about 1.3 s
+ * (`--trace-opt`). Raised, only code that stays hot is optimised.
  *
- * Only there: the V8s of Node 22 and 24 have no such flag (setting an unknown one prints an error on
- * stdout) and tier up by invocation counts, and raising those measured no gain on Node 24 and
+ * Only there: the V8s of Node 22 and 24 have no such flag (setting an unknown one prints V8's error
+ * on stderr) and tier up by invocation counts, and raising those measured no gain on Node 24 and
  * about 10% at 1,000 tools on Node 22. bench/README.md has the figures. The flag tunes when code
  * is compiled, never what it computes.
  */
 export const INTERRUPT_BUDGET = 1_000_000;
+const V8_INTERRUPT_BUDGET = 67_584;
+
+/**
+ * V8 checks every code cache against its flags, Node's own built-in modules' too: while the budget
+ * is raised, a module Node loads for the first time, and every module a worker thread starts with,
+ * compiles without its cache (a worker then costs about 60 ms more CPU). The watchdog
+ * (src/connect/watchdog.ts) calls this hook, when the launcher set it, before it starts its worker
+ * 2 s into a run: by then the run is past its cold start, and the rest of it tiers as V8 would.
+ */
+export const RESTORE_TIERING = Symbol.for('mcp-gate.restoreTiering');
 
 /**
  * What the launcher did about V8's tiering: raised the budget (Node 20); left it as the command
@@ -72,11 +82,13 @@ export const INTERRUPT_BUDGET = 1_000_000;
 export type Tiering = 'raised' | 'as-given' | 'recording' | 'default';
 
 function tune(recording: boolean, v8 = process.versions.v8): Tiering {
-  if (!v8.startsWith('11.')) return 'default';
+  if (!v8.startsWith('11.3.')) return 'default';
   if (recording) return 'recording';
-  if (process.execArgv.some((arg) => /^--interrupt[-_]budget(=|$)/.test(arg))) return 'as-given';
-  // After the cached code is compiled, so the cache is checked against the flags it was made under.
+  if (process.execArgv.some((arg) => /^--?interrupt[-_]budget(=|$)/.test(arg))) return 'as-given';
   setFlagsFromString(`--interrupt-budget=${INTERRUPT_BUDGET}`);
+  // Back to V8's own value, V8's flags (and so every cache's check) are as they were.
+  (process as unknown as Record<symbol, () => void>)[RESTORE_TIERING] = () =>
+    setFlagsFromString(`--interrupt-budget=${V8_INTERRUPT_BUDGET}`);
   return 'raised';
 }
 
@@ -102,8 +114,10 @@ export function loadPacked(
   const script = compile(packed, source, cached.data);
   if (options.recordCache) process.once('exit', () => writeCache(packed, source, script));
   const cache = cached.data && script.cachedDataRejected ? 'refused' : cached.use;
-  const tiering = tune(!!options.recordCache);
-  return { exports: evaluate(packed, script), cache, tiering };
+  const exports = evaluate(packed, script);
+  // After the packed file is compiled from its cache and has set itself up, with the built-in
+  // modules it loads at the top: each of those is checked against V8's flags as they were.
+  return { exports, cache, tiering: tune(!!options.recordCache) };
 }
 
 function writeCache(packed: string, source: string, script: Script): void {

@@ -72,7 +72,8 @@ function guardNote(known: Known, file: string, name: string, id: string): void {
   const key = `${file}\u0000${name}`;
   const guard = known.guards.get(key);
   if (guard) {
-    if (!guard.ids.includes(id)) guard.ids.push(id);
+    // Case ids are unique across datasets: a repeat is the same case naming the tool twice.
+    if (guard.ids.at(-1) !== id) guard.ids.push(id);
     return;
   }
   const fresh = { file, name, ids: [id] };

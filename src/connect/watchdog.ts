@@ -24,8 +24,17 @@ setTimeout(() => {
 }, workerData.afterMs);
 `;
 
+/**
+ * The launcher's way back to V8's own tiering, when it raised the budget (src/launch.ts, Node 20):
+ * with it raised, V8 would refuse Node's code cache for every module the worker starts with. Read
+ * when needed: the launcher sets it after the packed file has set itself up.
+ */
+const restoreTiering = (): void =>
+  (process as unknown as Record<symbol, (() => void) | undefined>)[Symbol.for('mcp-gate.restoreTiering')]?.();
+
 /** Starts the guard; the returned function stands it down (the run ended in time). */
 export function startWatchdog(afterMs: number, mark: string, reason: string): () => void {
+  restoreTiering();
   // CommonJS whatever the gate was started with (execArgv such as --input-type would be inherited).
   const worker = new Worker(CODE, { eval: true, execArgv: [], workerData: { afterMs, mark, reason } });
   worker.on('error', () => undefined); // a guard that cannot start must not take the run down with it
