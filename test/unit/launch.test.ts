@@ -64,7 +64,7 @@ describe('the code-cached launcher of the packed CLI', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-launch-'));
     const bundle = join(dir, 'cli.cjs');
     writeFileSync(bundle, bundleSource(5));
-    const node20 = process.versions.v8.startsWith('11.');
+    const node20 = process.versions.v8.startsWith('11.3.');
     expect(load(bundle, true).tiering).toBe(node20 ? 'recording' : 'default');
     // A cache recorded under a raised budget would carry other flags, and be refused here.
     expect(load(bundle, false, ['--no-warnings'])).toMatchObject({ cache: 'used', tiering: node20 ? 'raised' : 'default' });
