@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { closest } from '../base/closest.js';
 import { CODE_ORDER, isCode } from '../findings/codes.js';
-import { RENAMED_KEYS, type RawConfig, type RawProfile, type RawPromotion, type RawServer } from './definition.js';
+import { RENAMED_KEYS } from './defaults.js';
+import type { RawConfig, RawProfile, RawPromotion, RawServer } from './definition.js';
 import { dotted, type Problem } from '../base/problems.js';
 import { profileProblems } from './profiles.js';
 

@@ -3,7 +3,7 @@ import type { Action } from '../findings/codes.js';
 import type { auditSchema, limitsSchema, timeoutsSchema } from './definition.js';
 import type { Problem } from '../base/problems.js';
 
-export { DEFAULTS } from './definition.js';
+export { DEFAULTS } from './defaults.js';
 
 /**
  * The folders a started server gets of its own (connect/side-dirs.ts): a fresh TMPDIR unless

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configJsonSchema, DEFAULTS } from '../../src/config/definition.js';
+import { DEFAULTS } from '../../src/config/defaults.js';
+import { configJsonSchema } from '../../src/config/definition.js';
 import { ROOT } from '../helpers/cli.js';
 
 const COMMITTED = join(ROOT, 'schemas/gate.config.schema.json');
@@ -9,6 +10,19 @@ const COMMITTED = join(ROOT, 'schemas/gate.config.schema.json');
 describe('the config has one definition (src/config/definition.ts)', () => {
   it('is what schemas/gate.config.schema.json says, byte for byte (run `npm run schemas` after changing it)', () => {
     expect(readFileSync(COMMITTED, 'utf8')).toBe(`${JSON.stringify(configJsonSchema(), null, 2)}\n`);
+  });
+
+  it('declares every default once (src/config/defaults.ts): the schema shows exactly the defaults the gate applies', () => {
+    type Node = { properties?: Record<string, Node>; default?: unknown; definitions?: Record<string, Node> };
+    const schema = configJsonSchema() as Node;
+    const shown = (node: Node) =>
+      Object.fromEntries(Object.entries(node.properties ?? {}).flatMap(([k, v]) => ('default' in v ? [[k, v.default]] : [])));
+    const sections = ['reports', 'timeouts', 'limits', 'cases', 'bundle', 'audit', 'promotion'] as const;
+    // Both ways: a default the schema shows that the gate would not apply fails here, and the reverse.
+    for (const section of sections)
+      expect({ section, defaults: shown(schema.properties![section]!) }).toEqual({ section, defaults: DEFAULTS[section] });
+    expect(shown(schema.definitions!.profile!)).toEqual({ readyTimeoutMs: DEFAULTS.readyTimeoutMs });
+    expect(Object.keys(DEFAULTS).sort()).toEqual([...sections, 'readyTimeoutMs'].sort());
   });
 
   it('gives each default once: the schema shows the same values the gate applies', () => {
