@@ -12,7 +12,8 @@
 // ES modules, so the packed file is CommonJS. What only some commands need (the pipeline, the SDK,
 // the HTTP transports, the reporters, the action) is still initialised only when first imported.
 import { build } from 'esbuild';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { isAscii } from 'node:buffer';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CLIENT_BUILD, CLIENT_SCRIPT } from '../dist/report/html/script.js';
 import { PACK_OPTIONS } from './pack-options.mjs';
@@ -22,6 +23,19 @@ const outdir = `${root}dist/packed`;
 rmSync(outdir, { recursive: true, force: true });
 
 await build({ ...PACK_OPTIONS, absWorkingDir: root, outdir, outExtension: { '.js': '.cjs' }, entryPoints: { 'mcp-gate': 'dist/cli.js' } });
+
+// The launcher reads an ASCII packed file without decoding UTF-8 (src/launch.ts). esbuild escapes
+// strings, but not a regular expression's literal characters: those must be written as \uXXXX.
+const packed = readFileSync(`${outdir}/mcp-gate.cjs`);
+if (!isAscii(packed)) {
+  const lines = packed.toString('utf8').split('\n');
+  const at = lines.findIndex((line) => [...line].some((c) => c.codePointAt(0) > 0x7f));
+  const char = [...lines[at]].find((c) => c.codePointAt(0) > 0x7f);
+  const near = lines[at].slice(Math.max(0, lines[at].indexOf(char) - 60), lines[at].indexOf(char) + 20);
+  throw new Error(
+    `dist/packed/mcp-gate.cjs is not ASCII: line ${at + 1} has U+${char.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')} in \`${near}\`. Write it as \\u${char.codePointAt(0).toString(16).padStart(4, '0')} in the source (a regular expression keeps its characters as written).`,
+  );
+}
 
 const page = await build(CLIENT_BUILD);
 mkdirSync(`${root}dist/generated`, { recursive: true });

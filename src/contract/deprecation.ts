@@ -22,7 +22,7 @@ export function metaMarked(meta: unknown): boolean {
   );
 }
 
-const TITLE_MARK = /^\s*(?:\[deprecated\]|deprecated\s*[:\-–—])|\(deprecated\)|\[deprecated\]/i;
+const TITLE_MARK = /^\s*(?:\[deprecated\]|deprecated\s*[:\-\u2013\u2014])|\(deprecated\)|\[deprecated\]/i;
 const DESCRIPTION_MARK = /^\s*(?:\[deprecated\]|\(deprecated\)|deprecated\b)/i;
 /** "This tool is deprecated", "Deprecated in favour of…": the first sentence of a description only. */
 const FIRST_SENTENCE_MARK = /\b(?:is|are|now)\s+deprecated\b/i;

@@ -35,7 +35,7 @@ const DIRECTIVES: [string, RegExp][] = [
   ['never', /\bnever\b/gi],
   [
     'do not',
-    /\b(?:do|does|did|is|are|was|were|will|would|can|could|should|must|may|might|has|have)\s+not\b|\b\w+n['’]t\b|\bcannot\b|\bno\s+longer\b/gi,
+    /\b(?:do|does|did|is|are|was|were|will|would|can|could|should|must|may|might|has|have)\s+not\b|\b\w+n['\u2019]t\b|\bcannot\b|\bno\s+longer\b/gi,
   ],
   ['important', /\b(?:important|critical|crucial|warning)\b/gi],
   ['prefer', /\b(?:prefer|preferred|instead|rather\s+than|whenever|even\s+(?:when|if))\b/gi],
@@ -74,7 +74,7 @@ function commands(hunks: NonNullable<ReturnType<typeof wordHunks>>): boolean {
     if ('same' in hunk) continue;
     const text = hunk.added.join(' ');
     if (NOT_PLAIN.test(text)) return true;
-    for (const sentence of text.split(/[.!?;:—–(]\s*|\s-\s/)) {
+    for (const sentence of text.split(/[.!?;:\u2014\u2013(]\s*|\s-\s/)) {
       const first =
         sentence
           .trim()

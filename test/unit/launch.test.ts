@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
@@ -101,6 +102,16 @@ describe('the code-cached launcher of the packed CLI', () => {
     expect(JSON.parse(out)).toEqual({ tiering: 'raised', raised: true, restored: false });
   });
 
+  it('reads a file that is not ASCII as UTF-8, with or without its cache', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-launch-'));
+    const bundle = join(dir, 'cli.cjs');
+    // Read as Latin-1, as an ASCII file is, the arrow would be three other characters.
+    writeFileSync(bundle, `module.exports = { answer: () => 'a → b'.length, file: /→/.source };\n`);
+    expect(load(bundle)).toMatchObject({ answer: 5, cache: 'absent', file: '→' });
+    load(bundle, true);
+    expect(load(bundle)).toMatchObject({ answer: 5, cache: 'used', file: '→' });
+  });
+
   it('falls back to compiling when V8 refuses the cached data', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-launch-'));
     const bundle = join(dir, 'cli.cjs');
@@ -119,6 +130,8 @@ describe('the code-cached launcher of the packed CLI', () => {
     expect(source).not.toMatch(/[^\w$.]import\(/);
     // The sources were ES modules, always strict: so must the packed file be (the directive comes first).
     expect(source.startsWith("'use strict';")).toBe(true);
+    // ASCII, so the launcher reads it without decoding UTF-8 (the build fails otherwise).
+    expect(isAscii(readFileSync(packed))).toBe(true);
   });
 
   it('a packed CLI that cannot load is exit 3 (could not decide), never 1 (Rollback)', () => {
