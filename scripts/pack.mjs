@@ -13,7 +13,7 @@
 // the HTTP transports, the reporters, the action) is still initialised only when first imported.
 import { build } from 'esbuild';
 import { isAscii } from 'node:buffer';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CLIENT_BUILD, CLIENT_SCRIPT } from '../dist/report/html/script.js';
 import { PACK_OPTIONS } from './pack-options.mjs';
@@ -22,7 +22,33 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = `${root}dist/packed`;
 rmSync(outdir, { recursive: true, force: true });
 
-await build({ ...PACK_OPTIONS, absWorkingDir: root, outdir, outExtension: { '.js': '.cjs' }, entryPoints: { 'mcp-gate': 'dist/cli.js' } });
+// The validators compiled to dist/generated (scripts/compile-schemas.mjs), bundled: src/base/built-validators.ts
+// becomes a module that requires each one, so they load from the packed file's code cache. esbuild
+// runs a bundled CommonJS file when it is first required, so each costs nothing until it is used.
+const generated = `${root}dist/generated`;
+const builtValidators = {
+  name: 'built-validators',
+  setup(build) {
+    build.onResolve({ filter: /[\\/]built-validators\.js$/ }, ({ importer }) =>
+      /[\\/]dist[\\/]base[\\/]validators\.js$/.test(importer) ? { path: 'built-validators', namespace: 'mcp-gate' } : undefined,
+    );
+    build.onLoad({ filter: /^built-validators$/, namespace: 'mcp-gate' }, () => {
+      const names = readdirSync(generated).filter((file) => file.endsWith('.cjs'));
+      if (!names.length) throw new Error(`no validators in ${generated}: run scripts/compile-schemas.mjs first`);
+      const entries = names.map((file) => `${JSON.stringify(file.slice(0, -4))}: () => require(${JSON.stringify(`./${file}`)})`);
+      return { contents: `exports.BUILT_VALIDATORS = { ${entries.join(', ')} };`, resolveDir: generated, loader: 'js' };
+    });
+  },
+};
+
+await build({
+  ...PACK_OPTIONS,
+  plugins: [...PACK_OPTIONS.plugins, builtValidators],
+  absWorkingDir: root,
+  outdir,
+  outExtension: { '.js': '.cjs' },
+  entryPoints: { 'mcp-gate': 'dist/cli.js' },
+});
 
 // The launcher reads an ASCII packed file without decoding UTF-8 (src/launch.ts). esbuild escapes
 // strings, but not a regular expression's literal characters: those must be written as \uXXXX.

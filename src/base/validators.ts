@@ -2,6 +2,7 @@ import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { BUILT_VALIDATORS } from './built-validators.js';
 import { packageFile } from './package-root.js';
 
 const require = createRequire(import.meta.url);
@@ -61,6 +62,8 @@ export function schemaValidator(file: string): ValidateFunction {
  * node_modules.
  */
 function precompiled(name: ValidatorName): ValidateFunction | null {
+  const built = BUILT_VALIDATORS?.[name];
+  if (built) return built();
   const file = packageFile(`dist/generated/${name}.cjs`);
   return existsSync(file) ? (require(file) as ValidateFunction) : null;
 }

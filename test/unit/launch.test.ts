@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { VALIDATORS } from '../../src/base/validators.js';
 import { ROOT } from '../helpers/cli.js';
 
 // The launcher (src/launch.ts, built to dist/launch.js) runs the packed CLI through a V8 code
@@ -132,6 +133,14 @@ describe('the code-cached launcher of the packed CLI', () => {
     expect(source.startsWith("'use strict';")).toBe(true);
     // ASCII, so the launcher reads it without decoding UTF-8 (the build fails otherwise).
     expect(isAscii(readFileSync(packed))).toBe(true);
+    // The validators built to dist/generated are in it, so they load from its code cache.
+    const built = /BUILT_VALIDATORS=\{([^}]*)\}/.exec(source)?.[1] ?? '';
+    expect(
+      built
+        .split(',')
+        .map((entry) => entry.split(':')[0]!.replaceAll('"', ''))
+        .sort(),
+    ).toEqual(Object.keys(VALIDATORS).sort());
   });
 
   it('a packed CLI that cannot load is exit 3 (could not decide), never 1 (Rollback)', () => {
