@@ -9,8 +9,8 @@ import { PACK_OPTIONS } from '../scripts/pack-options.mjs';
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PRELOAD = fileURLToPath(new URL('./exit-stats.mjs', import.meta.url));
 const CLI = join(ROOT, 'bin/mcp-gate.js');
-const FLOOR = fileURLToPath(new URL('./floor.mjs', import.meta.url));
-const RUN_PACKED = fileURLToPath(new URL('./run-packed.mjs', import.meta.url));
+const FLOOR = fileURLToPath(new URL('./floor.cjs', import.meta.url));
+const RUN_PACKED = fileURLToPath(new URL('./run-packed.cjs', import.meta.url));
 const SDK_FLOOR = join(ROOT, 'bench/.tmp/sdk-floor.cjs');
 
 export const median = (xs) => {

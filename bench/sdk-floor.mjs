@@ -1,12 +1,12 @@
-// The SDK floor: the floor client (bench/floor-client.mjs) plus what any gate built the way
+// The SDK floor: the floor client (bench/floor-client.cjs) plus what any gate built the way
 // mcp-gate must be built cannot avoid: the scenario's YAML datasets read with the yaml package, and every
 // request made through the SDK's Client (its initialize, its request bookkeeping, its zod check of
 // each message) over the floor's own stdio channel. Nothing else: no contract, diff, checks or
 // report. It gets the gate's own start-up shortcuts, so it is a floor, not a strawman: it runs
-// packed, from a V8 code cache (bench/run-packed.mjs), and it starts both servers before the SDK
+// packed, from a V8 code cache (bench/run-packed.cjs), and it starts both servers before the SDK
 // and the YAML reader are initialised and the datasets read.
 import { readFileSync } from 'node:fs';
-import { lineChannel, runPlan } from './floor-client.mjs';
+import { lineChannel, runPlan } from './floor-client.cjs';
 
 /**
  * An SDK Transport over a channel already started: messages that came before connect() wait for it.
@@ -34,7 +34,7 @@ function channelTransport(server) {
   return transport;
 }
 
-/** Usage: node bench/run-packed.mjs bench/.tmp/sdk-floor.cjs PLAN.json */
+/** Usage: node bench/run-packed.cjs bench/.tmp/sdk-floor.cjs PLAN.json */
 export async function main([planFile]) {
   const plan = JSON.parse(readFileSync(planFile, 'utf8'));
   const transports = plan.servers.map(channelTransport);

@@ -1,16 +1,19 @@
 // Shared by the launchers (bin/mcp-gate.js, bin/mcp-gate-action.js): `npm run build` packs mcp-gate
 // into dist/packed/mcp-gate.cjs (scripts/pack.mjs) and records a V8 code cache beside it
-// (scripts/record-code-cache.mjs, src/launch.ts).
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+// (scripts/record-code-cache.mjs, src/launch.ts). The launchers are CommonJS (bin/package.json),
+// and so is the launcher they load (dist/launch.cjs): an ES module as the entry point costs every
+// run Node's ES module loader, 10 to 18 ms before the gate's first line (bench/README.md).
+'use strict';
+const { existsSync } = require('node:fs');
+const { join } = require('node:path');
 
-const PACKED = fileURLToPath(new URL('../dist/packed/mcp-gate.cjs', import.meta.url));
+const PACKED = join(__dirname, '../dist/packed/mcp-gate.cjs');
 
 /**
  * Runs `start` with the packed gate's exports. Without a build, or when the packed file cannot be
  * loaded, says so and exits 3 (could not decide): never 1, which would read as a Rollback.
  */
-export async function launch(start) {
+async function launch(start) {
   if (!existsSync(PACKED)) {
     process.stderr.write('mcp-gate: dist/ is missing. Run `npm run build` first.\n');
     process.exitCode = 3;
@@ -18,7 +21,7 @@ export async function launch(start) {
   }
   let gate;
   try {
-    const { loadPacked } = await import('../dist/launch.js');
+    const { loadPacked } = require('../dist/launch.cjs');
     gate = loadPacked(PACKED).exports;
   } catch (error) {
     process.stderr.write(`mcp-gate: could not start from dist/ (run \`npm run build\`): ${error?.stack ?? error}\n`);
@@ -27,3 +30,5 @@ export async function launch(start) {
   }
   await start(gate);
 }
+
+module.exports = { launch };

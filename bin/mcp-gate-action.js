@@ -1,5 +1,4 @@
 #!/usr/bin/env node
 // The GitHub Action's launcher (action.yml runs it): runs action/main.ts from the packed gate (see bin/launch.js).
-import { launch } from './launch.js';
-
-await launch((gate) => gate.runAction());
+'use strict';
+require('./launch.js').launch((gate) => gate.runAction());

@@ -50,6 +50,16 @@ await build({
   entryPoints: { 'mcp-gate': 'dist/cli.js' },
 });
 
+// The launcher as CommonJS, which bin/ requires: an ES module entry costs every run Node's ES module loader.
+await build({
+  entryPoints: [`${root}dist/launch.js`],
+  outfile: `${root}dist/launch.cjs`,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
+});
+
 // The launcher reads an ASCII packed file without decoding UTF-8 (src/launch.ts). esbuild escapes
 // strings, but not a regular expression's literal characters: those must be written as \uXXXX.
 const packed = readFileSync(`${outdir}/mcp-gate.cjs`);

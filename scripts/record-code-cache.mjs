@@ -25,7 +25,7 @@ const packed = join(root, 'dist/packed/mcp-gate.cjs');
 const cache = `${packed}.v8cache`;
 
 if (process.argv[2] === '--child') {
-  const { loadPacked } = await import('../dist/launch.js');
+  const { loadPacked } = await import('../dist/launch.cjs');
   await loadPacked(packed, { recordCache: true }).exports.main(process.argv.slice(3));
 } else {
   rmSync(cache, { force: true });

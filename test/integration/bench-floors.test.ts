@@ -1,4 +1,4 @@
-// The bench's two reference clients (bench/floor.mjs and the SDK floor, bench/sdk-floor.mjs) must do
+// The bench's two reference clients (bench/floor.cjs and the SDK floor, bench/sdk-floor.mjs) must do
 // the gate's work, or every ratio in bench/README.md compares unlike with unlike: the same servers
 // spawned, the same tools listed, the same probes called. Measured through the bench's own runners.
 import { mkdtempSync, writeFileSync } from 'node:fs';

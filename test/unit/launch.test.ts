@@ -10,9 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { VALIDATORS } from '../../src/base/validators.js';
 import { ROOT } from '../helpers/cli.js';
 
-// The launcher (src/launch.ts, built to dist/launch.js) runs the packed CLI through a V8 code
-// cache. Each step is its own Node process, as in real use: a cache is recorded when a process exits.
-const LAUNCH = pathToFileURL(join(ROOT, 'dist/launch.js')).href;
+// The launcher (src/launch.ts, built to dist/launch.cjs, which bin/launch.js requires) runs the
+// packed CLI through a V8 code cache. Each step is its own Node process, as in real use: a cache is
+// recorded when a process exits.
+const LAUNCH = pathToFileURL(join(ROOT, 'dist/launch.cjs')).href;
 
 interface Loaded {
   answer: number | null;
@@ -146,7 +147,7 @@ describe('the code-cached launcher of the packed CLI', () => {
   it('a packed CLI that cannot load is exit 3 (could not decide), never 1 (Rollback)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-launch-'));
     for (const folder of ['bin', 'dist/packed']) mkdirSync(join(dir, folder), { recursive: true });
-    for (const file of ['bin/launch.js', 'bin/mcp-gate.js', 'bin/mcp-gate-action.js', 'dist/launch.js'])
+    for (const file of ['bin/package.json', 'bin/launch.js', 'bin/mcp-gate.js', 'bin/mcp-gate-action.js', 'dist/launch.cjs'])
       copyFileSync(join(ROOT, file), join(dir, file));
     writeFileSync(join(dir, 'package.json'), '{ "type": "module" }');
     writeFileSync(join(dir, 'dist/packed/mcp-gate.cjs'), 'this is not JavaScript(');

@@ -1,9 +1,12 @@
-// The floor's client, shared by bench/floor.mjs (the floor) and bench/sdk-floor.mjs (the same
-// client with the SDK's Client as its session). No SDK here, and no checks.
-import { spawn } from 'node:child_process';
+// The floor's client, shared by bench/floor.cjs (the floor) and bench/sdk-floor.mjs (the same
+// client with the SDK's Client as its session). No SDK here, and no checks. CommonJS, as the gate's
+// launchers are: an ES module entry would cost the floor Node's ES module loader, which the gate no
+// longer pays.
+'use strict';
+const { spawn } = require('node:child_process');
 
 /** Newline-delimited JSON-RPC over a child's stdio: every line that parses goes to `onMessage`. */
-export function lineChannel(server, onMessage) {
+function lineChannel(server, onMessage) {
   const child = spawn(server.command, server.args, {
     cwd: server.cwd,
     env: { ...process.env, ...server.env },
@@ -41,7 +44,7 @@ export function lineChannel(server, onMessage) {
 }
 
 /** The floor's session: requests matched by id, server requests refused. */
-export function rawSession(server, protocolVersion) {
+function rawSession(server, protocolVersion) {
   const waiting = new Map();
   let nextId = 1;
   const channel = lineChannel(server, (message) => {
@@ -129,5 +132,6 @@ async function side(plan, server, session) {
 }
 
 /** Both servers in parallel, each through a session from `openSession(server, index)`; per side, the work done. */
-export const runPlan = (plan, openSession) =>
-  Promise.all(plan.servers.map((server, index) => side(plan, server, openSession(server, index))));
+const runPlan = (plan, openSession) => Promise.all(plan.servers.map((server, index) => side(plan, server, openSession(server, index))));
+
+module.exports = { lineChannel, rawSession, runPlan };
