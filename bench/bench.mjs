@@ -96,6 +96,10 @@ async function scenario(s) {
   }
   const gateMs = median(gates.map((g) => g.ms));
   const floorMs = median(floors.map((f) => f.ms));
+  // Each run's own ratio (a gate run over the floor run right after it): the middle half of them
+  // says how far one run of the bench can be trusted on this machine.
+  const pairs = gates.map((g, i) => g.ms / floors[i].ms).sort((x, y) => x - y);
+  const ratioRange = [round(pairs[Math.floor(pairs.length / 4)]), round(pairs[Math.ceil((3 * pairs.length) / 4) - 1])];
   const sdkFloorMs = median(sdkFloors.map((f) => f.ms));
   const stages = Object.fromEntries(Object.keys(gates[0].stages).map((k) => [k, median(gates.map((g) => g.stages[k]))]));
   const work = (runs) => JSON.stringify(runs[0].work);
@@ -109,6 +113,7 @@ async function scenario(s) {
     gateMs: round(gateMs, 0),
     floorMs: round(floorMs, 0),
     ratio: round(gateMs / floorMs),
+    ratioRange,
     sdkFloorMs: round(sdkFloorMs, 0),
     sdkFloorRatio: round(sdkFloorMs / floorMs),
     sdkFloorCpuMs: round(median(sdkFloors.map((f) => f.cpuMs)), 0),
@@ -123,7 +128,7 @@ async function scenario(s) {
     sameWork,
   };
   progress(
-    `${s.id}: gate ${result.gateMs} ms, floor ${result.floorMs} ms, ratio ${result.ratio}, SDK floor ${result.sdkFloorMs} ms (${result.sdkFloorRatio}x), CPU gate ${result.gateCpuMs} ms, floor ${result.floorCpuMs} ms, SDK floor ${result.sdkFloorCpuMs} ms, gate peak RSS ${result.gateRssMiB} MiB, stages ${JSON.stringify(stages)}`,
+    `${s.id}: gate ${result.gateMs} ms, floor ${result.floorMs} ms, ratio ${result.ratio} (runs ${ratioRange.join(' to ')}), SDK floor ${result.sdkFloorMs} ms (${result.sdkFloorRatio}x), CPU gate ${result.gateCpuMs} ms, floor ${result.floorCpuMs} ms, SDK floor ${result.sdkFloorCpuMs} ms, gate peak RSS ${result.gateRssMiB} MiB, stages ${JSON.stringify(stages)}`,
   );
   return result;
 }

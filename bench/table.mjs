@@ -2,6 +2,8 @@
 const STAGES = ['connect', 'discover', 'diff', 'cases', 'audit', 'decide', 'report'];
 const ms = (x) => `${x} ms`;
 const byId = (results, id) => results.scenarios.find((s) => s.id === id);
+/** The middle half of the runs' own ratios, when the results have them (since 2026-11-29). */
+const spread = (s) => (s.ratioRange ? `, middle half of runs ${s.ratioRange[0]}x to ${s.ratioRange[1]}x` : '');
 
 /** Each goal of issue 7: the figure, the bar, and whether this run met it. */
 export function goalRows(results) {
@@ -11,7 +13,7 @@ export function goalRows(results) {
     const s = byId(results, id);
     return {
       goal: `gate ÷ floor, ${s.label}`,
-      value: `${s.ratio}x (SDK floor ${s.sdkFloorRatio}x)`,
+      value: `${s.ratio}x (SDK floor ${s.sdkFloorRatio}x${spread(s)})`,
       bar: `≤ ${bar}x`,
       pass: s.ratio <= bar,
     };
