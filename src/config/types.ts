@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import type { Action } from '../findings/codes.js';
-import type { auditSchema, limitsSchema, timeoutsSchema } from './definition.js';
+import type { auditSchema, limitsSchema, timeoutsSchema } from './definition-settings.js';
 import type { Problem } from '../base/problems.js';
 
 export { DEFAULTS } from './defaults.js';
