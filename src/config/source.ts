@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { LineCounter, parseDocument, isNode, visit, type Document } from 'yaml';
 import { type Problem } from '../base/problems.js';
+import { plainYamlValue } from './yaml-values.js';
 
 /** A parsed YAML or JSON file that remembers where each value came from. */
 export interface SourceFile {
@@ -47,12 +48,17 @@ const MAX_ALIAS_COUNT = 100;
  * for in the fast path; a YAML file needs it anyway.
  */
 export function parseSource(text: string, displayName: string, options: ReadOptions = {}): Parsed {
-  const json = options.jsonFastPath && /^\s*[[{]/.test(text) ? tryJson(text) : undefined;
-  if (json !== undefined) {
+  const fast = options.jsonFastPath && /^\s*[[{]/.test(text) ? tryJson(text) : plainYamlValue(text);
+  if (fast !== undefined) {
     let located: Located | null = null;
     const lineOf = (path: (string | number)[]) => lineIn((located ??= locate(text)), path);
-    return { ok: true, source: { file: displayName, value: json.value, lineOf } };
+    return { ok: true, source: { file: displayName, value: fast.value, lineOf } };
   }
+  return parseWithYamlPackage(text, displayName);
+}
+
+/** The reader of record: every value plainYamlValue gives up on, and every problem. */
+export function parseWithYamlPackage(text: string, displayName: string): Parsed {
   const located = locate(text);
   const { doc, lines } = located;
   const faults = [...doc.errors, ...doc.warnings];
