@@ -1,7 +1,8 @@
 // The SDK floor: the floor client (bench/floor-client.cjs) plus what any gate built the way
-// mcp-gate must be built cannot avoid: the scenario's YAML datasets read with the yaml package, and every
-// request made through the SDK's Client (its initialize, its request bookkeeping, its zod check of
-// each message) over the floor's own stdio channel. Nothing else: no contract, diff, checks or
+// mcp-gate must be built cannot avoid: the scenario's YAML datasets read (with js-yaml, the faster
+// of the gate's two readers; src/config/yaml-values.ts), and every request made through the SDK's
+// Client (its initialize, its request bookkeeping, its zod check of each message) over the floor's
+// own stdio channel. Nothing else: no contract, diff, checks or
 // report. It gets the gate's own start-up shortcuts, so it is a floor, not a strawman: it runs
 // packed, from a V8 code cache (bench/run-packed.cjs), and it starts both servers before the SDK
 // and the YAML reader are initialised and the datasets read.
@@ -41,9 +42,9 @@ export async function main([planFile]) {
   // The client the gate uses (src/connect/sdk-client.ts), negotiating the protocol's era as it does
   // (the default timeouts.startupMs for its probe).
   const { Client } = await import('@modelcontextprotocol/client');
-  const { parse } = await import('yaml');
+  const { load } = await import('js-yaml');
   const z = await import('zod');
-  for (const file of plan.datasets) parse(readFileSync(file, 'utf8'), { uniqueKeys: true, maxAliasCount: 100 });
+  for (const file of plan.datasets) load(readFileSync(file, 'utf8'), { maxAliases: 0 });
   const AnyResult = z.unknown();
   const sides = await runPlan(plan, (_server, index) => {
     // As in the gate (src/connect/sdk-client.ts): no SDK output checks, so no ajv instance per client.
