@@ -167,10 +167,11 @@ function checkShape({ o, tool, blocks, texts, structured, isError }: ReadResult,
 /** Text blocks of indented JSON: whitespace the model pays for. */
 function checkPrettyJson(blocks: TextBlock[], add: Add): void {
   for (const { text, json } of blocks) {
+    if (json === undefined) continue;
     // Indented JSON: a line that starts with spaces or tabs before a key or value. The blank line
     // between a head line and the data is not indentation.
     const data = text.slice(Math.max(0, text.search(/[[{]/)));
-    if (json === undefined || !/\n[ \t]+["{[\d]/.test(data)) continue;
+    if (!/\n[ \t]+["{[\d]/.test(data)) continue;
     const wasted = Buffer.byteLength(data, 'utf8') - Buffer.byteLength(JSON.stringify(json), 'utf8');
     if (wasted > 0)
       add('result-pretty-json', `a text block holds indented JSON: ${wasted} bytes of whitespace over the compact form.`, 'safe');
