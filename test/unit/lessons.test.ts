@@ -73,6 +73,9 @@ describe("the write-ups' lessons (§6)", () => {
     const said = { content: [{ type: 'text', text: '30 members. Call this tool again with page=2 for more.' }] };
     expect(checks(said, obj({}))).toContain('pagination-hint-unusable');
     expect(checks(said, obj({ page: { type: 'integer' } }))).not.toContain('pagination-hint-unusable');
+    for (const text of ['30 members shown; ask for the next page to see more.', '30 members. Use cursor=abc for more.']) {
+      expect(checks({ content: [{ type: 'text', text }] }, obj({})), text).toContain('pagination-hint-unusable');
+    }
   });
 
   it('task coverage: a tool named in a description or the instructions that the server does not list', () => {
