@@ -42,10 +42,11 @@ export function readSource(file: string, displayName: string, options: ReadOptio
 const MAX_ALIAS_COUNT = 100;
 
 /**
- * Values come from the yaml package (YAML 1.2 core schema, duplicate keys refused, warnings such as
- * an unknown tag or directive refused), or from JSON.parse for JSON that mcp-gate wrote
- * (`jsonFastPath`). The Document that maps a path to its line is built only when a line is asked
- * for in the fast path; a YAML file needs it anyway.
+ * Values as the yaml package reads them (YAML 1.2 core schema, duplicate keys refused, warnings such
+ * as an unknown tag or directive refused): from js-yaml first when the file is in the plain subset
+ * both read alike (yaml-values.ts), from JSON.parse for JSON that mcp-gate wrote (`jsonFastPath`),
+ * and from the yaml package itself otherwise, which also words every problem. On the two fast ways
+ * the Document that maps a path to its line is built only when a line is asked for.
  */
 export function parseSource(text: string, displayName: string, options: ReadOptions = {}): Parsed {
   const fast = options.jsonFastPath && /^\s*[[{]/.test(text) ? tryJson(text) : plainYamlValue(text);
