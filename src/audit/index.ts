@@ -194,6 +194,7 @@ export function failedOutputSchemas(baseline: Contract, findings: Finding[]): Se
     return schema ? canonicalJson(schema) : null;
   };
   const broken = new Set([...failed].map(schemaOf).filter((s): s is string => s !== null));
+  if (!broken.size) return failed;
   for (const tool of baseline.tools) if (tool.outputSchema && broken.has(canonicalJson(tool.outputSchema))) failed.add(tool.name);
   return failed;
 }
