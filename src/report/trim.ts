@@ -1,4 +1,5 @@
-import { toolLine } from './tool-lines.js';
+import { bytesWithout } from './json-pieces.js';
+import { entryText, toolLine } from './tool-lines.js';
 import type { Report, ReportTrim } from './types.js';
 
 /** The most bytes a report (its JSON, as written) may take: past it, its longest lists are trimmed. */
@@ -24,9 +25,9 @@ function trimmable(report: Report): Trimmable[] {
   return out;
 }
 
-/** Bytes of a value written with two-space indent at `depth`: its own text, plus the indent of each of its lines. */
-function writtenSize(value: unknown, depth: number): number {
-  const text = JSON.stringify(value, null, 2) ?? '';
+/** Bytes of an entry written with two-space indent at `depth`: its own text, plus the indent of each of its lines. */
+function writtenSize(entry: unknown, depth: number): number {
+  const text = entryText(entry);
   let lines = 1;
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
   return Buffer.byteLength(text) + lines * (depth * 2) + 2;
@@ -37,7 +38,9 @@ function writtenSize(value: unknown, depth: number): number {
  * long (its tools and features, as the report repeats them) are cut to the same number of bytes
  * each, keeping their first entries, and `trimmed` says what was cut. Contract hashes, the diff, the audit and
  * the decision are kept whole: the verdict does not change. Each entry is measured alone, so the
- * whole report is never written out twice in memory to learn its size.
+ * whole report is never written out in memory to learn its size, and what is measured (the tool
+ * lines, the other entries' texts, the text around the lists) is what the writer then takes, so
+ * nothing is serialised twice (report/json-pieces.ts, report/tool-lines.ts).
  */
 export function trimReport(report: Report, maxBytes = MAX_REPORT_BYTES): Report {
   const lists = trimmable(report);
@@ -46,10 +49,7 @@ export function trimReport(report: Report, maxBytes = MAX_REPORT_BYTES): Report 
     l.list.map((entry) => (l.line ? Buffer.byteLength(toolLine(entry as object)) + l.depth * 2 + 2 : writtenSize(entry, l.depth))),
   );
   const listBytes = sizes.reduce((sum, s) => sum + s.reduce((a, b) => a + b, 0), 0);
-  const saved = lists.map((l) => l.list);
-  for (const l of lists) l.set([]);
-  const rest = writtenSize(report, 0);
-  for (const [i, l] of lists.entries()) l.set(saved[i]!);
+  const rest = bytesWithout(report, new Set(lists.map((l) => l.list))) + 2;
   if (rest + listBytes <= maxBytes) return report;
   // One cap for every list, the largest that fits: short lists stay whole, long ones are cut alike.
   const totals = sizes.map((s) => s.reduce((a, b) => a + b, 0));

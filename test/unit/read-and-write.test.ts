@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { jsonInert } from '../../src/base/inert.js';
 import { redactShapes } from '../../src/base/secrets.js';
 import { reportText, writeReport } from '../../src/report/write.js';
-import { batched, jsonPieces } from '../../src/report/json-pieces.js';
+import { batched, bytesWithout, jsonPieces } from '../../src/report/json-pieces.js';
 import { render } from '../../src/report/formats.js';
 import type { Report } from '../../src/report/types.js';
 
@@ -157,6 +157,24 @@ describe('writing the report', () => {
     const indented = render('report', { ...long, baseline: { ...long.baseline, tools: [] } }, 'json', {});
     const saved = reportText({ ...long, baseline: { ...long.baseline, tools: [] } });
     expect(saved).toBe(indented.replace(/ghp_a+/, '***'));
+  });
+
+  it('measures the report without its server lists from the pieces the writer then takes, to the byte', () => {
+    const emptied = {
+      ...long,
+      baseline: { ...long.baseline, tools: [], features: { ...long.baseline.features!, prompts: [], resources: [] } },
+    };
+    const expected = Buffer.byteLength(JSON.stringify({ ...emptied, candidate: { ...long.candidate, tools: [] } }, null, 2));
+    const lists = new Set([
+      long.baseline.tools,
+      long.candidate.tools,
+      long.baseline.features!.prompts!,
+      long.baseline.features!.resources!,
+    ]);
+    expect(bytesWithout(long, lists)).toBe(expected);
+    // The writer takes what the measure made, and writes the same text as a whole write would.
+    expect([...jsonPieces(long, { toolsOnOneLine: false })].join('')).toBe(render('report', long, 'json', {}));
+    expect(bytesWithout(long, new Set())).toBe(Buffer.byteLength(JSON.stringify(long, null, 2)));
   });
 
   it('batches pieces in order, never splitting one', () => {
