@@ -54,8 +54,8 @@ export interface RunOptions {
    */
   sideDirs?: Record<Side, SideDirs | null>;
   /**
-   * The server of a bundle this run gates: the saved reports of that server alone tell its history,
-   * and hold the contract a baseline's `fallback: last-report` takes.
+   * The server of a bundle this run gates: the report names it, the saved reports of that server
+   * alone tell its history, and hold the contract a baseline's `fallback: last-report` takes.
    */
   server?: string;
 }
@@ -90,6 +90,7 @@ export async function runGate(config: GateConfig, options: RunOptions): Promise<
       generatedBy: { name: GATE_NAME, version: GATE_VERSION },
       startedAt: startedAt.toISOString(),
       finishedAt: now().toISOString(),
+      ...(options.server !== undefined && { server: options.server }),
       config: {
         file: config.file ? relativeToCwd(config.file) : null,
         datasets: datasets.map((d) => d.file),

@@ -135,7 +135,7 @@ export async function gateOne(
     for (const dirs of Object.values(sideDirs ?? {})) dirs?.remove();
   }
   // Servers may echo what they were given (stderr, errors, descriptions): the report never keeps it.
-  const report = redactDeep(server === null ? gated : withServer(gated, server));
+  const report = redactDeep(gated);
   // Servers ended by a signal fail their calls: a verdict from that would be about the signal.
   if (io.interrupted()) return null;
   let reportPath: string | null = null;
@@ -214,10 +214,4 @@ function serverOf(config: GateConfig, name: string, file: string): ServerGate {
     ? `has no server "${name}"; its servers: ${names.join(', ')}`
     : `declares no servers, so --server ${name} has nothing to pick; --server gates one server of a bundle (see \`servers\` in the config)`;
   throw new InputError([{ file: relative(process.cwd(), config.file ?? file) || file, line: null, path: 'servers', message }]);
-}
-
-/** The report of one server of a bundle, its name next to the times (key order is what people read). */
-function withServer(report: Report, server: string): Report {
-  const { schemaVersion, generatedBy, startedAt, finishedAt, ...rest } = report;
-  return { schemaVersion, generatedBy, startedAt, finishedAt, server, ...rest };
 }
