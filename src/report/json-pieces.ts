@@ -1,5 +1,5 @@
 import { jsonInert } from '../base/inert.js';
-import { entryText, takeEntryText, takeToolLine } from './tool-lines.js';
+import { takeToolLine } from './tool-lines.js';
 import type { Report } from './types.js';
 
 /** A list put out an entry at a time: a server's listing or the diff decides how long it is. */
@@ -120,17 +120,21 @@ function* listPieces(list: Hole, oneLine: boolean, indent: string): Generator<st
   }
   const inner = `${indent}  `;
   for (const [i, entry] of list.entries.entries()) {
-    // Made once already when trimReport measured it (report/tool-lines.ts).
-    const text = oneLine ? takeToolLine(entry as object) : takeEntryText(entry).replaceAll('\n', `\n${inner}`);
+    // A tool's line was made once already, when trimReport measured it (report/tool-lines.ts).
+    const text = oneLine ? takeToolLine(entry as object) : indented(entry).replaceAll('\n', `\n${inner}`);
     yield jsonInert(`${i === 0 ? '[\n' : ',\n'}${inner}${text}`);
   }
   yield `\n${indent}]`;
 }
 
+const indented = (entry: unknown): string => JSON.stringify(entry, null, 2) ?? 'null';
+
 /**
  * The bytes of `JSON.stringify(report, null, 2)` with the lists in `emptied` written as `[]`: what the
- * report takes besides those lists, for trimReport. Made from the skeleton and the entry texts that
- * the writer then takes, so measuring serialises nothing the writer serialises again.
+ * report takes besides those lists, for trimReport. Made from the skeleton that the writer then
+ * takes. The entries of a list left in (the diff's changes) are serialised here and again by the
+ * writer: keeping their texts between the two would hold every entry of a list a server made long
+ * in memory at once (the hostile lists of test/reliability/memory.test.ts went past 300 MB).
  */
 export function bytesWithout(report: Report, emptied: ReadonlySet<unknown[]>): number {
   const { parts, holes } = skeletonOf(report);
@@ -148,7 +152,7 @@ function indentedListBytes(entries: unknown[], indent: string): number {
   const inner = indent.length + 2;
   let bytes = 0;
   for (const entry of entries) {
-    const text = entryText(entry);
+    const text = indented(entry);
     let lines = 0;
     for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
     bytes += 2 + inner + Buffer.byteLength(text) + lines * inner;

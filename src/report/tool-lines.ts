@@ -22,26 +22,3 @@ export function takeToolLine(tool: object): string {
   lines.delete(tool);
   return line;
 }
-
-/**
- * An entry of another long list (a prompt, a resource, a change) as `JSON.stringify(entry, null, 2)`
- * writes it, kept the same way: made once for trimReport's measure, then taken by the writer.
- */
-const indented = new WeakMap<object, string>();
-
-export function entryText(entry: unknown): string {
-  if (entry === null || typeof entry !== 'object') return JSON.stringify(entry, null, 2) ?? 'null';
-  let text = indented.get(entry);
-  if (text === undefined) {
-    text = JSON.stringify(entry, null, 2) ?? 'null';
-    indented.set(entry, text);
-  }
-  return text;
-}
-
-/** The entry's text, made now or taken from the measure, and no longer kept. */
-export function takeEntryText(entry: unknown): string {
-  const text = entryText(entry);
-  if (entry !== null && typeof entry === 'object') indented.delete(entry);
-  return text;
-}

@@ -1,5 +1,5 @@
 import { bytesWithout } from './json-pieces.js';
-import { entryText, toolLine } from './tool-lines.js';
+import { toolLine } from './tool-lines.js';
 import type { Report, ReportTrim } from './types.js';
 
 /** The most bytes a report (its JSON, as written) may take: past it, its longest lists are trimmed. */
@@ -25,9 +25,9 @@ function trimmable(report: Report): Trimmable[] {
   return out;
 }
 
-/** Bytes of an entry written with two-space indent at `depth`: its own text, plus the indent of each of its lines. */
-function writtenSize(entry: unknown, depth: number): number {
-  const text = entryText(entry);
+/** Bytes of a value written with two-space indent at `depth`: its own text, plus the indent of each of its lines. */
+function writtenSize(value: unknown, depth: number): number {
+  const text = JSON.stringify(value, null, 2) ?? '';
   let lines = 1;
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
   return Buffer.byteLength(text) + lines * (depth * 2) + 2;
@@ -38,9 +38,8 @@ function writtenSize(entry: unknown, depth: number): number {
  * long (its tools and features, as the report repeats them) are cut to the same number of bytes
  * each, keeping their first entries, and `trimmed` says what was cut. Contract hashes, the diff, the audit and
  * the decision are kept whole: the verdict does not change. Each entry is measured alone, so the
- * whole report is never written out in memory to learn its size, and what is measured (the tool
- * lines, the other entries' texts, the text around the lists) is what the writer then takes, so
- * nothing is serialised twice (report/json-pieces.ts, report/tool-lines.ts).
+ * whole report is never written out in memory to learn its size. The tool lines and the text around
+ * the lists are what the writer then takes (report/tool-lines.ts, report/json-pieces.ts).
  */
 export function trimReport(report: Report, maxBytes = MAX_REPORT_BYTES): Report {
   const lists = trimmable(report);
