@@ -2,10 +2,10 @@
 // mcp-gate must be built cannot avoid: the scenario's YAML datasets read (with js-yaml, the faster
 // of the gate's two readers; src/config/yaml-values.ts), and every request made through the SDK's
 // Client (its initialize, its request bookkeeping, its zod check of each message) over the floor's
-// own stdio channel. Nothing else: no contract, diff, checks or
-// report. It gets the gate's own start-up shortcuts, so it is a floor, not a strawman: it runs
-// packed, from a V8 code cache (bench/run-packed.cjs), and it starts both servers before the SDK
-// and the YAML reader are initialised and the datasets read.
+// own stdio channel. Nothing else: no contract, diff, checks or report. It gets the gate's own
+// start-up shortcuts, so it is a floor, not a strawman: it runs packed, from a V8 code cache
+// (bench/run-packed.cjs), and it starts both servers before the SDK and the YAML reader are
+// initialised and the datasets read.
 import { readFileSync } from 'node:fs';
 import { lineChannel, runPlan } from './floor-client.cjs';
 

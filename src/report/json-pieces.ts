@@ -149,15 +149,19 @@ export function bytesWithout(report: Report, emptied: ReadonlySet<unknown[]>): n
 
 /** The bytes listPieces writes for a list of indented entries at `indent`. */
 function indentedListBytes(entries: unknown[], indent: string): number {
-  const inner = indent.length + 2;
-  let bytes = 0;
-  for (const entry of entries) {
-    const text = indented(entry);
-    let lines = 0;
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
-    bytes += 2 + inner + Buffer.byteLength(text) + lines * inner;
-  }
-  return bytes + 1 + indent.length + 1;
+  const depth = indent.length / 2 + 1;
+  return entries.reduce<number>((bytes, entry) => bytes + writtenSize(entry, depth), 0) + indent.length + 2;
+}
+
+/**
+ * Bytes of an entry written by listPieces with two-space indent at `depth`: `[\n` or `,\n`, its own
+ * text, and the indent of each of its lines.
+ */
+export function writtenSize(entry: unknown, depth: number): number {
+  const text = indented(entry);
+  let lines = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
+  return Buffer.byteLength(text) + lines * (depth * 2) + 2;
 }
 
 /** Pieces joined into batches of about this many characters: few writes, and never the whole text at once. */

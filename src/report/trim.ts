@@ -1,4 +1,4 @@
-import { bytesWithout } from './json-pieces.js';
+import { bytesWithout, writtenSize } from './json-pieces.js';
 import { toolLine } from './tool-lines.js';
 import type { Report, ReportTrim } from './types.js';
 
@@ -23,14 +23,6 @@ function trimmable(report: Report): Trimmable[] {
     out.push({ at: `/${side}/tools`, list: sideReport.tools, set: (kept) => (sideReport.tools = kept as never), depth: 3, line: true });
   }
   return out;
-}
-
-/** Bytes of a value written with two-space indent at `depth`: its own text, plus the indent of each of its lines. */
-function writtenSize(value: unknown, depth: number): number {
-  const text = JSON.stringify(value, null, 2) ?? '';
-  let lines = 1;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
-  return Buffer.byteLength(text) + lines * (depth * 2) + 2;
 }
 
 /**
