@@ -5,7 +5,7 @@ import type { Change } from '../findings/types.js';
 import { diffAnnotations } from './annotations.js';
 import { confirmChanges, DEFAULT_SEARCH_BUDGET, type SearchBudget } from './confirm.js';
 import { diffProtocolVersion } from './protocol.js';
-import { diffSchemas } from './schemas.js';
+import { diffSchemas, type WalkMemo } from './schemas.js';
 import { diffDeprecations, removalsAfterDeprecation } from './deprecation.js';
 import { diffFeatures } from './features.js';
 import { diffNewToolText, diffText } from './text.js';
@@ -26,10 +26,11 @@ export function diffContracts(
   const afterByName = new Map(after.tools.map((t) => [t.name, t]));
   const beforeNames = new Set(before.tools.map((t) => t.name));
   for (const tool of after.tools) if (!beforeNames.has(tool.name)) changes.push(...diffNewToolText(tool));
+  const walks: WalkMemo = new Map();
   for (const tool of before.tools) {
     const successor = afterByName.get(tool.name);
     if (!successor || successor.hash === tool.hash) continue;
-    changes.push(...diffSchemas(tool, successor, work), ...diffAnnotations(tool, successor), ...diffText(tool, successor));
+    changes.push(...diffSchemas(tool, successor, work, walks), ...diffAnnotations(tool, successor), ...diffText(tool, successor));
   }
   changes.push(...diffDeprecations(before, after));
   const b = before.server;

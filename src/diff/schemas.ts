@@ -1,24 +1,40 @@
-import { canonicalJson } from '../contract/canonical.js';
+import { schemaJson } from '../contract/canonical.js';
 import { SchemaWork, showNodes, tooComplex } from '../contract/schema-work.js';
 import type { ContractTool, JsonSchema } from '../contract/types.js';
+import { changeMeta } from '../findings/codes.js';
 import type { Change } from '../findings/types.js';
 import { pointer, toolChange } from './change.js';
-import { annotationChange, markTooComplex, walkContext, type SchemaSide } from './schema-context.js';
+import { annotationChange, isUnread, markTooComplex, walkContext, type SchemaSide } from './schema-context.js';
 import { constraintKey, isObject } from './schema-keywords.js';
 import { normalForm } from './schema-normal-form.js';
 import { compareSchemaNodes } from './schema-walk.js';
 
+/**
+ * The walks a run made, by the two schemas' own text, key order included (a change carries the
+ * values it was served). A release-wide change (a family of tools built from one definition,
+ * drifted alike) is walked once: every other tool of the family gets the same changes, made again
+ * under its own name, and the nodes the walk visited are counted again, so the run's budget is
+ * spent as if it had walked them. A walk cut short by a bound (`isUnread`) is not kept.
+ */
+export type WalkMemo = Map<string, { changes: Change[]; visited: number }>;
+
 /** Input and output schemas of one tool present on both sides. */
-export function diffSchemas(before: ContractTool, after: ContractTool, work: SchemaWork = new SchemaWork()): Change[] {
+export function diffSchemas(
+  before: ContractTool,
+  after: ContractTool,
+  work: SchemaWork = new SchemaWork(),
+  walks: WalkMemo = new Map(),
+): Change[] {
   const unwalked = (['input', 'output'] as const).flatMap((side) => notWalked(side, before, after, work));
   if (unwalked.length) return unwalked;
-  const out: Change[] = [...inputChanges(before, after, work)];
+  const walk = (side: SchemaSide, b: JsonSchema, a: JsonSchema) => walkOnce(walks, side, before.name, b, a, work);
+  const out: Change[] = [...inputChanges(before, after, walk)];
   if (before.outputSchema && !after.outputSchema) {
     out.push(toolChange('output-schema-removed', after.name, ['outputSchema'], before.outputSchema, null));
   } else if (!before.outputSchema && after.outputSchema) {
     out.push(toolChange('output-schema-added', after.name, ['outputSchema'], null, after.outputSchema));
   } else if (before.outputSchema && after.outputSchema) {
-    out.push(...walk('output', before.name, before.outputSchema, after.outputSchema, work));
+    out.push(...walk('output', before.outputSchema, after.outputSchema));
   }
   return out;
 }
@@ -28,8 +44,12 @@ export function diffSchemas(before: ContractTool, after: ContractTool, work: Sch
  * breaks the protocol, so what changed against it is a repair for a person to check: at most a
  * Hold, never breaking. Its root is read as an object schema so that the repair is described.
  */
-function inputChanges(before: ContractTool, after: ContractTool, work: SchemaWork): Change[] {
-  const changes = walk('input', before.name, asArguments(before.inputSchema), asArguments(after.inputSchema), work);
+function inputChanges(
+  before: ContractTool,
+  after: ContractTool,
+  walk: (side: SchemaSide, before: JsonSchema, after: JsonSchema) => Change[],
+): Change[] {
+  const changes = walk('input', asArguments(before.inputSchema), asArguments(after.inputSchema));
   const invalid = before.inputSchema?.type !== 'object';
   if (!invalid || !changes.some((c) => c.severity !== 'safe')) return changes;
   const shown = changes
@@ -50,6 +70,34 @@ function inputChanges(before: ContractTool, after: ContractTool, work: SchemaWor
 }
 
 const asArguments = (schema: JsonSchema | null): JsonSchema => (schema?.type === undefined ? { ...schema, type: 'object' } : schema);
+
+/** `walk`, or the changes a walk of the same two schemas made for another tool, made again for this one. */
+function walkOnce(walks: WalkMemo, side: SchemaSide, tool: string, before: JsonSchema, after: JsonSchema, work: SchemaWork): Change[] {
+  const key = `${side}\u0000${JSON.stringify(before)}\u0000${JSON.stringify(after)}`;
+  const known = walks.get(key);
+  if (known) {
+    work.count(known.visited);
+    return known.changes.map((c) => toolChange(c.code, tool, [...atOf(c)], c.before, c.after, noteOf(c) ?? undefined));
+  }
+  const from = work.visited;
+  const changes = walk(side, tool, before, after, work);
+  if (changes.every((c) => !isUnread(c) && noteOf(c) !== undefined)) walks.set(key, { changes, visited: work.visited - from });
+  return changes;
+}
+
+const atOf = (c: Change): readonly string[] => (c.subject.kind === 'tool' ? c.subject.at : []);
+
+/**
+ * What a change's message adds to its code's own sentence (`toolChange`'s note), null for nothing;
+ * undefined when the message is not made that way, and the change cannot be made again from it.
+ */
+function noteOf(c: Change): string | null | undefined {
+  if (c.subject.kind !== 'tool') return undefined;
+  const head = changeMeta(c.code).message({ subject: c.subject, before: c.before, after: c.after });
+  if (!head) return c.message || null;
+  if (c.message === head) return null;
+  return c.message.startsWith(`${head} `) ? c.message.slice(head.length + 1) : undefined;
+}
 
 /**
  * One side's schemas, walked. Two guarantees beyond the walk: definitions that no `$ref` reached are
@@ -72,7 +120,7 @@ function walk(side: SchemaSide, tool: string, before: JsonSchema, after: JsonSch
   }
   if (
     changes.length === 0 &&
-    canonicalJson(before) !== canonicalJson(after) &&
+    schemaJson(before) !== schemaJson(after) &&
     normalForm(before, before, work) !== normalForm(after, after, work)
   ) {
     changes.push(toolChange('schema-changed', tool, [root], null, null, 'The schemas differ in a way the gate does not classify.'));
@@ -88,7 +136,7 @@ function walk(side: SchemaSide, tool: string, before: JsonSchema, after: JsonSch
 function notWalked(side: SchemaSide, before: ContractTool, after: ContractTool, work: SchemaWork): Change[] {
   const root = side === 'input' ? 'inputSchema' : 'outputSchema';
   const [b, a] = [before[root], after[root]];
-  if (!b || !a || canonicalJson(b) === canonicalJson(a)) return [];
+  if (!b || !a || schemaJson(b) === schemaJson(a)) return [];
   const held = (why: string) => [markTooComplex(toolChange('schema-changed', before.name, [root], null, null, why))];
   if (work.runSpent)
     return held(
