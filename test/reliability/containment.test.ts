@@ -43,6 +43,8 @@ async function gateWithDaemon(env: Record<string, string>): Promise<{ report: Re
     env: {
       MCPGATE_PROFILES__DAEMON__COMMAND: 'node',
       MCPGATE_PROFILES__DAEMON__ARGS: `[hostile-server.mjs, daemon, "--pidfile=${pidfile}", --tag=daemon-hostile]`,
+      // Its own tag on the baseline: test/reliability/hostile.test.ts, running beside it, looks for processes tagged ok-hostile.
+      MCPGATE_PROFILES__OK__ARGS: '[hostile-server.mjs, ok, --tag=containment-ok]',
       ...env,
     },
   });

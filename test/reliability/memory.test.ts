@@ -21,7 +21,13 @@ const DEFAULT_LIMITS = {
 };
 
 function gateMeasured(candidate: string): Promise<Measured> {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...DEFAULT_LIMITS };
+  // Its own tag on the baseline: test/reliability/hostile.test.ts, running beside it, looks for processes tagged ok-hostile.
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NO_COLOR: '1',
+    ...DEFAULT_LIMITS,
+    MCPGATE_PROFILES__OK__ARGS: '[hostile-server.mjs, ok, --tag=memory-ok]',
+  };
   const args = [CLI, 'run', '-c', CONFIG, '--baseline', 'ok', '--candidate', candidate, '--format', 'json', '--quiet'];
   return nodeMeasured(args, { env, hangMs: 100_000 });
 }
