@@ -18,20 +18,6 @@ export function sortKeys(value: unknown): unknown {
   return value;
 }
 
-const texts = new WeakMap<object, string>();
-
-/**
- * `canonicalJson` of a schema, made once per schema object. The diff asks it of the same schemas
- * several times (unchanged? which pair of a release-wide change? which search?). Keyed by the
- * object, which nothing changes once its contract, or its pair (diff/confirm-ask.ts), is built.
- */
-export function schemaJson(schema: unknown): string {
-  if (schema === null || typeof schema !== 'object') return canonicalJson(schema);
-  let text = texts.get(schema);
-  if (text === undefined) texts.set(schema, (text = canonicalJson(schema)));
-  return text;
-}
-
 const sha256 = (text: string): string => hash('sha256', text, 'hex');
 
 export const canonicalHash = (value: unknown): string => `sha256:${sha256(canonicalJson(value))}`;

@@ -1,4 +1,4 @@
-import { canonicalJson, schemaJson } from '../contract/canonical.js';
+import { canonicalJson } from '../contract/canonical.js';
 import type { ContractTool, JsonSchema } from '../contract/types.js';
 import type { Change } from '../findings/types.js';
 import { isObject } from '../base/json-object.js';
@@ -22,17 +22,16 @@ export interface SchemaPair {
 }
 
 /**
- * The pairs a run made, by the two schemas' canonical text: a release-wide change (a family of tools
- * built from one definition, drifted alike) reads each distinct pair once. A pair is made of the
- * schemas with their keys in canonical order, so it depends only on that text, and sharing it
- * changes nothing.
+ * The pairs a run made, by the two schemas' own text: a release-wide change (a family of tools built
+ * from one definition, drifted alike) reads each distinct pair once. The pair depends only on the
+ * schemas, so sharing it changes nothing.
  */
 export type PairMemo = Map<string, SchemaPair | null>;
 
 /** `schemasOf`, made once per distinct pair of schemas of a run. */
 export function pairOf(memo: PairMemo, side: Side, old: ContractTool, now: ContractTool): SchemaPair | null {
   const [was, is] = side === 'input' ? [old.inputSchema, now.inputSchema] : [old.outputSchema, now.outputSchema];
-  const key = `${side}\u0000${schemaJson(was)}\u0000${schemaJson(is)}`;
+  const key = `${side}\u0000${JSON.stringify(was)}\u0000${JSON.stringify(is)}`;
   let pair = memo.get(key);
   if (pair === undefined) memo.set(key, (pair = schemasOf(side, old, now)));
   return pair;
@@ -133,17 +132,9 @@ export interface Ledger {
   memo: Map<string, WitnessOutcome>;
 }
 
-/**
- * A search made once per run for the same question (the two schemas, then the rest of what it is
- * asked); the first time it spends from the run's budget.
- */
-export function remembered(
-  left: Ledger,
-  [accept, refuse]: [JsonSchema, JsonSchema],
-  rest: unknown[],
-  run: () => WitnessOutcome,
-): WitnessOutcome {
-  const key = `${schemaJson(accept)}\u0000${schemaJson(refuse)}\u0000${canonicalJson(rest)}`;
+/** A search made once per run for the same question; the first time it spends from the run's budget. */
+export function remembered(left: Ledger, question: unknown[], run: () => WitnessOutcome): WitnessOutcome {
+  const key = canonicalJson(question);
   const known = left.memo.get(key);
   if (known) return known;
   const outcome = run();

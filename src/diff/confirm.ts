@@ -16,7 +16,7 @@ import {
 import { calm, evidenced, hardening, spotted, withWitness } from './confirm-words.js';
 import { CALMABLE, POLICY_HELD } from './confirm-policy.js';
 import { isTooComplex, isUnread } from './schema-context.js';
-import { schemaJson } from '../contract/canonical.js';
+import { canonicalJson } from '../contract/canonical.js';
 import { SchemaWork } from '../contract/schema-work.js';
 import { normalForm } from './schema-normal-form.js';
 
@@ -82,7 +82,10 @@ export function confirmChanges(
       const [was, is] = side === 'input' ? [old.inputSchema, now.inputSchema] : [old.outputSchema, now.outputSchema];
       // Too complex to walk is too complex to search: held as it is.
       if (own.some(isTooComplex)) continue;
-      if (!own.length && (!was || !is || schemaJson(was) === schemaJson(is) || normalForm(was, was, work) === normalForm(is, is, work)))
+      if (
+        !own.length &&
+        (!was || !is || canonicalJson(was) === canonicalJson(is) || normalForm(was, was, work) === normalForm(is, is, work))
+      )
         continue;
       const pair = pairOf(pairs, side, old, now);
       if (!pair) continue;
@@ -134,7 +137,7 @@ function searcher(pair: Pair, budget: SearchBudget, left: Ledger, work: SchemaWo
       const none = spent();
       if (none) return none;
       const instances = Math.min(Math.ceil(budget.instances * share), left.instances);
-      return remembered(left, [accept, refuse], [focus, instances, SEED], () =>
+      return remembered(left, [accept, refuse, focus, instances, SEED], () =>
         searchSafely(accept, refuse, { seed: SEED, budget: { instances, nodes: budget.nodes }, focus, work }),
       );
     },
@@ -143,8 +146,7 @@ function searcher(pair: Pair, budget: SearchBudget, left: Ledger, work: SchemaWo
       const spare = spareOptions ? refusesOptionLike : undefined;
       return remembered(
         left,
-        [accept, refuse],
-        [focus, instances, SEED + 1, spareOptions],
+        [accept, refuse, focus, instances, SEED + 1, spareOptions],
         () => spent() ?? searchSafely(accept, refuse, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus, work, spare }),
       );
     },

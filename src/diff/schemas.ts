@@ -1,4 +1,4 @@
-import { schemaJson } from '../contract/canonical.js';
+import { canonicalJson } from '../contract/canonical.js';
 import { SchemaWork, showNodes, tooComplex } from '../contract/schema-work.js';
 import type { ContractTool, JsonSchema } from '../contract/types.js';
 import { changeMeta } from '../findings/codes.js';
@@ -120,7 +120,7 @@ function walk(side: SchemaSide, tool: string, before: JsonSchema, after: JsonSch
   }
   if (
     changes.length === 0 &&
-    schemaJson(before) !== schemaJson(after) &&
+    canonicalJson(before) !== canonicalJson(after) &&
     normalForm(before, before, work) !== normalForm(after, after, work)
   ) {
     changes.push(toolChange('schema-changed', tool, [root], null, null, 'The schemas differ in a way the gate does not classify.'));
@@ -136,7 +136,7 @@ function walk(side: SchemaSide, tool: string, before: JsonSchema, after: JsonSch
 function notWalked(side: SchemaSide, before: ContractTool, after: ContractTool, work: SchemaWork): Change[] {
   const root = side === 'input' ? 'inputSchema' : 'outputSchema';
   const [b, a] = [before[root], after[root]];
-  if (!b || !a || schemaJson(b) === schemaJson(a)) return [];
+  if (!b || !a || canonicalJson(b) === canonicalJson(a)) return [];
   const held = (why: string) => [markTooComplex(toolChange('schema-changed', before.name, [root], null, null, why))];
   if (work.runSpent)
     return held(
