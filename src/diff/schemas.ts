@@ -13,10 +13,18 @@ import { compareSchemaNodes } from './schema-walk.js';
  * The walks a run made, by the two schemas' own text, key order included (a change carries the
  * values it was served). A release-wide change (a family of tools built from one definition,
  * drifted alike) is walked once: every other tool of the family gets the same changes, made again
- * under its own name, and the nodes the walk visited are counted again, so the run's budget is
- * spent as if it had walked them. A walk cut short by a bound (`isUnread`) is not kept.
+ * under its own name from what the first walk made (code, place, values, note), and the nodes the
+ * walk visited are counted again, so the run's budget is spent as if it had walked them. A walk cut
+ * short by a bound (`isUnread`) is not kept.
  */
-export type WalkMemo = Map<string, { changes: Change[]; visited: number }>;
+export type WalkMemo = Map<string, { made: Made[]; visited: number }>;
+
+/** A change of a walk, with what makes it again for another tool: its place and its note. */
+interface Made {
+  change: Change;
+  at: readonly string[];
+  note: string | undefined;
+}
 
 /** Input and output schemas of one tool present on both sides. */
 export function diffSchemas(
@@ -77,26 +85,26 @@ function walkOnce(walks: WalkMemo, side: SchemaSide, tool: string, before: JsonS
   const known = walks.get(key);
   if (known) {
     work.count(known.visited);
-    return known.changes.map((c) => toolChange(c.code, tool, [...atOf(c)], c.before, c.after, noteOf(c) ?? undefined));
+    return known.made.map(({ change: c, at, note }) => toolChange(c.code, tool, [...at], c.before, c.after, note));
   }
   const from = work.visited;
   const changes = walk(side, tool, before, after, work);
-  if (changes.every((c) => !isUnread(c) && noteOf(c) !== undefined)) walks.set(key, { changes, visited: work.visited - from });
+  const made = changes.map(madeOf);
+  if (made.every((m): m is Made => m !== null && !isUnread(m.change))) walks.set(key, { made, visited: work.visited - from });
   return changes;
 }
 
-const atOf = (c: Change): readonly string[] => (c.subject.kind === 'tool' ? c.subject.at : []);
-
 /**
- * What a change's message adds to its code's own sentence (`toolChange`'s note), null for nothing;
- * undefined when the message is not made that way, and the change cannot be made again from it.
+ * A change with its place and what its message adds to its code's own sentence (`toolChange`'s
+ * note). Null when its message is not made that way, and it cannot be made again from them.
  */
-function noteOf(c: Change): string | null | undefined {
-  if (c.subject.kind !== 'tool') return undefined;
-  const head = changeMeta(c.code).message({ subject: c.subject, before: c.before, after: c.after });
-  if (!head) return c.message || null;
-  if (c.message === head) return null;
-  return c.message.startsWith(`${head} `) ? c.message.slice(head.length + 1) : undefined;
+function madeOf(change: Change): Made | null {
+  if (change.subject.kind !== 'tool') return null;
+  const { at } = change.subject;
+  const head = changeMeta(change.code).message({ subject: change.subject, before: change.before, after: change.after });
+  if (!head) return { change, at, note: change.message || undefined };
+  if (change.message === head) return { change, at, note: undefined };
+  return change.message.startsWith(`${head} `) ? { change, at, note: change.message.slice(head.length + 1) } : null;
 }
 
 /**
