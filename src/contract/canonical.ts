@@ -18,6 +18,38 @@ export function sortKeys(value: unknown): unknown {
   return value;
 }
 
+const TOO_DEEP = Symbol('nested past the limit');
+
+/**
+ * `canonicalJson` of a value whose objects and arrays nest at most `limit` levels (the root is the
+ * first, as `depthOf` counts them), or null for a deeper one: one walk both measures a tool
+ * definition and sorts it, where a measure first would walk it twice. Never more than `limit`
+ * frames deep.
+ */
+export function canonicalJsonWithin(value: unknown, limit: number): string | null {
+  try {
+    return JSON.stringify(sortWithin(value, 1, limit));
+  } catch (error) {
+    if (error === TOO_DEEP) return null;
+    throw error;
+  }
+}
+
+function sortWithin(value: unknown, level: number, limit: number): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (level > limit) throw TOO_DEEP;
+  if (Array.isArray(value)) return value.map((item) => sortWithin(item, level + 1, limit));
+  const sorted: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) {
+    const child = (value as Record<string, unknown>)[key];
+    if (child !== undefined) sorted[key] = sortWithin(child, level + 1, limit);
+  }
+  return sorted;
+}
+
 const sha256 = (text: string): string => hash('sha256', text, 'hex');
 
-export const canonicalHash = (value: unknown): string => `sha256:${sha256(canonicalJson(value))}`;
+/** The hash of a canonical JSON text already made (`canonicalJson`, `canonicalJsonWithin`). */
+export const hashOfCanonical = (text: string): string => `sha256:${sha256(text)}`;
+
+export const canonicalHash = (value: unknown): string => hashOfCanonical(canonicalJson(value));

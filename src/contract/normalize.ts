@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { effectiveAnnotations } from './annotations.js';
-import { canonicalHash } from './canonical.js';
+import { canonicalHash, canonicalJsonWithin, hashOfCanonical } from './canonical.js';
 import type { Contract, ContractTool, DiscoveryProblem, Discovery, JsonSchema, ServerIdentity } from './types.js';
 import { isObject } from '../base/json-object.js';
 
@@ -40,7 +40,9 @@ export function contractBuilder(): { add(rawTools: unknown[]): void; finish(serv
       return;
     }
     seen.add(raw.name);
-    tools.push(normalizeTool(boundedDepth(raw, problems), problems));
+    // One walk measures the definition and makes its canonical text; past the bound, a stand-in.
+    const text = canonicalJsonWithin(raw, MAX_DEFINITION_DEPTH);
+    tools.push(text === null ? normalizeTool(standIn(raw, problems), problems) : normalizeTool(raw, problems, text));
   };
   return {
     add: (rawTools) => rawTools.forEach(add),
@@ -65,9 +67,8 @@ export function contractBuilder(): { add(rawTools: unknown[]): void; finish(serv
  */
 export const MAX_DEFINITION_DEPTH = 256;
 
-function boundedDepth(raw: Record<string, unknown>, problems: DiscoveryProblem[]): Record<string, unknown> {
-  const depth = depthOf(raw, MAX_DEFINITION_DEPTH + 1);
-  if (depth <= MAX_DEFINITION_DEPTH) return raw;
+/** What stands in for a definition nested past MAX_DEFINITION_DEPTH: its shallow fields and a digest of the rest. */
+function standIn(raw: Record<string, unknown>, problems: DiscoveryProblem[]): Record<string, unknown> {
   const name = raw.name as string;
   problems.push({
     tool: name,
@@ -129,7 +130,8 @@ function iterativeDigest(value: unknown): string {
   return `sha256:${digest.digest('hex')}`;
 }
 
-function normalizeTool(raw: Record<string, unknown>, problems: DiscoveryProblem[]): ContractTool {
+/** A definition as the contract holds it; `canonical` is its canonical JSON, when already made. */
+function normalizeTool(raw: Record<string, unknown>, problems: DiscoveryProblem[], canonical?: string): ContractTool {
   const name = raw.name as string;
   const inputSchema = schemaField(raw, 'inputSchema', problems);
   const outputSchema = schemaField(raw, 'outputSchema', problems);
@@ -153,7 +155,7 @@ function normalizeTool(raw: Record<string, unknown>, problems: DiscoveryProblem[
     defaultedHints: defaulted,
     requiredArguments: requiredOf(inputSchema),
     extra,
-    hash: canonicalHash(raw),
+    hash: canonical === undefined ? canonicalHash(raw) : hashOfCanonical(canonical),
   };
 }
 
