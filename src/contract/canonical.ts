@@ -5,18 +5,7 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(sortKeys(value));
 }
 
-export function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value !== null && typeof value === 'object') {
-    const sorted: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) {
-      const child = (value as Record<string, unknown>)[key];
-      if (child !== undefined) sorted[key] = sortKeys(child);
-    }
-    return sorted;
-  }
-  return value;
-}
+export const sortKeys = (value: unknown): unknown => sortWithin(value, 1, Infinity);
 
 const TOO_DEEP = Symbol('nested past the limit');
 
@@ -35,6 +24,7 @@ export function canonicalJsonWithin(value: unknown, limit: number): string | nul
   }
 }
 
+/** The value with every object's keys sorted, undefined values left out; TOO_DEEP past `limit` levels. */
 function sortWithin(value: unknown, level: number, limit: number): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (level > limit) throw TOO_DEEP;

@@ -21,7 +21,10 @@ function recordedPairs(): [ContractTool, ContractTool][] {
     .filter((f) => f.endsWith('.json'))
     .sort();
   const byPackage = new Map<string, string[]>();
-  for (const f of files) byPackage.set(f.slice(0, f.lastIndexOf('@')), [...(byPackage.get(f.slice(0, f.lastIndexOf('@'))) ?? []), f]);
+  for (const f of files) {
+    const pkg = f.slice(0, f.lastIndexOf('@'));
+    byPackage.set(pkg, [...(byPackage.get(pkg) ?? []), f]);
+  }
   const load = (f: string) => contract((JSON.parse(readFileSync(join(RELEASES, f), 'utf8')) as { tools: unknown[] }).tools);
   const pairs: [ContractTool, ContractTool][] = [];
   for (const versions of byPackage.values()) {
