@@ -1,8 +1,8 @@
 import { DEFAULT_SCHEMA_LIMITS, schemaSize, showNodes } from '../contract/schema-work.js';
-import type { ContractTool } from '../contract/types.js';
+import type { ContractTool, JsonSchema } from '../contract/types.js';
 import type { Code } from '../findings/codes.js';
 import type { Finding, Side } from '../findings/types.js';
-import { validationFailures } from './schema-check.js';
+import { ValidatorFailure, validationFailures, type ValidationFailure } from './schema-check.js';
 import { SDK_OUTPUT_INVALID, sdkRefusals } from './sdk-refusal.js';
 import { jsonOfText } from '../base/text-json.js';
 import { emptyPage, HINT_IN_TEXT, moreSignal, unusablePageHint } from './pagination.js';
@@ -119,8 +119,9 @@ function checkStructuredContent({ tool, blocks, texts, structured, isError }: Re
         `structuredContent was not checked: the outputSchema would cost ${showNodes(schemaSize(tool.outputSchema))} schema nodes with its $refs followed, past limits.schemaNodesPerTool (${showNodes(schemaNodesPerTool)}).`,
       );
     } else {
-      const failures = validationFailures(tool.outputSchema, structured);
-      if (failures.length)
+      const failures = checkedAgainst(tool.outputSchema, structured);
+      if (typeof failures === 'string') add('structured-content-unchecked', `structuredContent was not checked: ${failures}.`);
+      else if (failures.length)
         add(
           'structured-content-invalid',
           `structuredContent fails the outputSchema: ${failures.map((f) => `${f.message} ("${f.keyword}")`).join('; ')}.`,
@@ -230,4 +231,14 @@ function alwaysNull(data: unknown): string[] {
     for (const key of keys) if (items.every((i) => Object.hasOwn(i, key) && i[key] === null)) out.add(key);
   }
   return out.size >= 2 ? [...out].sort() : [];
+}
+
+/** The value's failures against the schema, or why the validator could not judge it. */
+function checkedAgainst(schema: JsonSchema, value: unknown): ValidationFailure[] | string {
+  try {
+    return validationFailures(schema, value);
+  } catch (error) {
+    if (error instanceof ValidatorFailure) return error.message;
+    throw error;
+  }
 }

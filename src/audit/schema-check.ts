@@ -1,6 +1,7 @@
 import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { JsonSchema } from '../contract/types.js';
+import { describe } from '../base/error-text.js';
 import { validator } from '../base/validators.js';
 import { ajvRegExp } from '../base/safe-regex.js';
 import { isSchema2020 } from './meta-2020.js';
@@ -24,6 +25,8 @@ const OUTPUT_OPTIONS: Options = {
   strict: false,
   validateFormats: false,
   validateSchema: false,
+  // Own members only, as JSON Schema means: not `constructor` and `toString` from Object.prototype.
+  ownProperties: true,
   // No passes over the generated code: compiling costs about half as much, and a schema checks a
   // few results, far too few to earn the passes back (src/witness/judge.ts).
   code: { regExp: ajvRegExp, optimize: false },
@@ -78,11 +81,30 @@ export interface ValidationFailure {
   message: string;
 }
 
-/** Validates a value; returns the first failures with their paths and keywords, or [] when valid. */
+/**
+ * ajv failed on a value instead of judging it: its deep equality (`const`, `enum`, `uniqueItems`)
+ * calls an object's `valueOf` and `toString`, and a JSON object can carry numbers by those names.
+ */
+export class ValidatorFailure extends Error {
+  constructor(cause: unknown) {
+    super(`the validator (ajv) failed on it: ${describe(cause)}`);
+  }
+}
+
+/**
+ * Validates a value; returns the first failures with their paths and keywords, or [] when valid.
+ * Throws ValidatorFailure when ajv fails on the value.
+ */
 export function validationFailures(schema: JsonSchema, value: unknown): ValidationFailure[] {
   const validate = outputValidator(schema);
   if (typeof validate === 'string') return [{ path: '', keyword: 'schema', message: validate }];
-  if (validate(value)) return [];
+  let valid: boolean;
+  try {
+    valid = validate(value) as boolean;
+  } catch (error) {
+    throw new ValidatorFailure(error);
+  }
+  if (valid) return [];
   return (validate.errors ?? [])
     .slice(0, 3)
     .map((e) => ({ path: e.instancePath, keyword: e.keyword, message: `${e.instancePath || '/'} ${e.message ?? e.keyword}` }));

@@ -1,6 +1,6 @@
 import { safeRegex } from '../base/safe-regex.js';
 import type { CaseFailure, RequiredTool } from './types.js';
-import { isObject } from '../base/json-object.js';
+import { isObject, setMember } from '../base/json-object.js';
 import { escapeSegment, pointerMatcher, pointerOf } from '../base/json-pointer.js';
 
 export interface ObservedResult {
@@ -50,7 +50,7 @@ export function withoutVolatile(value: unknown, volatile: (pointer: string) => b
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     const child = `${pointer}/${escapeSegment(key)}`;
-    if (!volatile(child)) copy[key] = withoutVolatile(item, volatile, child);
+    if (!volatile(child)) setMember(copy, key, withoutVolatile(item, volatile, child));
   }
   return copy;
 }

@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { setMember } from '../base/json-object.js';
 
 /** JSON with object keys sorted at every depth, so equal values always serialise to equal text. */
 export function canonicalJson(value: unknown): string {
@@ -32,7 +33,7 @@ function sortWithin(value: unknown, level: number, limit: number): unknown {
   const sorted: Record<string, unknown> = {};
   for (const key of Object.keys(value).sort()) {
     const child = (value as Record<string, unknown>)[key];
-    if (child !== undefined) sorted[key] = sortWithin(child, level + 1, limit);
+    if (child !== undefined) setMember(sorted, key, sortWithin(child, level + 1, limit));
   }
   return sorted;
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { effectiveAnnotations } from './annotations.js';
 import { canonicalHash, canonicalJsonWithin, hashOfCanonical } from './canonical.js';
 import type { Contract, ContractTool, DiscoveryProblem, Discovery, JsonSchema, ServerIdentity } from './types.js';
-import { isObject } from '../base/json-object.js';
+import { isObject, setMember } from '../base/json-object.js';
 
 const KNOWN_FIELDS = new Set(['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations']);
 
@@ -143,7 +143,7 @@ function normalizeTool(raw: Record<string, unknown>, problems: DiscoveryProblem[
   const annotations = isObject(raw.annotations) ? raw.annotations : null;
   const { effective, defaulted } = effectiveAnnotations(annotations);
   const extra: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(raw)) if (!KNOWN_FIELDS.has(key)) extra[key] = value;
+  for (const [key, value] of Object.entries(raw)) if (!KNOWN_FIELDS.has(key)) setMember(extra, key, value);
   return {
     name,
     title: stringOrNull(raw.title) ?? stringOrNull(annotations?.title),

@@ -1,7 +1,8 @@
 import { canonicalJson } from '../contract/canonical.js';
 import type { ContractTool, JsonSchema } from '../contract/types.js';
 import type { Change } from '../findings/types.js';
-import { isObject } from '../base/json-object.js';
+import { isObject, setMember } from '../base/json-object.js';
+import { JudgeFailure } from '../witness/judge.js';
 import { findWitness, type WitnessOutcome } from '../witness/search.js';
 
 /** How diff/confirm.ts asks the witness search: which schemas, read how, asked once, and safely. */
@@ -77,7 +78,7 @@ function declaredOnly(node: JsonSchema, depth: number, around: readonly string[]
     if (!OPENING.some((k) => node[k] !== undefined)) {
       out.additionalProperties = false;
       // Declared elsewhere at this place: any value passes this branch, as it did before.
-      for (const name of here) if (!Object.hasOwn(own, name)) properties[name] = true;
+      for (const name of here) if (!Object.hasOwn(own, name)) setMember(properties, name, true);
     }
     out.properties = properties;
   }
@@ -144,8 +145,8 @@ export function remembered(left: Ledger, question: unknown[], run: () => Witness
 }
 
 /**
- * The search, with one more bound than its own: a schema nested past what the stack holds is
- * unsearchable, said so, never a crash (a run that cannot decide).
+ * The search, with more bounds than its own: a schema nested past what the stack holds, or an
+ * instance ajv fails on, is unsearchable, said so, never a crash (a run that cannot decide).
  */
 export function searchSafely(accept: JsonSchema, refuse: JsonSchema, options: Parameters<typeof findWitness>[2]): WitnessOutcome {
   try {
@@ -158,6 +159,7 @@ export function searchSafely(accept: JsonSchema, refuse: JsonSchema, options: Pa
   } catch (error) {
     if (error instanceof RangeError)
       return { kind: 'unsearchable', reason: 'the schemas nest deeper than the search can follow', tried: 0 };
+    if (error instanceof JudgeFailure) return { kind: 'unsearchable', reason: error.message, tried: 0 };
     throw error;
   }
 }

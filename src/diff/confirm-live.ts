@@ -61,7 +61,7 @@ function leavesOut(c: Change): boolean {
   let at: unknown = c.witness?.instance;
   for (const key of path.slice(0, -1)) {
     if (at === null || typeof at !== 'object') return false;
-    at = (at as Record<string, unknown>)[key];
+    at = Object.hasOwn(at, key) ? (at as Record<string, unknown>)[key] : undefined;
   }
-  return path.length > 0 && at !== null && typeof at === 'object' && !Array.isArray(at) && !(path.at(-1)! in at);
+  return path.length > 0 && at !== null && typeof at === 'object' && !Array.isArray(at) && !Object.hasOwn(at, path.at(-1)!);
 }

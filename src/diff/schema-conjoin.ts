@@ -1,3 +1,4 @@
+import { memberOf, setMember } from '../base/json-object.js';
 import { safeRegex } from '../base/safe-regex.js';
 import type { JsonSchema } from '../contract/types.js';
 import { TEXT_KEYWORDS, isAnnotation, isObject, valueKey } from './schema-keywords.js';
@@ -57,10 +58,10 @@ export function conjoin(a: Node, b: Node): Node {
     (isObject(a.patternProperties) && OBJECT_SHAPE.some((k) => k in b)) ||
     (isObject(b.patternProperties) && OBJECT_SHAPE.some((k) => k in a));
   for (const [key, value] of Object.entries(b)) {
-    if (!(key in out)) {
+    if (!Object.hasOwn(out, key)) {
       if (key === 'allOf' && Array.isArray(value)) out.allOf = value;
-      else if (!(shapeClash && OBJECT_SHAPE.includes(key))) out[key] = value;
-      else residual[key] = value;
+      else if (!(shapeClash && OBJECT_SHAPE.includes(key))) setMember(out, key, value);
+      else setMember(residual, key, value);
       continue;
     }
     const mine = out[key];
@@ -90,7 +91,7 @@ export function conjoin(a: Node, b: Node): Node {
       for (const k of CONDITIONAL) {
         if (k in b) residual[k] = b[k];
       }
-    else residual[key] = value;
+    else setMember(residual, key, value);
   }
   if (!shapeClash && (isObject(a.properties) || isObject(b.properties))) out.properties = mergeProperties(a, b);
   if (['prefixItems', 'items'].some((k) => k in a) && ['prefixItems', 'items'].some((k) => k in b)) mergeArrays(out, a, b);
@@ -114,19 +115,22 @@ function mergeProperties(a: JsonSchema, b: JsonSchema): JsonSchema {
     ...Object.keys(isObject(b.properties) ? b.properties : {}),
   ]);
   const out: JsonSchema = {};
-  for (const name of names) out[name] = both(propertySchema(a, name).schema, propertySchema(b, name).schema);
+  for (const name of names) setMember(out, name, both(propertySchema(a, name).schema, propertySchema(b, name).schema));
   return out;
 }
 
 function mergeMaps(a: unknown, b: unknown): JsonSchema {
   const out: JsonSchema = { ...(isObject(a) ? a : {}) };
-  for (const [k, v] of Object.entries(isObject(b) ? b : {})) out[k] = k in out ? both(out[k], v) : v;
+  for (const [k, v] of Object.entries(isObject(b) ? b : {})) setMember(out, k, Object.hasOwn(out, k) ? both(out[k], v) : v);
   return out;
 }
 
 function mergeRequired(a: JsonSchema, b: JsonSchema): JsonSchema {
   const out: JsonSchema = { ...a };
-  for (const [k, v] of Object.entries(b)) out[k] = [...new Set([...(Array.isArray(out[k]) ? out[k] : []), ...(Array.isArray(v) ? v : [])])];
+  for (const [k, v] of Object.entries(b)) {
+    const mine = memberOf(out, k);
+    setMember(out, k, [...new Set([...(Array.isArray(mine) ? mine : []), ...(Array.isArray(v) ? v : [])])]);
+  }
   return out;
 }
 

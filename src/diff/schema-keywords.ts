@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../contract/types.js';
-import { isObject } from '../base/json-object.js';
+import { isObject, setMember } from '../base/json-object.js';
 
 /**
  * What each JSON Schema keyword (draft-07 and 2020-12) is to the diff. Every keyword a schema can
@@ -127,10 +127,11 @@ function stripped(schema: unknown, depth: number): unknown {
     else if (LIST.has(key) && Array.isArray(value)) out[key] = value.map((v) => stripped(v, depth + 1));
     else if (MAP.has(key) && isObject(value)) {
       const map: Record<string, unknown> = {};
-      for (const name of Object.keys(value).sort()) map[name] = Array.isArray(value[name]) ? value[name] : stripped(value[name], depth + 1);
+      for (const name of Object.keys(value).sort())
+        setMember(map, name, Array.isArray(value[name]) ? value[name] : stripped(value[name], depth + 1));
       out[key] = map;
     } else if (SETS.has(key) && Array.isArray(value)) out[key] = value.map((v) => JSON.stringify(sortedValue(v, depth + 1))).sort();
-    else out[key] = sortedValue(value, depth + 1);
+    else setMember(out, key, sortedValue(value, depth + 1));
   }
   return out;
 }
@@ -141,7 +142,7 @@ function sortedValue(value: unknown, depth: number): unknown {
   if (Array.isArray(value)) return value.map((v) => sortedValue(v, depth + 1));
   if (!isObject(value)) return value;
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) if (value[key] !== undefined) out[key] = sortedValue(value[key], depth + 1);
+  for (const key of Object.keys(value).sort()) if (value[key] !== undefined) setMember(out, key, sortedValue(value[key], depth + 1));
   return out;
 }
 

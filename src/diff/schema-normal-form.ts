@@ -1,3 +1,4 @@
+import { setMember } from '../base/json-object.js';
 import { SchemaWork } from '../contract/schema-work.js';
 import type { JsonSchema } from '../contract/types.js';
 import { LIST, MAP, SETS, SINGLE, TEXT_KEYWORDS, constraintKey, isObject, valueKey } from './schema-keywords.js';
@@ -46,7 +47,7 @@ function form(raw: unknown, root: JsonSchema, refs: string[], depth: number, bud
           .map((k) => [k, Array.isArray(value[k]) ? value[k] : sub(value[k])]),
       );
     else if (SETS.has(key) && Array.isArray(value)) out[key] = value.map(valueKey).sort();
-    else out[key] = valueKey(value);
+    else setMember(out, key, valueKey(value));
   }
   return out;
 }

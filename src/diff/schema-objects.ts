@@ -1,6 +1,7 @@
 import type { ChangeCode } from '../findings/codes.js';
 import type { Change } from '../findings/types.js';
 import type { JsonSchema } from '../contract/types.js';
+import { memberOf } from '../base/json-object.js';
 import { toolChange } from './change.js';
 import { compareCounts } from './schema-constraints.js';
 import { annotationChange, constraint, emit, type WalkContext } from './schema-context.js';
@@ -191,7 +192,7 @@ function compareDependencies(b: JsonSchema, a: JsonSchema, path: string[], ctx: 
   const out: Change[] = [];
   const listOf = (s: JsonSchema, key: string): string[] => {
     const map = s.dependentRequired;
-    const list = isObject(map) ? map[key] : undefined;
+    const list = isObject(map) ? memberOf(map, key) : undefined;
     return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : [];
   };
   // A dependent name the object already requires asks nothing more: only the others count.
@@ -206,7 +207,7 @@ function compareDependencies(b: JsonSchema, a: JsonSchema, path: string[], ctx: 
     else if (valueKey(before) !== valueKey(after)) out.push(annotationChange(ctx, at, before, after));
   }
   for (const key of [...new Set([...keysOf(b.dependentSchemas), ...keysOf(a.dependentSchemas)])].sort()) {
-    const pick = (s: JsonSchema) => (isObject(s.dependentSchemas) ? s.dependentSchemas[key] : undefined);
+    const pick = (s: JsonSchema) => (isObject(s.dependentSchemas) ? memberOf(s.dependentSchemas, key) : undefined);
     out.push(...ctx.walk(pick(b), pick(a), [...path, 'dependentSchemas', key], ctx));
   }
   return out;

@@ -4,6 +4,7 @@ import { toolChange } from './change.js';
 import { typeChange, unclassified, unread, type WalkContext } from './schema-context.js';
 import { isAnnotation, typesOf, valueKey } from './schema-keywords.js';
 import { normalize, type Node } from './schema-normalize.js';
+import { memberOf } from '../base/json-object.js';
 
 /**
  * `anyOf`/`oneOf`: a node read as a list of complete alternatives, compared alternative by
@@ -180,7 +181,7 @@ function mayOverlap(x: JsonSchema, y: JsonSchema): boolean {
     [...names].some((r) => typeof r === 'string' && !Object.hasOwn(props(n), r));
   if (refuses(x, ry) || refuses(y, rx)) return false;
   for (const [name, px] of Object.entries(props(x))) {
-    const py = props(y)[name];
+    const py = memberOf(props(y), name);
     if (!rx.has(name) || !ry.has(name) || !py || typeof px !== 'object' || typeof py !== 'object') continue;
     const values = (p: object) =>
       'const' in p

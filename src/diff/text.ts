@@ -5,7 +5,7 @@ import { change, pointer } from './change.js';
 import { suspiciousReasons } from './suspicious.js';
 import { wordDiff } from './word-diff.js';
 import { judgeWording } from './wording.js';
-import { isObject } from '../base/json-object.js';
+import { isObject, memberOf } from '../base/json-object.js';
 
 interface Text {
   at: string[];
@@ -62,7 +62,7 @@ function placeExists(tool: ContractTool, at: string[]): boolean {
   let node: unknown = tool;
   for (const step of at.slice(0, -1)) {
     if (!isObject(node)) return false;
-    node = (node as Record<string, unknown>)[step];
+    node = memberOf(node, step);
   }
   return isObject(node);
 }

@@ -1,4 +1,4 @@
-import { isObject } from '../base/json-object.js';
+import { isObject, memberOf, setMember } from '../base/json-object.js';
 import { unescapeSegment } from '../base/json-pointer.js';
 /**
  * Probe arguments built from a tool's input schema, for `record`: the smallest call the schema
@@ -49,7 +49,7 @@ function resolveRef(schema: Schema, root: Schema): Schema | string {
   let target: unknown = root;
   for (const part of ref.slice(1).split('/').filter(Boolean)) {
     const key = unescapeSegment(decodeURIComponent(part));
-    target = isObject(target) ? target[key] : undefined;
+    target = isObject(target) ? memberOf(target, key) : undefined;
   }
   return isObject(target) ? target : `$ref ${ref} names nothing in the schema`;
 }
@@ -112,9 +112,9 @@ function objectFor(schema: Schema, root: Schema, depth: number, at: string): Bui
   const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
   const value: Record<string, unknown> = {};
   for (const name of required) {
-    const built = valueFor(properties[name] ?? {}, root, depth + 1, `${at}/${name}`);
+    const built = valueFor((memberOf(properties, name) as Schema | undefined) ?? {}, root, depth + 1, `${at}/${name}`);
     if (!built.ok) return built;
-    value[name] = built.value;
+    setMember(value, name, built.value);
   }
   return { ok: true, value };
 }

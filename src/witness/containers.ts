@@ -1,3 +1,4 @@
+import { memberOf, setMember } from '../base/json-object.js';
 import { canonicalJson } from '../contract/canonical.js';
 import type { JsonSchema } from '../contract/types.js';
 import { patternSamples } from './pattern-sample.js';
@@ -23,7 +24,7 @@ function dependentKeys(conj: JsonSchema[], keys: string[]): string[] {
   for (let i = 0; i < out.length && out.length < MAX_KEYS; i++) {
     for (const n of conj) {
       for (const deps of [n.dependentRequired, n.dependencies]) {
-        if (isObject(deps)) out.push(...stringList(deps[out[i]!]).filter((k) => !out.includes(k)));
+        if (isObject(deps)) out.push(...stringList(memberOf(deps, out[i]!)).filter((k) => !out.includes(k)));
       }
     }
   }
@@ -36,7 +37,10 @@ function dependentSchemas(conj: JsonSchema[], keys: string[]): SchemaNode[] {
   for (const n of conj) {
     for (const deps of [n.dependentSchemas, n.dependencies]) {
       if (!isObject(deps)) continue;
-      for (const k of keys) if (isObject(deps[k]) || typeof deps[k] === 'boolean') out.push(deps[k] as SchemaNode);
+      for (const k of keys) {
+        const dep = memberOf(deps, k);
+        if (isObject(dep) || typeof dep === 'boolean') out.push(dep as SchemaNode);
+      }
     }
   }
   return out;
@@ -49,7 +53,7 @@ function buildObject(maker: Filler, conj: JsonSchema[], keys: string[], choose: 
   const object: Record<string, unknown> = {};
   for (const key of unique([...keys, ...dependentKeys(full, [...required])])) {
     const value = maker.child(maker.reader.propertySchemas(full, key), choose);
-    if (value !== NOTHING) object[key] = value;
+    if (value !== NOTHING) setMember(object, key, value);
     else if (required.has(key)) return NOTHING;
   }
   return object;
@@ -89,7 +93,7 @@ export function objectValues(maker: Filler, conj: JsonSchema[], choose: Chooser,
   if (isObject(all)) {
     for (const key of extraKeys(maker, conj, choose).slice(0, 6)) {
       const value = maker.one(maker.reader.propertySchemas(conj, key), choose);
-      if (!(key in all)) out.push({ ...all, [key]: value === NOTHING ? 'x' : value });
+      if (!Object.hasOwn(all, key)) out.push({ ...all, [key]: value === NOTHING ? 'x' : value });
     }
   }
   return out;

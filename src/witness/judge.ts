@@ -3,6 +3,7 @@ import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import AjvDraft04 from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
+import { describe } from '../base/error-text.js';
 import { canonicalJson } from '../contract/canonical.js';
 import type { JsonSchema } from '../contract/types.js';
 import { witnessRegExp } from './regex.js';
@@ -23,6 +24,17 @@ export function dialectOf(schema: JsonSchema): Dialect {
   return '2020-12';
 }
 
+/**
+ * ajv failed on an instance instead of judging it: its deep equality (for `const`, `enum` and
+ * `uniqueItems`) calls an object's `valueOf` and `toString`, and JSON can make those members
+ * numbers. The search cannot go on without a judge (witness/search.ts says so).
+ */
+export class JudgeFailure extends Error {
+  constructor(cause: unknown) {
+    super(`ajv fails on an instance it describes (${describe(cause)})`);
+  }
+}
+
 export interface Judge {
   readonly dialect: Dialect;
   accepts(instance: unknown): boolean;
@@ -39,6 +51,9 @@ const OPTIONS: Options = {
   // The SDK compiles tools' schemas without checking them against the meta-schema first.
   validateSchema: false,
   logger: false,
+  // JSON Schema's `properties` and `required` name an instance's own members: without this, ajv
+  // reads `{}`'s `constructor` and `toString` from Object.prototype (an argument so named).
+  ownProperties: true,
   // ajv's passes over the code it generates (unused names, empty blocks) halved what compiling
   // cost, and a judge is compiled for far fewer instances than would earn it back. The code
   // decides the same.
@@ -80,7 +95,13 @@ export function judgeOf(schema: JsonSchema): Judge | string {
   const validate = compiled;
   return {
     dialect,
-    accepts: (instance) => validate(instance) as boolean,
+    accepts: (instance) => {
+      try {
+        return validate(instance) as boolean;
+      } catch (error) {
+        throw new JudgeFailure(error);
+      }
+    },
     refusal: () => sentence(validate.errors?.[0]),
     refusedAt: () => validate.errors?.[0]?.instancePath ?? '',
   };

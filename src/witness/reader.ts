@@ -2,7 +2,7 @@ import type { SchemaWork } from '../contract/schema-work.js';
 import type { JsonSchema } from '../contract/types.js';
 import type { Dialect } from './judge.js';
 import { keyMatches, patternHazard } from './regex.js';
-import { isObject } from '../base/json-object.js';
+import { isObject, memberOf } from '../base/json-object.js';
 import { unescapeSegment } from '../base/json-pointer.js';
 
 export type SchemaNode = JsonSchema | boolean;
@@ -29,6 +29,8 @@ export class Work {
 export type Chooser = (n: number) => number;
 
 const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies'];
+/** The keywords whose members are named by the server: a property, a definition, a dependent name. */
+const NAMING_MAPS = [...SCHEMA_MAPS, 'dependentRequired'];
 const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
 const SCHEMA_ONES = [
   ...['not', 'if', 'then', 'else', 'items', 'additionalItems', 'contains', 'unevaluatedItems'],
@@ -77,6 +79,10 @@ export class SchemaReader {
       const ref = node[k];
       if (typeof ref === 'string' && this.fragmentOf(ref) === null) return `it refers to an external $ref (${ref})`;
     }
+    // ajv leaves a member named `__proto__` out of what it checks: the judge would not see it.
+    for (const k of NAMING_MAPS)
+      if (isObject(node[k]) && Object.hasOwn(node[k], '__proto__'))
+        return `its ${k} name "__proto__", which the judge (ajv) does not check`;
     const patterns = [...(typeof node.pattern === 'string' ? [node.pattern] : []), ...Object.keys(asMap(node.patternProperties))];
     for (const p of patterns) {
       const hazard = patternHazard(p);
@@ -104,7 +110,7 @@ export class SchemaReader {
     let node: unknown = this.root;
     for (const raw of fragment.slice(1).split('/')) {
       const key = unescapeSegment(decodeURIComponent(raw));
-      node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
+      node = node !== null && typeof node === 'object' && Object.hasOwn(node, key) ? (node as Record<string, unknown>)[key] : undefined;
     }
     return isObject(node) || typeof node === 'boolean' ? node : undefined;
   }
@@ -168,7 +174,7 @@ export class SchemaReader {
     const out: SchemaNode[] = [];
     for (const n of nodes) {
       if (!isObject(n)) continue;
-      const own = asMap(n.properties)[key];
+      const own = memberOf(asMap(n.properties), key) as SchemaNode | undefined;
       const matched = Object.entries(asMap(n.patternProperties)).filter(([p]) => keyMatches(p, key));
       if (own !== undefined) out.push(own);
       out.push(...matched.map(([, s]) => s));

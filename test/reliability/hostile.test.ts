@@ -327,6 +327,41 @@ describe('a hostile candidate cannot hang, crash or fool the gate', { timeout: T
     await expectNoLeftovers('ref-cycle', 'ref-cycle-changed');
   });
 
+  it('names $defs, arguments and required members `__proto__` and `toString`: every tightening is seen, and the same release is Promote', async () => {
+    // The reviewer's verdict, written before the gate ran: lookup's q now takes at most 5
+    // characters (through $defs.__proto__), tag's __proto__ became an integer, count's toString
+    // became required. Three breaks: Rollback.
+    const result = await run('proto-keys-changed', { baseline: 'proto-keys' });
+    expect(result.code).toBe(1);
+    const report = reportOf(result);
+    expect(report.decision.verdict).toBe('Rollback');
+    expect(report.diff.changes.map((c) => [c.code, c.severity, c.tool, c.path])).toEqual([
+      ['required-argument-added', 'breaking', 'count', '/inputSchema/properties/toString'],
+      ['input-constraint-tightened', 'breaking', 'lookup', '/inputSchema/properties/q/maxLength'],
+      ['input-type-changed', 'breaking', 'tag', '/inputSchema/properties/__proto__/type'],
+    ]);
+    // Each tool's hash covers the members so named: the changed tools hash apart.
+    const hashes = (side: Report['baseline']) => new Map(side.tools.map((t) => [t.name, t.hash]));
+    const [before, after] = [hashes(report.baseline), hashes(report.candidate)];
+    for (const name of ['lookup', 'tag', 'count']) expect(after.get(name), name).not.toBe(before.get(name));
+    const same = reportOf(await run('proto-keys', { baseline: 'proto-keys' }));
+    expect([same.decision.verdict, same.diff.changes.length]).toEqual(['Promote', 0]);
+    await expectNoLeftovers('proto-keys', 'proto-keys-changed');
+  });
+
+  it('returns structuredContent that ajv fails on (items with a member `toString`): not checked, said so, Hold', async () => {
+    // ajv's deep equality, for uniqueItems, calls each item's toString: here a number. The gate
+    // used to end there, exit 3, with no report.
+    const result = await run('proto-result');
+    expect(result.code).toBe(2);
+    const report = reportOf(result);
+    expect(codes(report)).toEqual(['structured-content-unchecked']);
+    const unchecked = report.audit.findings.filter((f) => f.code === 'structured-content-unchecked');
+    expect(unchecked.map((f) => [f.side, f.tool])).toEqual([['candidate', 'alpha']]);
+    expect(unchecked[0]!.message).toContain('structuredContent was not checked: the validator (ajv) failed on it');
+    await expectNoLeftovers('ok', 'proto-result');
+  });
+
   it('never answers a tools/call: the probe fails at timeouts.requestMs, Rollback (case-broken)', async () => {
     const result = await run('call-hang');
     expect(result.code).toBe(1);

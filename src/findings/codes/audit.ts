@@ -30,6 +30,7 @@ export const AUDIT_CODES = {
   'output-schema-invalid': { area: 'audit', action: 'ignore', title: 'Invalid output schemas' },
   // A result that cannot be checked at a bounded cost is not taken on trust (issue 28 §4).
   'output-schema-too-complex': { area: 'audit', action: 'hold', title: 'Results not checked: output schema too complex' },
+  'structured-content-unchecked': { area: 'audit', action: 'hold', title: 'Results not checked: the validator failed on them' },
   'tool-definition-cost': { area: 'audit', action: 'ignore', title: 'Tool definition cost' },
   'tool-definition-cost-regression': { area: 'audit', action: 'hold', title: 'Tool definitions grew' },
   'confusable-tools': { area: 'audit', action: 'ignore', title: 'Confusable tools' },
