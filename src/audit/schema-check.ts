@@ -42,10 +42,16 @@ export function schemaProblems(schema: JsonSchema): string[] {
   const draft07 = isDraft07(schema);
   const { $schema: _ignored, ...body } = schema;
   // A quick yes first (meta-2020.ts for 2020-12), then every error from the official meta-schema.
-  if (draft07 ? validator('meta-draft-07')(body) : isSchema2020(body)) return [];
-  const validate = validator(draft07 ? 'meta-draft-07-all' : 'meta-draft-2020-all');
-  validate(body);
-  return (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`);
+  try {
+    if (draft07 ? validator('meta-draft-07')(body) : isSchema2020(body)) return [];
+    const validate = validator(draft07 ? 'meta-draft-07-all' : 'meta-draft-2020-all');
+    validate(body);
+    return (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`);
+  } catch (error) {
+    // ajv's deep equality (`uniqueItems` of `type`) calls members named `toString` and `valueOf`:
+    // objects where the meta-schema wants strings, so the schema is not valid either way.
+    return [`/ cannot be checked against its meta-schema: ${new ValidatorFailure(error).message}`];
+  }
 }
 
 /**

@@ -349,6 +349,19 @@ describe('a hostile candidate cannot hang, crash or fool the gate', { timeout: T
     await expectNoLeftovers('proto-keys', 'proto-keys-changed');
   });
 
+  it('adds a tool whose schema lists objects with a member `toString` as types: invalid, said so, Hold', async () => {
+    // ajv's meta-schema check compares the "types" for uniqueItems and throws on them. The gate
+    // used to end there, exit 3, with no report.
+    const result = await run('proto-type');
+    expect(result.code).toBe(2);
+    const report = reportOf(result);
+    expect(codes(report)).toEqual(['input-schema-invalid']);
+    const invalid = report.audit.findings.filter((f) => f.code === 'input-schema-invalid');
+    expect(invalid.map((f) => [f.side, f.tool])).toEqual([['candidate', 'gamma']]);
+    expect(invalid[0]!.message).toContain('cannot be checked against its meta-schema: the validator (ajv) failed on it');
+    await expectNoLeftovers('ok', 'proto-type');
+  });
+
   it('returns structuredContent that ajv fails on (items with a member `toString`): not checked, said so, Hold', async () => {
     // ajv's deep equality, for uniqueItems, calls each item's toString: here a number. The gate
     // used to end there, exit 3, with no report.
