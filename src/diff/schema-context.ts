@@ -1,7 +1,7 @@
 import type { ChangeCode } from '../findings/codes.js';
 import type { Change } from '../findings/types.js';
 import type { JsonSchema } from '../contract/types.js';
-import { SchemaWork } from '../contract/schema-work.js';
+import { SchemaWork, showNodes } from '../contract/schema-work.js';
 import { toolChange } from './change.js';
 import { constraintKey, isObject } from './schema-keywords.js';
 
@@ -16,6 +16,11 @@ export interface WalkContext {
   /** Pairs of refs already followed on this path: a `$ref` cycle ends the walk there. */
   followed: Set<string>;
   depth: number;
+  /**
+   * Alternatives (anyOf/oneOf) compared inside alternatives, with no step of the walk between: a
+   * `$ref` back to an ancestor can make that endless, so it is bounded (schema-variants.ts).
+   */
+  variantNest: number;
   /** Node comparisons left for this schema: a bound, reported as a finding when it is hit. */
   budget: { left: number; spent: boolean };
   /** The run's count of schema nodes visited, which every comparison adds to. */
@@ -45,6 +50,7 @@ export function walkContext(
     rootAfter,
     followed: new Set(),
     depth: 0,
+    variantNest: 0,
     budget: { left: work.limits.perTool, spent: false },
     work,
     reached: { before: new Set(), after: new Set() },
@@ -124,6 +130,21 @@ const UNREAD = new WeakSet<Change>();
  * What the walker could not read: held, and never calmed by the witness search (diff/confirm.ts),
  * which cannot read past the same bounds either.
  */
+/**
+ * Counts one node comparison against the run and the schema's budget: null while within it; the
+ * once-told "too large" finding when it runs out, and nothing after that.
+ */
+export function spend(ctx: WalkContext, path: string[]): Change[] | null {
+  ctx.work.count();
+  if (--ctx.budget.left >= 0) return null;
+  if (ctx.budget.spent) return [];
+  ctx.budget.spent = true;
+  const limit = showNodes(ctx.work.limits.perTool);
+  return [
+    unread(ctx, path, `The schema is too large to compare in full (${limit} nodes, limits.schemaNodesPerTool); the rest was not compared.`),
+  ];
+}
+
 export function unread(ctx: WalkContext, path: string[], why: string): Change {
   const c = unclassified(ctx, path, why);
   UNREAD.add(c);

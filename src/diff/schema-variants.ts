@@ -1,7 +1,7 @@
 import type { Change } from '../findings/types.js';
 import type { JsonSchema } from '../contract/types.js';
 import { toolChange } from './change.js';
-import { typeChange, unclassified, unread, type WalkContext } from './schema-context.js';
+import { spend, typeChange, unclassified, unread, type WalkContext } from './schema-context.js';
 import { isAnnotation, typesOf, valueKey } from './schema-keywords.js';
 import { normalize, type Node } from './schema-normalize.js';
 import { memberOf } from '../base/json-object.js';
@@ -12,6 +12,8 @@ import { memberOf } from '../base/json-object.js';
  * comparison in (`compareNormalized`) so the two modules do not import each other.
  */
 const MAX_VARIANTS = 64;
+/** Alternatives compared inside alternatives, with no walk step between, at most this deep. */
+const MAX_VARIANT_NEST = 2;
 
 export const hasVariants = (n: JsonSchema) => Array.isArray(n.anyOf) || Array.isArray(n.oneOf);
 
@@ -65,6 +67,15 @@ function variantsOf(node: JsonSchema, root: JsonSchema, reached: Set<string>, de
  * alternative nobody needed is a widening (input) or a narrowing (output).
  */
 export function compareVariants(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkContext, compareNormalized: CompareNodes): Change[] {
+  if (ctx.variantNest >= MAX_VARIANT_NEST)
+    return [
+      unread(
+        ctx,
+        path,
+        `The alternatives (anyOf/oneOf) lead back into themselves ${MAX_VARIANT_NEST} times; they were not compared further.`,
+      ),
+    ];
+  const inner: WalkContext = { ...ctx, variantNest: ctx.variantNest + 1 };
   let before: Variant[], after: Variant[];
   try {
     before = variantsOf(b, ctx.rootBefore, ctx.reached.before);
@@ -77,7 +88,10 @@ export function compareVariants(b: JsonSchema, a: JsonSchema, path: string[], ct
     let found: { j: number; changes: Change[]; score: number[] } | null = null;
     for (const [j, offered] of may.entries()) {
       const [bv, av] = ctx.side === 'input' ? [needed, offered] : [offered, needed];
-      const changes = compareNormalized(bv.node, av.node, [...path, ...av.at], ctx);
+      const at = [...path, ...av.at];
+      // Inside alternatives already, each comparison counts like a node of the walk: alternatives
+      // that lead back into themselves through a $ref would otherwise multiply without a bound.
+      const changes = (ctx.variantNest > 0 && spend(ctx, at)) || compareNormalized(bv.node, av.node, at, inner);
       const score = [changes.filter((c) => c.severity === 'breaking').length, changes.length, Math.abs(i - j)];
       if (!found || lexLess(score, found.score)) found = { j, changes, score };
       if (score[0] === 0 && score[1] === 0) break;

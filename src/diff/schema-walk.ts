@@ -1,8 +1,16 @@
 import type { Change } from '../findings/types.js';
 import type { JsonSchema } from '../contract/types.js';
-import { showNodes } from '../contract/schema-work.js';
 import { toolChange } from './change.js';
-import { annotationChange, constraint, sameSubschema, typeChange, unclassified, unread, type WalkContext } from './schema-context.js';
+import {
+  annotationChange,
+  constraint,
+  sameSubschema,
+  spend,
+  typeChange,
+  unclassified,
+  unread,
+  type WalkContext,
+} from './schema-context.js';
 import { compareArrays, compareNumbers, compareStrings } from './schema-constraints.js';
 import { COMPARED_KEYWORDS, TEXT_KEYWORDS, constraintKey, isAnnotation, typesOf, valueKey } from './schema-keywords.js';
 import { normalize, type Node } from './schema-normalize.js';
@@ -22,19 +30,8 @@ export function compareSchemaNodes(beforeRaw: unknown, afterRaw: unknown, path: 
   if (sameSubschema(beforeRaw, afterRaw, ctx)) return [];
   if (ctx.depth >= MAX_DEPTH)
     return [unread(ctx, path, `The schemas differ deeper than ${MAX_DEPTH} levels, where the gate compares no further.`)];
-  ctx.work.count();
-  if (--ctx.budget.left < 0) {
-    if (ctx.budget.spent) return [];
-    ctx.budget.spent = true;
-    const limit = showNodes(ctx.work.limits.perTool);
-    return [
-      unread(
-        ctx,
-        path,
-        `The schema is too large to compare in full (${limit} nodes, limits.schemaNodesPerTool); the rest was not compared.`,
-      ),
-    ];
-  }
+  const spent = spend(ctx, path);
+  if (spent) return spent;
   let before, after;
   try {
     before = normalize(beforeRaw, ctx.rootBefore, ctx.reached.before);
@@ -48,7 +45,7 @@ export function compareSchemaNodes(beforeRaw: unknown, afterRaw: unknown, path: 
     if (followed.has(key)) return []; // a cycle: this pair of definitions is compared where the walk first met it
     followed = new Set(followed).add(key);
   }
-  return compareNormalized(before.node, after.node, path, { ...ctx, followed, depth: ctx.depth + 1 });
+  return compareNormalized(before.node, after.node, path, { ...ctx, followed, depth: ctx.depth + 1, variantNest: 0 });
 }
 
 function compareNormalized(b: Node, a: Node, path: string[], ctx: WalkContext): Change[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expandedSize, SchemaWork } from '../../src/contract/schema-work.js';
+import { DEFAULT_SCHEMA_LIMITS, expandedSize, SchemaWork } from '../../src/contract/schema-work.js';
 import { diffContracts } from '../../src/diff/index.js';
 import { contractOf, fanOut, obj, tool } from '../helpers/contracts.js';
 
@@ -68,5 +68,23 @@ describe('schema work: what a walk would cost, and the budget that bounds it', (
     expect(() =>
       diffContracts(contractOf(tool('bomb', fanOut(30, 'string'))), contractOf(tool('bomb', fanOut(30, 'integer'))), null, work),
     ).toThrow(Late);
+  });
+
+  it('alternatives that lead back into themselves through `$ref: "#"` are compared to a bound: no stack overflow, and held', () => {
+    // Each alternative merges the root, whose anyOf brings the alternatives back: the comparison
+    // once recursed until the stack ran out (the run ended, exit 3), or multiplied for minutes.
+    const loop = (other: string, type: string) => ({
+      type: 'object',
+      anyOf: [
+        { $ref: '#', required: ['x'] },
+        { $ref: '#', required: [other] },
+      ],
+      properties: { x: { type: 'string' }, [other]: { type } },
+    });
+    const work = new SchemaWork();
+    const changes = diffContracts(contractOf(tool('a', loop('y', 'string'))), contractOf(tool('a', loop('z', 'integer'))), undefined, work);
+    expect(changes.some((c) => c.code === 'schema-changed' && c.message.includes('lead back into themselves 2 times'))).toBe(true);
+    // Bounded: the walk's own nodes within a few tools' budgets, witness searches included.
+    expect(work.visited).toBeLessThan(2 * DEFAULT_SCHEMA_LIMITS.perTool);
   });
 });
