@@ -33,7 +33,10 @@ function sortWithin(value: unknown, level: number, limit: number): unknown {
   const sorted: Record<string, unknown> = {};
   for (const key of Object.keys(value).sort()) {
     const child = (value as Record<string, unknown>)[key];
-    if (child !== undefined) setMember(sorted, key, sortWithin(child, level + 1, limit));
+    if (child === undefined) continue;
+    // A plain store on the hot path; `__proto__` needs setMember, or it would set the prototype.
+    if (key === '__proto__') setMember(sorted, key, sortWithin(child, level + 1, limit));
+    else sorted[key] = sortWithin(child, level + 1, limit);
   }
   return sorted;
 }
