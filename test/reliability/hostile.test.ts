@@ -349,31 +349,24 @@ describe('a hostile candidate cannot hang, crash or fool the gate', { timeout: T
     await expectNoLeftovers('proto-keys', 'proto-keys-changed');
   });
 
-  it('adds a tool whose schema lists objects with a member `toString` as types: invalid, said so, Hold', async () => {
-    // ajv's meta-schema check compares the "types" for uniqueItems and throws on them. The gate
-    // used to end there, exit 3, with no report.
-    const result = await run('proto-type');
-    expect(result.code).toBe(2);
-    const report = reportOf(result);
-    expect(codes(report)).toEqual(['input-schema-invalid']);
-    const invalid = report.audit.findings.filter((f) => f.code === 'input-schema-invalid');
-    expect(invalid.map((f) => [f.side, f.tool])).toEqual([['candidate', 'gamma']]);
-    expect(invalid[0]!.message).toContain('cannot be checked against its meta-schema: the validator (ajv) failed on it');
-    await expectNoLeftovers('ok', 'proto-type');
-  });
-
-  it('returns structuredContent that ajv fails on (items with a member `toString`): not checked, said so, Hold', async () => {
-    // ajv's deep equality, for uniqueItems, calls each item's toString: here a number. The gate
-    // used to end there, exit 3, with no report.
-    const result = await run('proto-result');
-    expect(result.code).toBe(2);
-    const report = reportOf(result);
-    expect(codes(report)).toEqual(['structured-content-unchecked']);
-    const unchecked = report.audit.findings.filter((f) => f.code === 'structured-content-unchecked');
-    expect(unchecked.map((f) => [f.side, f.tool])).toEqual([['candidate', 'alpha']]);
-    expect(unchecked[0]!.message).toContain('structuredContent was not checked: the validator (ajv) failed on it');
-    await expectNoLeftovers('ok', 'proto-result');
-  });
+  // ajv's deep equality (uniqueItems here) calls an object's toString, which JSON can make a
+  // number: ajv throws. The gate used to end there, exit 3, with no report.
+  it.each([
+    ['proto-type', 'input-schema-invalid', 'gamma', 'cannot be checked against its meta-schema: the validator (ajv) failed on it'],
+    ['proto-result', 'structured-content-unchecked', 'alpha', 'structuredContent was not checked: the validator (ajv) failed on it'],
+  ])(
+    "%s: objects with a member `toString` where ajv compares them (a tool's types, a result's items): %s, said so, Hold",
+    async (mode, code, tool, text) => {
+      const result = await run(mode);
+      expect(result.code).toBe(2);
+      const report = reportOf(result);
+      expect(codes(report)).toEqual([code]);
+      const found = report.audit.findings.filter((f) => f.code === code);
+      expect(found.map((f) => [f.side, f.tool])).toEqual([['candidate', tool]]);
+      expect(found[0]!.message).toContain(text);
+      await expectNoLeftovers('ok', mode);
+    },
+  );
 
   it('never answers a tools/call: the probe fails at timeouts.requestMs, Rollback (case-broken)', async () => {
     const result = await run('call-hang');

@@ -1,45 +1,27 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildContract } from '../../src/contract/normalize.js';
 import { SchemaWork } from '../../src/contract/schema-work.js';
 import type { Contract, ContractTool } from '../../src/contract/types.js';
 import { diffSchemas, type WalkMemo } from '../../src/diff/schemas.js';
-import { ROOT } from '../helpers/cli.js';
+import { consecutiveReleases } from '../helpers/releases.js';
 import { syntheticTool } from '../fixtures/synthetic/tools.mjs';
 
 // A release-wide change is walked once (src/diff/schemas.ts, WalkMemo): each other tool of the
 // family gets the changes made again under its own name. Held here to what walking it would give.
 
-const RELEASES = join(ROOT, 'test/fixtures/releases');
 const server = { name: 's', version: '1', protocolVersion: null, instructions: null };
 const contract = (tools: unknown[]): Contract => buildContract(server, tools, { pages: 1, durationMs: 0, errors: [] });
 
 /** Every tool a recorded release changed, with its successor: consecutive versions of each package, both ways. */
 function recordedPairs(): [ContractTool, ContractTool][] {
-  const files = readdirSync(RELEASES)
-    .filter((f) => f.endsWith('.json'))
-    .sort();
-  const byPackage = new Map<string, string[]>();
-  for (const f of files) {
-    const pkg = f.slice(0, f.lastIndexOf('@'));
-    byPackage.set(pkg, [...(byPackage.get(pkg) ?? []), f]);
-  }
-  const load = (f: string) => contract((JSON.parse(readFileSync(join(RELEASES, f), 'utf8')) as { tools: unknown[] }).tools);
+  const built = new Map<unknown[], Contract>();
+  const contractOf = (tools: unknown[]) => built.get(tools) ?? built.set(tools, contract(tools)).get(tools)!;
   const pairs: [ContractTool, ContractTool][] = [];
-  for (const versions of byPackage.values()) {
-    for (let i = 1; i < versions.length; i++) {
-      const [older, newer] = [load(versions[i - 1]!), load(versions[i]!)];
-      for (const [a, b] of [
-        [older, newer],
-        [newer, older],
-      ] as const) {
-        const after = new Map(b.tools.map((t) => [t.name, t]));
-        for (const t of a.tools) {
-          const successor = after.get(t.name);
-          if (successor && successor.hash !== t.hash) pairs.push([t, successor]);
-        }
-      }
+  for (const [older, newer] of consecutiveReleases()) {
+    const after = new Map(contractOf(newer).tools.map((t) => [t.name, t]));
+    for (const t of contractOf(older).tools) {
+      const successor = after.get(t.name);
+      if (successor && successor.hash !== t.hash) pairs.push([t, successor]);
     }
   }
   return pairs;

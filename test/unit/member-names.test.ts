@@ -1,10 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { canonicalHash } from '../../src/contract/canonical.js';
 import { diffContracts } from '../../src/diff/index.js';
-import { ROOT } from '../helpers/cli.js';
 import { contractOf } from '../helpers/contracts.js';
+import { consecutiveReleases, type RawTool as Listed } from '../helpers/releases.js';
 
 // A server names what it likes: an argument `constructor`, a definition `__proto__`. A JavaScript
 // object holds those names already (Object.prototype), so `out[name] = value` and `object[name]`
@@ -134,34 +132,19 @@ describe('member names that Object.prototype holds', () => {
 const codeOf = (judgement: string) => judgement.split('/')[0];
 const severityOf = (judgement: string) => SEVERITY[judgement.split('/')[1] as keyof typeof SEVERITY];
 
-type RawTool = Record<string, unknown> & { inputSchema?: { properties?: Record<string, unknown> } };
+/** A listed tool, read for its arguments. */
+type RawTool = Listed & { inputSchema?: { properties?: Record<string, unknown> } };
 
 /** Every changed tool of consecutive recorded versions, both ways, as the server listed it. */
 function releasePairs(): [RawTool, RawTool][] {
-  const dir = join(ROOT, 'test/fixtures/releases');
-  const byPackage = new Map<string, string[]>();
-  for (const f of readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .sort()) {
-    const pkg = f.slice(0, f.lastIndexOf('@'));
-    byPackage.set(pkg, [...(byPackage.get(pkg) ?? []), f]);
-  }
-  const tools = (f: string) => (JSON.parse(readFileSync(join(dir, f), 'utf8')) as { tools: RawTool[] }).tools;
   const out: [RawTool, RawTool][] = [];
-  for (const versions of byPackage.values())
-    for (let i = 1; i < versions.length; i++) {
-      const [older, newer] = [tools(versions[i - 1]!), tools(versions[i]!)];
-      for (const [a, b] of [
-        [older, newer],
-        [newer, older],
-      ] as const) {
-        const next = new Map(b.map((t) => [t.name, t]));
-        for (const t of a) {
-          const s = next.get(t.name);
-          if (s && JSON.stringify(s) !== JSON.stringify(t)) out.push([t, s]);
-        }
-      }
+  for (const [older, newer] of consecutiveReleases()) {
+    const next = new Map(newer.map((t) => [t.name, t]));
+    for (const t of older) {
+      const s = next.get(t.name);
+      if (s && JSON.stringify(s) !== JSON.stringify(t)) out.push([t, s]);
     }
+  }
   return out;
 }
 
