@@ -127,10 +127,6 @@ export const unclassified = (ctx: WalkContext, path: string[], why: string): Cha
 const UNREAD = new WeakSet<Change>();
 
 /**
- * What the walker could not read: held, and never calmed by the witness search (diff/confirm.ts),
- * which cannot read past the same bounds either.
- */
-/**
  * Counts one node comparison against the run and the schema's budget: null while within it; the
  * once-told "too large" finding when it runs out, and nothing after that.
  */
@@ -145,6 +141,10 @@ export function spend(ctx: WalkContext, path: string[]): Change[] | null {
   ];
 }
 
+/**
+ * What the walker could not read: held, and never calmed by the witness search (diff/confirm.ts),
+ * which cannot read past the same bounds either.
+ */
 export function unread(ctx: WalkContext, path: string[], why: string): Change {
   const c = unclassified(ctx, path, why);
   UNREAD.add(c);
