@@ -117,6 +117,9 @@ async function scenario(s) {
     sdkFloorMs: round(sdkFloorMs, 0),
     sdkFloorRatio: round(sdkFloorMs / floorMs),
     sdkFloorCpuMs: round(median(sdkFloors.map((f) => f.cpuMs)), 0),
+    // When both servers had answered initialize, from each floor's start (bench/floor-client.cjs).
+    floorReadyMs: round(median(floors.map((f) => f.readyMs)), 0),
+    sdkFloorReadyMs: round(median(sdkFloors.map((f) => f.readyMs)), 0),
     gateRssMiB: round(median(gates.map((g) => g.rssMiB)), 0),
     floorRssMiB: round(median(floors.map((f) => f.rssMiB)), 0),
     gateCpuMs: round(median(gates.map((g) => g.cpuMs)), 0),
@@ -128,7 +131,7 @@ async function scenario(s) {
     sameWork,
   };
   progress(
-    `${s.id}: gate ${result.gateMs} ms, floor ${result.floorMs} ms, ratio ${result.ratio} (runs ${ratioRange.join(' to ')}), SDK floor ${result.sdkFloorMs} ms (${result.sdkFloorRatio}x), CPU gate ${result.gateCpuMs} ms, floor ${result.floorCpuMs} ms, SDK floor ${result.sdkFloorCpuMs} ms, gate peak RSS ${result.gateRssMiB} MiB, stages ${JSON.stringify(stages)}`,
+    `${s.id}: gate ${result.gateMs} ms, floor ${result.floorMs} ms, ratio ${result.ratio} (runs ${ratioRange.join(' to ')}), SDK floor ${result.sdkFloorMs} ms (${result.sdkFloorRatio}x), servers ready at ${result.floorReadyMs} ms (floor) and ${result.sdkFloorReadyMs} ms (SDK floor), CPU gate ${result.gateCpuMs} ms, floor ${result.floorCpuMs} ms, SDK floor ${result.sdkFloorCpuMs} ms, gate peak RSS ${result.gateRssMiB} MiB, stages ${JSON.stringify(stages)}`,
   );
   return result;
 }

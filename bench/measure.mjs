@@ -95,5 +95,13 @@ export const runSdkFloor = (planFile, scratch, { recordCache = false, packed = S
 async function floorRun(args, name, planFile, scratch, env) {
   const run = await timeProcess(args, { statsFile: join(scratch, `${name}.stats.json`), env });
   if (run.code !== 0) throw new Error(`the ${name} client failed (exit ${run.code}) on ${planFile}:\n${run.stderr}`);
-  return { ms: run.ms, rssMiB: run.rssMiB, cpuMs: run.cpuMs, work: JSON.parse(run.stdout) };
+  const sides = JSON.parse(run.stdout);
+  return {
+    ms: run.ms,
+    rssMiB: run.rssMiB,
+    cpuMs: run.cpuMs,
+    // When the later of the two servers answered initialize, from the client's start.
+    readyMs: Math.max(...sides.map((side) => side.readyMs)),
+    work: sides.map(({ readyMs: _ready, ...work }) => work),
+  };
 }

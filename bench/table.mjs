@@ -90,6 +90,28 @@ export function renderTables(results) {
       Math.round(s.gateMs - s.inGateMs - s.stages.report),
     ]),
   );
+  // Most of a floor run is its servers starting, which no client can shorten. What a ratio goal
+  // leaves the gate is the room after that: goal x floor, less the floor's servers' ready time.
+  const after = table(
+    [
+      'scenario',
+      'servers ready (floor)',
+      'floor after',
+      'SDK floor after (its own ready)',
+      "gate after (the floor's ready)",
+      "room at the goal (goal x floor - floor's ready)",
+    ],
+    results.scenarios
+      .filter((s) => s.floorReadyMs !== undefined)
+      .map((s) => [
+        s.label,
+        ms(s.floorReadyMs),
+        ms(s.floorMs - s.floorReadyMs),
+        ms(s.sdkFloorMs - s.sdkFloorReadyMs),
+        ms(s.gateMs - s.floorReadyMs),
+        s.goal ? `${ms(Math.round(s.goal * s.floorMs - s.floorReadyMs))} (${s.goal}x)` : '',
+      ]),
+  );
   const inProcess = table(
     ['figure', 'value', 'note'],
     [
@@ -117,6 +139,10 @@ export function renderTables(results) {
     '### Gate versus floor',
     '',
     scenarios,
+    '',
+    '### After the servers are ready (medians)',
+    '',
+    after,
     '',
     "### Where the gate's time goes (medians, ms, from the reports' `timing.stages`)",
     '',

@@ -25,10 +25,17 @@ describe('the bench floors', () => {
     // Not a vacuous match: both sides listed tools and were probed.
     expect(gate.work.every((w) => w.tools > 0 && w.probes > 0)).toBe(true);
 
-    expect(((await runFloor(plan, dir)) as { work: Work }).work).toEqual(gate.work);
+    const floor = (await runFloor(plan, dir)) as { work: Work; ms: number; readyMs: number };
+    expect(floor.work).toEqual(gate.work);
+    // When the servers were up, within the run: what the bench's "after the servers are ready" table subtracts.
+    expect(floor.readyMs).toBeGreaterThan(0);
+    expect(floor.readyMs).toBeLessThan(floor.ms);
 
     const packed = join(dir, 'sdk-floor.cjs');
     await buildSdkFloor(packed);
-    expect(((await runSdkFloor(plan, dir, { packed })) as { work: Work }).work).toEqual(gate.work);
+    const sdkFloor = (await runSdkFloor(plan, dir, { packed })) as { work: Work; ms: number; readyMs: number };
+    expect(sdkFloor.work).toEqual(gate.work);
+    expect(sdkFloor.readyMs).toBeGreaterThan(0);
+    expect(sdkFloor.readyMs).toBeLessThan(sdkFloor.ms);
   });
 });
