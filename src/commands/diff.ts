@@ -17,13 +17,15 @@ function sideName(path: string, cwd: string): string {
 
 /**
  * `mcp-gate diff BEFORE AFTER`: each side is a snapshot file or a profile of the config.
- * The gate runs with no datasets, so the verdict comes from the contracts alone.
+ * The gate runs with no datasets, so the verdict comes from the contracts alone. The config is
+ * read when a side is a profile, or when `-c` names it: two snapshot files then take its rules
+ * and limits (`promotion`, `limits`), where without `-c` they take the defaults.
  */
 export async function diffCommand(
-  flags: { config: string; before: string; after: string; format: Format; output?: string },
+  flags: { config: string; configGiven: boolean; before: string; after: string; format: Format; output?: string },
   io: CommandIO,
 ): Promise<Outcome> {
-  const needsConfig = !isFile(resolve(io.cwd, flags.before)) || !isFile(resolve(io.cwd, flags.after));
+  const needsConfig = flags.configGiven || !isFile(resolve(io.cwd, flags.before)) || !isFile(resolve(io.cwd, flags.after));
   const loaded: GateConfig | null = needsConfig ? readConfig(flags.config, io) : null;
   const side = (arg: string, key: 'before' | 'after'): Profile => {
     const path = resolve(io.cwd, arg);

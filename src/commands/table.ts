@@ -153,9 +153,9 @@ export const COMMANDS = {
     renders: ['report'],
     example: 'mcp-gate diff contracts/baseline.contract.json candidate',
     arity: (n: number) => (n === 2 ? null : 'diff takes BEFORE and AFTER: snapshot files or profile names'),
-    run: async ({ args, options: o }, io) =>
+    run: async ({ args, options: o, configGiven }, io) =>
       (await import('./diff.js')).diffCommand(
-        { config: o.config, before: args[0]!, after: args[1]!, format: o.format, output: o.output },
+        { config: o.config, configGiven, before: args[0]!, after: args[1]!, format: o.format, output: o.output },
         io,
       ),
   },

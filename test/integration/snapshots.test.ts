@@ -30,6 +30,30 @@ describe('snapshot and diff commands', () => {
     const same = await runCli(['diff', first, second, '--format', 'json', '--quiet'], { cwd: dir });
     expect(same.code).toBe(0);
     expect((JSON.parse(same.stdout) as Report).diff.changes).toEqual([]);
+
+    // With -c, two snapshot files take the config's rules (they were once read without it, silently).
+    const later = join(dir, 'later.json');
+    expect((await runCli(['snapshot', '-c', published, '--profile', 'filesystem-2026.7.4', '-o', later])).code).toBe(0);
+    expect((await runCli(['diff', first, later, '--format', 'json', '--quiet'], { cwd: dir })).code).toBe(2);
+    writeFileSync(
+      join(dir, 'rules.yaml'),
+      [
+        'version: 1',
+        'profiles:',
+        '  before: { transport: snapshot, path: a.json }',
+        '  after: { command: node, args: [server.js] }', // a config's candidate is live; diff never starts it here
+        'baseline: before',
+        'candidate: after',
+        'promotion: { rules: { destructive-hint-regression: ignore } }',
+      ].join('\n'),
+    );
+    const ruled = await runCli(['diff', first, later, '-c', 'rules.yaml', '--format', 'json', '--quiet'], { cwd: dir });
+    expect(ruled.code).toBe(0);
+    const ruledReport = JSON.parse(ruled.stdout) as Report;
+    expect(ruledReport.decision.verdict).toBe('Promote');
+    expect(ruledReport.diff.changes.map((c) => c.code)).toEqual(['destructive-hint-regression']);
+    // A config named with -c that cannot be read is an error, not the defaults.
+    expect((await runCli(['diff', first, later, '-c', 'missing.yaml', '--quiet'], { cwd: dir })).code).toBe(3);
   });
 
   it('run gates a live candidate against a committed snapshot baseline; cases skip on the snapshot side', async () => {
