@@ -100,14 +100,14 @@ async function listAll(session, method, key) {
  * One side: open the session, follow tools/list to the end, then every list the server declares a
  * capability for (prompts, resources, resource templates), as the gate does; make the probe calls (cases in flight up
  * to the gate's concurrency, a case's probes one after the other), end the session. Returns the
- * work done, and `readyMs`, when the server answered initialize.
+ * work done, and `readyAt`, when the server answered initialize.
  */
 async function side(plan, server, session) {
   try {
     const capabilities = await session.open();
-    // When this server answered initialize, from the client's start: what is left of a run after it
-    // is the work any client does once its servers are up (bench/README.md, "After the servers are ready").
-    const readyMs = Math.round(performance.now());
+    // When this server answered initialize, on the clock the bench times the run with (milliseconds
+    // since the epoch): the bench subtracts the moment it spawned this client (bench/measure.mjs).
+    const readyAt = performance.timeOrigin + performance.now();
     const listed = await listAll(session, 'tools/list', 'tools');
     const tools = new Map(listed.items.map((tool) => [tool.name, tool]));
     const pages = listed.pages;
@@ -129,7 +129,7 @@ async function side(plan, server, session) {
         probes += 1;
       }
     });
-    return { tools: tools.size, pages, probes, readyMs };
+    return { tools: tools.size, pages, probes, readyAt };
   } finally {
     await session.end();
   }

@@ -4,7 +4,8 @@
 // calls (cases in flight up to the same concurrency as the gate, a case's probes one after the
 // other), then ends each session: stdin closed, SIGTERM, wait for the exit.
 // Usage: node bench/floor.cjs PLAN.json  (the plan is written by bench/scenarios.mjs)
-// Prints one JSON line: per side, the tools listed, pages read and probes called.
+// Prints one JSON line: per side, the tools listed, pages read and probes called, and when the
+// server answered initialize (`readyAt`, epoch ms).
 'use strict';
 const { readFileSync } = require('node:fs');
 const { rawSession, runPlan } = require('./floor-client.cjs');

@@ -32,11 +32,16 @@ export async function buildSdkFloor(outfile = SDK_FLOOR) {
   await build({ ...PACK_OPTIONS, absWorkingDir: ROOT, entryPoints: ['bench/sdk-floor.mjs'], outfile });
 }
 
-/** Runs `node --import exit-stats.mjs ...args` to the end; resolves with wall ms, peak RSS (MiB), CPU ms, exit code, stdout. */
+/**
+ * Runs `node --import exit-stats.mjs ...args` to the end; resolves with wall ms, the spawn's moment
+ * (epoch ms), peak RSS (MiB), CPU ms, exit code, stdout.
+ */
 export function timeProcess(args, { cwd = ROOT, statsFile, env = {} }) {
   return new Promise((resolve, reject) => {
     rmSync(statsFile, { force: true });
     const started = performance.now();
+    // The same instant on the epoch clock, which a child's performance.timeOrigin is also on.
+    const spawnedAt = performance.timeOrigin + started;
     const child = spawn(process.execPath, ['--import', PRELOAD, ...args], {
       cwd,
       env: { ...cleanEnv(), ...env, BENCH_EXIT_STATS_FILE: statsFile },
@@ -58,7 +63,7 @@ export function timeProcess(args, { cwd = ROOT, statsFile, env = {} }) {
       } catch {
         // the process died before its exit hook ran
       }
-      resolve({ ms, rssMiB, cpuMs, code, stdout, stderr });
+      resolve({ ms, spawnedAt, rssMiB, cpuMs, code, stdout, stderr });
     });
   });
 }
@@ -100,8 +105,8 @@ async function floorRun(args, name, planFile, scratch, env) {
     ms: run.ms,
     rssMiB: run.rssMiB,
     cpuMs: run.cpuMs,
-    // When the later of the two servers answered initialize, from the client's start.
-    readyMs: Math.max(...sides.map((side) => side.readyMs)),
-    work: sides.map(({ readyMs: _ready, ...work }) => work),
+    // When the later of the two servers answered initialize, from the spawn, as `ms` is timed.
+    readyMs: Math.max(...sides.map((side) => side.readyAt)) - run.spawnedAt,
+    work: sides.map(({ readyAt: _ready, ...work }) => work),
   };
 }

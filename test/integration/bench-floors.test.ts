@@ -27,7 +27,7 @@ describe('the bench floors', () => {
 
     const floor = (await runFloor(plan, dir)) as { work: Work; ms: number; readyMs: number };
     expect(floor.work).toEqual(gate.work);
-    // When the servers were up, within the run: what the bench's "after the servers are ready" table subtracts.
+    // When the servers answered initialize, within the run: what the bench's "After the servers are up" table subtracts.
     expect(floor.readyMs).toBeGreaterThan(0);
     expect(floor.readyMs).toBeLessThan(floor.ms);
 
