@@ -131,7 +131,7 @@ async function scenario(s) {
     sameWork,
   };
   progress(
-    `${s.id}: gate ${result.gateMs} ms, floor ${result.floorMs} ms, ratio ${result.ratio} (runs ${ratioRange.join(' to ')}), SDK floor ${result.sdkFloorMs} ms (${result.sdkFloorRatio}x), servers ready at ${result.floorReadyMs} ms (floor) and ${result.sdkFloorReadyMs} ms (SDK floor), CPU gate ${result.gateCpuMs} ms, floor ${result.floorCpuMs} ms, SDK floor ${result.sdkFloorCpuMs} ms, gate peak RSS ${result.gateRssMiB} MiB, stages ${JSON.stringify(stages)}`,
+    `${s.id}: gate ${result.gateMs} ms, floor ${result.floorMs} ms, ratio ${result.ratio} (runs ${ratioRange.join(' to ')}), SDK floor ${result.sdkFloorMs} ms (${result.sdkFloorRatio}x), initialize answered at ${result.floorReadyMs} ms (floor) and ${result.sdkFloorReadyMs} ms (SDK floor), CPU gate ${result.gateCpuMs} ms, floor ${result.floorCpuMs} ms, SDK floor ${result.sdkFloorCpuMs} ms, gate peak RSS ${result.gateRssMiB} MiB, stages ${JSON.stringify(stages)}`,
   );
   return result;
 }

@@ -5,6 +5,18 @@
 'use strict';
 const { spawn } = require('node:child_process');
 
+/**
+ * BENCH_STAMP_MESSAGES=1: a line on stderr for each message sent and received, with the client's
+ * time (performance.now()), its method or the result's first key. For looking, never for figures.
+ */
+const stamp =
+  process.env.BENCH_STAMP_MESSAGES === '1'
+    ? (way, m) =>
+        process.stderr.write(
+          `${performance.now().toFixed(0)} ms ${way} ${m.method ?? (m.error ? 'error' : Object.keys(m.result ?? {})[0])}\n`,
+        )
+    : null;
+
 /** Newline-delimited JSON-RPC over a child's stdio: every line that parses goes to `onMessage`. */
 function lineChannel(server, onMessage) {
   const child = spawn(server.command, server.args, {
@@ -26,6 +38,7 @@ function lineChannel(server, onMessage) {
       } catch {
         continue;
       }
+      stamp?.('received', message);
       onMessage(message);
     }
   });
@@ -33,7 +46,10 @@ function lineChannel(server, onMessage) {
   child.stdin.on('error', () => undefined);
   return {
     pid: child.pid,
-    send: (message) => child.stdin.write(`${JSON.stringify(message)}\n`),
+    send: (message) => {
+      stamp?.('sent', message);
+      child.stdin.write(`${JSON.stringify(message)}\n`);
+    },
     /** stdin closed, SIGTERM, and the exit awaited. */
     end: () => {
       child.stdin.end();
