@@ -88,7 +88,13 @@ export function judgeOf(schema: JsonSchema): Judge | string {
       cache = new Map();
       shared = {};
     }
-    compiled = compile(schema, dialect, text.includes('"$id":'));
+    // Compiled from its text, not from the schema itself: ajv's code keeps the `enum` and `const`
+    // values it was compiled with, and its equality takes a value as equal to itself without
+    // looking inside. A search draws its instances from the contract's own schemas, so a validator
+    // holding those very objects would accept one where a copy makes ajv throw (a member
+    // `toString` that is a number), and the same pair would be judged two ways, by what was
+    // cached first.
+    compiled = compile(JSON.parse(text) as JsonSchema, dialect, text.includes('"$id":'));
     cache.set(key, compiled);
   }
   if (typeof compiled === 'string') return compiled;

@@ -31,7 +31,13 @@ export function describe(schema: unknown, depth = 0): string {
     const shown = schema.enum.slice(0, MAX_NAMES).map(show).join(', ');
     return `one of ${shown}${schema.enum.length > MAX_NAMES ? ', …' : ''}`;
   }
-  const type = Array.isArray(schema.type) ? schema.type.join(' or ') : typeof schema.type === 'string' ? schema.type : null;
+  // Only the names: a `type` list may hold objects, and joining one calls its `toString` (JSON can
+  // make that a number, and the join throws).
+  const type = Array.isArray(schema.type)
+    ? schema.type.filter((t): t is string => typeof t === 'string').join(' or ') || null
+    : typeof schema.type === 'string'
+      ? schema.type
+      : null;
   if (type === 'array' || (type === null && 'items' in schema)) {
     return depth > 1 || !isRecord(schema.items) ? 'an array' : `an array of ${plural(describe(schema.items, depth + 1))}`;
   }
