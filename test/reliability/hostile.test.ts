@@ -368,6 +368,23 @@ describe('a hostile candidate cannot hang, crash or fool the gate', { timeout: T
     },
   );
 
+  it('an output alternative whose items list an object with a member `toString` as their type: Rollback, with a report', async () => {
+    // The reviewer's verdict, written before the gate ran: alpha's v, a string, may now also be an
+    // array (breaking for a client that reads a string), and the candidate's outputSchema breaks
+    // its meta-schema (an object where a type name goes). Rollback. The gate used to end here,
+    // exit 3: describing the new alternative joined its type list, and the join threw.
+    const result = await run('proto-items-changed', { baseline: 'proto-items' });
+    expect(result.code).toBe(1);
+    const report = reportOf(result);
+    expect(report.diff.changes.map((c) => [c.code, c.severity, c.tool])).toEqual([['output-type-changed', 'breaking', 'alpha']]);
+    expect(report.diff.changes[0]!.message).toContain('may now return an array of values of another shape');
+    expect(codes(report)).toContain('output-type-changed');
+    expect(report.audit.findings.filter((f) => f.code === 'output-schema-invalid').map((f) => [f.side, f.tool])).toEqual([
+      ['candidate', 'alpha'],
+    ]);
+    await expectNoLeftovers('proto-items', 'proto-items-changed');
+  });
+
   it('never answers a tools/call: the probe fails at timeouts.requestMs, Rollback (case-broken)', async () => {
     const result = await run('call-hang');
     expect(result.code).toBe(1);
