@@ -2,15 +2,18 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { audit } from '../../src/audit/index.js';
 import { DEFAULTS } from '../../src/config/defaults.js';
+import { subsetMismatches, withoutVolatile } from '../../src/cases/expect.js';
+import type { Observation } from '../../src/cases/types.js';
 import { diffContracts } from '../../src/diff/index.js';
 import { contractOf } from '../helpers/contracts.js';
 
-// A candidate writes its schemas as it likes. Random schemas built from what has broken the gate
-// before must never make the diff or the audit throw: member names that every JavaScript object
-// already has (`__proto__`, `constructor`, `toString`), values whose `toString` is a number (ajv's
-// equality calls it), `$ref: "#"` inside `anyOf` (alternatives that lead back into themselves), and
-// the keywords that walk into subschemas. A throw there ends the run with "could not decide", so a
-// hostile candidate could stop its own gate (docs/security.md, "A name is only a name").
+// A candidate writes its schemas and results as it likes. Random ones built from what has broken
+// the gate before must never make the diff, the audit or a case's checks throw: member names that
+// every JavaScript object already has (`__proto__`, `constructor`, `toString`), values whose
+// `toString` is a number (ajv's equality calls it), `$ref: "#"` inside `anyOf` (alternatives that
+// lead back into themselves), and the keywords that walk into subschemas. A throw there ends the
+// run with "could not decide", so a hostile candidate could stop its own gate (docs/security.md,
+// "A name is only a name").
 //
 // The schemas are JSON text, parsed, so that `__proto__` is an own member, as a server's JSON makes it.
 // Seeded: a failure repeats, and fast-check prints the smallest pair it found.
@@ -147,7 +150,7 @@ const FOUND: [[string, string | null]][] = [
   ],
 ];
 
-describe('hostile schemas', () => {
+describe('hostile schemas and results', () => {
   it('never make the diff or the audit throw, and a tool against itself is no change', () => {
     fc.assert(
       fc.property(pair, ([before, drawn]) => {
@@ -165,6 +168,60 @@ describe('hostile schemas', () => {
         );
       }),
       { seed: 32, numRuns: 500, examples: FOUND },
+    );
+  });
+
+  // What a server returns is as hostile as what it lists: the same names and values as members
+  // of results, read by the audit (each result against its tool's outputSchema, and baseline
+  // against candidate) and by a case's `expect` (a subset of the result, volatile places left out).
+  it('in results never make the audit or the case checks throw', () => {
+    const { result } = fc.letrec<{ result: string; member: string }>((tie) => ({
+      result: fc.oneof({ depthSize: 'small' }, value, tie('member')),
+      member: fc.oneof(
+        fc.array(fc.tuple(name, tie('result')), { maxLength: 3 }).map(object),
+        fc.array(tie('result'), { maxLength: 3 }).map(list),
+      ),
+    }));
+    const observation = (caseId: string, structured: string, text: string): Observation => ({
+      caseId,
+      tool: 'a',
+      args: {},
+      result: JSON.parse(
+        object([
+          [
+            'content',
+            list([
+              object([
+                ['type', '"text"'],
+                ['text', JSON.stringify(text)],
+              ]),
+            ]),
+          ],
+          ['structuredContent', structured],
+        ]),
+      ),
+      resultBytes: structured.length + text.length,
+      volatile: ['/*/toString', '/__proto__'],
+    });
+    fc.assert(
+      fc.property(
+        tool('a'),
+        tool('a'),
+        fc.array(fc.tuple(result, result, result), { minLength: 1, maxLength: 3 }),
+        (before, after, results) => {
+          const observed = (side: 0 | 1) => results.map((r, i) => observation(`C-${i}`, r[side], r[2]));
+          audit(
+            { side: 'baseline', contract: contractOf(JSON.parse(before) as Record<string, unknown>), observations: observed(0) },
+            { side: 'candidate', contract: contractOf(JSON.parse(after) as Record<string, unknown>), observations: observed(1) },
+            DEFAULTS.audit,
+          );
+          for (const [expected, actual] of results) {
+            subsetMismatches(JSON.parse(expected), JSON.parse(actual));
+            withoutVolatile(JSON.parse(actual), (pointer) => pointer.endsWith('/toString'));
+          }
+        },
+      ),
+      { seed: 32, numRuns: 300 },
     );
   });
 });
