@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { crashExcerpt } from '../base/error-text.js';
@@ -127,7 +127,11 @@ export async function builtTree(
     .digest('hex')
     .slice(0, 16);
   const dir = join(root, `${commit.slice(0, 12)}-${key}`);
-  if (existsSync(join(dir, MARK))) return { dir, commit, cached: true };
+  if (existsSync(join(dir, MARK))) {
+    touch(join(dir, MARK));
+    tidy(root, dir, log);
+    return { dir, commit, cached: true };
+  }
   mkdirSync(root, { recursive: true });
   const making = `${dir}.${process.pid}.tmp`;
   const discard = () => dropWorktree(making, true);
@@ -152,6 +156,7 @@ export async function builtTree(
       if (!existsSync(join(dir, MARK))) throw new BaselineBuildError(`could not move the built tree into the cache at ${dir}`);
       rmSync(making, { recursive: true, force: true });
     }
+    tidy(root, dir, log);
     return { dir, commit, cached: false };
   } catch (error) {
     discard();
@@ -161,8 +166,62 @@ export async function builtTree(
   }
 }
 
-/** The file that marks a cache entry as complete: a tree without it is half made. */
+/** The file that marks a cache entry as complete: a tree without it is half made. Each use touches it. */
 const MARK = '.mcp-gate-built';
+
+/** How long a cache entry may go unused before a run that uses the cache removes it. */
+export const CACHE_UNUSED_DAYS = 30;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const ENTRY = /^[0-9a-f]{12}-[0-9a-f]{16}$/;
+/** A tree being made (`<entry>.<pid>.tmp`): one a killed run left is removed after a day. */
+const HALF_MADE = /^[0-9a-f]{12}-[0-9a-f]{16}\.\d+\.tmp$/;
+
+const touch = (file: string) => {
+  try {
+    const now = new Date();
+    utimesSync(file, now, now);
+  } catch {
+    // a cache that cannot be written still serves; the entry only looks older than it is
+  }
+};
+
+/**
+ * Removes what the cache no longer needs, and returns the names removed: entries no run has used
+ * for CACHE_UNUSED_DAYS (their mark's time, which each use touches), and half-made trees a killed
+ * run left more than a day ago. `keep` (the entry in use) and folders that are not the gate's stay.
+ * Never throws: a cache that cannot be tidied still serves.
+ */
+export function pruneCache(root: string, keep: string, now = Date.now()): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names.sort()) {
+    const path = join(root, name);
+    if (path === keep) continue;
+    try {
+      const since = ENTRY.test(name) ? statSync(join(path, MARK)).mtimeMs : HALF_MADE.test(name) ? statSync(path).mtimeMs : null;
+      const limit = ENTRY.test(name) ? CACHE_UNUSED_DAYS * DAY_MS : DAY_MS;
+      if (since === null || now - since < limit) continue;
+      rmSync(path, { recursive: true, force: true });
+      removed.push(name);
+    } catch {
+      // gone already, or not ours to remove
+    }
+  }
+  return removed;
+}
+
+function tidy(root: string, keep: string, log: (line: string) => void): void {
+  const removed = pruneCache(root, keep);
+  if (removed.length)
+    log(
+      `removed ${removed.length} cache ${removed.length === 1 ? 'entry' : 'entries'} (unused for ${CACHE_UNUSED_DAYS} days, or left half made by a run that was stopped): ${removed.join(', ')}`,
+    );
+}
 
 /**
  * Drops the worktree's registration in the clone (its admin folder, and the `.git` file that

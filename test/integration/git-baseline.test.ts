@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -108,10 +108,20 @@ describe('a baseline from a git ref', { timeout: 120_000 }, () => {
     expect(buildEnv).not.toContain('GITHUB_TOKEN');
     expect(buildEnv).not.toContain('MCPGATE_CACHE_DIR');
 
+    // An entry no run has used for 40 days: the next run that uses the cache removes it.
+    const stale = join(c.cache, 'git-baselines', '0123456789ab-0123456789abcdef');
+    mkdirSync(stale);
+    writeFileSync(join(stale, '.mcp-gate-built'), 'commit\nbuild\n');
+    const longAgo = new Date(Date.now() - 40 * 24 * 60 * 60 * 1000);
+    utimesSync(join(stale, '.mcp-gate-built'), longAgo, longAgo);
+
     const second = await gate(c);
     expect(second.code, second.stderr).toBe(1);
     expect(second.stderr).toContain('built tree from the cache');
     expect(second.stderr).not.toContain('building the baseline');
+    expect(second.stderr).toContain(
+      'removed 1 cache entry (unused for 30 days, or left half made by a run that was stopped): 0123456789ab-0123456789abcdef',
+    );
     expect(cacheEntries(c)).toEqual(entries);
     expect(worktrees(c)).toBe(1);
   });

@@ -1,0 +1,60 @@
+import { mkdirSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CACHE_UNUSED_DAYS, pruneCache } from '../../src/connect/git-tree.js';
+
+// The cache of built git baselines (docs/baselines.md, "The cache") is tidied by each run that uses
+// it: a tree can be hundreds of megabytes, and one is built per baseline commit. Times are set on
+// the files, never read from the clock: `now` is given.
+
+const DAY = 24 * 60 * 60 * 1000;
+const NOW = Date.UTC(2026, 10, 29);
+
+/** A cache folder, and ways to put in it an entry last used, or a folder made, some days before NOW. */
+function cache() {
+  const root = mkdtempSync(join(tmpdir(), 'mcp-gate-cache-'));
+  const daysAgo = (path: string, days: number) => {
+    const when = new Date(NOW - days * DAY);
+    utimesSync(path, when, when);
+  };
+  return {
+    root,
+    entry: (name: string, usedDaysAgo: number) => {
+      mkdirSync(join(root, name));
+      writeFileSync(join(root, name, '.mcp-gate-built'), 'commit\nbuild\n');
+      daysAgo(join(root, name, '.mcp-gate-built'), usedDaysAgo);
+      return join(root, name);
+    },
+    folder: (name: string, madeDaysAgo: number) => {
+      mkdirSync(join(root, name));
+      daysAgo(join(root, name), madeDaysAgo);
+    },
+  };
+}
+
+describe('the git baseline cache', () => {
+  it('loses entries unused for 30 days and half-made trees older than a day; keeps the one in use and what is not its own', () => {
+    const c = cache();
+    const inUse = c.entry('aaaaaaaaaaaa-0000000000000001', 400);
+    c.entry('bbbbbbbbbbbb-0000000000000002', CACHE_UNUSED_DAYS + 1);
+    c.entry('cccccccccccc-0000000000000003', CACHE_UNUSED_DAYS - 1);
+    c.folder('dddddddddddd-0000000000000004.4242.tmp', 2);
+    c.folder('eeeeeeeeeeee-0000000000000005.4343.tmp', 0.5); // a run building it now
+    c.folder('notes', 400); // not the gate's
+    mkdirSync(join(c.root, 'ffffffffffff-0000000000000006')); // no mark: not an entry the gate finished
+
+    expect(pruneCache(c.root, inUse, NOW)).toEqual(['bbbbbbbbbbbb-0000000000000002', 'dddddddddddd-0000000000000004.4242.tmp']);
+    expect(readdirSync(c.root).sort()).toEqual([
+      'aaaaaaaaaaaa-0000000000000001',
+      'cccccccccccc-0000000000000003',
+      'eeeeeeeeeeee-0000000000000005.4343.tmp',
+      'ffffffffffff-0000000000000006',
+      'notes',
+    ]);
+  });
+
+  it('a cache folder that is not there is nothing to tidy', () => {
+    expect(pruneCache(join(tmpdir(), 'mcp-gate-no-such-cache'), '', NOW)).toEqual([]);
+  });
+});
