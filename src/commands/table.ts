@@ -15,7 +15,10 @@ export interface CommandRequest {
   /** Positional arguments after the command, in the number the command takes (for init: the server's command after `--`). */
   args: string[];
   options: Omit<Options, 'format' | 'fail-on'> & { format: Format; 'fail-on': FailOn };
-  /** Whether -c/--config was given, not defaulted: merge and history read a config only then. */
+  /**
+   * Whether -c/--config was given, not defaulted. diff of two snapshot files reads a config only
+   * then; merge and history read one then, or when the default file exists.
+   */
   configGiven: boolean;
 }
 
@@ -147,9 +150,12 @@ export const COMMANDS = {
       (await import('./snapshot.js')).snapshotCommand({ config: o.config, profile: o.profile, output: o.output }, io),
   },
   diff: {
-    synopsis: 'diff BEFORE AFTER',
+    synopsis: 'diff BEFORE AFTER [-c FILE]',
     summary: 'diff two contracts: snapshot files or profile names',
     flags: ['config', 'format', 'output', 'fail-on'],
+    flagHelp: {
+      config: '-c, --config FILE        the gate config (default ./gate.config.yaml, not read for two snapshot files)',
+    },
     renders: ['report'],
     example: 'mcp-gate diff contracts/baseline.contract.json candidate',
     arity: (n: number) => (n === 2 ? null : 'diff takes BEFORE and AFTER: snapshot files or profile names'),

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { crashExcerpt } from '../base/error-text.js';
@@ -186,37 +187,44 @@ const touch = (file: string) => {
 };
 
 /**
- * Removes what the cache no longer needs, and returns the names removed: entries no run has used
- * for CACHE_UNUSED_DAYS (their mark's time, which each use touches), and half-made trees a killed
- * run left more than a day ago. `keep` (the entry in use) and folders that are not the gate's stay.
- * Never throws: a cache that cannot be tidied still serves.
+ * Removes what the cache no longer needs: entries no run has used for CACHE_UNUSED_DAYS (their
+ * mark's time, which each use touches), and half-made trees a stopped run left more than a day
+ * ago. `keep` (the entry in use) and folders that are not the gate's stay. An entry is first moved
+ * aside in one step (renamed to a half-made name), then deleted: a delete that stops partway
+ * leaves a half-made tree that a later run removes, never an entry that looks whole, nor a folder
+ * in the way of the next build of that commit. Returns the names removed at once, and the deletes,
+ * which run in the background. Never throws: a cache that cannot be tidied still serves.
  */
-export function pruneCache(root: string, keep: string, now = Date.now()): string[] {
+export function pruneCache(root: string, keep: string, now = Date.now()): { removed: string[]; deleted: Promise<void> } {
   let names: string[];
   try {
     names = readdirSync(root);
   } catch {
-    return [];
+    return { removed: [], deleted: Promise.resolve() };
   }
   const removed: string[] = [];
+  const deletes: Promise<void>[] = [];
   for (const name of names.sort()) {
     const path = join(root, name);
     if (path === keep) continue;
     try {
-      const since = ENTRY.test(name) ? statSync(join(path, MARK)).mtimeMs : HALF_MADE.test(name) ? statSync(path).mtimeMs : null;
-      const limit = ENTRY.test(name) ? CACHE_UNUSED_DAYS * DAY_MS : DAY_MS;
-      if (since === null || now - since < limit) continue;
-      rmSync(path, { recursive: true, force: true });
+      const entry = ENTRY.test(name);
+      const since = entry ? statSync(join(path, MARK)).mtimeMs : HALF_MADE.test(name) ? statSync(path).mtimeMs : null;
+      if (since === null || now - since < (entry ? CACHE_UNUSED_DAYS * DAY_MS : DAY_MS)) continue;
+      const aside = entry ? `${path}.${process.pid}.tmp` : path;
+      if (entry) renameSync(path, aside);
       removed.push(name);
+      deletes.push(rm(aside, { recursive: true, force: true }).catch(() => undefined));
     } catch {
       // gone already, or not ours to remove
     }
   }
-  return removed;
+  return { removed, deleted: Promise.all(deletes).then(() => undefined) };
 }
 
+/** pruneCache, said in a progress line; the deletes go on while the gate runs (a tree can be hundreds of MB). */
 function tidy(root: string, keep: string, log: (line: string) => void): void {
-  const removed = pruneCache(root, keep);
+  const { removed } = pruneCache(root, keep);
   if (removed.length)
     log(
       `removed ${removed.length} cache ${removed.length === 1 ? 'entry' : 'entries'} (unused for ${CACHE_UNUSED_DAYS} days, or left half made by a run that was stopped): ${removed.join(', ')}`,

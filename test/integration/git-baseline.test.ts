@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -114,6 +114,8 @@ describe('a baseline from a git ref', { timeout: 120_000 }, () => {
     writeFileSync(join(stale, '.mcp-gate-built'), 'commit\nbuild\n');
     const longAgo = new Date(Date.now() - 40 * 24 * 60 * 60 * 1000);
     utimesSync(join(stale, '.mcp-gate-built'), longAgo, longAgo);
+    // The entry in use, as if last used 40 days ago too: using it touches it, so it stays.
+    utimesSync(join(tree, '.mcp-gate-built'), longAgo, longAgo);
 
     const second = await gate(c);
     expect(second.code, second.stderr).toBe(1);
@@ -123,6 +125,7 @@ describe('a baseline from a git ref', { timeout: 120_000 }, () => {
       'removed 1 cache entry (unused for 30 days, or left half made by a run that was stopped): 0123456789ab-0123456789abcdef',
     );
     expect(cacheEntries(c)).toEqual(entries);
+    expect(statSync(join(tree, '.mcp-gate-built')).mtimeMs).toBeGreaterThan(longAgo.getTime());
     expect(worktrees(c)).toBe(1);
   });
 

@@ -34,7 +34,7 @@ function cache() {
 }
 
 describe('the git baseline cache', () => {
-  it('loses entries unused for 30 days and half-made trees older than a day; keeps the one in use and what is not its own', () => {
+  it('loses entries unused for 30 days and half-made trees older than a day; keeps the one in use and what is not its own', async () => {
     const c = cache();
     const inUse = c.entry('aaaaaaaaaaaa-0000000000000001', 400);
     c.entry('bbbbbbbbbbbb-0000000000000002', CACHE_UNUSED_DAYS + 1);
@@ -44,7 +44,11 @@ describe('the git baseline cache', () => {
     c.folder('notes', 400); // not the gate's
     mkdirSync(join(c.root, 'ffffffffffff-0000000000000006')); // no mark: not an entry the gate finished
 
-    expect(pruneCache(c.root, inUse, NOW)).toEqual(['bbbbbbbbbbbb-0000000000000002', 'dddddddddddd-0000000000000004.4242.tmp']);
+    const { removed, deleted } = pruneCache(c.root, inUse, NOW);
+    expect(removed).toEqual(['bbbbbbbbbbbb-0000000000000002', 'dddddddddddd-0000000000000004.4242.tmp']);
+    // The stale entry was moved aside at once, so no run can take it for whole while it is deleted.
+    expect(readdirSync(c.root)).not.toContain('bbbbbbbbbbbb-0000000000000002');
+    await deleted;
     expect(readdirSync(c.root).sort()).toEqual([
       'aaaaaaaaaaaa-0000000000000001',
       'cccccccccccc-0000000000000003',
@@ -55,6 +59,17 @@ describe('the git baseline cache', () => {
   });
 
   it('a cache folder that is not there is nothing to tidy', () => {
-    expect(pruneCache(join(tmpdir(), 'mcp-gate-no-such-cache'), '', NOW)).toEqual([]);
+    const root = mkdtempSync(join(tmpdir(), 'mcp-gate-cache-'));
+    expect(pruneCache(join(root, 'git-baselines'), '', NOW).removed).toEqual([]);
+  });
+
+  it('an entry moved aside whose delete stopped partway is removed by the next tidy', async () => {
+    const c = cache();
+    // What a delete that stopped leaves: the entry under its half-made name, with its old times.
+    c.folder(`aaaaaaaaaaaa-0000000000000001.${process.pid + 1}.tmp`, CACHE_UNUSED_DAYS + 5);
+    const { removed, deleted } = pruneCache(c.root, '', NOW);
+    await deleted;
+    expect(removed).toEqual([`aaaaaaaaaaaa-0000000000000001.${process.pid + 1}.tmp`]);
+    expect(readdirSync(c.root)).toEqual([]);
   });
 });
