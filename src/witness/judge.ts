@@ -88,12 +88,12 @@ export function judgeOf(schema: JsonSchema): Judge | string {
       cache = new Map();
       shared = {};
     }
-    // Compiled from its text, not from the schema itself: ajv's code keeps the `enum` and `const`
+    // Compiled from its text, not from the schema given: ajv's code keeps the `enum` and `const`
     // values it was compiled with, and its equality takes a value as equal to itself without
-    // looking inside. A search draws its instances from the contract's own schemas, so a validator
+    // looking inside. A search draws its instances from the schema it was given, so a validator
     // holding those very objects would accept one where a copy makes ajv throw (a member
-    // `toString` that is a number), and the same pair would be judged two ways, by what was
-    // cached first.
+    // `toString` that is a number). The cache would then judge the same pair two ways, by which
+    // copy compiled first.
     compiled = compile(JSON.parse(text) as JsonSchema, dialect, text.includes('"$id":'));
     cache.set(key, compiled);
   }
