@@ -133,6 +133,30 @@ export async function builtTree(
     tidy(root, dir, log);
     return { dir, commit, cached: true };
   }
+  // Servers of one bundle, gated at once, may need the same tree: one build, which the others
+  // wait for (a second would make its tree in the same folder, and remove the first's).
+  const pending = building.get(dir);
+  if (pending) return pending.then((tree) => ({ ...tree, cached: true }));
+  const made = makeTree({ top, commit, build, env, log, buildMs }, root, dir).finally(() => building.delete(dir));
+  building.set(dir, made);
+  return made;
+}
+
+/** The trees this process is building now, by their cache folder. */
+const building = new Map<string, Promise<BuiltTree>>();
+
+/** What builtTree was asked for. */
+interface TreeRequest {
+  top: string;
+  commit: string;
+  build: string | null;
+  env: NodeJS.ProcessEnv;
+  log: (line: string) => void;
+  buildMs: number;
+}
+
+/** The tree checked out in a folder of its own, built, and moved into the cache at `dir`. */
+async function makeTree({ top, commit, build, env, log, buildMs }: TreeRequest, root: string, dir: string): Promise<BuiltTree> {
   mkdirSync(root, { recursive: true });
   const making = `${dir}.${process.pid}.tmp`;
   const discard = () => dropWorktree(making, true);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CLI, ROOT, runCli } from '../helpers/cli.js';
+import { builtTree } from '../../src/connect/git-tree.js';
 import type { Report } from '../../src/report/types.js';
 
 /**
@@ -126,6 +127,21 @@ describe('a baseline from a git ref', { timeout: 120_000 }, () => {
     );
     expect(cacheEntries(c)).toEqual(entries);
     expect(statSync(join(tree, '.mcp-gate-built')).mtimeMs).toBeGreaterThan(longAgo.getTime());
+    expect(worktrees(c)).toBe(1);
+  });
+
+  it('two servers of a bundle that need one commit and build at once: it is built once, and both get the tree', async () => {
+    const c = clone();
+    const builds = `${c.dir}-builds.txt`;
+    const build = `echo built >> ${JSON.stringify(builds)} && ${BUILD}`;
+    const env = { ...process.env, MCPGATE_CACHE_DIR: c.cache };
+    const at = () => builtTree(c.dir, c.first, build, env, () => undefined, 60_000);
+    const [one, two] = await Promise.all([at(), at()]);
+    expect(two.dir).toBe(one.dir);
+    expect([one.cached, two.cached]).toEqual([false, true]);
+    expect(existsSync(join(one.dir, 'dist/server.mjs'))).toBe(true);
+    expect(readFileSync(builds, 'utf8')).toBe('built\n');
+    expect(cacheEntries(c)).toEqual([one.dir.split('/').pop()]);
     expect(worktrees(c)).toBe(1);
   });
 
