@@ -213,7 +213,7 @@ const touch = (file: string) => {
 /**
  * Removes what the cache no longer needs: entries no run has used for CACHE_UNUSED_DAYS (their
  * mark's time, which each use touches), and half-made trees a stopped run left more than a day
- * ago. `keep` (the entry in use) and folders that are not the gate's stay. An entry is first moved
+ * ago, with their registration in the clone. `keep` (the entry in use) and folders that are not the gate's stay. An entry is first moved
  * aside in one step (renamed to a half-made name), then deleted: a delete that stops partway
  * leaves a half-made tree that a later run removes, never an entry that looks whole, nor a folder
  * in the way of the next build of that commit. Returns the names removed at once, and the deletes,
@@ -237,6 +237,8 @@ export function pruneCache(root: string, keep: string, now = Date.now()): { remo
       if (since === null || now - since < (entry ? CACHE_UNUSED_DAYS * DAY_MS : DAY_MS)) continue;
       const aside = entry ? `${path}.${process.pid}.tmp` : path;
       if (entry) renameSync(path, aside);
+      // A run stopped mid-build left the tree registered as a worktree of its clone: unregistered too.
+      else dropWorktree(path, false);
       removed.push(name);
       deletes.push(rm(aside, { recursive: true, force: true }).catch(() => undefined));
     } catch {

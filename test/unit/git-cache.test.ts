@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -61,6 +61,21 @@ describe('the git baseline cache', () => {
   it('a cache folder that is not there is nothing to tidy', () => {
     const root = mkdtempSync(join(tmpdir(), 'mcp-gate-cache-'));
     expect(pruneCache(join(root, 'git-baselines'), '', NOW).removed).toEqual([]);
+  });
+
+  it("a half-made tree is unregistered from its clone's worktrees as it is removed", async () => {
+    const c = cache();
+    const admin = join(mkdtempSync(join(tmpdir(), 'mcp-gate-clone-')), '.git', 'worktrees', 'dddddddddddd-0000000000000004.4242.tmp');
+    mkdirSync(admin, { recursive: true });
+    const tree = join(c.root, 'dddddddddddd-0000000000000004.4242.tmp');
+    c.folder('dddddddddddd-0000000000000004.4242.tmp', 2);
+    writeFileSync(join(tree, '.git'), `gitdir: ${admin}\n`);
+    utimesSync(tree, new Date(NOW - 2 * DAY), new Date(NOW - 2 * DAY));
+    const { removed, deleted } = pruneCache(c.root, '', NOW);
+    await deleted;
+    expect(removed).toEqual(['dddddddddddd-0000000000000004.4242.tmp']);
+    expect(existsSync(admin)).toBe(false);
+    expect(readdirSync(c.root)).toEqual([]);
   });
 
   it('an entry moved aside whose delete stopped partway is removed by the next tidy', async () => {
