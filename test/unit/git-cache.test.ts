@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, utimesSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CACHE_UNUSED_DAYS, pruneCache } from '../../src/connect/git-tree.js';
+import { CACHE_UNUSED_DAYS, pruneCache } from '../../src/connect/git-cache.js';
 
 // The cache of built git baselines (docs/baselines.md, "The cache") is tidied by each run that uses
 // it: a tree can be hundreds of megabytes, and one is built per baseline commit. Times are set on
