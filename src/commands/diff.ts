@@ -18,8 +18,9 @@ function sideName(path: string, cwd: string): string {
 /**
  * `mcp-gate diff BEFORE AFTER`: each side is a snapshot file or a profile of the config.
  * The gate runs with no datasets, so the verdict comes from the contracts alone. The config is
- * read when a side is a profile, or when `-c` names it: two snapshot files then take its rules
- * and limits (`promotion`, `limits`), where without `-c` they take the defaults.
+ * read when a side is a profile, or when `-c` names it: two snapshot files then take its
+ * `promotion` rules, `limits`, `audit` settings and `timeouts`, where without `-c` they take the
+ * defaults (docs/reports.md).
  */
 export async function diffCommand(
   flags: { config: string; configGiven: boolean; before: string; after: string; format: Format; output?: string },

@@ -49,11 +49,12 @@ export const touch = (file: string) => {
 /**
  * Removes what the cache no longer needs: entries no run has used for CACHE_UNUSED_DAYS (their
  * mark's time, which each use touches), and half-made trees a stopped run left more than a day
- * ago, with their registration in the clone. `keep` (the entry in use) and folders that are not the gate's stay. An entry is first moved
- * aside in one step (renamed to a half-made name), then deleted: a delete that stops partway
- * leaves a half-made tree that a later run removes, never an entry that looks whole, nor a folder
- * in the way of the next build of that commit. Returns the names removed at once, and the deletes,
- * which run in the background. Never throws: a cache that cannot be tidied still serves.
+ * ago, with their registration in the clone. `keep` (the entry in use) and folders that are not
+ * the gate's stay. An entry is first moved aside in one step (renamed to a half-made name), then
+ * deleted: a delete that stops partway leaves a half-made tree that a later run removes, never an
+ * entry that looks whole, nor a folder in the way of the next build of that commit. Returns the
+ * names removed at once, and the deletes, which run in the background. Never throws: a cache that
+ * cannot be tidied still serves.
  */
 export function pruneCache(root: string, keep: string, now = Date.now()): { removed: string[]; deleted: Promise<void> } {
   let names: string[];
