@@ -117,7 +117,7 @@ async function scenario(s) {
     sdkFloorMs: round(sdkFloorMs, 0),
     sdkFloorRatio: round(sdkFloorMs / floorMs),
     sdkFloorCpuMs: round(median(sdkFloors.map((f) => f.cpuMs)), 0),
-    // When both servers had answered initialize, from each floor's start (bench/floor-client.cjs).
+    // When both servers had answered initialize, from the floor's spawn (bench/floor-client.cjs, measure.mjs).
     floorReadyMs: round(median(floors.map((f) => f.readyMs)), 0),
     sdkFloorReadyMs: round(median(sdkFloors.map((f) => f.readyMs)), 0),
     gateRssMiB: round(median(gates.map((g) => g.rssMiB)), 0),
