@@ -7,6 +7,8 @@ import type { Contract, ContractTool } from './types.js';
  *
  * - a name listed more than once in tools/list: the gate keeps the first definition, but which one
  *   the server runs is the server's choice (read-only first, destructive second is the trap);
+ * - a name with a look-alike twin (`Wipe` and `wipe`, `wi\u200bpe`, `wipe `: contract/lookalike.ts):
+ *   a dispatch that folds case or trims may run the twin, and a model may pick either;
  * - hints that contradict each other, as the server sent them (defaults never contradict):
  *   - `readOnlyHint: true` with `destructiveHint: true`: a tool cannot both leave its environment
  *     alone and destroy part of it;
@@ -20,6 +22,11 @@ import type { Contract, ContractTool } from './types.js';
 export function callRefusal(tool: ContractTool, contract: Pick<Contract, 'discovery'>): string | null {
   if (contract.discovery.duplicates?.includes(tool.name)) {
     return `${tool.name} is listed more than once in tools/list, so which definition a call runs is the server's choice; the gate calls it under neither`;
+  }
+  const twins = contract.discovery.lookalikes?.find((group) => group.includes(tool.name));
+  if (twins) {
+    const others = twins.filter((name) => name !== tool.name).map((name) => JSON.stringify(name));
+    return `${tool.name} has a look-alike twin in tools/list (${others.join(', ')}: the same name but for case, width, spacing or invisible characters), so which tool a call runs is the server's choice; the gate calls none of them`;
   }
   const contradiction = hintContradiction(tool.annotations);
   if (contradiction)

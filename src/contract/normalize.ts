@@ -3,6 +3,7 @@ import { effectiveAnnotations } from './annotations.js';
 import { canonicalHash, canonicalJsonWithin, hashOfCanonical } from './canonical.js';
 import type { Contract, ContractTool, DiscoveryProblem, Discovery, JsonSchema, ServerIdentity } from './types.js';
 import { isObject, setMember } from '../base/json-object.js';
+import { lookalikeGroups } from './lookalike.js';
 
 const KNOWN_FIELDS = new Set(['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations']);
 
@@ -48,11 +49,18 @@ export function contractBuilder(): { add(rawTools: unknown[]): void; finish(serv
     add: (rawTools) => rawTools.forEach(add),
     finish: (server, discovery) => {
       tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      // Not a protocol violation (names are case-sensitive), but no call can tell the twins apart.
+      const lookalikes = lookalikeGroups(tools.map((t) => t.name));
       return {
         server,
         tools,
         hash: canonicalHash(tools.map((t) => [t.name, t.hash])),
-        discovery: { ...discovery, errors: [...discovery.errors, ...problems], duplicates: [...new Set(duplicates)].sort() },
+        discovery: {
+          ...discovery,
+          errors: [...discovery.errors, ...problems],
+          duplicates: [...new Set(duplicates)].sort(),
+          ...(lookalikes.length && { lookalikes }),
+        },
       };
     },
   };

@@ -34,6 +34,8 @@ export interface Discovery {
   errors: DiscoveryProblem[];
   /** Names listed more than once (only the first definition is kept). */
   duplicates?: string[];
+  /** Distinct names that differ only in case, width, spacing or invisible characters (contract/lookalike.ts). Absent when none, and in older reports. */
+  lookalikes?: string[][];
 }
 
 /** A server's live tool surface: sorted by name, hashed, with how it was read. */

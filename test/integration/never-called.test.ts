@@ -9,7 +9,9 @@ import type { Report } from '../../src/report/types.js';
  * Tools the gate must never call, consent or not (src/contract/callable.ts), on a real SDK server
  * (test/fixtures/servers/untrustworthy-server.mjs) that writes down every call it gets: Files.Read
  * listed twice (read-only, then destructive), and Files.Peek with readOnlyHint and destructiveHint
- * both true. Clock.Now, plainly read-only, is the control: it is called, so the log can be trusted.
+ * both true, and read-only Cache.Show beside its destructive look-alike twins (cache.show,
+ * Cache.Sh<U+200B>ow, "Cache.Show "). Clock.Now, plainly read-only, is the control: it is called, so
+ * the log can be trusted.
  * Every profile allows side effects, the strongest consent there is.
  */
 const SERVER = join(ROOT, 'test/fixtures/servers/untrustworthy-server.mjs');
@@ -45,9 +47,16 @@ beforeAll(() => {
   ];
   writeFileSync(
     join(dir, 'datasets/probes.cases.yaml'),
-    ['role: probes', 'cases:', ...probe('read', 'Files.Read'), ...probe('peek', 'Files.Peek'), ...probe('clock', 'Clock.Now'), ''].join(
-      '\n',
-    ),
+    [
+      'role: probes',
+      'cases:',
+      ...probe('read', 'Files.Read'),
+      ...probe('peek', 'Files.Peek'),
+      ...probe('show', 'Cache.Show'),
+      ...probe('twin', 'cache.show'),
+      ...probe('clock', 'Clock.Now'),
+      '',
+    ].join('\n'),
   );
 });
 
@@ -77,6 +86,7 @@ describe('a tool listed twice, or with hints that contradict each other, is neve
     expect(reasonAbove(text, 'Files.Peek')).toMatch(
       /^not recorded: Files\.Peek has hints that contradict each other \(readOnlyHint: true with destructiveHint: true\), /,
     );
+    expect(reasonAbove(text, 'Cache.Show')).toMatch(/^not recorded: Cache\.Show has a look-alike twin in tools\/list /);
     expect(text).toMatch(/^ {2}- id: recorded\.Clock\.Now$/m);
   }, 30_000);
 
@@ -90,6 +100,11 @@ describe('a tool listed twice, or with hints that contradict each other, is neve
     expect(byId.get('read')!.probes[0]!.reason).toMatch(/^Files\.Read is listed more than once in tools\/list/);
     expect(byId.get('peek')!.status).toBe('skipped');
     expect(byId.get('peek')!.probes[0]!.reason).toMatch(/^Files\.Peek has hints that contradict each other/);
+    for (const id of ['show', 'twin']) {
+      expect(byId.get(id)!.status).toBe('skipped');
+      expect(byId.get(id)!.probes[0]!.reason).toMatch(/^(Cache\.Show|cache\.show) has a look-alike twin in tools\/list \(.*"Cache\.Show "/);
+    }
+    expect(report.candidate.discovery.lookalikes).toEqual([['Cache.Show', 'Cache.Show ', 'Cache.Sh\u200bow', 'cache.show']]);
     expect(byId.get('clock')!.status).toBe('passed');
     const findings = report.audit.findings.filter((f) => f.side === 'candidate').map((f) => [f.code, f.tool]);
     expect(findings).toContainEqual(['tool-name-duplicate', 'Files.Read']);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { callRefusal, hintContradiction } from '../../src/contract/callable.js';
+import { lookalikeGroups, lookalikeKey } from '../../src/contract/lookalike.js';
 import type { ContractTool } from '../../src/contract/types.js';
 
 /** The one rule record and case probes share: which tools the gate never calls, whatever the consent. */
@@ -37,5 +38,18 @@ describe('callRefusal', () => {
     [{ readOnlyHint: 'true', destructiveHint: true }],
   ])('calls nothing a contradiction that is not one: %o', (annotations) => {
     expect(callRefusal(tool('T', annotations), listed())).toBeNull();
+  });
+});
+
+describe('lookalikeGroups: names a dispatch, a model or a person could take for one another', () => {
+  it('groups names that differ only in case, width, spacing or invisible characters', () => {
+    expect(lookalikeGroups(['Wipe', 'wipe', 'wi\u200bpe', 'wipe ', 'ｗｉｐｅ', 'WIPE\u00ad', 'list'])).toEqual([
+      ['WIPE\u00ad', 'Wipe', 'wipe', 'wipe ', 'wi\u200bpe', 'ｗｉｐｅ'],
+    ]);
+    expect(lookalikeKey('Stra\u00dfe')).toBe(lookalikeKey('STRASSE'));
+  });
+
+  it('keeps names apart that a reader tells apart', () => {
+    expect(lookalikeGroups(['wipe', 'wipe_all', 'wipe-all', 'wipe.all', 'w1pe'])).toEqual([]);
   });
 });
