@@ -20,6 +20,9 @@ const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 export const inert = (text: string): string =>
   text.replace(ACTIVE, (c) => NAMED[c] ?? `\\u{${c.codePointAt(0)!.toString(16).toUpperCase().padStart(2, '0')}}`);
 
+/** Text whose line breaks and tabs lay it out (a page's text node): every other active character as an escape. */
+export const inertLayout = (text: string): string => text.replace(ACTIVE, (c) => (c === '\n' || c === '\t' ? c : inert(c)));
+
 /** Lines kept (a stderr tail), each one made inert. */
 export const inertLines = (text: string): string => text.split(/\r?\n/).map(inert).join('\n');
 

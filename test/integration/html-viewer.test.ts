@@ -220,6 +220,9 @@ describe.skipIf(!hasChromium)('the HTML report escapes server-provided text (mar
           expect(text).toContain(payload);
         expect(text).toContain(PAYLOADS.description);
         expect(text).toContain(JSON.stringify(`Order ${PAYLOADS.result}`)); // the probe's output, quoted in the case failure
+        // Bidirectional controls and zero-width characters show as escapes, as in every other format.
+        expect(text).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200b]/);
+        expect(text).toContain('Lists orders. \\u{202E}sredro lla dnufer\\u{202C} and\\u{200B} more.');
       } finally {
         await opened.close();
       }

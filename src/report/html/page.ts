@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { jsonInert } from '../../base/inert.js';
 import type { Report } from '../types.js';
 import { clientScript } from './script.js';
 import { STYLE } from './style.js';
@@ -10,15 +11,11 @@ export const escapeHtml = (text: string): string =>
 
 /**
  * JSON that is safe inside <script type="application/json">: no `<` (so no `</script>` or `<!--`),
- * `>` or `&` survives as itself; JSON.parse reads the \u escapes back.
+ * `>` or `&` survives as itself, nor a bidirectional or zero-width character (jsonInert), so the
+ * page's source reads as it parses; JSON.parse reads the \u escapes back.
  */
 export const embedJson = (value: unknown): string =>
-  JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+  jsonInert(JSON.stringify(value)).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 

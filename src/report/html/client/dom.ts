@@ -2,7 +2,10 @@
 // Browser code of the HTML report, bundled into the page's one script (client/index.ts, ../script.ts).
 //
 // Every string from the report reaches the page as a text node or an attribute value set with
-// setAttribute: never through innerHTML, so server-provided text cannot become markup.
+// setAttribute: never through innerHTML, so server-provided text cannot become markup. Both go
+// through inertLayout, so a bidirectional control or a zero-width character shows as its escape
+// (`\u{202E}`), as in every other format, instead of reordering or hiding what is around it.
+import { inertLayout } from '../../../base/inert.js';
 import type { Severity } from '../../../findings/codes.js';
 import type { ViewTool } from '../view.js';
 
@@ -12,8 +15,10 @@ export type Attributes = Record<string, string | null | undefined>;
 /** An element with attributes and children; strings become text nodes. */
 export function el(tag: string, attributes: Attributes | null, ...children: (Child | Child[])[]): HTMLElement {
   const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes ?? {})) if (value !== null && value !== undefined) node.setAttribute(name, value);
-  for (const child of children.flat()) if (child !== null && child !== undefined && child !== false) node.append(child);
+  for (const [name, value] of Object.entries(attributes ?? {}))
+    if (value !== null && value !== undefined) node.setAttribute(name, inertLayout(value));
+  for (const child of children.flat())
+    if (child !== null && child !== undefined && child !== false) node.append(typeof child === 'string' ? inertLayout(child) : child);
   return node;
 }
 
