@@ -1,6 +1,7 @@
 import { CLIENT_PROFILES, type ClientName, type ClientProfile } from '../config/clients.js';
 import type { Contract, JsonSchema } from '../contract/types.js';
-import { pointer } from '../findings/subject.js';
+import { finding } from '../findings/finding.js';
+import { onTool, pointer } from '../findings/subject.js';
 import type { Finding, Side } from '../findings/types.js';
 
 const isRecord = (v: unknown): v is JsonSchema => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -20,8 +21,6 @@ const ONE = [
 ];
 const LIST = ['anyOf', 'oneOf', 'allOf', 'prefixItems', 'items'];
 const MAP = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
-/** Problems named per tool at most; the rest are counted. */
-const MAX_NAMED = 3;
 /** Schema nodes read per tool at most: a hostile schema cannot make the check walk forever. */
 const MAX_NODES = 5000;
 
@@ -72,16 +71,8 @@ export function clientFindings(contract: Contract, side: Side, clients: readonly
     for (const tool of contract.tools) {
       const problems = clientProblems(profile, tool.name, tool.inputSchema);
       if (!problems.length) continue;
-      const named = problems.slice(0, MAX_NAMED).join('; ');
-      const more = problems.length > MAX_NAMED ? `; and ${problems.length - MAX_NAMED} more` : '';
-      findings.push({
-        code: 'client-rejects-tool',
-        severity: 'dangerous',
-        side,
-        tool: tool.name,
-        client,
-        message: `${profile.label} (audit.clients: ${client}) rejects tool "${tool.name}": ${named}${more}.`,
-      });
+      const facts = { label: profile.label, client, tool: tool.name, problems };
+      findings.push(finding('client-rejects-tool', facts, { side, subject: onTool(tool.name), client }));
     }
   }
   return findings;

@@ -1,6 +1,7 @@
 import type { Contract, ContractTool } from '../contract/types.js';
 import type { Finding, Side } from '../findings/types.js';
-import type { Code } from '../findings/codes.js';
+import { finding } from '../findings/finding.js';
+import { onTool } from '../findings/subject.js';
 import { schemaProblems } from './schema-check.js';
 import { hintContradiction } from '../contract/callable.js';
 import { isObject } from '../base/json-object.js';
@@ -29,9 +30,9 @@ const contractOnly = (t: ContractTool) =>
     ? tokensOf([t.outputSchema, t.annotations, t.title, t.extra])
     : 0;
 
-/** What one tool alone yields: its findings (before a side is set) and its estimated cost. */
+/** What one tool alone yields: its findings (made on the baseline's side; each side sets its own) and its estimated cost. */
 interface ToolAudit {
-  findings: Omit<Finding, 'side'>[];
+  findings: Finding[];
   tokens: number;
   contractOnlyTokens: number;
 }
@@ -49,16 +50,8 @@ export function auditContract(
   memo: ToolAuditMemo = new Map(),
 ): { findings: Finding[]; cost: DefinitionCost } {
   const findings: Finding[] = [];
-  const add = (code: Code, tool: string | null, message: string, severity: Finding['severity'] = 'safe') =>
-    findings.push({ code, severity, side, tool, message });
-
   for (const name of contract.discovery.duplicates ?? [])
-    add(
-      'tool-name-duplicate',
-      name,
-      `"${name}" is listed more than once; the model sees two tools with one name. The gate calls it under neither definition.`,
-      'dangerous',
-    );
+    findings.push(finding('tool-name-duplicate', { tool: name }, { side, subject: onTool(name) }));
   const costs: { tool: string; tokens: number; rest: number }[] = [];
   for (const t of contract.tools) {
     let checked = memo.get(t.hash);
@@ -71,62 +64,44 @@ export function auditContract(
   }
   findings.push(...confusable(contract.tools, side));
   const cost = definitionCost(costs);
-  if (contract.tools.length) {
-    add(
-      'tool-definition-cost',
-      null,
-      `Tool definitions cost a model's context about ${cost.totalTokens} tokens (${COST_METHOD}); heaviest: ${cost.heaviest.map((h) => `${h.tool} ${h.tokens}`).join(', ')}. Output schemas, annotations, titles and _meta add about ${cost.contractOnlyTokens} more to the contract, not counted.`,
-    );
-  }
+  if (contract.tools.length) findings.push(finding('tool-definition-cost', cost, { side }));
   return { findings, cost };
 }
 
 function auditTool(t: ContractTool): ToolAudit {
-  const findings: Omit<Finding, 'side'>[] = [];
-  const add = (code: Code, tool: string, message: string, severity: Finding['severity'] = 'safe') =>
-    findings.push({ code, severity, tool, message });
-  if (!NAME.test(t.name))
-    add('tool-name-invalid', t.name, `"${t.name}" is outside ^[A-Za-z0-9._-]{1,128}$; some clients reject or rewrite it.`, 'dangerous');
-  if (t.annotations === null)
-    add('annotations-missing', t.name, `"${t.name}" declares no hints, so clients must treat it as destructive and open-world.`);
+  const findings: Finding[] = [];
+  const tool = t.name;
+  const on = (...at: string[]) => ({ side: 'baseline' as const, subject: onTool(tool, ...at) });
+  if (!NAME.test(tool)) findings.push(finding('tool-name-invalid', { tool }, on()));
+  if (t.annotations === null) findings.push(finding('annotations-missing', { tool }, on('annotations')));
   const contradiction = hintContradiction(t.annotations);
-  if (contradiction)
-    add(
-      'tool-hints-contradict',
-      t.name,
-      `"${t.name}" hints contradict each other (${contradiction}): a client cannot tell whether a call changes anything. The gate does not call it.`,
-      'dangerous',
-    );
+  if (contradiction) findings.push(finding('tool-hints-contradict', { tool, contradiction }, on('annotations')));
   if (t.annotations !== null && typeof t.annotations.openWorldHint !== 'boolean')
-    add('open-world-hint-missing', t.name, `"${t.name}" leaves openWorldHint out, which means true: it may reach outside systems.`);
-  if (!t.description?.trim())
-    add('description-missing', t.name, `"${t.name}" has no description; the model must guess from the name.`, 'dangerous');
-  else if (t.description.trim().length < 20)
-    add(
-      'description-weak',
-      t.name,
-      `"${t.name}" description is ${t.description.trim().length} characters: ${JSON.stringify(t.description.trim())}.`,
-    );
-  const undescribed = Object.entries(isObject(t.inputSchema?.properties) ? t.inputSchema.properties : {})
+    findings.push(finding('open-world-hint-missing', { tool }, on('annotations', 'openWorldHint')));
+  const description = t.description?.trim();
+  if (!description) findings.push(finding('description-missing', { tool }, on('description')));
+  else if (description.length < 20) findings.push(finding('description-weak', { tool, description }, on('description')));
+  const parameters = Object.entries(isObject(t.inputSchema?.properties) ? t.inputSchema.properties : {})
     .filter(([, p]) => !isObject(p) || typeof p.description !== 'string' || !p.description.trim())
     .map(([name]) => name);
-  if (undescribed.length)
-    add('parameter-description-missing', t.name, `"${t.name}" parameters without a description: ${undescribed.join(', ')}.`);
-  inputSchemaCheck(t, add);
+  if (parameters.length) findings.push(finding('parameter-description-missing', { tool, parameters }, on('inputSchema', 'properties')));
+  const input = inputSchemaProblems(t);
+  if (input !== undefined) findings.push(finding('input-schema-invalid', { tool, problems: input }, on('inputSchema')));
   if (t.outputSchema) {
     const problems = [...(t.outputSchema.type === 'object' ? [] : ['root is not type "object"']), ...schemaProblems(t.outputSchema)];
-    if (problems.length) add('output-schema-invalid', t.name, `"${t.name}" outputSchema: ${problems.join('; ')}.`, 'dangerous');
+    if (problems.length) findings.push(finding('output-schema-invalid', { tool, problems }, on('outputSchema')));
   }
   return { findings, tokens: toolTokens(t), contractOnlyTokens: contractOnly(t) };
 }
 
-function inputSchemaCheck(t: ContractTool, add: (code: Code, tool: string, message: string, severity: Finding['severity']) => void): void {
-  if (!t.inputSchema) return add('input-schema-invalid', t.name, `"${t.name}" has no inputSchema.`, 'breaking');
+/** What is wrong with a tool's input schema: null when it has none, undefined when nothing is. */
+function inputSchemaProblems(t: ContractTool): string[] | null | undefined {
+  if (!t.inputSchema) return null;
   const problems = [
     ...(t.inputSchema.type === 'object' ? [] : [`root type is ${JSON.stringify(t.inputSchema.type) ?? 'missing'}, not "object"`]),
     ...schemaProblems(t.inputSchema),
   ];
-  if (problems.length) add('input-schema-invalid', t.name, `"${t.name}" inputSchema: ${problems.join('; ')}.`, 'breaking');
+  return problems.length ? problems : undefined;
 }
 
 function definitionCost(costs: { tool: string; tokens: number; rest: number }[]): DefinitionCost {
@@ -147,7 +122,7 @@ const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '');
 /** Tools the model can mix up: names equal but for case and separators, or the same description. */
 function confusable(tools: ContractTool[], side: Side): Finding[] {
   const findings: Finding[] = [];
-  const group = (key: (t: ContractTool) => string | null, why: string) => {
+  const group = (key: (t: ContractTool) => string | null, alike: 'name' | 'description') => {
     const buckets = new Map<string, string[]>();
     for (const t of tools) {
       const k = key(t);
@@ -157,17 +132,10 @@ function confusable(tools: ContractTool[], side: Side): Finding[] {
       else buckets.set(k, [t.name]);
     }
     for (const names of buckets.values()) {
-      if (names.length > 1)
-        findings.push({
-          code: 'confusable-tools',
-          severity: 'dangerous',
-          side,
-          tool: names[0]!,
-          message: `${names.map((n) => `"${n}"`).join(' and ')} have ${why}.`,
-        });
+      if (names.length > 1) findings.push(finding('confusable-tools', { names, alike }, { side, subject: onTool(names[0]!) }));
     }
   };
-  group((t) => squash(t.name), 'names that differ only in case or separators');
-  group((t) => (t.description && t.description.length >= 20 ? squash(t.description) : null), 'the same description');
+  group((t) => squash(t.name), 'name');
+  group((t) => (t.description && t.description.length >= 20 ? squash(t.description) : null), 'description');
   return findings;
 }

@@ -1,4 +1,5 @@
 import type { Contract } from '../contract/types.js';
+import { finding } from '../findings/finding.js';
 import type { Finding, Side } from '../findings/types.js';
 
 /** The server's instructions as the model's context receives them, estimated in tokens (bytes / 4, as for tools). */
@@ -17,28 +18,9 @@ export function auditFeatures(contract: Contract, side: Side): Finding[] {
   const features = contract.features;
   if (!features) return [];
   const findings: Finding[] = [];
-  const add = (code: Finding['code'], one: string, many: string, keys: string[]) => {
-    if (!keys.length) return;
-    const shown = keys
-      .slice(0, 10)
-      .map((k) => JSON.stringify(k))
-      .join(', ');
-    const more = keys.length > 10 ? ` and ${keys.length - 10} more` : '';
-    findings.push({
-      code,
-      severity: 'safe',
-      side,
-      tool: null,
-      message: `${keys.length} ${keys.length === 1 ? one : many} without a description: ${shown}${more}.`,
-    });
-  };
-  add(
-    'prompt-description-missing',
-    'prompt',
-    'prompts',
-    undescribed(features.prompts, (p) => p.name),
-  );
+  const prompts = undescribed(features.prompts, (p) => p.name);
+  if (prompts.length) findings.push(finding('prompt-description-missing', { names: prompts }, { side }));
   const resources = [...undescribed(features.resources, (r) => r.uri), ...undescribed(features.resourceTemplates, (t) => t.uriTemplate)];
-  add('resource-description-missing', 'resource or template', 'resources and templates', resources);
+  if (resources.length) findings.push(finding('resource-description-missing', { names: resources }, { side }));
   return findings;
 }

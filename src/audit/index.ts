@@ -3,9 +3,11 @@ import { canonicalJson } from '../contract/canonical.js';
 import { DEFAULT_SCHEMA_LIMITS } from '../contract/schema-work.js';
 import type { Contract } from '../contract/types.js';
 import type { Finding, Side } from '../findings/types.js';
+import { findingMeta } from '../findings/codes.js';
+import { finding } from '../findings/finding.js';
 import { clientFindings } from './clients.js';
 import { auditContract, type DefinitionCost, type ToolAuditMemo } from './contract-checks.js';
-import { auditResult, readBytes } from './result-checks.js';
+import { auditResult, readBytes, subjectOf } from './result-checks.js';
 import type { Observation } from '../cases/types.js';
 import { resultDrift } from './result-drift.js';
 import { unannotatedServer, unlistedToolMentions } from './references.js';
@@ -41,7 +43,7 @@ export function audit(
   const c = auditSide(candidate, settings, memo, schemaNodesPerTool);
   const known = new Set(b.findings.map(keyOf));
   const candidateFindings = c.findings.map((f) => {
-    const regression = f.code !== 'tool-definition-cost' && !known.has(keyOf(f));
+    const regression = !findingMeta(f.code)?.informational && !known.has(keyOf(f));
     return { ...f, regression, direction: regression ? ('new' as const) : ('still' as const) };
   });
   const growth: Finding[] = [
@@ -85,29 +87,17 @@ function auditSide(
 /** Tool definitions or instructions that grew past both limits: every session pays for them. */
 function costRegressions(was: DefinitionCost | null, is: DefinitionCost | null, settings: AuditSettings): Finding[] {
   const found: Finding[] = [];
-  const regression = { severity: 'dangerous', side: 'candidate', tool: null, regression: true, direction: 'new' } as const;
+  const regression = { side: 'candidate', regression: true, direction: 'new' } as const;
+  const percent = settings.definitionCostGrowthPercent;
   if (was && is && was.totalTokens > 0) {
     const grown = ((is.totalTokens - was.totalTokens) / was.totalTokens) * 100;
-    if (grown > settings.definitionCostGrowthPercent && is.totalTokens - was.totalTokens > settings.definitionCostGrowthMinTokens) {
-      found.push({
-        code: 'tool-definition-cost-regression',
-        ...regression,
-        message: `Tool definitions grew ${Math.round(grown)}%, from about ${was.totalTokens} to ${is.totalTokens} tokens (limit ${settings.definitionCostGrowthPercent}%).`,
-      });
-    }
+    if (grown > percent && is.totalTokens - was.totalTokens > settings.definitionCostGrowthMinTokens)
+      found.push(finding('tool-definition-cost-regression', { was: was.totalTokens, now: is.totalTokens, limit: percent }, regression));
   }
   const [wasInstructions, isInstructions] = [was?.instructionsTokens ?? 0, is?.instructionsTokens ?? 0];
-  if (
-    is &&
-    isInstructions - wasInstructions > settings.definitionCostGrowthMinTokens &&
-    isInstructions > wasInstructions * (1 + settings.definitionCostGrowthPercent / 100)
-  ) {
-    found.push({
-      code: 'instructions-cost-regression',
-      ...regression,
-      message: `The server's instructions grew from about ${wasInstructions} to ${isInstructions} tokens (limit ${settings.definitionCostGrowthPercent}% and ${settings.definitionCostGrowthMinTokens} tokens); every session pays for them.`,
-    });
-  }
+  const minTokens = settings.definitionCostGrowthMinTokens;
+  if (is && isInstructions - wasInstructions > minTokens && isInstructions > wasInstructions * (1 + percent / 100))
+    found.push(finding('instructions-cost-regression', { was: wasInstructions, now: isInstructions, percent, minTokens }, regression));
   return found;
 }
 
@@ -167,16 +157,9 @@ function* sizeRegressions(baseline: Observation[], candidate: Observation[], set
     if (!was || now <= was * (1 + percent / 100) || now - was <= settings.resultGrowthMinBytes) continue;
     const what =
       o.kind === 'resource' ? 'the resource the model reads' : o.modelBytes !== undefined ? 'the text the model reads' : 'the result';
-    const beside = o.modelBytes !== undefined && o.resultBytes !== o.modelBytes ? ` (${o.resultBytes} bytes with structuredContent)` : '';
-    yield {
-      code: 'result-size-regression',
-      severity: 'dangerous',
-      side: 'candidate',
-      tool: o.tool,
-      caseId: o.caseId,
-      regression: true,
-      message: `${o.caseId} ${o.tool}: ${what} grew from ${was} to ${now} bytes${beside} (+${Math.round((now / was - 1) * 100)}%, limit ${percent}%).`,
-    };
+    const whole = o.modelBytes !== undefined && o.resultBytes !== o.modelBytes ? { whole: o.resultBytes } : {};
+    const at = { side: 'candidate', subject: subjectOf(o), caseId: o.caseId, regression: true } as const;
+    yield finding('result-size-regression', { what, was, now, ...whole, limit: percent }, at);
   }
 }
 

@@ -1,19 +1,23 @@
 import { DEFAULT_SCHEMA_LIMITS, schemaSize, showNodes } from '../contract/schema-work.js';
 import type { ContractTool, JsonSchema } from '../contract/types.js';
-import type { Code } from '../findings/codes.js';
+import type { FindingCode, FindingFacts } from '../findings/codes.js';
+import { finding } from '../findings/finding.js';
 import type { Finding, Side } from '../findings/types.js';
 import { ValidatorFailure, validationFailures, type ValidationFailure } from './schema-check.js';
 import { SDK_OUTPUT_INVALID, sdkRefusals } from './sdk-refusal.js';
 import { jsonOfText } from '../base/text-json.js';
 import { emptyPage, HINT_IN_TEXT, moreSignal, unusablePageHint } from './pagination.js';
-import { inert } from '../base/inert.js';
 import { isObject } from '../base/json-object.js';
+import { onTool, type Subject } from '../findings/subject.js';
 import type { Observation } from '../cases/types.js';
 
 const textBlocks = (result: Record<string, unknown>): string[] =>
   (Array.isArray(result.content) ? result.content : [])
     .filter((b): b is { type: 'text'; text: string } => isObject(b) && b.type === 'text' && typeof b.text === 'string')
     .map((b) => b.text);
+
+/** What a finding on a live result is about: the tool the probe called, or the resource it read. */
+export const subjectOf = (o: Observation): Subject => (o.kind === 'resource' ? { kind: 'resource', uri: o.tool } : onTool(o.tool));
 
 /** The bytes a size finding counts: what the model reads. */
 export const readBytes = (o: Observation): number => o.modelBytes ?? o.resultBytes;
@@ -31,8 +35,8 @@ interface TextBlock {
   json: unknown;
 }
 
-/** Adds a finding about the result at hand. */
-type Add = (code: Code, message: string, severity?: Finding['severity'], at?: { path: string; keyword: string }) => void;
+/** Adds a finding about the result at hand; `at`, the place in the result a schema refused. */
+type Add = <C extends FindingCode>(code: C, facts: FindingFacts<C>, at?: { path: string; keyword: string }) => void;
 
 /** One tool result, read once for every check. */
 interface ReadResult {
@@ -53,20 +57,13 @@ export function auditResult(
   schemaNodesPerTool = DEFAULT_SCHEMA_LIMITS.perTool,
 ): Finding[] {
   const findings: Finding[] = [];
-  const add: Add = (code, message, severity = 'dangerous', at) =>
-    findings.push({
-      code,
-      severity,
-      side,
-      tool: o.tool,
-      caseId: o.caseId,
-      message: `${o.caseId} ${o.tool}: ${message}`,
-      ...(at && { path: at.path, keyword: at.keyword }),
-    });
+  const subject = subjectOf(o);
+  const add: Add = (code, facts, at) =>
+    findings.push(finding(code, facts, { side, subject, caseId: o.caseId, ...(at && { path: at.path, keyword: at.keyword }) }));
   const limit = o.resultBudgetBytes ?? budget;
   const read = readBytes(o);
   const overBudget = () => {
-    if (read > limit) add('result-too-large', `${sizeWords(o)}, over the budget of ${limit}.`, 'breaking');
+    if (read > limit) add('result-too-large', { size: sizeWords(o), budget: limit });
   };
   if (!isObject(o.result) || o.kind === 'resource') {
     overBudget(); // a result dropped unread for its size still has a size
@@ -95,74 +92,41 @@ function checkStructuredContent({ tool, blocks, texts, structured, isError }: Re
   const sdkInvalid = isError ? texts.find((t) => SDK_OUTPUT_INVALID.test(t)) : undefined;
   if (sdkInvalid) {
     const refusals = sdkRefusals(sdkInvalid, tool?.outputSchema ?? undefined);
-    const said = refusals.map(
-      (r) =>
-        `${inert(r.path)} fails "${r.keyword}"${r.expected === undefined ? '' : ` (${inert(JSON.stringify(r.expected)).slice(0, 80)})`}: ${inert(r.message)}`,
-    );
-    add(
-      'structured-content-invalid',
-      `the server refused its own result (the SDK's "Output validation error"): ${said.join('; ')}.`,
-      'breaking',
-      refusals[0],
-    );
+    add('structured-content-invalid', { how: 'sdk', refusals }, refusals[0]);
   }
   if (tool?.outputSchema && !isError) {
-    if (structured === undefined)
-      add('structured-content-invalid', 'declares an outputSchema but returned no structuredContent.', 'breaking', {
-        path: '/structuredContent',
-        keyword: 'required',
-      });
+    if (structured === undefined) add('structured-content-invalid', { how: 'absent' }, { path: '/structuredContent', keyword: 'required' });
     else if (schemaSize(tool.outputSchema) > schemaNodesPerTool) {
-      // Validation follows $refs: on a schema that fans out it would visit 2^n nodes (issue 28 §4).
-      add(
-        'output-schema-too-complex',
-        `structuredContent was not checked: the outputSchema would cost ${showNodes(schemaSize(tool.outputSchema))} schema nodes with its $refs followed, past limits.schemaNodesPerTool (${showNodes(schemaNodesPerTool)}).`,
-      );
+      // Validation follows $refs: on a schema that fans out it would visit 2^n nodes (docs/verdicts.md).
+      add('output-schema-too-complex', { nodes: showNodes(schemaSize(tool.outputSchema)), limit: showNodes(schemaNodesPerTool) });
     } else {
       const failures = checkedAgainst(tool.outputSchema, structured);
-      if (typeof failures === 'string') add('structured-content-unchecked', `structuredContent was not checked: ${failures}.`);
+      if (typeof failures === 'string') add('structured-content-unchecked', { why: failures });
       else if (failures.length)
         add(
           'structured-content-invalid',
-          `structuredContent fails the outputSchema: ${failures.map((f) => `${f.message} ("${f.keyword}")`).join('; ')}.`,
-          'breaking',
+          { how: 'schema', failures },
           { path: `/structuredContent${failures[0]!.path}`, keyword: failures[0]!.keyword },
         );
     }
   }
   // An error's text carries its message; the error object beside it is for programs.
-  if (structured !== undefined && !isError && !carriedInText(structured, blocks)) {
-    add(
-      'structured-content-without-text',
-      'structuredContent has no text block carrying the same JSON; clients without structured output see less.',
-      'safe',
-    );
-  }
+  if (structured !== undefined && !isError && !carriedInText(structured, blocks)) add('structured-content-without-text', {});
 }
 
 /** What the model makes of the result: an error not flagged, pages it cannot reach, fields always null. */
 function checkShape({ o, tool, blocks, texts, structured, isError }: ReadResult, add: Add): void {
   if (!isError) {
     const why = errorShape(structured, blocks);
-    if (why) add('error-not-flagged', `looks like an error (${why}) but isError is not true, so the model reads it as data.`, 'breaking');
+    if (why) add('error-not-flagged', { why });
   }
   const more = moreSignal(structured, o.args);
-  if (more && !texts.some((t) => HINT_IN_TEXT.test(t))) {
-    add('pagination-hint-hidden', `structuredContent signals more results (${more}) but no text tells the model how to get the next page.`);
-  }
-  if (!isError && o.nextPage && emptyPage(o.nextPage.result))
-    add(
-      'pagination-next-page-empty',
-      `the result claims a next page, but asking for it (${inert(JSON.stringify(o.nextPage.args)).slice(0, 200)}) returns nothing: the model is sent after more that is not there. Say there is more only when there is.`,
-    );
+  if (more && !texts.some((t) => HINT_IN_TEXT.test(t))) add('pagination-hint-hidden', { more });
+  if (!isError && o.nextPage && emptyPage(o.nextPage.result)) add('pagination-next-page-empty', { args: o.nextPage.args });
   const unusable = !isError && tool ? unusablePageHint(texts, tool) : null;
-  if (unusable) add('pagination-hint-unusable', unusable);
-  const nulls = !isError ? alwaysNull(structured ?? blocks.find((b) => b.json !== undefined)?.json) : [];
-  if (nulls.length)
-    add(
-      'result-null-fields',
-      `${nulls.length} field${nulls.length === 1 ? ' is' : 's are'} null in every item (${nulls.slice(0, 8).join(', ')}${nulls.length > 8 ? ', …' : ''}): absent values written out as null cost the model tokens and read as facts; omit them.`,
-    );
+  if (unusable) add('pagination-hint-unusable', { why: unusable });
+  const fields = !isError ? alwaysNull(structured ?? blocks.find((b) => b.json !== undefined)?.json) : [];
+  if (fields.length) add('result-null-fields', { fields });
 }
 
 /** Text blocks of indented JSON: whitespace the model pays for. */
@@ -174,8 +138,7 @@ function checkPrettyJson(blocks: TextBlock[], add: Add): void {
     const data = text.slice(Math.max(0, text.search(/[[{]/)));
     if (!/\n[ \t]+["{[\d]/.test(data)) continue;
     const wasted = Buffer.byteLength(data, 'utf8') - Buffer.byteLength(JSON.stringify(json), 'utf8');
-    if (wasted > 0)
-      add('result-pretty-json', `a text block holds indented JSON: ${wasted} bytes of whitespace over the compact form.`, 'safe');
+    if (wasted > 0) add('result-pretty-json', { wasted });
   }
 }
 

@@ -1,3 +1,6 @@
+import type { FindingCode, FindingFacts } from '../findings/codes.js';
+import { finding } from '../findings/finding.js';
+import { onTool } from '../findings/subject.js';
 import type { Finding } from '../findings/types.js';
 import type { Observation } from '../cases/types.js';
 import { jsonOfText } from '../base/text-json.js';
@@ -13,16 +16,17 @@ const MAX_FINDINGS_PER_PROBE = 20;
 /** Items of a list compared with the baseline's item at the same index. */
 const MAX_ITEMS = 50;
 
-type Add = (code: Finding['code'], path: string, message: string) => void;
+/** Adds a finding about the probe at hand, at a place in its result. */
+type Add = <C extends FindingCode>(code: C, path: string, facts: FindingFacts<C>) => void;
 
 /** One finding per code and place, whichever item shows it first: `/posts/0/eta` and `/posts/7/eta` are one. */
 function once(add: Add): Add {
   const seen = new Set<string>();
-  return (code, path, message) => {
+  return (code, path, facts) => {
     const key = `${code}|${path.replace(/\/\d+(?=\/|$)/g, '/*')}`;
     if (seen.has(key)) return;
     seen.add(key);
-    add(code, path, message);
+    add(code, path, facts);
   };
 }
 
@@ -52,18 +56,9 @@ function textDrift(was: Record<string, unknown>, now: Record<string, unknown>, a
   const [before, after] = [prose(was), prose(now)];
   if (before === after) return;
   const suspicious = suspiciousReasons(after, before);
-  if (suspicious.length)
-    add(
-      'result-text-changed',
-      '/content',
-      `the text the model reads now contains ${suspicious.join('; ')}, while structuredContent is unchanged.`,
-    );
-  else if (judgeWording(before, after).kind === 'rewritten')
-    add(
-      'result-text-changed',
-      '/content',
-      `the text the model reads was rewritten while structuredContent is unchanged: ${judgeWording(before, after).why}.`,
-    );
+  if (suspicious.length) return add('result-text-changed', '/content', { suspicious });
+  const wording = judgeWording(before, after);
+  if (wording.kind === 'rewritten') add('result-text-changed', '/content', { why: wording.why });
 }
 
 const kindOf = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
@@ -84,19 +79,9 @@ export function* resultDrift(baseline: Observation[], candidate: Observation[]):
     if (!was || !isObject(was.result) || !isObject(o.result)) continue;
     const volatile = pointerMatcher(o.volatile ?? []);
     const found: Finding[] = [];
-    const add = (code: Finding['code'], path: string, message: string) =>
-      found.push({
-        code,
-        severity: 'dangerous',
-        side: 'candidate',
-        tool: o.tool,
-        caseId: o.caseId,
-        path,
-        regression: true,
-        message: `${o.caseId} ${o.tool}: ${message}`,
-      });
-    if (was.result.isError !== true && o.result.isError === true)
-      add('result-error-flipped', '/isError', 'the probe now returns isError true; the baseline answered it.');
+    const add: Add = (code, path, facts) =>
+      found.push(finding(code, facts, { side: 'candidate', subject: onTool(o.tool), caseId: o.caseId, path, regression: true }));
+    if (was.result.isError !== true && o.result.isError === true) add('result-error-flipped', '/isError', {});
     const b = payloadOf(was.result);
     const c = payloadOf(o.result);
     const has = (p: { structuredContent?: unknown; text?: unknown }, where: 'structuredContent' | 'text') => Object.hasOwn(p, where);
@@ -105,18 +90,11 @@ export function* resultDrift(baseline: Observation[], candidate: Observation[]):
       textDrift(was.result, o.result, add);
     } else if (has(b, 'structuredContent')) {
       // JSON text turned into prose is still text for the model; structuredContent gone leaves a client without its data.
-      if (o.result.isError !== true) {
-        const now = has(c, 'text') ? ' (it is in the text now)' : '';
-        add('result-content-moved', '/structuredContent', `structuredContent is gone${now}: a client that reads it finds nothing.`);
-      }
+      if (o.result.isError !== true) add('result-content-moved', '/structuredContent', { to: has(c, 'text') ? 'text' : 'nowhere' });
     } else if (has(b, 'text') && has(c, 'text')) {
       compare(b.text, c.text, '', 0, 'text', volatile, once(add));
     } else if (has(b, 'text') && has(c, 'structuredContent')) {
-      add(
-        'result-content-moved',
-        '/structuredContent',
-        'the data moved from JSON text to structuredContent: a client that parsed the text finds none.',
-      );
+      add('result-content-moved', '/structuredContent', { to: 'structuredContent' });
     }
     yield* found.slice(0, MAX_FINDINGS_PER_PROBE);
   }
@@ -135,15 +113,15 @@ function compare(
   const at = `/${where}${pointer}`;
   if (was === null) return; // null stands in for "no value" too often to call a value there a change
   if (now === null) {
-    add('result-field-nulled', at, `${at} was ${kindOf(was)}, is null.`);
+    add('result-field-nulled', at, { at, was: kindOf(was) });
     return;
   }
   if (kindOf(was) !== kindOf(now)) {
-    add('result-type-changed', at, `${at} was ${kindOf(was)}, is ${kindOf(now)}.`);
+    add('result-type-changed', at, { at, was: kindOf(was), now: kindOf(now) });
     return;
   }
   if (Array.isArray(was) && Array.isArray(now)) {
-    if (was.length && !now.length) add('result-list-emptied', at, `${at} had ${was.length} item(s), is empty.`);
+    if (was.length && !now.length) add('result-list-emptied', at, { at, items: was.length });
     // Every item, within bounds: a list whose items after the first are gutted is caught too.
     for (let i = 0; i < Math.min(was.length, now.length, MAX_ITEMS); i++)
       compare(was[i], now[i], `${pointer}/${i}`, depth + 1, where, volatile, add);
@@ -153,7 +131,7 @@ function compare(
     for (const key of Object.keys(was).sort()) {
       const child = `${pointer}${segment(key)}`;
       if (volatile(child)) continue;
-      if (!Object.hasOwn(now, key)) add('result-field-removed', `/${where}${child}`, `/${where}${child} is gone from the result.`);
+      if (!Object.hasOwn(now, key)) add('result-field-removed', `/${where}${child}`, { at: `/${where}${child}` });
       else compare(was[key], now[key], child, depth + 1, where, volatile, add);
     }
   }

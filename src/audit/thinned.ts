@@ -1,6 +1,7 @@
 import type { Contract } from '../contract/types.js';
+import { finding } from '../findings/finding.js';
+import { onTool } from '../findings/subject.js';
 import type { Finding } from '../findings/types.js';
-import { inert } from '../base/inert.js';
 
 /** Words by which a description promises the whole record: what a thinned result no longer gives. */
 const PROMISE =
@@ -25,16 +26,8 @@ export function thinnedUnderSameDescription(baseline: Contract | null, candidate
     const promise = PROMISE.exec(description);
     if (!promise) continue;
     const fields = [...new Set(losses.map((f) => f.path?.replace(/\/\d+(?=\/|$)/g, '/*') ?? ''))];
-    out.push({
-      code: 'result-thinned-description-unchanged',
-      severity: 'dangerous',
-      side: 'candidate',
-      tool,
-      caseId: losses[0]!.caseId,
-      regression: true,
-      direction: 'new',
-      message: `${tool}: results lost ${fields.length} field${fields.length === 1 ? '' : 's'} (${fields.slice(0, 5).map(inert).join(', ')}${fields.length > 5 ? ', …' : ''}) but the description is unchanged and still promises "${inert(promise[0])}": change the description with the code, and say where the rest is.`,
-    });
+    const at = { side: 'candidate', subject: onTool(tool), caseId: losses[0]!.caseId, regression: true, direction: 'new' } as const;
+    out.push(finding('result-thinned-description-unchanged', { fields, promise: promise[0] }, at));
   }
   return out;
 }

@@ -1,4 +1,5 @@
 import type { Problem } from '../base/problems.js';
+import type { FailureCode } from '../findings/codes.js';
 /** A dataset as written in datasets/*.cases.yaml (field names of the original design). */
 interface Expectation {
   isError?: boolean;
@@ -81,18 +82,7 @@ export interface Dataset {
   notes?: Problem[];
 }
 
-type FailureCode =
-  | 'required-tool-missing'
-  | 'required-prompt-missing'
-  | 'required-resource-template-missing'
-  | 'required-argument-missing'
-  | 'read-only-hint-mismatch'
-  | 'destructive-hint-mismatch'
-  | 'forbidden-tool-exposed'
-  | 'probe-failed'
-  | 'result-too-large'
-  | 'expectation-failed';
-
+/** Why a case failed: one of the case failure codes (findings/codes/cases.ts, docs/codes.md). */
 export interface CaseFailure {
   code: FailureCode;
   tool: string | null;

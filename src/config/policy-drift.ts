@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, posix, relative, resolve } from 'node:path';
+import { finding } from '../findings/finding.js';
 import type { Finding } from '../findings/types.js';
 import type { GateConfig } from './types.js';
 
@@ -196,34 +197,8 @@ export function gateWorkflows(top: string, commit: string): string[] {
   return [...found].sort().map((name) => join(dir, name));
 }
 
-/** Files named in the message; the report lists them all. */
-const MAX_NAMED = 20;
-
+/** The run's own finding when the change edits the gate's policy (its message names the files). */
 export function policyFindings(drift: PolicyDrift | undefined): Finding[] {
   if (!drift?.files.length) return [];
-  const own = drift.files.filter((f) => !f.runBy);
-  const run = drift.files.filter((f) => f.runBy);
-  const list = (files: PolicyDrift['files']) =>
-    `${files
-      .slice(0, MAX_NAMED)
-      .map((f) => `${f.file} (${f.change})`)
-      .join(', ')}${files.length > MAX_NAMED ? `, and ${files.length - MAX_NAMED} more (the report's policy.files lists them)` : ''}`;
-  const parts = [
-    ...(own.length ? [list(own)] : []),
-    ...(run.length
-      ? [
-          `files the baseline profile "${run[0]!.runBy}" runs from the working tree, so the baseline is this change's own code: ${list(run)}; start the baseline from a git ref, a released package or a snapshot instead (docs/baselines.md)`,
-        ]
-      : []),
-  ];
-  return [
-    {
-      code: 'gate-policy-changed',
-      severity: 'dangerous',
-      side: 'candidate',
-      tool: null,
-      regression: true,
-      message: `This change edits the gate's own policy against ${drift.base.slice(0, 12)}: ${parts.join('; and ')}. Only the policy's owners can clear this: they review it (protect these files with CODEOWNERS) and approve this run with the approve label, or land the change on the base branch on its own first. An exception in the config would edit the policy again.`,
-    },
-  ];
+  return [finding('gate-policy-changed', { base: drift.base, files: drift.files }, { side: 'candidate', regression: true })];
 }

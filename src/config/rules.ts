@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { closest } from '../base/closest.js';
-import { CODE_ORDER, isCode } from '../findings/codes.js';
+import { isCode, isJudgedCode, JUDGED_CODES } from '../findings/codes.js';
 import { RENAMED_KEYS } from './defaults.js';
 import type { RawConfig, RawProfile, RawPromotion, RawServer } from './definition.js';
 import { dotted, type Problem } from '../base/problems.js';
@@ -66,23 +66,23 @@ function partProblems(profiles: unknown, promotion: unknown, lineOf: LineOf, fil
   }
   if (!isRecord(promotion)) return problems;
   for (const code of Object.keys(isRecord(promotion.rules) ? promotion.rules : {})) {
-    if (!isCode(code))
+    if (!isJudgedCode(code))
       problems.push({
         file,
         line: lineOf(['promotion', 'rules', code]),
         path: `promotion.rules.${code}`,
-        message: `unknown finding code; known codes: ${CODE_ORDER.join(', ')}`,
+        message: isCode(code) ? caseFailureNote(code) : `unknown finding code; known codes: ${JUDGED_CODES.join(', ')}`,
       });
   }
   (Array.isArray(promotion.exceptions) ? promotion.exceptions : []).forEach((e: unknown, i) => {
     if (!isRecord(e)) return;
     const where = ['promotion', 'exceptions', i];
-    if (typeof e.code === 'string' && !isCode(e.code))
+    if (typeof e.code === 'string' && !isJudgedCode(e.code))
       problems.push({
         file,
         line: lineOf([...where, 'code']),
         path: dotted([...where, 'code']),
-        message: `unknown finding code "${e.code}"`,
+        message: isCode(e.code) ? caseFailureNote(e.code) : `unknown finding code "${e.code}"`,
       });
     if (typeof e.expires === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(e.expires) && Number.isNaN(Date.parse(`${e.expires}T00:00:00Z`))) {
       problems.push({
@@ -180,3 +180,7 @@ export function bundleProblems(config: RawConfig, lineOf: LineOf, file: string):
   }
   return problems;
 }
+
+/** A case failure code named where a judged code belongs: the case is judged, not why it failed. */
+const caseFailureNote = (code: string): string =>
+  `"${code}" is why a case fails, not a finding of its own: a case is judged as case-broken (or case-already-failing), so write the rule or exception for that code`;

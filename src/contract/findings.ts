@@ -1,4 +1,6 @@
 import type { SideUnavailableError } from '../connect/errors.js';
+import { finding } from '../findings/finding.js';
+import { onTool, SERVER } from '../findings/subject.js';
 import type { Finding } from '../findings/types.js';
 import type { Contract } from './types.js';
 
@@ -8,32 +10,15 @@ import type { Contract } from './types.js';
  */
 export function discoveryFindings(baseline: Contract, candidate: Contract | null): Finding[] {
   const known = new Set(baseline.discovery.errors.map((e) => e.message));
-  const findings: Finding[] = baseline.discovery.errors.map((e) => ({
-    code: 'protocol-violation',
-    severity: 'dangerous',
-    side: 'baseline',
-    tool: e.tool,
-    message: e.message,
-  }));
-  for (const e of candidate?.discovery.errors ?? []) {
-    findings.push({
-      code: 'protocol-violation',
-      severity: 'dangerous',
-      side: 'candidate',
-      tool: e.tool,
-      message: e.message,
-      regression: !known.has(e.message),
-    });
-  }
+  const violation = (e: Contract['discovery']['errors'][number]) => ({ problem: e.message });
+  const about = (e: Contract['discovery']['errors'][number]) => (e.tool === null ? SERVER : onTool(e.tool));
+  const findings = baseline.discovery.errors.map((e) =>
+    finding('protocol-violation', violation(e), { side: 'baseline', subject: about(e) }),
+  );
+  for (const e of candidate?.discovery.errors ?? [])
+    findings.push(finding('protocol-violation', violation(e), { side: 'candidate', subject: about(e), regression: !known.has(e.message) }));
   return findings;
 }
 
-export function unavailableFinding(error: SideUnavailableError): Finding {
-  return {
-    code: 'candidate-unavailable',
-    severity: 'breaking',
-    side: 'candidate',
-    tool: null,
-    message: `candidate unavailable (${error.phase}): ${error.message}`,
-  };
-}
+export const unavailableFinding = (error: SideUnavailableError): Finding =>
+  finding('candidate-unavailable', { phase: error.phase, message: error.message }, { side: 'candidate' });

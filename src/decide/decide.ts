@@ -1,12 +1,12 @@
 import type { GateConfig } from '../config/types.js';
-import { CODES, codeRank, type Action, type Code } from '../findings/codes.js';
+import { CODES, codeRank, type Action, type JudgedCode } from '../findings/codes.js';
 import { applyExceptions, type AppliedException } from './exceptions.js';
 import { isFeatureCode, signalKey, type Signal } from './signals.js';
 
 export type Verdict = 'Promote' | 'Hold' | 'Rollback';
 
 export interface Reason {
-  code: Code;
+  code: JudgedCode;
   action: Exclude<Action, 'ignore'>;
   count: number;
   message: string;
@@ -51,7 +51,7 @@ const STRENGTH: Record<Action, number> = { ignore: 0, hold: 1, rollback: 2 };
 const VERDICT: Record<Action, Verdict> = { ignore: 'Promote', hold: 'Hold', rollback: 'Rollback' };
 
 /** Thresholds: a code fires only when its count passes the tolerated number. */
-const tolerated = (code: Code, policy: Policy): number =>
+const tolerated = (code: JudgedCode, policy: Policy): number =>
   code === 'tool-added-destructive' ? policy.maxNewDestructiveTools : code === 'case-broken' ? policy.maxBrokenCases : 0;
 
 /**
@@ -91,7 +91,7 @@ export function decideByRole(
 
 /** The reasons some signals give under the policy, strongest first, and the verdict they make. */
 function judged(signals: Signal[], policy: Policy): RoleDecision {
-  const byCode = new Map<Code, Signal[]>();
+  const byCode = new Map<JudgedCode, Signal[]>();
   for (const signal of signals) byCode.set(signal.code, [...(byCode.get(signal.code) ?? []), signal]);
 
   const reasons: Reason[] = [];
@@ -114,7 +114,7 @@ function judged(signals: Signal[], policy: Policy): RoleDecision {
 }
 
 /** The reason for a code's signals that end at one action, naming their tools (or features) and, when a cap set the action, why. */
-function reasonOf(code: Code, action: Exclude<Action, 'ignore'>, group: Signal[], ruled: Action): Reason {
+function reasonOf(code: JudgedCode, action: Exclude<Action, 'ignore'>, group: Signal[], ruled: Action): Reason {
   const tools = [...new Set(group.map((s) => s.tool).filter((t): t is string => t !== null))].sort();
   // Changes beside the tools name their prompt, resource or capability instead (decide/signals.ts).
   const features = isFeatureCode(code) ? [...new Set(group.flatMap((s) => (s.about ? [s.about] : [])))].sort() : [];
@@ -136,7 +136,7 @@ function judgedKeys(reasons: Reason[], signals: Signal[]): string[] {
 }
 
 /** A code's action when no rule names it: an unchanged version holds only when the candidate is a release. */
-const defaultAction = (code: Code, policy: Policy): Action =>
+const defaultAction = (code: JudgedCode, policy: Policy): Action =>
   code === 'version-unchanged' && policy.release ? 'hold' : CODES[code].action;
 
 /** A signal's action under its cap (decide/signals.ts capOf); the old rule for new destructive tools is one setting away. */
@@ -193,19 +193,19 @@ function subsumeForbiddenExposure(reasons: Reason[]): void {
 }
 
 /** The three classic rollback causes lead, in the order the original design told them. */
-const LEADING: Code[] = [
+const LEADING: JudgedCode[] = [
   'required-argument-removed',
   'required-argument-added',
   'input-type-changed',
   'tool-added-destructive',
   'case-broken',
 ];
-const reasonRank = (code: Code) => (LEADING.includes(code) ? LEADING.indexOf(code) - LEADING.length : codeRank(code));
+const reasonRank = (code: JudgedCode) => (LEADING.includes(code) ? LEADING.indexOf(code) - LEADING.length : codeRank(code));
 
 /** Names listed in one reason; the rest are counted, and all of them are in the report's changes. */
 const MAX_NAMED = 10;
 
-function reasonMessage(code: Code, action: Action, count: number, tools: string[]): string {
+function reasonMessage(code: JudgedCode, action: Action, count: number, tools: string[]): string {
   const meta = CODES[code];
   if (code === 'tool-added-destructive' && action === 'rollback')
     return 'Candidate introduced new destructive MCP tools into the role surface.';

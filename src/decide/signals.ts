@@ -1,12 +1,12 @@
 import type { CaseResult } from '../cases/types.js';
-import { CODES, type Code } from '../findings/codes.js';
+import { CODES, type JudgedCode } from '../findings/codes.js';
 import { featureNameOf } from '../findings/subject.js';
 import type { Change, Finding } from '../findings/types.js';
 import { REMOVED_AFTER_DEPRECATION, removalKey } from './deprecation-window.js';
 
 /** Anything that can move the verdict, reduced to what policy needs to judge and match it. */
 export interface Signal {
-  code: Code;
+  code: JudgedCode;
   tool: string | null;
   fingerprint: string | null;
   message: string;
@@ -42,7 +42,7 @@ export interface SignalContext {
 
 const FEATURE_AREAS = new Set(['prompts', 'resources', 'capabilities']);
 /** Codes of the features beside the tools: their signals carry the prompt, resource or capability as `about`. */
-export const isFeatureCode = (code: Code): boolean => FEATURE_AREAS.has(CODES[code].area);
+export const isFeatureCode = (code: JudgedCode): boolean => FEATURE_AREAS.has(CODES[code].area);
 
 /** A signal's identity across runs: what an approval covers (see decide/decide.ts approveCovering). */
 export const signalKey = (s: Signal): string => s.fingerprint ?? `${s.code}|${s.tool ?? ''}|${s.about ?? ''}`;

@@ -1,5 +1,6 @@
 import type { ServerIdentity } from '../contract/types.js';
 import type { Code } from '../findings/codes.js';
+import { finding } from '../findings/finding.js';
 import type { Change, Finding } from '../findings/types.js';
 import { inert } from '../base/inert.js';
 
@@ -92,14 +93,8 @@ function bumpOf(a: Parsed, b: Parsed): Bump | 'lower' {
 
 const quoted = (v: string | null) => (v === null ? 'none' : `"${inert(v.slice(0, 80))}"`);
 
-const finding = (code: Code, message: string, severity: Finding['severity'] = 'dangerous'): Finding => ({
-  code,
-  severity,
-  side: 'candidate',
-  tool: null,
-  regression: true,
-  message,
-});
+/** The version check's findings are the run's own, and new. */
+const RUN = { side: 'candidate', regression: true } as const;
 
 /** Both sides' `serverInfo.version` against what the changes call for. Pure. */
 export function checkVersionBump(baseline: ServerIdentity, candidate: ServerIdentity | null, changes: Change[]): ReleaseCheck {
@@ -120,7 +115,7 @@ export function checkVersionBump(baseline: ServerIdentity, candidate: ServerIden
       scheme: 'unknown',
       actual: null,
       summary,
-      findings: needed === 'none' ? [] : [finding('version-unreadable', summary, 'safe')],
+      findings: needed === 'none' ? [] : [finding('version-unreadable', { summary }, RUN)],
     };
   }
   const actual = bumpOf(a, b);
@@ -129,10 +124,9 @@ export function checkVersionBump(baseline: ServerIdentity, candidate: ServerIden
     // A date says when, not what: only "it moved forward" can be checked.
     const moved = actual === 'none' ? 'unchanged' : actual === 'lower' ? 'went back' : 'moved forward';
     const summary = `Calendar versions ${versions} ${moved}; a date cannot say whether a release breaks, so only the change is checked; ${calls}.`;
-    if (needed !== 'none' && actual === 'none')
-      findings.push(finding('version-unchanged', `The contract changed but the version stayed ${quoted(now)}; ${calls}.`));
+    if (needed !== 'none' && actual === 'none') findings.push(finding('version-unchanged', { version: quoted(now), calls }, RUN));
     if (needed !== 'none' && actual === 'lower')
-      findings.push(finding('version-bump-too-small', `The version went back (${versions}) while ${calls}.`));
+      findings.push(finding('version-bump-too-small', { scheme: 'calendar', versions, calls }, RUN));
     return { ...base, scheme: 'calendar', actual, summary, findings };
   }
   const bumped = actual !== 'none' && actual !== 'lower';
@@ -141,15 +135,11 @@ export function checkVersionBump(baseline: ServerIdentity, candidate: ServerIden
   const shows = actual === 'none' ? 'unchanged' : actual === 'lower' ? 'lower' : `a ${actual} bump`;
   const summary = `Versions ${versions}: ${shows}${zero}; ${calls}.`;
   if (needed !== 'none') {
-    if (actual === 'none')
-      findings.push(finding('version-unchanged', `The contract changed but the version stayed ${quoted(now)}; ${calls}.`));
-    else if (actual === 'lower')
-      findings.push(finding('version-bump-too-small', `The version went back (${versions}) while ${calls}.`, 'breaking'));
-    else if (needed === 'major' && RANK[actual] < RANK.major) {
-      findings.push(finding('version-bump-too-small', `Breaking changes ship under ${shows} (${versions})${zero}; ${calls}.`, 'breaking'));
-    } else if (needed === 'minor' && actual === 'patch') {
-      findings.push(finding('version-bump-additions-as-patch', `Additions ship under a patch bump (${versions}); ${calls}.`, 'safe'));
-    }
+    if (actual === 'none') findings.push(finding('version-unchanged', { version: quoted(now), calls }, RUN));
+    else if (actual === 'lower') findings.push(finding('version-bump-too-small', { scheme: 'semver', versions, calls }, RUN));
+    else if (needed === 'major' && RANK[actual] < RANK.major)
+      findings.push(finding('version-bump-too-small', { scheme: 'semver', shows, versions, zero, calls }, RUN));
+    else if (needed === 'minor' && actual === 'patch') findings.push(finding('version-bump-additions-as-patch', { versions, calls }, RUN));
   }
   return { ...base, scheme: 'semver', actual, summary, findings };
 }

@@ -1,15 +1,15 @@
 import { pointerOf } from '../base/json-pointer.js';
 /**
- * What a change is about, as data: a tool (and the place inside its definition), the server, a
- * prompt (and its argument), a resource, a resource template, or a capability. The change's JSON
- * pointer and the name a reason shows are derived from it here, in one direction: nothing reads a
- * pointer back to learn what a change was about.
+ * What a change or a finding is about, as data: a tool (and the place inside its definition), the
+ * server (or one of its fields), a prompt (and its argument), a resource, a resource template, or a
+ * capability. A change's JSON pointer and the name a reason shows are derived from it here, in one
+ * direction: nothing reads a pointer back to learn what a change was about.
  */
 export type Subject =
   /** A tool, or a place in its definition: `at` is the pointer's segments (`['inputSchema', 'properties', 'q']`); [] for the tool itself. */
   | { kind: 'tool'; tool: string; at: readonly string[] }
-  /** A field of the server's own: its instructions, its negotiated protocol version. */
-  | { kind: 'server'; field: 'instructions' | 'protocolVersion' }
+  /** The server, or a field of its own: its instructions, its negotiated protocol version (a finding may be about the server as a whole). */
+  | { kind: 'server'; field?: 'instructions' | 'protocolVersion' }
   | { kind: 'prompt'; prompt: string; argument?: string }
   | { kind: 'resource'; uri: string; field?: 'mimeType' }
   | { kind: 'template'; uriTemplate: string; field?: 'mimeType' }
@@ -25,7 +25,7 @@ export function pathOf(subject: Subject): string {
     case 'tool':
       return pointer(...subject.at);
     case 'server':
-      return pointer(subject.field);
+      return subject.field === undefined ? '' : pointer(subject.field);
     case 'prompt':
       return pointer('prompts', subject.prompt, ...(subject.argument === undefined ? [] : ['arguments', subject.argument]));
     case 'resource':
@@ -37,8 +37,14 @@ export function pathOf(subject: Subject): string {
   }
 }
 
-/** The tool a change is about, or null for the server and its features. */
+/** The tool a change or finding is about, or null for the server and its features. */
 export const toolOf = (subject: Subject): string | null => (subject.kind === 'tool' ? subject.tool : null);
+
+/** A tool, or a place in its definition. */
+export const onTool = (tool: string, ...at: string[]): Subject => ({ kind: 'tool', tool, at });
+
+/** The server as a whole: what a finding on no one tool is about. */
+export const SERVER: Subject = { kind: 'server' };
 
 /**
  * The name a reason lists for a change beside the tools: `Incident.Triage`, `Incident.Triage: service`,

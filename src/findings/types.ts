@@ -1,4 +1,4 @@
-import type { ChangeCode, Code, Severity } from './codes.js';
+import type { ChangeCode, FindingCode, Severity } from './codes.js';
 import type { Subject } from './subject.js';
 
 export type Side = 'baseline' | 'candidate';
@@ -80,11 +80,18 @@ export interface LiveAnswer {
   text: string;
 }
 
-/** Something observed on one side: a discovery problem, a case outcome, an audit check. */
+/**
+ * Something a check observed on one side: a discovery problem, an audit check, a role's surface, the
+ * gate's own policy, the version check. Plain data, made by `finding()` (findings/finding.ts): its
+ * code's facts (severity, default action, message, noun) come from findings/codes; `tool` is derived
+ * from `subject`.
+ */
 export interface Finding {
-  code: Code;
+  code: FindingCode;
   severity: Severity;
   side: Side;
+  /** What it is about: a tool (or a place in its definition), or the server. Reports written before it existed lack it (report/read.ts restores it). */
+  subject: Subject;
   tool: string | null;
   message: string;
   /** Audit findings only: present on the candidate but not on the baseline. */

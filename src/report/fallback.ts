@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { SideUnavailableError } from '../connect/errors.js';
+import { finding } from '../findings/finding.js';
 import type { Finding } from '../findings/types.js';
 import type { Profile } from '../config/types.js';
 import { readReport } from './read.js';
@@ -77,17 +78,6 @@ export function noFallbackNote(profile: Profile, reportsDir: string): string {
   return `; its fallback, last-report, found no saved report in ${reportsDir} where baseline profile "${profile.name}" started`;
 }
 
-export function fallbackFinding(profileName: string, fallback: BaselineFallback): Finding {
-  const instead =
-    fallback.kind === 'empty'
-      ? 'an empty server (no tools, prompts or resources): every tool of the candidate is new to it'
-      : `its contract in the saved report ${fallback.report}`;
-  return {
-    code: 'baseline-fallback',
-    severity: 'dangerous',
-    // Judged as the run's own (signals read candidate-side findings), like gate-policy-changed.
-    side: 'candidate',
-    tool: null,
-    message: `The baseline profile "${profileName}" could not start (${fallback.reason.phase}: ${fallback.reason.message}), so the candidate was compared with ${instead} (fallback: ${fallback.kind}), not with the release in production, and no case ran on the baseline. Fix the baseline's start, or have a person approve this run.`,
-  };
-}
+/** Judged as the run's own (signals read candidate-side findings), like gate-policy-changed. */
+export const fallbackFinding = (profile: string, fallback: BaselineFallback): Finding =>
+  finding('baseline-fallback', { profile, ...fallback }, { side: 'candidate' });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { InputError } from '../base/problems.js';
 import { validator } from '../base/validators.js';
-import type { Subject } from '../findings/subject.js';
+import { onTool, SERVER, type Subject } from '../findings/subject.js';
 import type { Change } from '../findings/types.js';
 import type { Report } from './types.js';
 import { unescapeSegment } from '../base/json-pointer.js';
@@ -43,6 +43,8 @@ export function readReport(file: string, cwd: string): Report {
   }
   const report = value as Report;
   for (const change of report.diff.changes) change.subject ??= legacySubject(change);
+  const findings = [...report.audit.findings, ...(report.release?.findings ?? []), ...(report.roles ?? []).flatMap((r) => r.findings)];
+  for (const finding of findings) finding.subject ??= finding.tool === null ? SERVER : onTool(finding.tool);
   return report;
 }
 

@@ -1,5 +1,5 @@
 import { inert } from '../base/inert.js';
-import { CODES, type Code, type Severity } from '../findings/codes.js';
+import { CODES, type JudgedCode, type Severity } from '../findings/codes.js';
 import { fallbackLine } from './side.js';
 import type { Report } from './types.js';
 
@@ -8,7 +8,7 @@ const LEVEL: Record<Severity, Level> = { breaking: 'error', dangerous: 'warning'
 const INFORMATION_URI = 'https://github.com/mcp-gate/mcp-gate';
 
 interface Result {
-  ruleId: Code;
+  ruleId: JudgedCode;
   kind?: 'pass';
   level: Level;
   message: { text: string };
@@ -127,7 +127,7 @@ function auditResults(report: Report, atTool: (tool: string | null) => object): 
 }
 
 /** A rule for each code used: its title, and its default action as the level. */
-function ruleOf(code: Code) {
+function ruleOf(code: JudgedCode) {
   return {
     id: code,
     name: code.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()).replace(/^\w/, (c) => c.toUpperCase()),

@@ -1,5 +1,7 @@
 import { isDestructive } from '../contract/annotations.js';
 import type { Contract } from '../contract/types.js';
+import { finding } from '../findings/finding.js';
+import { onTool } from '../findings/subject.js';
 import type { Finding } from '../findings/types.js';
 import type { RoleDefinition } from './definitions.js';
 import { toolMatcher } from './glob.js';
@@ -41,28 +43,14 @@ export function roleFindings(role: RoleDefinition, baseline: Contract, candidate
     const exposedBefore = new Set(baseline.tools.map((t) => t.name));
     for (const tool of after.outside) {
       const old = exposedBefore.has(tool);
-      findings.push({
-        code: 'role-surface-leak',
-        severity: 'dangerous',
-        side: 'candidate',
-        tool,
-        role: role.name,
-        regression: !old,
-        message: `${tool} is exposed to role ${role.name} but not in its allowedTools${old ? ' (the baseline exposed it too)' : ''}`,
-      });
+      const at = { side: 'candidate', subject: onTool(tool), role: role.name, regression: !old } as const;
+      findings.push(finding('role-surface-leak', { tool, role: role.name, exposedBefore: old }, at));
     }
   }
   const cap = role.surface.maxDestructiveTools;
   if (cap !== null && after.destructive.length > cap) {
-    findings.push({
-      code: 'role-destructive-limit',
-      severity: 'dangerous',
-      side: 'candidate',
-      tool: null,
-      role: role.name,
-      regression: after.destructive.length > before.destructive.length,
-      message: `role ${role.name} may use ${after.destructive.length} destructive tools (${after.destructive.join(', ')}); maxDestructiveTools is ${cap}`,
-    });
+    const at = { side: 'candidate', role: role.name, regression: after.destructive.length > before.destructive.length } as const;
+    findings.push(finding('role-destructive-limit', { role: role.name, destructive: after.destructive, cap }, at));
   }
   return findings;
 }

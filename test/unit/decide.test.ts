@@ -5,7 +5,7 @@ import { approveCovering, decide, decideByRole, type Policy } from '../../src/de
 import { collectSignals, type Signal } from '../../src/decide/signals.js';
 import { markRegressions } from '../../src/cases/regression.js';
 import type { CaseFailure, CaseResult } from '../../src/cases/types.js';
-import type { Code } from '../../src/findings/codes.js';
+import type { FindingCode, JudgedCode } from '../../src/findings/codes.js';
 
 const policy = (over: Partial<Policy> = {}): Policy => ({
   rules: {},
@@ -14,7 +14,7 @@ const policy = (over: Partial<Policy> = {}): Policy => ({
   exceptions: [],
   ...over,
 });
-const signal = (code: Code, tool: string | null = 'T', fingerprint: string | null = null): Signal => ({
+const signal = (code: JudgedCode, tool: string | null = 'T', fingerprint: string | null = null): Signal => ({
   code,
   tool,
   fingerprint,
@@ -243,13 +243,13 @@ describe('each role decided in the run pass', () => {
   });
   type CaseDraft = typeof caseResult extends fc.Arbitrary<infer T> ? T : never;
   const roleFinding = fc.record({
-    code: fc.constantFrom<Code>('role-surface-leak', 'role-destructive-limit'),
+    code: fc.constantFrom<FindingCode>('role-surface-leak', 'role-destructive-limit'),
     tool: fc.constantFrom(...TOOLS),
     role: fc.constantFrom(...ROLES),
     regression: fc.boolean(),
   });
   const exception = fc.record({
-    code: fc.constantFrom<Code>('case-broken', 'forbidden-tool-exposed', 'role-surface-leak', 'tool-removed'),
+    code: fc.constantFrom<JudgedCode>('case-broken', 'forbidden-tool-exposed', 'role-surface-leak', 'tool-removed'),
     tool: fc.option(fc.constantFrom(...TOOLS), { nil: undefined }),
     reason: fc.constant('approved'),
     expires: fc.constantFrom('2020-01-01', '2099-01-01'),
@@ -280,7 +280,13 @@ describe('each role decided in the run pass', () => {
         fc.integer({ min: 0, max: 2 }),
         (raw, rawFindings, exceptions, maxBrokenCases) => {
           const cases = raw.map(toResult);
-          const findings = rawFindings.map((f) => ({ ...f, severity: 'dangerous' as const, side: 'candidate' as const, message: f.code }));
+          const findings = rawFindings.map((f) => ({
+            ...f,
+            severity: 'dangerous' as const,
+            side: 'candidate' as const,
+            subject: { kind: 'tool' as const, tool: f.tool, at: [] },
+            message: f.code,
+          }));
           const changes = [change('tool-removed', { kind: 'tool', tool: 'Tickets.Close', at: [] }, 'Tickets.Close', null)];
           const rules = { 'role-surface-leak': 'rollback' as const };
           const p = policy({ maxBrokenCases, exceptions, rules });

@@ -76,6 +76,7 @@ describe('audit findings order', () => {
     code,
     severity: 'safe',
     side,
+    subject: { kind: 'server' },
     tool: null,
     message: code,
     regression,

@@ -29,6 +29,27 @@ describe('a report of mcp-gate 0.1.0', () => {
     ]);
   });
 
+  it('loads, and each finding gets a subject from its tool: the server for a finding on no tool', () => {
+    const report = readReport(OLD, ROOT);
+    expect(report.audit.findings.map((f) => [f.code, f.subject])).toEqual([
+      ['tool-definition-cost', { kind: 'server' }],
+      ['tool-definition-cost', { kind: 'server' }],
+    ]);
+    const withTool = JSON.parse(readFileSync(OLD, 'utf8')) as Report;
+    withTool.audit.findings[0] = { ...withTool.audit.findings[0]!, code: 'description-missing', tool: 'Incident.Declare' };
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-old-finding-'));
+    try {
+      writeFileSync(join(dir, 'report.json'), JSON.stringify(withTool));
+      expect(readReport(join(dir, 'report.json'), ROOT).audit.findings[0]!.subject).toEqual({
+        kind: 'tool',
+        tool: 'Incident.Declare',
+        at: [],
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('restores the subject of every kind of change from its tool and path, as it was derived', () => {
     const subjects: Subject[] = [
       { kind: 'tool', tool: 'a/b', at: ['inputSchema', 'properties', 'x~y', 'type'] },

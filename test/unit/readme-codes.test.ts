@@ -4,12 +4,22 @@ import { describe, expect, it } from 'vitest';
 import { CODES } from '../../src/findings/codes.js';
 import { ROOT } from '../helpers/cli.js';
 
-/** docs/codes.md's table of finding codes (the README links it) is what src/findings/codes.ts says: every code, its default, its title. */
-describe('docs/codes.md: finding codes', () => {
-  it('lists every code with its default action, and no code that does not exist', () => {
-    const page = readFileSync(join(ROOT, 'docs/codes.md'), 'utf8');
-    const section = page.slice(page.indexOf('## Finding codes'), page.indexOf('## How a decision is made'));
+const page = readFileSync(join(ROOT, 'docs/codes.md'), 'utf8');
+const between = (start: string, end: string) => page.slice(page.indexOf(start), page.indexOf(end));
+
+/** docs/codes.md's tables of codes (the README links it) are what src/findings/codes says: every code, its default, its title. */
+describe('docs/codes.md: codes', () => {
+  it('lists every judged code with its default action, and no code that does not exist', () => {
+    const section = between('## Finding codes', '### Why a case fails');
     const rows = [...section.matchAll(/^\| `([a-z-]+)` \| (rollback|hold|ignore) \| (.+) \|$/gm)].map((m) => [m[1], m[2], m[3]]);
-    expect(rows).toEqual(Object.entries(CODES).map(([code, meta]) => [code, meta.action, meta.title]));
+    const judged = Object.entries(CODES).flatMap(([code, meta]) => ('action' in meta ? [[code, meta.action, meta.title]] : []));
+    expect(rows).toEqual(judged);
+  });
+
+  it('lists every reason a case fails, with its title', () => {
+    const section = between('### Why a case fails', '## How a decision is made');
+    const rows = [...section.matchAll(/^\| `([a-z-]+)` \| (.+) \|$/gm)].map((m) => [m[1], m[2]]);
+    const failures = Object.entries(CODES).flatMap(([code, meta]) => ('caseFailure' in meta ? [[code, meta.title]] : []));
+    expect(rows).toEqual(failures);
   });
 });

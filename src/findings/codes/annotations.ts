@@ -1,4 +1,4 @@
-import { show, toolName, type ChangeFacts, type CodeMeta } from './meta.js';
+import { show, toolName, type ChangeFacts, type ChangeMeta } from './meta.js';
 
 /** What a hint at its safe value claims of the tool. */
 const CLAIMS: Record<string, string> = {
@@ -66,4 +66,4 @@ export const ANNOTATION_CODES = {
     message: (c) =>
       `"${toolName(c)}" effective ${c.subject.kind === 'tool' ? c.subject.at.at(-1) : ''} went from ${show(c.before)} to ${show(c.after)} (safer).`,
   },
-} as const satisfies Record<string, CodeMeta>;
+} as const satisfies Record<string, ChangeMeta>;

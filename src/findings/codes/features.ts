@@ -1,4 +1,4 @@
-import { show, type ChangeFacts, type CodeMeta } from './meta.js';
+import { show, type ChangeFacts, type ChangeMeta } from './meta.js';
 
 const prompt = (c: ChangeFacts): string => (c.subject.kind === 'prompt' ? c.subject.prompt : '');
 const argument = (c: ChangeFacts): string => (c.subject.kind === 'prompt' ? (c.subject.argument ?? '') : '');
@@ -102,4 +102,4 @@ export const FEATURE_CODES = {
     title: 'Capabilities added',
     message: (c) => `The server now declares the ${capability(c)} capability.`,
   },
-} as const satisfies Record<string, CodeMeta>;
+} as const satisfies Record<string, ChangeMeta>;

@@ -1,5 +1,5 @@
 import { pathOf } from '../subject.js';
-import { show, type CodeMeta } from './meta.js';
+import { show, type ChangeMeta } from './meta.js';
 import { generic, place, toolName, typeWords, where } from './schema-place.js';
 
 const enumList = (values: unknown): string =>
@@ -180,4 +180,4 @@ export const INPUT_CODES = {
     message: (c) =>
       `"${toolName(c)}" ${pathOf(c.subject)}: a schema annotation changed (${show(c.before)} -> ${show(c.after)}); what is accepted is the same.`,
   },
-} as const satisfies Record<string, CodeMeta>;
+} as const satisfies Record<string, ChangeMeta>;

@@ -1,10 +1,10 @@
 import type { Subject } from '../subject.js';
 
 /**
- * The facts every finding code carries, in one place: which part of the contract or the run it is
- * about (its area), how severe it is for callers, what `decide/` does when it fires and no rule
- * overrides that (its default action), a short title for reasons, and, for the codes the diff
- * emits, the sentence its message starts with. A saved report renders again from these alone.
+ * The facts every code carries, in one place: which part of the contract or the run it is about
+ * (its area), what `decide/` does when it fires and no rule overrides that (its default action), a
+ * short title for reasons and, for the codes the diff and the checks emit, how severe it is for
+ * callers and the message it is told with. A saved report renders again from these alone.
  */
 export type Action = 'rollback' | 'hold' | 'ignore';
 export type Severity = 'breaking' | 'dangerous' | 'safe';
@@ -32,23 +32,60 @@ export interface ChangeFacts {
   after: unknown;
 }
 
-export interface CodeMeta {
+/** A code that policy judges: rules and exceptions name it, and a reason lists it. */
+interface Judged {
   area: Area;
   /** What `decide/` does when the code fires and no rule overrides it. */
   action: Action;
   /** What a short label for a reason says, before counts. */
   title: string;
-  /**
-   * Codes the diff emits: how severe the change is for callers (a function where the facts decide,
-   * as for a protocol revision that goes up or down) and the sentence its message starts with.
-   * Codes of findings (cases, audit, discovery...) have neither: their checks write the message.
-   */
-  severity?: Severity | ((c: ChangeFacts) => Severity);
-  message?: (c: ChangeFacts) => string;
+  /** Also a reason a case fails (a `CaseFailure` code), beside what it is on its own. */
+  caseFailure?: true;
 }
+
+/**
+ * A code the diff emits (`change()`, diff/change.ts): how severe the change is for callers (a
+ * function where the facts decide, as for a protocol revision that goes up or down) and the
+ * sentence its message starts with.
+ */
+export interface ChangeMeta extends Judged {
+  severity: Severity | ((c: ChangeFacts) => Severity);
+  message: (c: ChangeFacts) => string;
+}
+
+/**
+ * A code a check emits (`finding()`, findings/finding.ts): its severity and its message, both from
+ * the facts the check found (each code declares their type on `message`), and what one of them is
+ * called, and many, where findings are counted: "Fixed in this release: 7 hidden next-page signals".
+ */
+export interface FindingMeta extends Judged {
+  severity: Severity | ((facts: never) => Severity);
+  message: (facts: never) => string;
+  noun: readonly [one: string, many: string];
+  /** Reported for what it tells, never judged: never a regression, never counted as still there (the tool definitions' cost). */
+  informational?: true;
+}
+
+/**
+ * A reason a frozen case fails, and only that: a case is judged as a whole (`case-broken`,
+ * `case-already-failing`), so no rule names it. The case writes the failure's message.
+ */
+export interface FailureMeta {
+  area: 'cases';
+  title: string;
+  caseFailure: true;
+}
+
+/** Judged codes whose messages are written where they fire (decide/, bundle/): broken cases, collisions, exceptions. */
+export type SignalMeta = Judged;
+
+export type CodeMeta = ChangeMeta | FindingMeta | SignalMeta | FailureMeta;
 
 /** A value in a message: strings quoted, anything else as JSON, nothing as `absent`. */
 export const show = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? 'absent'));
 
 /** The tool a change names, for messages of tool codes. */
 export const toolName = (c: ChangeFacts): string => (c.subject.kind === 'tool' ? c.subject.tool : '');
+
+/** "1 prompt", "3 prompts": a count and the noun that fits it. */
+export const counted = (count: number, [one, many]: readonly [string, string]): string => `${count} ${count === 1 ? one : many}`;

@@ -1,4 +1,4 @@
-import type { CodeMeta } from './meta.js';
+import type { ChangeMeta } from './meta.js';
 import { generic, place, toolName, typeWords } from './schema-place.js';
 
 /** What callers get back: the output schema (diff/schema-*.ts, read in the consumer's direction). */
@@ -116,4 +116,4 @@ export const OUTPUT_CODES = {
     title: 'Output constraints tightened',
     message: generic('output-constraint-tightened'),
   },
-} as const satisfies Record<string, CodeMeta>;
+} as const satisfies Record<string, ChangeMeta>;

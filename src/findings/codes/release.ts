@@ -1,4 +1,4 @@
-import type { CodeMeta, ChangeFacts } from './meta.js';
+import type { ChangeFacts, ChangeMeta, FindingMeta } from './meta.js';
 
 /** What a deprecation change is about, in words: a tool, a tool's argument, a prompt or a prompt's argument. */
 function deprecatedThing(c: ChangeFacts): string {
@@ -14,11 +14,7 @@ function deprecatedThing(c: ChangeFacts): string {
 /** An argument removed (`before`: `required` or `optional`): breaking when callers had to send it, dangerous otherwise. */
 const wasRequired = (c: ChangeFacts): 'breaking' | 'dangerous' => (c.before === 'required' ? 'breaking' : 'dangerous');
 
-/**
- * Release language (issue 30; docs/releases.md): deprecation as the diff sees it, the version bump
- * the changes call for (decide/version-bump.ts), and what the clients a team depends on accept
- * (audit/clients.ts).
- */
+/** Release language (docs/releases.md): deprecation as the diff sees it. */
 export const RELEASE_CODES = {
   'deprecation-marked': {
     area: 'release',
@@ -62,9 +58,70 @@ export const RELEASE_CODES = {
     title: 'Deprecated prompt arguments removed',
     message: (c) => `${deprecatedThing(c)} was removed after the baseline marked it deprecated.`,
   },
-  'version-bump-too-small': { area: 'release', action: 'hold', title: 'Breaking changes under a version bump too small for them' },
-  'version-bump-additions-as-patch': { area: 'release', action: 'ignore', title: 'Additions under a patch bump' },
-  'version-unchanged': { area: 'release', action: 'ignore', title: 'Contract changed, version unchanged' },
-  'version-unreadable': { area: 'release', action: 'ignore', title: 'Versions the gate cannot compare' },
-  'client-rejects-tool': { area: 'release', action: 'hold', title: 'Tools a declared client rejects' },
-} as const satisfies Record<string, CodeMeta>;
+} as const satisfies Record<string, ChangeMeta>;
+
+/** A client's problems named per tool at most; the rest are counted. */
+const MAX_NAMED = 3;
+
+/** The version check's sentence parts (decide/version-bump.ts): both versions, and the bump the changes call for. */
+interface Versions {
+  /** `"1.4.0" to "1.4.1"`. */
+  versions: string;
+  /** `the changes call for a major bump`. */
+  calls: string;
+}
+
+/**
+ * The version bump the changes call for, against both sides' `serverInfo.version`
+ * (decide/version-bump.ts), and what the clients a team depends on accept (audit/clients.ts).
+ */
+export const RELEASE_FINDING_CODES = {
+  // A calendar version that went back is dangerous, not breaking: a date says when, not what.
+  'version-bump-too-small': {
+    area: 'release',
+    severity: (f: { scheme: 'semver' | 'calendar' }) => (f.scheme === 'calendar' ? 'dangerous' : 'breaking'),
+    action: 'hold',
+    title: 'Breaking changes under a version bump too small for them',
+    noun: ['version bump too small', 'version bumps too small'],
+    message: (f: Versions & { scheme: 'semver' | 'calendar'; shows?: string; zero?: string }) =>
+      f.shows === undefined
+        ? `The version went back (${f.versions}) while ${f.calls}.`
+        : `Breaking changes ship under ${f.shows} (${f.versions})${f.zero ?? ''}; ${f.calls}.`,
+  },
+  'version-bump-additions-as-patch': {
+    area: 'release',
+    severity: 'safe',
+    action: 'ignore',
+    title: 'Additions under a patch bump',
+    noun: ['addition under a patch bump', 'additions under a patch bump'],
+    message: (f: Versions) => `Additions ship under a patch bump (${f.versions}); ${f.calls}.`,
+  },
+  'version-unchanged': {
+    area: 'release',
+    severity: 'dangerous',
+    action: 'ignore',
+    title: 'Contract changed, version unchanged',
+    noun: ['version left unchanged', 'versions left unchanged'],
+    message: (f: { version: string; calls: string }) => `The contract changed but the version stayed ${f.version}; ${f.calls}.`,
+  },
+  'version-unreadable': {
+    area: 'release',
+    severity: 'safe',
+    action: 'ignore',
+    title: 'Versions the gate cannot compare',
+    noun: ['version the gate cannot compare', 'versions the gate cannot compare'],
+    /** The check's summary says it whole: which version, and what the changes call for. */
+    message: (f: { summary: string }) => f.summary,
+  },
+  'client-rejects-tool': {
+    area: 'release',
+    severity: 'dangerous',
+    action: 'hold',
+    title: 'Tools a declared client rejects',
+    noun: ['tool a declared client rejects', 'tools a declared client rejects'],
+    message: (f: { label: string; client: string; tool: string; problems: string[] }) =>
+      `${f.label} (audit.clients: ${f.client}) rejects tool "${f.tool}": ${f.problems.slice(0, MAX_NAMED).join('; ')}${
+        f.problems.length > MAX_NAMED ? `; and ${f.problems.length - MAX_NAMED} more` : ''
+      }.`,
+  },
+} as const satisfies Record<string, FindingMeta>;

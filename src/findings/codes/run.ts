@@ -1,27 +1,56 @@
 import { eraOf, erasDiffer, revisionWentUp } from '../revision.js';
-import { show, type CodeMeta } from './meta.js';
+import { show, type ChangeFacts, type CodeMeta } from './meta.js';
 
 /** Cases, discovery, roles, bundles and the gate's own policy: what the run observed beside the diff. */
 export const RUN_CODES = {
   'case-broken': { area: 'cases', action: 'rollback', title: 'Frozen role cases broken' },
   // A case the baseline fails the same way: pre-existing, so reported and not judged unless a rule says hold.
   'case-already-failing': { area: 'cases', action: 'ignore', title: 'Cases failing on the baseline too' },
-  'forbidden-tool-exposed': { area: 'cases', action: 'rollback', title: 'Forbidden tools exposed' },
+  // Also a reason a case fails; judged on its own too, once per tool (decide/signals.ts).
+  'forbidden-tool-exposed': { area: 'cases', action: 'rollback', title: 'Forbidden tools exposed', caseFailure: true },
 
-  'candidate-unavailable': { area: 'discovery', action: 'rollback', title: 'Candidate unavailable' },
+  'candidate-unavailable': {
+    area: 'discovery',
+    severity: 'breaking',
+    action: 'rollback',
+    title: 'Candidate unavailable',
+    noun: ['unavailable candidate', 'unavailable candidates'],
+    message: (f: { phase: string; message: string }) => `candidate unavailable (${f.phase}): ${f.message}`,
+  },
   // The baseline could not start and its profile's fallback stood in (a saved report's contract, or
   // nothing): the comparison is not with the release in production, so a person looks.
-  'baseline-fallback': { area: 'discovery', action: 'hold', title: 'Baseline fallback used' },
-  'protocol-violation': { area: 'discovery', action: 'hold', title: 'Protocol violations' },
+  'baseline-fallback': {
+    area: 'discovery',
+    severity: 'dangerous',
+    action: 'hold',
+    title: 'Baseline fallback used',
+    noun: ['baseline fallback', 'baseline fallbacks'],
+    message: (f: Fallback) =>
+      `The baseline profile "${f.profile}" could not start (${f.reason.phase}: ${f.reason.message}), so the candidate was compared with ${
+        f.kind === 'empty'
+          ? 'an empty server (no tools, prompts or resources): every tool of the candidate is new to it'
+          : `its contract in the saved report ${f.report}`
+      } (fallback: ${f.kind}), not with the release in production, and no case ran on the baseline. Fix the baseline's start, or have a person approve this run.`,
+  },
+  // What discovery found wrong in what a side listed (contract/discover.ts words it).
+  'protocol-violation': {
+    area: 'discovery',
+    severity: 'dangerous',
+    action: 'hold',
+    title: 'Protocol violations',
+    noun: ['protocol violation', 'protocol violations'],
+    message: (f: { problem: string }) => f.problem,
+  },
   // Fires (and holds) when the negotiated revision goes down, or moves to the other era (either way),
   // severity dangerous. An upgrade within one era is a safe change: listed in diff.changes, never a
   // signal (see decide/signals.ts). Why an era move holds: docs/architecture.md "Protocol eras".
   'protocol-version-changed': {
     area: 'discovery',
-    severity: (c) => (revisionWentUp(c.before, c.after) && !erasDiffer(c.before, c.after) ? 'safe' : 'dangerous'),
+    severity: (c: ChangeFacts) => (revisionWentUp(c.before, c.after) && !erasDiffer(c.before, c.after) ? 'safe' : 'dangerous'),
     action: 'hold',
     title: 'Protocol version went down or changed era',
-    message: (c) => `Negotiated protocol version changed from ${show(c.before)} to ${show(c.after)}${revisionNote(c.before, c.after)}.`,
+    message: (c: ChangeFacts) =>
+      `Negotiated protocol version changed from ${show(c.before)} to ${show(c.after)}${revisionNote(c.before, c.after)}.`,
   },
 } as const satisfies Record<string, CodeMeta>;
 
@@ -34,10 +63,33 @@ export const RUN_CODES = {
  * Policy: the change under review edits the gate's own config or datasets (see config/policy-drift.ts).
  */
 export const GOVERNANCE_CODES = {
-  'role-surface-leak': { area: 'roles', action: 'hold', title: "Tools outside a role's allowlist" },
-  'role-destructive-limit': { area: 'roles', action: 'hold', title: 'Roles over their destructive tool cap' },
+  'role-surface-leak': {
+    area: 'roles',
+    severity: 'dangerous',
+    action: 'hold',
+    title: "Tools outside a role's allowlist",
+    noun: ["tool outside a role's allowlist", "tools outside a role's allowlist"],
+    message: (f: { tool: string; role: string; exposedBefore: boolean }) =>
+      `${f.tool} is exposed to role ${f.role} but not in its allowedTools${f.exposedBefore ? ' (the baseline exposed it too)' : ''}`,
+  },
+  'role-destructive-limit': {
+    area: 'roles',
+    severity: 'dangerous',
+    action: 'hold',
+    title: 'Roles over their destructive tool cap',
+    noun: ['role over its destructive tool cap', 'roles over their destructive tool cap'],
+    message: (f: { role: string; destructive: string[]; cap: number }) =>
+      `role ${f.role} may use ${f.destructive.length} destructive tools (${f.destructive.join(', ')}); maxDestructiveTools is ${f.cap}`,
+  },
   'cross-server-name-collision': { area: 'bundle', action: 'hold', title: 'Tool names exposed by more than one server' },
-  'gate-policy-changed': { area: 'policy', action: 'hold', title: 'Gate policy changed by this change' },
+  'gate-policy-changed': {
+    area: 'policy',
+    severity: 'dangerous',
+    action: 'hold',
+    title: 'Gate policy changed by this change',
+    noun: ['gate policy change', 'gate policy changes'],
+    message: policyMessage,
+  },
   'exception-expired': { area: 'policy', action: 'hold', title: 'Expired exceptions' },
   'exception-stale': { area: 'policy', action: 'hold', title: 'Stale exceptions' },
 } as const satisfies Record<string, CodeMeta>;
@@ -57,4 +109,44 @@ function revisionNote(before: unknown, after: unknown): string {
   return revisionWentUp(before, after)
     ? ' (a newer revision)'
     : ' (an older or unknown revision: what the baseline negotiated may be gone)';
+}
+
+/** What stood in for a baseline that could not start (the profile's `fallback`), as the report keeps it. */
+interface Fallback {
+  profile: string;
+  kind: 'last-report' | 'empty';
+  report: string | null;
+  reason: { phase: string; message: string };
+}
+
+/** Policy files named in the message; the report lists them all. */
+const MAX_POLICY_FILES = 20;
+
+interface PolicyFile {
+  file: string;
+  change: string;
+  /** The baseline profile that runs this file from the working tree. */
+  runBy?: string;
+}
+
+/** The files of the gate's own policy a change edits (config/policy-drift.ts), and who alone can clear it. */
+function policyMessage(f: { base: string; files: PolicyFile[] }): string {
+  const list = (files: PolicyFile[]) =>
+    `${files
+      .slice(0, MAX_POLICY_FILES)
+      .map((x) => `${x.file} (${x.change})`)
+      .join(
+        ', ',
+      )}${files.length > MAX_POLICY_FILES ? `, and ${files.length - MAX_POLICY_FILES} more (the report's policy.files lists them)` : ''}`;
+  const own = f.files.filter((x) => !x.runBy);
+  const run = f.files.filter((x) => x.runBy);
+  const parts = [
+    ...(own.length ? [list(own)] : []),
+    ...(run.length
+      ? [
+          `files the baseline profile "${run[0]!.runBy}" runs from the working tree, so the baseline is this change's own code: ${list(run)}; start the baseline from a git ref, a released package or a snapshot instead (docs/baselines.md)`,
+        ]
+      : []),
+  ];
+  return `This change edits the gate's own policy against ${f.base.slice(0, 12)}: ${parts.join('; and ')}. Only the policy's owners can clear this: they review it (protect these files with CODEOWNERS) and approve this run with the approve label, or land the change on the base branch on its own first. An exception in the config would edit the policy again.`;
 }

@@ -1,5 +1,5 @@
 import { pathOf } from '../subject.js';
-import { show, toolName, type ChangeFacts, type CodeMeta } from './meta.js';
+import { show, toolName, type ChangeFacts, type ChangeMeta } from './meta.js';
 
 /** ` at /inputSchema/properties/q/description` for a parameter's text; nothing for the tool's own description. */
 const at = (c: ChangeFacts): string => (pathOf(c.subject) === '/description' ? '' : ` at ${pathOf(c.subject)}`);
@@ -59,4 +59,4 @@ export const TEXT_CODES = {
     title: 'Server instructions reworded',
     message: () => `The server's instructions were reworded.`,
   },
-} as const satisfies Record<string, CodeMeta>;
+} as const satisfies Record<string, ChangeMeta>;

@@ -1,4 +1,4 @@
-import { toolName, type CodeMeta } from './meta.js';
+import { toolName, type ChangeMeta } from './meta.js';
 
 /** Tools added, removed and renamed (diff/tools.ts). */
 export const TOOL_CODES = {
@@ -38,4 +38,4 @@ export const TOOL_CODES = {
     message: (c) =>
       `Tool "${String(c.before)}" appears to be renamed to "${String(c.after)}" (same schemas); callers of the old name break.`,
   },
-} as const satisfies Record<string, CodeMeta>;
+} as const satisfies Record<string, ChangeMeta>;

@@ -1,0 +1,88 @@
+import { inert } from '../../base/inert.js';
+import type { FindingMeta } from './meta.js';
+
+/** Places named in one tool-reference-missing finding; the rest are "and more". */
+const MAX_PLACES = 10;
+
+/**
+ * The write-ups' lessons (docs/writeups-lessons.md): a tool the contract sends the model to but does
+ * not list, a server that annotates nothing, results nulled, rewritten or padded with nulls, page
+ * hints that lead nowhere, and results thinned under a description that still promises them.
+ */
+export const AUDIT_LESSON_CODES = {
+  'tool-reference-missing': {
+    area: 'audit',
+    severity: 'dangerous',
+    action: 'hold',
+    title: 'Tools named that the server does not list',
+    noun: ['mention of a tool the server does not list', 'mentions of tools the server does not list'],
+    message: (f: { name: string; places: string[] }) =>
+      `"${f.name}" is named in ${f.places.slice(0, MAX_PLACES).join(', ')}${f.places.length > MAX_PLACES ? ' and more' : ''}, but the server does not list it: the model is sent to a tool it cannot call.`,
+  },
+  'server-unannotated': {
+    area: 'audit',
+    severity: 'dangerous',
+    action: 'ignore',
+    title: 'Servers that annotate no tool',
+    noun: ['server that annotates no tool', 'servers that annotate no tool'],
+    message: (f: { tools: number }) =>
+      `None of the ${f.tools} tools declares an annotation, so by the spec's defaults every one is destructive and open-world: with side effects off the gate calls none of them, and what the model would read is not audited. Declare readOnlyHint and destructiveHint, or list the tools a person knows are safe to call in the profile's safeTools.`,
+  },
+  'result-field-nulled': {
+    area: 'audit',
+    severity: 'dangerous',
+    action: 'hold',
+    title: 'Result values now null',
+    noun: ['result value now null', 'result values now null'],
+    message: (f: { at: string; was: string }) => `${f.at} was ${f.was}, is null.`,
+  },
+  // `suspicious`: what the new text carries that an injection looks like; else `why` it reads as rewritten.
+  'result-text-changed': {
+    area: 'audit',
+    severity: 'dangerous',
+    action: 'hold',
+    title: 'Result text rewritten with the same data',
+    noun: ['result text rewritten', 'result texts rewritten'],
+    message: (f: { suspicious: string[] } | { why: string }) =>
+      'suspicious' in f
+        ? `the text the model reads now contains ${f.suspicious.join('; ')}, while structuredContent is unchanged.`
+        : `the text the model reads was rewritten while structuredContent is unchanged: ${f.why}.`,
+  },
+  'result-null-fields': {
+    area: 'audit',
+    severity: 'dangerous',
+    action: 'hold',
+    title: 'Result fields null in every item',
+    noun: ['result with fields null in every item', 'results with fields null in every item'],
+    message: ({ fields }: { fields: string[] }) =>
+      `${fields.length} field${fields.length === 1 ? ' is' : 's are'} null in every item (${fields.slice(0, 8).join(', ')}${fields.length > 8 ? ', …' : ''}): absent values written out as null cost the model tokens and read as facts; omit them.`,
+  },
+  // audit/pagination.ts words why the hint cannot be followed.
+  'pagination-hint-unusable': {
+    area: 'audit',
+    severity: 'dangerous',
+    action: 'hold',
+    title: 'Next-page hints the tool cannot follow',
+    noun: ['next-page hint the tool cannot follow', 'next-page hints the tool cannot follow'],
+    message: (f: { why: string }) => f.why,
+  },
+  'pagination-next-page-empty': {
+    area: 'audit',
+    severity: 'dangerous',
+    action: 'hold',
+    title: 'Next pages claimed that come back empty',
+    noun: ['claimed next page that came back empty', 'claimed next pages that came back empty'],
+    message: (f: { args: unknown }) =>
+      `the result claims a next page, but asking for it (${inert(JSON.stringify(f.args)).slice(0, 200)}) returns nothing: the model is sent after more that is not there. Say there is more only when there is.`,
+  },
+  // One per tool, on the first probe that shows the thinning; `fields` the pointers lost, `promise` the description's words.
+  'result-thinned-description-unchanged': {
+    area: 'audit',
+    severity: 'dangerous',
+    action: 'hold',
+    title: 'Results thinned under a description that still promises them',
+    noun: ['result thinned under a description that still promises it', 'results thinned under a description that still promises them'],
+    message: ({ fields, promise }: { fields: string[]; promise: string }) =>
+      `results lost ${fields.length} field${fields.length === 1 ? '' : 's'} (${fields.slice(0, 5).map(inert).join(', ')}${fields.length > 5 ? ', …' : ''}) but the description is unchanged and still promises "${inert(promise)}": change the description with the code, and say where the rest is.`,
+  },
+} as const satisfies Record<string, FindingMeta>;
