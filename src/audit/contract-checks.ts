@@ -52,6 +52,8 @@ export function auditContract(
   const findings: Finding[] = [];
   for (const name of contract.discovery.duplicates ?? [])
     findings.push(finding('tool-name-duplicate', { tool: name }, { side, subject: onTool(name) }));
+  for (const [first, ...twins] of contract.discovery.lookalikes ?? [])
+    findings.push(finding('tool-name-duplicate', { tool: first!, twins }, { side, subject: onTool(first!) }));
   const costs: { tool: string; tokens: number; rest: number }[] = [];
   for (const t of contract.tools) {
     let checked = memo.get(t.hash);

@@ -108,6 +108,7 @@ describe('a tool listed twice, or with hints that contradict each other, is neve
     expect(byId.get('clock')!.status).toBe('passed');
     const findings = report.audit.findings.filter((f) => f.side === 'candidate').map((f) => [f.code, f.tool]);
     expect(findings).toContainEqual(['tool-name-duplicate', 'Files.Read']);
+    expect(findings).toContainEqual(['tool-name-duplicate', 'Cache.Show']);
     expect(findings).toContainEqual(['tool-hints-contradict', 'Files.Peek']);
   }, 30_000);
 });

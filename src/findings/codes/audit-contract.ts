@@ -85,10 +85,12 @@ export const AUDIT_CONTRACT_CODES = {
     area: 'audit',
     severity: 'dangerous',
     action: 'ignore',
-    title: 'Tool names listed twice',
+    title: 'Tool names listed twice, or as look-alikes',
     noun: ['tool name listed twice', 'tool names listed twice'],
-    message: (f: Tool) =>
-      `"${f.tool}" is listed more than once; the model sees two tools with one name. The gate calls it under neither definition.`,
+    message: (f: Tool & { twins?: string[] }) =>
+      f.twins
+        ? `"${f.tool}" has look-alike twins (${f.twins.map((t) => JSON.stringify(t)).join(', ')}): the names differ only in case, width, spacing or invisible characters, so the model, a person or the server's dispatch may take one for another. The gate calls none of them.`
+        : `"${f.tool}" is listed more than once; the model sees two tools with one name. The gate calls it under neither definition.`,
   },
   'tool-hints-contradict': {
     area: 'audit',
