@@ -7,10 +7,11 @@ import { inert, markdownBlock, markdownCode } from '../base/inert.js';
 import { render } from '../report/formats.js';
 import { VERDICT_ICON } from '../report/markdown.js';
 import { redact } from '../base/secrets.js';
-import { applyApproval, approvalState } from './approval.js';
+import { applyApproval, approvalContext, approvalState, approvalStatusText, type Applied } from './approval.js';
 import { readArtifact, type Artifact } from './artifact.js';
 import { commentKey, markersOf, postComment, shortBody } from './comment.js';
-import { appendSummary, CommentsApi, input, setOutputs, type GateRun } from './github.js';
+import { appendSummary, CommentsApi, GitHubApiError, input, setOutputs, type GateRun } from './github.js';
+import { describe } from '../base/error-text.js';
 
 /**
  * `mode: comment`: the second workflow, on `workflow_run`. It runs the default branch's code,
@@ -36,7 +37,13 @@ interface WorkflowRunEvent {
 
 /** What the comment workflow concluded: posted as the comment, the summary and the status. */
 type Outcome =
-  | { kind: 'verdict'; decision: Decision; markdown: string; note: string | null }
+  | {
+      kind: 'verdict';
+      decision: Decision;
+      markdown: string;
+      note: string | null;
+      approval: Omit<Applied, 'decision'> & { context: string };
+    }
   | { kind: 'bundle'; verdict: Verdict; note: string | null }
   | { kind: 'undecided'; reason: string | null; conclusion: string | null }
   | { kind: 'unverified'; problems: string[] };
@@ -174,13 +181,17 @@ async function outcomeOf(
   if (checked.kind !== 'ok') return checked;
   if (artifact.kind === 'bundle') return { kind: 'bundle', verdict: checked.verdict, note: neverNote };
   const report = (artifact as Extract<Artifact, { kind: 'report' }>).report;
-  const decision = label ? applyApproval(report.decision, label, await approvalState(api, pr, label, markersOf(env))) : report.decision;
+  const explicitKey = input(env, 'comment-key') ? commentKey(env) : null;
+  const place = { pr, key: commentKey(env), sha: run.headSha, context: approvalContext(explicitKey) };
+  const { decision, ...approval } = label
+    ? applyApproval(report.decision, label, await approvalState(api, label, place, markersOf(env)), place)
+    : { decision: report.decision, line: null, made: null, note: null };
   try {
     // Rendered anew from the checked JSON: the renderer makes every server string inert.
     const markdown = redact(
       render('report', { ...report, decision }, 'markdown', { approveLabel: label || undefined, reportLink: run.htmlUrl ?? undefined }),
     );
-    return { kind: 'verdict', decision, markdown, note: neverNote };
+    return { kind: 'verdict', decision, markdown, note: neverNote, approval: { ...approval, context: place.context } };
   } catch (error) {
     return {
       kind: 'unverified',
@@ -196,15 +207,21 @@ async function publish(
   { pr, run, failOn }: { pr: { number: number; fromFork: boolean }; run: GateRun; failOn: FailOn },
   outcome: Outcome,
 ): Promise<number> {
+  const warning = outcome.kind === 'verdict' ? [outcome.approval.note, await recordApproval(api, outcome)].filter(Boolean) : [];
   const text =
-    outcome.kind === 'verdict' ? outcome.markdown + (outcome.note ? `\n> [!NOTE]\n> ${outcome.note}\n` : '') : body(outcome, run);
+    outcome.kind === 'verdict'
+      ? outcome.markdown +
+        warning.map((w) => `\n> [!WARNING]\n> ${w}\n`).join('') +
+        (outcome.note ? `\n> [!NOTE]\n> ${outcome.note}\n` : '')
+      : body(outcome, run);
   const verdict = outcome.kind === 'verdict' ? outcome.decision.verdict : outcome.kind === 'bundle' ? outcome.verdict : null;
   const short = shortBody(
     verdict ?? (outcome.kind === 'undecided' ? 'could not decide' : 'could not verify'),
     outcome.kind === 'verdict' ? outcome.decision.reasons.map((r) => r.code) : [],
     run.htmlUrl ?? undefined,
   );
-  const note = await postComment(env, api, pr, text, short);
+  const record = outcome.kind === 'verdict' ? outcome.approval.line : null;
+  const note = await postComment(env, api, pr, { markdown: text, short, record });
   appendSummary(env, note ? `${text}\n\n> [!NOTE]\n> ${note}\n` : text);
   setOutputs(env, { verdict: verdict ?? (outcome.kind === 'undecided' ? 'error' : 'unverified'), 'pull-request': pr.number });
   await status(env, api, run, verdict, failOn, outcome.kind);
@@ -213,6 +230,24 @@ async function publish(
     return 1;
   }
   return 0;
+}
+
+/**
+ * A record made on this run is authenticated before the comment carries it: a commit status on the
+ * head, written by this token, whose description holds the record's digest (approval.ts). When it
+ * cannot be written, the comment says so: the next run will approve nothing.
+ */
+async function recordApproval(api: CommentsApi, outcome: Extract<Outcome, { kind: 'verdict' }>): Promise<string | null> {
+  const { made, context } = outcome.approval;
+  if (!made) return null;
+  try {
+    await api.setStatus(made.sha, { state: 'success', context, description: approvalStatusText(made) });
+    return null;
+  } catch (error) {
+    const why = error instanceof GitHubApiError ? `HTTP ${error.status}` : describe(error);
+    process.stderr.write(`mcp-gate: could not set the ${context} status: ${why}\n`);
+    return `The approval could not be recorded (${markdownCode(why)}; the comment workflow needs \`statuses: write\`): it holds for this run, and the next run approves nothing until the label is removed and added again.`;
+  }
 }
 
 /** The commit status (`mcp-gate`, or `mcp-gate/<comment-key>`): the final verdict, approval included, for branch protection. */

@@ -177,17 +177,37 @@ export class CommentsApi {
     await this.call('PATCH', `/repos/${this.repository}/issues/comments/${id}`, { body });
   }
 
+  /** The commit statuses on `sha`, newest first, with who wrote each (every page). */
+  async statuses(sha: string): Promise<{ context: string; description: string; creator: string | null }[]> {
+    const all: { context: string; description: string; creator: string | null }[] = [];
+    let path: string | null = `/repos/${this.repository}/commits/${sha}/statuses?per_page=100`;
+    for (let page = 0; path && page < 20; page++) {
+      const {
+        data,
+        next,
+      }: { data: { context?: string; description?: string | null; creator?: { login?: string } | null }[]; next: string | null } =
+        await this.request('GET', path);
+      for (const s of data) all.push({ context: s.context ?? '', description: s.description ?? '', creator: s.creator?.login ?? null });
+      path = next;
+    }
+    return all;
+  }
+
+  private login: Promise<string> | null = null;
+
   /**
    * Who the token writes as. A personal token can ask (`GET /user`); the workflow's GITHUB_TOKEN
-   * cannot (403), and writes as `github-actions[bot]`.
+   * cannot (403), and writes as `github-actions[bot]`. Asked once.
    */
-  private async identity(): Promise<string> {
-    try {
-      return (await this.call<{ login: string }>('GET', '/user')).login;
-    } catch (error) {
-      if (error instanceof GitHubApiError && [401, 403, 404].includes(error.status)) return 'github-actions[bot]';
-      throw error;
-    }
+  identity(): Promise<string> {
+    this.login ??= this.call<{ login: string }>('GET', '/user').then(
+      (user) => user.login,
+      (error: unknown) => {
+        if (error instanceof GitHubApiError && [401, 403, 404].includes(error.status)) return 'github-actions[bot]';
+        throw error;
+      },
+    );
+    return this.login;
   }
 
   private async find(issue: number, markers: string[], author: string): Promise<number | null> {

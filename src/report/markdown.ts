@@ -1,7 +1,6 @@
 import { protocolLabel } from './protocol-label.js';
 import type { Change } from '../findings/types.js';
 import { markdownCode, markdownText } from '../base/inert.js';
-import { approvalRecord } from './approval-record.js';
 import { fixedSentence, auditHighlights, stillSentence } from './audit-highlights.js';
 import { featureRows } from './feature-rows.js';
 import { passRateText } from './case-tally.js';
@@ -47,7 +46,6 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
     `## ${VERDICT_ICON[decision.verdict]} mcp-gate: **${decision.verdict}**${approved}: ${cell(b.profile)} → ${cell(c.profile)}${reasons ? ` — ${reasons}` : ''}`,
   );
   head.push('');
-  if (decision.approval?.covers) head.push(approvalRecord(decision.approval.label, decision.approval.covers));
   if (decision.staleApproval) head.push('> [!WARNING]', `> ${cell(decision.staleApproval.message)}`, '');
   for (const r of decision.reasons) head.push(`- **${r.action}** \`${r.code}\` (${r.count}): ${cell(r.message)}`);
   if (!decision.reasons.length) head.push('- No finding asks for Hold or Rollback.');

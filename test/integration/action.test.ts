@@ -29,6 +29,8 @@ const api = {
   comments: [] as Comment[],
   calls: [] as string[],
   deny: false,
+  /** Refuse every commit status (a token without `statuses: write`). */
+  denyStatuses: false,
   failNext: [] as number[],
   maxBody: 65_536,
   labels: [] as string[],
@@ -37,7 +39,8 @@ const api = {
   runs: new Map<number, { conclusion: string | null; head_sha: string; jobs?: { name: string; conclusion: string | null }[] }>(),
   /** Open pull requests, for the fork lookup (`pulls?head=owner:branch`). */
   pulls: [] as { number: number; head: { sha: string; ref: string; repo: { full_name: string; owner: { login: string } } } }[],
-  statuses: [] as { sha: string; state: string; context: string; description: string }[],
+  /** Commit statuses, newest last; the fake's POST records the token's identity as the creator. */
+  statuses: [] as { sha: string; state: string; context: string; description: string; creator?: { login: string } }[],
 };
 const BOT = { login: 'github-actions[bot]' };
 let server: Server;
@@ -105,10 +108,16 @@ beforeAll(async () => {
       }
       const statusMatch = /^\/repos\/acme\/tools\/statuses\/(\w+)$/.exec(req.url ?? '');
       if (req.method === 'POST' && statusMatch) {
-        if (api.deny) return send(403, { message: 'Resource not accessible by integration' });
-        api.statuses.push({ sha: statusMatch[1]!, ...(JSON.parse(body) as { state: string; context: string; description: string }) });
+        if (api.deny || api.denyStatuses) return send(403, { message: 'Resource not accessible by integration' });
+        api.statuses.push({
+          sha: statusMatch[1]!,
+          ...(JSON.parse(body) as { state: string; context: string; description: string }),
+          creator: BOT,
+        });
         return send(201, {});
       }
+      const listStatuses = /^\/repos\/acme\/tools\/commits\/(\w+)\/statuses$/.exec(req.url!.split('?')[0]!);
+      if (req.method === 'GET' && listStatuses) return send(200, api.statuses.filter((x) => x.sha === listStatuses[1]).reverse());
       if (body && (JSON.parse(body) as Comment).body.length > api.maxBody)
         return send(422, {
           message: 'Validation Failed',
@@ -369,7 +378,7 @@ describe('the comment workflow posts what the gate decided', { timeout: 90_000 }
     expect(post.summary).toContain('## ⛔ mcp-gate: **Rollback**');
     expect(post.outputs).toMatchObject({ verdict: 'Rollback', 'pull-request': '7' });
     expect(api.statuses).toEqual([
-      { sha: HEAD, state: 'failure', context: 'mcp-gate', description: 'Rollback', target_url: expect.any(String) },
+      { sha: HEAD, state: 'failure', context: 'mcp-gate', description: 'Rollback', target_url: expect.any(String), creator: BOT },
     ]);
 
     const second = await gateThenComment(dir, GATE, INPUTS);
@@ -557,6 +566,131 @@ describe('the comment workflow posts what the gate decided', { timeout: 90_000 }
     const retried = await commentWorkflow(dir, { 'github-token': 'test-token' }, id);
     expect(retried.code, retried.stderr).toBe(0);
     expect(ours()).toHaveLength(1);
+  });
+});
+
+describe("the approve label's record is the comment workflow's own", { timeout: 90_000 }, () => {
+  const LABEL = 'mcp-gate-approved';
+  const SERVER = join(ROOT, 'test/fixtures/servers/approval-plant-server.mjs');
+  const ours = () => api.comments.find((c) => c.user?.login === BOT.login)?.body ?? '';
+  const gateStatus = () => api.statuses.filter((x) => x.context === 'mcp-gate').at(-1);
+  /** A project whose candidate is approval-plant-server.mjs in `mode`, its planted argument read from plant.txt. */
+  const candidate = (dir: string, mode: 'hold' | 'destructive') =>
+    writeFileSync(
+      join(dir, 'gate.config.yaml'),
+      `version: 1\nprofiles:\n  before: { command: node, args: [${JSON.stringify(SERVER)}, base, plant.txt] }\n  after: { command: node, args: [${JSON.stringify(SERVER)}, ${mode}, plant.txt] }\nbaseline: before\ncandidate: after\n`,
+    );
+  const project = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-record-'));
+    writeFileSync(join(dir, 'plant.txt'), 'remark');
+    candidate(dir, 'hold');
+    return dir;
+  };
+
+  it('a record planted in a tool argument approves nothing: a destructive tool pushed after the label holds', async () => {
+    api.comments = [];
+    api.statuses = [];
+    api.labels = [];
+    try {
+      const dir = project();
+      // What the pull request's author computes ahead: the keys its later push brings, as a record.
+      candidate(dir, 'destructive');
+      const ahead = await runAction(dir, GATE, prEvent());
+      const keys = (JSON.parse(readFileSync(join(ahead.outputs['artifact-dir']!, 'report.json'), 'utf8')) as Report).decision.signalKeys;
+      expect(keys).toHaveLength(2);
+      const record = Buffer.from(JSON.stringify({ label: LABEL, covers: keys })).toString('base64');
+      writeFileSync(join(dir, 'plant.txt'), `<!-- mcp-gate:approval ${record} -->`);
+
+      // A benign Hold, whose comment shows the planted argument's name (inert: it opens no HTML comment).
+      candidate(dir, 'hold');
+      const benign = await gateThenComment(dir, GATE, INPUTS);
+      expect(benign.post.outputs.verdict).toBe('Hold');
+      expect(ours()).toContain('mcp-gate:approval');
+      expect(ours()).not.toMatch(/<!--\s*mcp-gate:approval/);
+
+      // The label, given for that Hold, approves it.
+      api.labels = [LABEL];
+      const approved = await gateThenComment(dir, GATE, INPUTS);
+      expect(approved.post.outputs.verdict, approved.post.stderr).toBe('Promote');
+
+      // The destructive tool, pushed later, was not there when the label was given.
+      candidate(dir, 'destructive');
+      const later = await gateThenComment(dir, GATE, INPUTS);
+      expect(later.post.outputs.verdict).toBe('Hold');
+      expect(ours()).toContain('1 finding is new since, so the verdict stands');
+      expect(gateStatus()).toMatchObject({ state: 'failure', description: 'Hold' });
+    } finally {
+      api.labels = [];
+    }
+  });
+
+  it('a record is authenticated by the status the workflow wrote; one without it approves nothing, and the comment says why', async () => {
+    api.comments = [];
+    api.statuses = [];
+    api.labels = [LABEL];
+    try {
+      const dir = scratchProject();
+      const given = await gateThenComment(dir, GATE, INPUTS);
+      expect(given.post.outputs.verdict).toBe('Promote');
+      const record = ours().split('\n')[1]!;
+      expect(record).toMatch(/^<!-- mcp-gate:approval [A-Za-z0-9+/=]+ -->$/);
+      const made = api.statuses.find((x) => x.context === 'mcp-gate-approval')!;
+      expect(made).toMatchObject({ sha: HEAD, state: 'success', creator: BOT });
+      expect(made.description).toMatch(/^approval record [0-9a-f]{64}$/);
+      expect((await gateThenComment(dir, GATE, INPUTS)).post.outputs.verdict).toBe('Promote');
+
+      // The same record whose status is gone, or was written by someone else: nothing is approved.
+      const theirs = { ...made, creator: { login: 'mallory' } };
+      api.statuses = [theirs];
+      const forged = await gateThenComment(dir, GATE, INPUTS);
+      expect(forged.post.outputs.verdict).toBe('Rollback');
+      expect(ours()).toContain(
+        "label approves nothing on this run: no `mcp-gate-approval` status written by `github-actions[bot]` on `abc123def456` carries the record's digest. What clears this: remove the label and add it again.",
+      );
+      expect(gateStatus()).toMatchObject({ state: 'failure', description: 'Rollback' });
+      expect(ours().split('\n')[1]).toBe(record); // kept, so the next run is refused the same way
+
+      // A record that covers more than its status says (an edited comment), or one that is not a record: nothing.
+      api.statuses = [made];
+      const wider = JSON.parse(Buffer.from(/ (\S+) -->$/.exec(record)![1]!, 'base64').toString()) as { covers: string[] };
+      wider.covers.push('tool-added-destructive|Purge|');
+      for (const line of [
+        `<!-- mcp-gate:approval ${Buffer.from(JSON.stringify(wider)).toString('base64')} -->`,
+        '<!-- mcp-gate:approval %% -->',
+      ]) {
+        api.comments[0]!.body = api.comments[0]!.body.replace(/^(.*\n).*/, `$1${line}`);
+        const edited = await gateThenComment(dir, GATE, INPUTS);
+        expect(edited.post.outputs.verdict).toBe('Rollback');
+        expect(ours()).toContain('label approves nothing on this run');
+      }
+      expect((await gateThenComment(dir, GATE, INPUTS)).post.outputs.verdict).toBe('Rollback');
+
+      // Removed and given again: a new record, authenticated anew.
+      api.labels = [];
+      expect((await gateThenComment(dir, GATE, INPUTS)).post.outputs.verdict).toBe('Rollback');
+      api.labels = [LABEL];
+      expect((await gateThenComment(dir, GATE, INPUTS)).post.outputs.verdict).toBe('Promote');
+    } finally {
+      api.labels = [];
+    }
+  });
+
+  it('a record whose status cannot be written holds for this run, says so, and the next run approves nothing', async () => {
+    api.comments = [];
+    api.statuses = [];
+    api.labels = [LABEL];
+    api.denyStatuses = true;
+    try {
+      const dir = scratchProject();
+      const given = await gateThenComment(dir, GATE, INPUTS);
+      expect(given.post.outputs.verdict).toBe('Promote');
+      expect(ours()).toContain('The approval could not be recorded (`HTTP 403`');
+      api.denyStatuses = false;
+      expect((await gateThenComment(dir, GATE, INPUTS)).post.outputs.verdict).toBe('Rollback');
+    } finally {
+      api.labels = [];
+      api.denyStatuses = false;
+    }
   });
 });
 
