@@ -9,6 +9,7 @@ import { VERDICT_ICON } from '../report/markdown.js';
 import { redact } from '../base/secrets.js';
 import { applyApproval, approvalContext, approvalState, approvalStatusText, type Applied } from './approval.js';
 import { readArtifact, type Artifact } from './artifact.js';
+import { gateWorkflowProblems } from './gate-workflow.js';
 import { commentKey, markersOf, postComment, shortBody } from './comment.js';
 import { appendSummary, CommentsApi, GitHubApiError, input, setOutputs, type GateRun } from './github.js';
 import { describe } from '../base/error-text.js';
@@ -17,6 +18,7 @@ import { describe } from '../base/error-text.js';
  * `mode: comment`: the second workflow, on `workflow_run`. It runs the default branch's code,
  * starts no server and checks out nothing of the pull request. It holds the write token, and
  * posts what the gate job's artifact says, once it has checked it:
+ * - the run must be of the gate workflow, unchanged from the default branch's (gate-workflow.ts);
  * - the artifact is read as untrusted (artifact.ts: named files, caps, the report schema);
  * - the verdict must agree with the gate job's conclusion, read from the API;
  * - the comment is rendered anew from the JSON through the inert markdown renderer;
@@ -47,6 +49,9 @@ type Outcome =
   | { kind: 'bundle'; verdict: Verdict; note: string | null }
   | { kind: 'undecided'; reason: string | null; conclusion: string | null }
   | { kind: 'unverified'; problems: string[] };
+
+/** The gate workflow's file, unless `gate-workflow` names another. */
+const GATE_WORKFLOW = '.github/workflows/mcp-gate.yml';
 
 const fails = (verdict: Verdict, failOn: FailOn): boolean =>
   failOn === 'never' ? false : failOn === 'rollback' ? verdict === 'Rollback' : verdict !== 'Promote';
@@ -140,7 +145,11 @@ export async function commentWorkflow(env: NodeJS.ProcessEnv): Promise<number> {
     return 0;
   }
   const artifact = readArtifact(resolve(input(env, 'artifact-dir', 'mcp-gate-artifact')));
-  const outcome = await outcomeOf(env, api, artifact, verify(artifact, conclusion, failOn), { failOn, pr: pr.number, run });
+  // The run must be the gate, as the default branch defines it, before anything it left is read.
+  const forged = await gateWorkflowProblems(api, run, input(env, 'gate-workflow', GATE_WORKFLOW));
+  const outcome = forged.length
+    ? ({ kind: 'unverified', problems: forged } as const)
+    : await outcomeOf(env, api, artifact, verify(artifact, conclusion, failOn), { failOn, pr: pr.number, run });
   return publish(env, api, { pr, run, failOn }, outcome);
 }
 

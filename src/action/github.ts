@@ -78,6 +78,8 @@ export interface GateRun {
   conclusion: string | null;
   headSha: string;
   htmlUrl: string | null;
+  /** The workflow file the run ran (`.github/workflows/mcp-gate.yml`), as the API says. */
+  path: string | null;
 }
 
 /** The issue-comments API of one repository, and the few run, pull and status calls the comment workflow makes. */
@@ -123,11 +125,24 @@ export class CommentsApi {
 
   /** A workflow run, read from the API (not the event payload): its conclusion is the gate's. */
   async run(id: number): Promise<GateRun> {
-    const run = await this.call<{ id: number; conclusion: string | null; head_sha: string; html_url?: string }>(
+    const run = await this.call<{ id: number; conclusion: string | null; head_sha: string; html_url?: string; path?: string }>(
       'GET',
       `/repos/${this.repository}/actions/runs/${id}`,
     );
-    return { id: run.id, conclusion: run.conclusion, headSha: run.head_sha, htmlUrl: run.html_url ?? null };
+    return { id: run.id, conclusion: run.conclusion, headSha: run.head_sha, htmlUrl: run.html_url ?? null, path: run.path ?? null };
+  }
+
+  /** The blob SHA of a file at `ref` (the default branch when null), or null when there is no such file (404). */
+  async blobAt(path: string, ref: string | null): Promise<string | null> {
+    const query = ref ? `?ref=${encodeURIComponent(ref)}` : '';
+    const file = path.split('/').map(encodeURIComponent).join('/');
+    try {
+      const found = await this.call<{ type?: string; sha?: string }>('GET', `/repos/${this.repository}/contents/${file}${query}`);
+      return found.type === 'file' && typeof found.sha === 'string' ? found.sha : null;
+    } catch (error) {
+      if (error instanceof GitHubApiError && error.status === 404) return null;
+      throw error;
+    }
   }
 
   /** The conclusion of the run's job named `name` (the jobs API), or undefined when no job has that name. */

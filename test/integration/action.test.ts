@@ -36,7 +36,12 @@ const api = {
   labels: [] as string[],
   delayMs: 0,
   /** Workflow runs by id: the gate's conclusion and commit, as the API reports them. */
-  runs: new Map<number, { conclusion: string | null; head_sha: string; jobs?: { name: string; conclusion: string | null }[] }>(),
+  runs: new Map<
+    number,
+    { conclusion: string | null; head_sha: string; path?: string; jobs?: { name: string; conclusion: string | null }[] }
+  >(),
+  /** Files of the repository, by path: their blob on the default branch, and (if it differs) at the head commit. */
+  files: new Map<string, { base: string; head?: string }>([['.github/workflows/mcp-gate.yml', { base: 'blob-gate-1' }]]),
   /** Open pull requests, for the fork lookup (`pulls?head=owner:branch`). */
   pulls: [] as { number: number; head: { sha: string; ref: string; repo: { full_name: string; owner: { login: string } } } }[],
   /** Commit statuses, newest last; the fake's POST records the token's identity as the creator. */
@@ -96,8 +101,16 @@ beforeAll(async () => {
           id: Number(runMatch[1]),
           conclusion: run.conclusion,
           head_sha: run.head_sha,
+          path: run.path ?? '.github/workflows/mcp-gate.yml',
           html_url: `https://github.test/acme/tools/actions/runs/${runMatch[1]}`,
         });
+      }
+      const contents = /^\/repos\/acme\/tools\/contents\/(.+)$/.exec(req.url!.split('?')[0]!);
+      if (req.method === 'GET' && contents) {
+        const file = api.files.get(decodeURIComponent(contents[1]!));
+        const ref = new URL(req.url!, 'http://x').searchParams.get('ref');
+        const sha = ref === HEAD ? (file?.head ?? file?.base) : ref === null ? file?.base : undefined;
+        return sha ? send(200, { type: 'file', path: contents[1], sha }) : send(404, { message: 'Not Found' });
       }
       if (req.method === 'GET' && req.url!.split('?')[0] === '/repos/acme/tools/pulls') {
         const head = new URL(req.url!, 'http://x').searchParams.get('head');
@@ -255,7 +268,7 @@ async function gateThenComment(
   dir: string,
   gateInputs: Record<string, string>,
   commentInputs: Record<string, string>,
-  options: { fork?: boolean; conclusion?: string; tamper?: (store: string) => void; env?: Record<string, string> } = {},
+  options: { fork?: boolean; conclusion?: string; path?: string; tamper?: (store: string) => void; env?: Record<string, string> } = {},
 ): Promise<TwoWorkflows> {
   const gate = await runAction(dir, gateInputs, prEvent([], options.fork));
   const store = join(dir, 'mcp-gate-artifact');
@@ -264,7 +277,7 @@ async function gateThenComment(
   if (gate.outputs['artifact-dir']) cpSync(gate.outputs['artifact-dir'], store, { recursive: true });
   options.tamper?.(store);
   const id = nextRunId++;
-  api.runs.set(id, { conclusion: options.conclusion ?? (gate.code === 0 ? 'success' : 'failure'), head_sha: HEAD });
+  api.runs.set(id, { conclusion: options.conclusion ?? (gate.code === 0 ? 'success' : 'failure'), head_sha: HEAD, path: options.path });
   const post = await commentWorkflow(dir, commentInputs, id, options.fork, options.env);
   return { gate, post };
 }
@@ -477,6 +490,8 @@ describe('the comment workflow posts what the gate decided', { timeout: 90_000 }
         '1 finding is new since, so the verdict stands. What clears this: remove the label and add it again',
       );
       expect(api.statuses.at(-1)).toMatchObject({ state: 'failure' });
+      // Stale stays stale: the record is kept, so the next run is not read as a label just given.
+      expect((await gateThenComment(dir, GATE, INPUTS)).post.outputs.verdict).toBe('Rollback');
 
       // Removed: not approved, and the record goes, so adding it again approves what is there then.
       api.labels = [];
@@ -720,6 +735,53 @@ describe('a planted or tampered artifact cannot change what is posted', { timeou
     expect(api.statuses.at(-1)).toMatchObject({ state: 'error', description: 'could not verify' });
   });
 
+  it('a workflow the pull request adds under the gate\'s name, or an edited gate workflow, is "could not verify"', async () => {
+    // The PR's own workflow, named mcp-gate, uploads a Promote of its own and succeeds to match.
+    const promote = (store: string) =>
+      editReport(store, (r) => {
+        r.decision = { verdict: 'Promote', reasons: [], exceptionsApplied: [] };
+      });
+    for (const [path, head, why] of [
+      [
+        '.github/workflows/evil.yml',
+        undefined,
+        'the run is of .github/workflows/evil.yml, not the gate workflow .github/workflows/mcp-gate.yml',
+      ],
+      [
+        '.github/workflows/mcp-gate.yml',
+        'blob-edited',
+        ".github/workflows/mcp-gate.yml at the run's commit abc123def456 is not the default branch's",
+      ],
+    ] as const) {
+      api.comments = [];
+      api.statuses = [];
+      api.files.set('.github/workflows/mcp-gate.yml', { base: 'blob-gate-1', ...(head && { head }) });
+      try {
+        const { post } = await gateThenComment(scratchProject(), GATE, INPUTS, { path, conclusion: 'success', tamper: promote });
+        expect(post.code).toBe(1);
+        expect(body()).toMatch(/## ⛔ mcp-gate: could not verify/);
+        expect(body()).toContain(why);
+        expect(body()).not.toContain('**Promote**');
+        expect(post.outputs.verdict).toBe('unverified');
+        expect(api.statuses.at(-1)).toMatchObject({ context: 'mcp-gate', state: 'error', description: 'could not verify' });
+      } finally {
+        api.files.set('.github/workflows/mcp-gate.yml', { base: 'blob-gate-1' });
+      }
+    }
+    // The gate-workflow input names another file: a run of it is the gate.
+    api.files.set('.github/workflows/gate.yml', { base: 'blob-gate-2' });
+    const named = await gateThenComment(
+      scratchProject(),
+      GATE,
+      { ...INPUTS, 'gate-workflow': '.github/workflows/gate.yml' },
+      {
+        path: '.github/workflows/gate.yml',
+      },
+    );
+    expect(named.post.code, named.post.stderr).toBe(0);
+    expect(named.post.outputs.verdict).toBe('Rollback');
+  });
+
   it('a report that fails the schema, or an approval the gate job never gives, is "could not verify"', async () => {
     for (const tamper of [
       (r: Report) => Object.assign(r.decision, { verdict: 'Approved' }),
@@ -877,7 +939,7 @@ describe('no token where the candidate runs', { timeout: 60_000 }, () => {
     const { text, parsed } = workflow('examples/workflows/mcp-gate-comment.yml');
     expect(Object.keys(parsed.on)).toEqual(['workflow_run']);
     expect(parsed.on.workflow_run).toEqual({ workflows: [gate.name], types: ['completed'] });
-    expect(parsed.permissions).toEqual({ actions: 'read', 'pull-requests': 'write', statuses: 'write' });
+    expect(parsed.permissions).toEqual({ actions: 'read', contents: 'read', 'pull-requests': 'write', statuses: 'write' });
     expect(text).not.toMatch(/actions\/checkout|npm |npx |^\s*(- )?run:/m); // nothing of the pull request is checked out or run
     const steps = parsed.jobs.comment!.steps;
     expect(steps.find((s) => s.uses?.startsWith('actions/download-artifact'))!.with).toMatchObject({
@@ -949,6 +1011,7 @@ describe('action.yml', () => {
       'github-token',
       'artifact-dir',
       'gate-job',
+      'gate-workflow',
       'status',
     ]);
     expect(Object.keys(action.outputs)).toEqual([
@@ -966,7 +1029,17 @@ describe('action.yml', () => {
     expect(gate.run).toMatch(/\n *node "\$\{\{ github\.action_path \}\}\/bin\/mcp-gate-action\.js"\n$/);
     // Every input reaches the step that reads it, under the name it reads: the token only the comment step's.
     const gateInputs = ['mode', 'config', 'baseline', 'candidate', 'fail-on', 'report-dir', 'comment', 'comment-key', 'approve-label'];
-    const commentInputs = ['config', 'fail-on', 'comment-key', 'approve-label', 'github-token', 'artifact-dir', 'gate-job', 'status'];
+    const commentInputs = [
+      'config',
+      'fail-on',
+      'comment-key',
+      'approve-label',
+      'github-token',
+      'artifact-dir',
+      'gate-job',
+      'gate-workflow',
+      'status',
+    ];
     for (const name of Object.keys(action.inputs)) {
       expect(gateInputs.includes(name) || commentInputs.includes(name), name).toBe(true);
       if (gateInputs.includes(name)) expect(gate.env![`INPUT_${name.toUpperCase()}`], name).toBe(`\${{ inputs.${name} }}`);
