@@ -1,6 +1,7 @@
 import { approveKeys, type Decision } from '../decide/decide.js';
 import { markdownCode } from '../base/inert.js';
 import { readRecord, recordDigest, recordLine, type ApprovalRecord } from './approval-record.js';
+import { labelRefusal } from './approvers.js';
 import type { CommentsApi } from './github.js';
 
 /**
@@ -9,7 +10,8 @@ import type { CommentsApi } from './github.js';
  * first comment written while it is on records their keys (approval-record.ts), with a commit
  * status that authenticates the record, and later runs are approved only if they bring nothing
  * else. A comment written without the label carries no record, so removing the label and adding
- * it again approves what is there then. A record that cannot be verified approves nothing.
+ * it again approves what is there then. A record that cannot be verified approves nothing, and so
+ * does a label added by someone who may not approve (approvers.ts).
  */
 export type ApprovalState =
   | { kind: 'off' }
@@ -39,9 +41,16 @@ export const approvalStatusText = (record: ApprovalRecord): string => `approval 
 /** Written in place of a record that failed, so the label keeps approving nothing until it is given again. */
 const VOID_LINE = '<!-- mcp-gate:approval void -->';
 
-export async function approvalState(api: CommentsApi, label: string, place: ApprovalPlace, markers: string[]): Promise<ApprovalState> {
+export async function approvalState(
+  api: CommentsApi,
+  { label, approvers }: { label: string; approvers: string[] | null },
+  place: ApprovalPlace,
+  markers: string[],
+): Promise<ApprovalState> {
   const labels = await api.labels(place.pr);
   if (!labels.includes(label)) return { kind: 'off' };
+  const refused = await labelRefusal(api, place.pr, label, approvers);
+  if (refused) return { kind: 'ignored', why: refused };
   const body = await api.ownComment(place.pr, markers);
   if (body?.split('\n')[1] === VOID_LINE)
     return { kind: 'unverified', why: 'an earlier record of it could not be verified', line: VOID_LINE };

@@ -7,6 +7,7 @@ import { inert, markdownBlock, markdownCode } from '../base/inert.js';
 import { render } from '../report/formats.js';
 import { VERDICT_ICON } from '../report/markdown.js';
 import { redact } from '../base/secrets.js';
+import { approversOf } from './approvers.js';
 import { applyApproval, approvalContext, approvalState, approvalStatusText, type Applied } from './approval.js';
 import { readArtifact, type Artifact } from './artifact.js';
 import { gateWorkflowProblems } from './gate-workflow.js';
@@ -171,6 +172,7 @@ function commentInputs(env: NodeJS.ProcessEnv) {
         message: 'comment runs in a workflow on workflow_run (see examples/workflows/mcp-gate-comment.yml)',
       },
     ]);
+  approversOf(input(env, 'approvers')); // a bad list is a usage error before anything is read
   const api = CommentsApi.fromEnv(env, input(env, 'github-token') || env.GITHUB_TOKEN || '');
   if (!api) throw new InputError([{ file: 'action inputs', line: null, path: 'github-token', message: 'mode: comment needs a token' }]);
   return { failOn, payload, api };
@@ -185,6 +187,7 @@ async function outcomeOf(
   { failOn, pr, run }: { failOn: FailOn; pr: number; run: GateRun },
 ): Promise<Outcome> {
   const label = input(env, 'approve-label');
+  const approvers = approversOf(input(env, 'approvers'));
   const neverNote =
     failOn === 'never' ? 'With `fail-on: never` the gate job always succeeds, so its conclusion cannot confirm this verdict.' : null;
   if (checked.kind !== 'ok') return checked;
@@ -193,7 +196,7 @@ async function outcomeOf(
   const explicitKey = input(env, 'comment-key') ? commentKey(env) : null;
   const place = { pr, key: commentKey(env), sha: run.headSha, context: approvalContext(explicitKey) };
   const { decision, ...approval } = label
-    ? applyApproval(report.decision, label, await approvalState(api, label, place, markersOf(env)), place)
+    ? applyApproval(report.decision, label, await approvalState(api, { label, approvers }, place, markersOf(env)), place)
     : { decision: report.decision, line: null, made: null, note: null };
   try {
     // Rendered anew from the checked JSON: the renderer makes every server string inert.

@@ -123,6 +123,36 @@ export class CommentsApi {
     return labels.map((l) => l.name);
   }
 
+  /** Who last added `label` to the issue (its `labeled` events, every page), or null when no event says. */
+  async labeledBy(issue: number, label: string): Promise<string | null> {
+    let actor: string | null = null;
+    let path: string | null = `/repos/${this.repository}/issues/${issue}/events?per_page=100`;
+    for (let page = 0; path && page < 50; page++) {
+      const {
+        data,
+        next,
+      }: { data: { event?: string; label?: { name?: string }; actor?: { login?: string } | null }[]; next: string | null } =
+        await this.request('GET', path);
+      for (const e of data) if (e.event === 'labeled' && e.label?.name === label) actor = e.actor?.login ?? null;
+      path = next;
+    }
+    return actor;
+  }
+
+  /** A user's role on the repository (`admin`, `maintain`, `write`, `triage`, `read`, a custom role), or null when they have none. */
+  async roleOf(login: string): Promise<string | null> {
+    try {
+      const found = await this.call<{ permission?: string; role_name?: string }>(
+        'GET',
+        `/repos/${this.repository}/collaborators/${encodeURIComponent(login)}/permission`,
+      );
+      return found.role_name ?? found.permission ?? null;
+    } catch (error) {
+      if (error instanceof GitHubApiError && error.status === 404) return null;
+      throw error;
+    }
+  }
+
   /** A workflow run, read from the API (not the event payload): its conclusion is the gate's. */
   async run(id: number): Promise<GateRun> {
     const run = await this.call<{ id: number; conclusion: string | null; head_sha: string; html_url?: string; path?: string }>(

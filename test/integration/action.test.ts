@@ -34,6 +34,14 @@ const api = {
   failNext: [] as number[],
   maxBody: 65_536,
   labels: [] as string[],
+  /** The pull request's `labeled` events; null: each label in `labels`, added by `maintainer`. */
+  labelEvents: null as { event: string; label: { name: string }; actor: { login: string } }[] | null,
+  /** Repository roles by login (the collaborator permission API); anyone else is not a collaborator (404). */
+  roles: new Map([
+    ['maintainer', 'maintain'],
+    ['owner', 'admin'],
+    ['mallory', 'write'],
+  ]),
   delayMs: 0,
   /** Workflow runs by id: the gate's conclusion and commit, as the API reports them. */
   runs: new Map<
@@ -86,6 +94,18 @@ beforeAll(async () => {
           }),
         });
         return res.end(JSON.stringify(api.comments.slice((page - 1) * 100, page * 100)));
+      }
+      if (req.method === 'GET' && req.url!.split('?')[0] === '/repos/acme/tools/issues/7/events')
+        return send(
+          200,
+          api.labelEvents ?? api.labels.map((name) => ({ event: 'labeled', label: { name }, actor: { login: 'maintainer' } })),
+        );
+      const permission = /^\/repos\/acme\/tools\/collaborators\/([^/]+)\/permission$/.exec(req.url ?? '');
+      if (req.method === 'GET' && permission) {
+        const role = api.roles.get(decodeURIComponent(permission[1]!));
+        if (!role) return send(404, { message: 'Not Found' });
+        const base = role === 'maintain' ? 'write' : role === 'triage' ? 'read' : role;
+        return send(200, { permission: base, role_name: role, user: { login: permission[1] } });
       }
       if (req.method === 'GET' && req.url!.split('?')[0] === '/repos/acme/tools/issues/7/labels')
         return send(
@@ -690,6 +710,48 @@ describe("the approve label's record is the comment workflow's own", { timeout: 
     }
   });
 
+  it('the label counts only from an approver: the last person who added it, by role or by the approvers input', async () => {
+    api.comments = [];
+    api.statuses = [];
+    api.labels = [LABEL];
+    const added = (...logins: string[]) =>
+      (api.labelEvents = logins.map((login) => ({ event: 'labeled', label: { name: LABEL }, actor: { login } })));
+    try {
+      const dir = scratchProject();
+      // The pull request's author, with write access, labels it themselves.
+      added('maintainer', 'mallory');
+      const own = await gateThenComment(dir, GATE, INPUTS);
+      expect(own.post.outputs.verdict).toBe('Rollback');
+      expect(ours()).toContain(
+        'The `mcp-gate-approved` label approves nothing on this run: it was added by `mallory`, whose role on this repository is `write`; it takes someone with the admin or maintain role (or a login the `approvers` input lists) to add it.',
+      );
+      expect(ours().split('\n')[1]).not.toMatch(/mcp-gate:approval/);
+      expect(gateStatus()).toMatchObject({ state: 'failure', description: 'Rollback' });
+      // Someone who is not a collaborator at all.
+      added('someone');
+      expect((await gateThenComment(dir, GATE, INPUTS)).post.outputs.verdict).toBe('Rollback');
+      expect(ours()).toContain('it was added by `someone`, whose role on this repository is none');
+      // A maintainer adds it: approved.
+      added('mallory', 'maintainer');
+      expect((await gateThenComment(dir, GATE, INPUTS)).post.outputs.verdict).toBe('Promote');
+
+      // With an approvers list, only those logins count, whatever their role.
+      api.comments = [];
+      const listed = { ...INPUTS, approvers: '@alice, bob' };
+      added('owner');
+      expect((await gateThenComment(dir, GATE, listed)).post.outputs.verdict).toBe('Rollback');
+      expect(ours()).toContain('it was added by `owner`, who is not among the approvers (`alice`, `bob`, the `approvers` input)');
+      added('bob');
+      expect((await gateThenComment(dir, GATE, listed)).post.outputs.verdict).toBe('Promote');
+      const team = await commentWorkflow(dir, { ...INPUTS, approvers: '@acme/release-owners' }, nextRunId - 1);
+      expect(team.code).toBe(3);
+      expect(team.stderr).toContain('action inputs: approvers: must list GitHub logins (teams are not read: name their members)');
+    } finally {
+      api.labels = [];
+      api.labelEvents = null;
+    }
+  });
+
   it('a record whose status cannot be written holds for this run, says so, and the next run approves nothing', async () => {
     api.comments = [];
     api.statuses = [];
@@ -1008,6 +1070,7 @@ describe('action.yml', () => {
       'comment',
       'comment-key',
       'approve-label',
+      'approvers',
       'github-token',
       'artifact-dir',
       'gate-job',
@@ -1034,6 +1097,7 @@ describe('action.yml', () => {
       'fail-on',
       'comment-key',
       'approve-label',
+      'approvers',
       'github-token',
       'artifact-dir',
       'gate-job',
