@@ -844,11 +844,17 @@ describe('a planted or tampered artifact cannot change what is posted', { timeou
     expect(named.post.outputs.verdict).toBe('Rollback');
   });
 
-  it('a report that fails the schema, or an approval the gate job never gives, is "could not verify"', async () => {
+  it('a report that fails the schema (fields the comment shows included), or an approval the gate job never gives, is "could not verify"', async () => {
     for (const tamper of [
       (r: Report) => Object.assign(r.decision, { verdict: 'Approved' }),
       (r: Report) => Object.assign(r, { diff: 'nothing changed' }),
       (r: Report) => Object.assign(r.decision, { approval: { by: 'label', label: 'x', verdictBefore: 'Rollback' }, verdict: 'Promote' }),
+      // Fields the comment shows, in shapes the gate never writes: a mention, a link, an image, a fence closed.
+      (r: Report) => r.decision.exceptionsApplied.push({ code: 'x @octocat', reason: 'r', expires: '<img src=x>', matched: 1 }),
+      (r: Report) => (r.diff.changes[0]!.fingerprint = 'abc\n```\n## ✅ mcp-gate: **Promote** @octocat'),
+      (r: Report) => (r.baseline.contractHash = '`@octocat` [x](https://evil.example)'),
+      (r: Report) => Object.assign(r, { policy: { base: 'x', files: [{ file: 'f', change: '@octocat' }] } }),
+      (r: Report) => (r.startedAt = '<img src=x>'),
     ]) {
       api.comments = [];
       const { post } = await gateThenComment(scratchProject(), GATE, INPUTS, { tamper: (store) => editReport(store, tamper) });
