@@ -105,7 +105,7 @@ function body(outcome: Exclude<Outcome, { kind: 'verdict' }>, run: GateRun | nul
       `The gate job${link} ended ${markdownCode(outcome.conclusion ?? 'without a conclusion')} without a verdict, so no verdict is shown.`,
       '',
       outcome.reason
-        ? `The reason, as the gate job wrote it:\n\n${markdownBlock(inert(outcome.reason))}`
+        ? `The reason, as the gate job wrote it:\n\n${markdownBlock(outcome.reason)}`
         : 'The gate job left no reason; its log has it.',
     ].join('\n');
   }
@@ -115,7 +115,7 @@ function body(outcome: Exclude<Outcome, { kind: 'verdict' }>, run: GateRun | nul
       '',
       `The gate job's report${link} could not be checked, so no verdict is shown and this workflow fails:`,
       '',
-      markdownBlock(inert(outcome.problems.slice(0, 10).join('\n'))),
+      markdownBlock(outcome.problems.slice(0, 10).join('\n')),
     ].join('\n');
   }
   return [

@@ -468,6 +468,23 @@ describe('the comment workflow posts what the gate decided', { timeout: 90_000 }
     expect(api.statuses.at(-1)).toMatchObject({ state: 'error', description: 'could not decide' });
   });
 
+  it('the reason of an undecided run is shown line by line in its fence, inert', async () => {
+    api.comments = [];
+    const { post } = await gateThenComment(scratchProject(), GATE, INPUTS, {
+      conclusion: 'failure',
+      tamper: (store) => {
+        rmSync(join(store, 'report.json'));
+        writeFileSync(
+          join(store, 'undecided.json'),
+          JSON.stringify({ reason: 'baseline unavailable\n  at spawn: ENOENT\n```\n<!-- x --> @octocat' }),
+        );
+      },
+    });
+    expect(post.code, post.stderr).toBe(0);
+    expect(ours()[0]!.body).toContain('\n````\nbaseline unavailable\n  at spawn: ENOENT\n```\n<!-\\u{2D} x -\\u{2D}> @octocat\n````');
+    expect(ours()[0]!.body).not.toContain('unavailable\\n');
+  });
+
   it('a gate job that uploaded nothing and failed is "could not decide" too', async () => {
     api.comments = [];
     const { post } = await gateThenComment(scratchProject(), GATE, INPUTS, { tamper: (store) => rmSync(join(store, 'report.json')) });
