@@ -2,7 +2,7 @@ import { approveKeys, type Decision } from '../decide/decide.js';
 import { markdownCode } from '../base/inert.js';
 import { readRecord, recordDigest, recordLine, type ApprovalRecord } from './approval-record.js';
 import { labelRefusal } from './approvers.js';
-import type { CommentsApi } from './github.js';
+import type { CommentsApi } from './github-api.js';
 
 /**
  * What an approve label means on this run, applied by the comment workflow (the gate job holds no

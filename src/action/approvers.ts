@@ -1,6 +1,6 @@
 import { InputError } from '../base/problems.js';
 import { markdownCode } from '../base/inert.js';
-import { GitHubApiError, type CommentsApi } from './github.js';
+import { GitHubApiError, type CommentsApi } from './github-api.js';
 
 /**
  * Who may approve with the label (docs/github-action.md, Approvals). A label is anyone's who can

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { FAIL_ONS, type FailOn } from '../commands/io.js';
 import { InputError } from '../base/problems.js';
 import type { Decision, Verdict } from '../decide/decide.js';
@@ -9,14 +7,17 @@ import { VERDICT_ICON } from '../report/markdown.js';
 import { redact } from '../base/secrets.js';
 import { approversOf } from './approvers.js';
 import { applyApproval, approvalContext, approvalState, approvalStatusText, type Applied } from './approval.js';
-import { readArtifact, type Artifact } from './artifact.js';
+import type { Artifact } from './artifact.js';
 import { gateWorkflowProblems } from './gate-workflow.js';
+import { gateRunOf, triggerOf } from './gate-run.js';
 import { commentKey, markersOf, postComment, shortBody } from './comment.js';
-import { appendSummary, CommentsApi, GitHubApiError, input, setOutputs, type GateRun } from './github.js';
+import { CommentsApi, GitHubApiError, type GateRun } from './github-api.js';
+import { appendSummary, input, setOutputs } from './github.js';
 import { describe } from '../base/error-text.js';
 
 /**
- * `mode: comment`: the second workflow, on `workflow_run`. It runs the default branch's code,
+ * `mode: comment`: the second workflow, on `workflow_run` (and on `pull_request_target` for a label
+ * change, which renders the last gate run again: gate-run.ts). It runs the default branch's code,
  * starts no server and checks out nothing of the pull request. It holds the write token, and
  * posts what the gate job's artifact says, once it has checked it:
  * - the run must be of the gate workflow, unchanged from the default branch's (gate-workflow.ts);
@@ -26,17 +27,6 @@ import { describe } from '../base/error-text.js';
  * - the approve label is applied here, and a commit status carries the final verdict.
  * Anything it cannot check is posted as "could not verify", and the workflow fails.
  */
-
-interface WorkflowRunEvent {
-  workflow_run?: {
-    id: number;
-    event: string;
-    head_sha: string;
-    head_branch: string | null;
-    head_repository?: { full_name?: string; owner?: { login?: string } } | null;
-    pull_requests?: { number: number; head?: { sha?: string } }[];
-  };
-}
 
 /** What the comment workflow concluded: posted as the comment, the summary and the status. */
 type Outcome =
@@ -127,55 +117,40 @@ function body(outcome: Exclude<Outcome, { kind: 'verdict' }>, run: GateRun | nul
 }
 
 export async function commentWorkflow(env: NodeJS.ProcessEnv): Promise<number> {
-  const { failOn, payload, api } = commentInputs(env);
-  if (payload.event !== 'pull_request') {
-    appendSummary(env, `mcp-gate: the gate's run was for a ${inert(payload.event)} event, not a pull request: nothing to comment on.\n`);
+  const { failOn, trigger, api } = commentInputs(env);
+  const gateWorkflow = input(env, 'gate-workflow', GATE_WORKFLOW);
+  const found = await gateRunOf(env, api, trigger, gateWorkflow);
+  if ('none' in found) {
+    appendSummary(env, `mcp-gate: ${found.none}.\n`);
     return 0;
   }
-  // The conclusion and commit come from the API; the artifact's claims are checked against them.
-  const run = await api.run(payload.id);
+  const { run, pr, artifact } = found;
   const job = input(env, 'gate-job');
-  const conclusion = job ? await api.jobConclusion(payload.id, job) : run.conclusion;
+  const conclusion = job ? await api.jobConclusion(run.id, job) : run.conclusion;
   if (conclusion === undefined)
     throw new InputError([
-      { file: 'action inputs', line: null, path: 'gate-job', message: `no job named ${JSON.stringify(job)} in run ${payload.id}` },
+      { file: 'action inputs', line: null, path: 'gate-job', message: `no job named ${JSON.stringify(job)} in run ${run.id}` },
     ]);
-  const pr = await pullRequestOf(api, payload, run.headSha);
-  if (!pr) {
-    appendSummary(env, `mcp-gate: no open pull request has ${run.headSha.slice(0, 12)} as its head: nothing to comment on.\n`);
-    return 0;
-  }
-  const artifact = readArtifact(resolve(input(env, 'artifact-dir', 'mcp-gate-artifact')));
   // The run must be the gate, as the default branch defines it, before anything it left is read.
-  const forged = await gateWorkflowProblems(api, run, input(env, 'gate-workflow', GATE_WORKFLOW));
+  const forged = await gateWorkflowProblems(api, run, gateWorkflow);
   const outcome = forged.length
     ? ({ kind: 'unverified', problems: forged } as const)
     : await outcomeOf(env, api, artifact, verify(artifact, conclusion, failOn), { failOn, pr: pr.number, run });
   return publish(env, api, { pr, run, failOn }, outcome);
 }
 
-/** The mode's inputs and event, checked: fail-on, a workflow_run payload, and a token. */
+/** The mode's inputs and event, checked: fail-on, the event (gate-run.ts), and a token. */
 function commentInputs(env: NodeJS.ProcessEnv) {
   const failOn = input(env, 'fail-on', 'hold') as FailOn;
   if (!FAIL_ONS.includes(failOn))
     throw new InputError([
       { file: 'action inputs', line: null, path: 'fail-on', message: `must be rollback, hold or never, not ${JSON.stringify(failOn)}` },
     ]);
-  const event = (env.GITHUB_EVENT_PATH ? JSON.parse(readFileSync(env.GITHUB_EVENT_PATH, 'utf8')) : {}) as WorkflowRunEvent;
-  const payload = event.workflow_run;
-  if (env.GITHUB_EVENT_NAME !== 'workflow_run' || !payload)
-    throw new InputError([
-      {
-        file: 'action inputs',
-        line: null,
-        path: 'mode',
-        message: 'comment runs in a workflow on workflow_run (see examples/workflows/mcp-gate-comment.yml)',
-      },
-    ]);
+  const trigger = triggerOf(env);
   approversOf(input(env, 'approvers')); // a bad list is a usage error before anything is read
   const api = CommentsApi.fromEnv(env, input(env, 'github-token') || env.GITHUB_TOKEN || '');
   if (!api) throw new InputError([{ file: 'action inputs', line: null, path: 'github-token', message: 'mode: comment needs a token' }]);
-  return { failOn, payload, api };
+  return { failOn, trigger, api };
 }
 
 /** What the comment says: the verified verdict (with a label's approval), the bundle's, or why there is none. */
@@ -286,21 +261,4 @@ async function status(
     // The comment stands; a missing `statuses: write` only costs the status.
     process.stderr.write(`mcp-gate: could not set the ${context} status: ${error instanceof Error ? error.message : String(error)}\n`);
   }
-}
-
-/**
- * The pull request of the gate's run: the payload's `pull_requests` (a same-repository branch), or,
- * for a fork (whose payload lists none), the open pull request whose head is that branch at that
- * commit. Never a number the artifact claims.
- */
-async function pullRequestOf(
-  api: CommentsApi,
-  payload: NonNullable<WorkflowRunEvent['workflow_run']>,
-  sha: string,
-): Promise<{ number: number; fromFork: boolean } | null> {
-  const listed = payload.pull_requests?.find((p) => !p.head?.sha || p.head.sha === sha);
-  if (listed) return { number: listed.number, fromFork: false };
-  const owner = payload.head_repository?.owner?.login;
-  if (!owner || !payload.head_branch) return null;
-  return (await api.pullsAt(owner, payload.head_branch, sha))[0] ?? null;
 }

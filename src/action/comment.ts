@@ -2,7 +2,8 @@ import { describe } from '../base/error-text.js';
 import { STICKY_MARKER, VERDICT_ICON } from '../report/markdown.js';
 import { redact } from '../base/secrets.js';
 import { command } from './annotations.js';
-import { CommentsApi, GitHubApiError, input } from './github.js';
+import { CommentsApi, GitHubApiError } from './github-api.js';
+import { input } from './github.js';
 
 /**
  * The sticky pull-request comment: its marker and key, and the body GitHub is sent (or the short

@@ -1,5 +1,5 @@
 import { describe } from '../base/error-text.js';
-import { GitHubApiError, type CommentsApi, type GateRun } from './github.js';
+import { GitHubApiError, type CommentsApi, type GateRun } from './github-api.js';
 
 /**
  * Whether the run whose artifact the comment workflow reads is the gate: `workflow_run` fires for

@@ -233,7 +233,7 @@ function approveSection(report: Report, options: MarkdownOptions): string[] {
   else {
     if (options.approveLabel)
       out.push(
-        `- For this pull request only: add the ${markdownCode(options.approveLabel)} label. It approves the findings present when it is given; the gate runs again on the label's event.`,
+        `- For this pull request only: add the ${markdownCode(options.approveLabel)} label. It approves the findings present when it is given (by someone who may approve); this comment is rendered again on the label's event.`,
       );
     const policy = report.decision.reasons.some((r) => r.code === 'gate-policy-changed');
     // An exception is an edit to the gate config, itself policy: never advised for the policy Hold.

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { crc32, deflateRawSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -50,6 +51,8 @@ const api = {
   >(),
   /** Files of the repository, by path: their blob on the default branch, and (if it differs) at the head commit. */
   files: new Map<string, { base: string; head?: string }>([['.github/workflows/mcp-gate.yml', { base: 'blob-gate-1' }]]),
+  /** Each run's artifact `mcp-gate-report`, as the API serves it: a zip. */
+  artifacts: new Map<number, Buffer>(),
   /** Open pull requests, for the fork lookup (`pulls?head=owner:branch`). */
   pulls: [] as { number: number; head: { sha: string; ref: string; repo: { full_name: string; owner: { login: string } } } }[],
   /** Commit statuses, newest last; the fake's POST records the token's identity as the creator. */
@@ -73,6 +76,12 @@ beforeAll(async () => {
     const answer = (fail: number | undefined) => {
       if (gone) return; // the client timed out and went away
       api.calls.push(`${req.method} ${req.url?.split('?')[0]}`);
+      // Where GitHub redirects an artifact's download: storage that takes no token.
+      const stored = /^\/storage\/(\d+)\.zip$/.exec(req.url ?? '');
+      if (req.method === 'GET' && stored) {
+        const zip = api.artifacts.get(Number(stored[1]));
+        return zip ? res.writeHead(200, { 'content-type': 'application/zip' }).end(zip) : res.writeHead(404).end();
+      }
       const send = (status: number, value: unknown) =>
         res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
       if (req.headers.authorization !== 'Bearer test-token') return send(401, { message: 'Bad credentials' });
@@ -112,6 +121,35 @@ beforeAll(async () => {
           200,
           api.labels.map((name) => ({ name })),
         );
+      const workflowRuns = /^\/repos\/acme\/tools\/actions\/workflows\/([^/]+)\/runs$/.exec(req.url!.split('?')[0]!);
+      if (req.method === 'GET' && workflowRuns) {
+        const query = new URL(req.url!, 'http://x').searchParams;
+        const runs = [...api.runs]
+          .filter(
+            ([, r]) => (r.path ?? '.github/workflows/mcp-gate.yml').endsWith(`/${workflowRuns[1]}`) && r.head_sha === query.get('head_sha'),
+          )
+          .map(([id, r]) => ({ id, run_number: id, head_sha: r.head_sha, status: r.conclusion === null ? 'in_progress' : 'completed' }))
+          .reverse();
+        return send(200, { total_count: runs.length, workflow_runs: runs });
+      }
+      const runArtifacts = /^\/repos\/acme\/tools\/actions\/runs\/(\d+)\/artifacts$/.exec(req.url!.split('?')[0]!);
+      if (req.method === 'GET' && runArtifacts) {
+        const id = Number(runArtifacts[1]);
+        const zip = api.artifacts.get(id);
+        const artifacts = zip
+          ? [
+              {
+                name: 'mcp-gate-report',
+                expired: false,
+                size_in_bytes: zip.length,
+                archive_download_url: `${apiUrl}/repos/acme/tools/actions/artifacts/${id}/zip`,
+              },
+            ]
+          : [];
+        return send(200, { total_count: artifacts.length, artifacts });
+      }
+      const download = /^\/repos\/acme\/tools\/actions\/artifacts\/(\d+)\/zip$/.exec(req.url ?? '');
+      if (req.method === 'GET' && download) return res.writeHead(302, { location: `${apiUrl}/storage/${download[1]}.zip` }).end();
       const runMatch = /^\/repos\/acme\/tools\/actions\/runs\/(\d+)(\/jobs)?$/.exec(req.url!.split('?')[0]!);
       if (req.method === 'GET' && runMatch) {
         const run = api.runs.get(Number(runMatch[1]));
@@ -273,6 +311,63 @@ const commentWorkflow = (dir: string, inputs: Record<string, string>, id: number
     env,
   });
 
+/** A folder as a zip archive, the way the API serves an artifact (deflated entries, a central directory). */
+function zipOf(dir: string, entries = readdirSync(dir).map((name) => ({ name, data: readFileSync(join(dir, name)) }))): Buffer {
+  const parts: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const { name, data } of entries) {
+    const packed = deflateRawSync(data);
+    const title = Buffer.from(name);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt32LE(crc32(data), 14);
+    local.writeUInt32LE(packed.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(title.length, 26);
+    const entry = Buffer.alloc(46);
+    entry.writeUInt32LE(0x02014b50, 0);
+    entry.writeUInt16LE(20, 4);
+    entry.writeUInt16LE(20, 6);
+    entry.writeUInt16LE(8, 10);
+    entry.writeUInt32LE(crc32(data), 16);
+    entry.writeUInt32LE(packed.length, 20);
+    entry.writeUInt32LE(data.length, 24);
+    entry.writeUInt16LE(title.length, 28);
+    entry.writeUInt32LE(offset, 42);
+    parts.push(local, title, packed);
+    central.push(entry, title);
+    offset += 30 + title.length + packed.length;
+  }
+  const directory = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...parts, directory, end]);
+}
+
+/** The comment workflow on a label change (pull_request_target): no artifact downloaded by the workflow. */
+const labelWorkflow = (dir: string, inputs: Record<string, string>, action: 'labeled' | 'unlabeled', label = 'mcp-gate-approved') =>
+  runAction(
+    dir,
+    inputs,
+    {
+      action,
+      label: { name: label },
+      pull_request: {
+        number: 7,
+        head: { sha: HEAD, ref: 'feature', repo: { full_name: 'acme/tools' } },
+        base: { repo: { full_name: 'acme/tools' } },
+      },
+    },
+    { args: ['comment'], eventName: 'pull_request_target' },
+  );
+
 interface TwoWorkflows {
   gate: ActionRun;
   post: ActionRun;
@@ -298,6 +393,7 @@ async function gateThenComment(
   options.tamper?.(store);
   const id = nextRunId++;
   api.runs.set(id, { conclusion: options.conclusion ?? (gate.code === 0 ? 'success' : 'failure'), head_sha: HEAD, path: options.path });
+  api.artifacts.set(id, zipOf(store));
   const post = await commentWorkflow(dir, commentInputs, id, options.fork, options.env);
   return { gate, post };
 }
@@ -788,6 +884,89 @@ describe("the approve label's record is the comment workflow's own", { timeout: 
   });
 });
 
+describe('a label change renders the last gate run again; the gate does not run for it', { timeout: 90_000 }, () => {
+  const LABEL = 'mcp-gate-approved';
+  const ours = () => api.comments.find((c) => c.user?.login === BOT.login)?.body ?? '';
+  const gateStatus = () => api.statuses.filter((x) => x.context === 'mcp-gate').at(-1);
+
+  it('labeled and unlabeled: the comment and the status from the last run of the head, its artifact read through the API', async () => {
+    api.comments = [];
+    api.statuses = [];
+    api.labels = [LABEL];
+    api.runs.clear();
+    api.artifacts.clear();
+    try {
+      const dir = scratchProject();
+      // No gate run has finished for the head: nothing to render; the comment after the run reads the label.
+      const early = await labelWorkflow(dir, INPUTS, 'labeled');
+      expect(early.code, early.stderr).toBe(0);
+      expect(early.summary).toContain('no gate run has finished for abc123def456 yet');
+      expect(api.comments).toEqual([]);
+
+      api.labels = [];
+      const first = await gateThenComment(dir, GATE, INPUTS);
+      expect(first.post.outputs.verdict).toBe('Rollback');
+      const id = nextRunId - 1;
+
+      api.labels = [LABEL];
+      api.calls = [];
+      const labeled = await labelWorkflow(dir, INPUTS, 'labeled');
+      expect(labeled.code, labeled.stderr).toBe(0);
+      expect(labeled.outputs.verdict).toBe('Promote');
+      expect(api.calls).toEqual(
+        expect.arrayContaining([
+          'GET /repos/acme/tools/actions/workflows/mcp-gate.yml/runs',
+          `GET /repos/acme/tools/actions/runs/${id}/artifacts`,
+          `GET /repos/acme/tools/actions/artifacts/${id}/zip`,
+          `GET /storage/${id}.zip`,
+        ]),
+      );
+      expect(ours()).toContain('approved by label `mcp-gate-approved`; the gate said **Rollback**');
+      expect(gateStatus()).toMatchObject({ state: 'success', description: 'Promote' });
+      expect(api.comments).toHaveLength(1);
+
+      api.labels = [];
+      const unlabeled = await labelWorkflow(dir, INPUTS, 'unlabeled');
+      expect(unlabeled.outputs.verdict).toBe('Rollback');
+      expect(ours().split('\n')[1]).not.toMatch(/mcp-gate:approval/);
+      expect(gateStatus()).toMatchObject({ state: 'failure', description: 'Rollback' });
+
+      // Another label is none of the gate's business.
+      api.calls = [];
+      const other = await labelWorkflow(dir, INPUTS, 'labeled', 'docs');
+      expect(other.code).toBe(0);
+      expect(other.summary).toContain('is not the approve label');
+      expect(api.calls).toEqual([]);
+    } finally {
+      api.labels = [];
+    }
+  });
+
+  it("the artifact read through the API is as untrusted as a downloaded one: a zip bomb or a forged run's is refused", async () => {
+    api.comments = [];
+    api.runs.clear();
+    api.artifacts.clear();
+    const dir = scratchProject();
+    await gateThenComment(dir, GATE, INPUTS);
+    const id = nextRunId - 1;
+    // 40 MiB of zeros deflate to a few KiB: inflated only up to the cap.
+    api.artifacts.set(id, zipOf('', [{ name: 'report.json', data: Buffer.alloc(40 * 1024 * 1024, 0x20) }]));
+    const bomb = await labelWorkflow(dir, INPUTS, 'labeled');
+    expect(bomb.code).toBe(1);
+    expect(ours()).toContain('report.json is past the cap of 33554432 bytes');
+    // The last run on the head ran a gate workflow the pull request edited.
+    api.artifacts.set(id, zipOf('', [{ name: 'report.json', data: Buffer.from('{}') }]));
+    api.files.set('.github/workflows/mcp-gate.yml', { base: 'blob-gate-1', head: 'blob-edited' });
+    try {
+      const edited = await labelWorkflow(dir, INPUTS, 'labeled');
+      expect(edited.code).toBe(1);
+      expect(ours()).toContain(".github/workflows/mcp-gate.yml at the run's commit abc123def456 is not the default branch's");
+    } finally {
+      api.files.set('.github/workflows/mcp-gate.yml', { base: 'blob-gate-1' });
+    }
+  });
+});
+
 describe('a planted or tampered artifact cannot change what is posted', { timeout: 90_000 }, () => {
   const body = () => api.comments.find((c) => c.user?.login === BOT.login)?.body ?? '';
   const editReport = (store: string, edit: (report: Report) => void) => {
@@ -1007,6 +1186,8 @@ describe('no token where the candidate runs', { timeout: 60_000 }, () => {
   it('the gate workflow: pull_request only, contents: read, no secrets, no token, the hand-off uploaded', () => {
     const { text, parsed } = workflow('examples/workflows/mcp-gate.yml');
     expect(Object.keys(parsed.on)).toEqual(['pull_request']);
+    // A label changes no code: the gate does not run for it (the comment workflow renders again).
+    expect(parsed.on.pull_request!.types).toEqual(['opened', 'synchronize', 'reopened']);
     expect(parsed.permissions).toEqual({ contents: 'read' });
     for (const job of Object.values(parsed.jobs)) expect(job.permissions ?? {}).toEqual({});
     expect(text).not.toMatch(/secrets\.|github\.token|GITHUB_TOKEN|github-token|pull_request_target/);
@@ -1022,11 +1203,14 @@ describe('no token where the candidate runs', { timeout: 60_000 }, () => {
   it('the comment workflow: workflow_run of the gate workflow, starts nothing of the pull request, mode: comment', () => {
     const gate = workflow('examples/workflows/mcp-gate.yml').parsed as unknown as { name: string };
     const { text, parsed } = workflow('examples/workflows/mcp-gate-comment.yml');
-    expect(Object.keys(parsed.on)).toEqual(['workflow_run']);
+    expect(Object.keys(parsed.on)).toEqual(['workflow_run', 'pull_request_target']);
     expect(parsed.on.workflow_run).toEqual({ workflows: [gate.name], types: ['completed'] });
+    // pull_request_target only for label changes, in a job that checks out and runs nothing (below).
+    expect(parsed.on.pull_request_target).toEqual({ types: ['labeled', 'unlabeled'] });
     expect(parsed.permissions).toEqual({ actions: 'read', contents: 'read', 'pull-requests': 'write', statuses: 'write' });
     expect(text).not.toMatch(/actions\/checkout|npm |npx |^\s*(- )?run:/m); // nothing of the pull request is checked out or run
     const steps = parsed.jobs.comment!.steps;
+    expect(steps.find((s) => s.uses?.startsWith('actions/download-artifact'))!.if).toBe("github.event_name == 'workflow_run'");
     expect(steps.find((s) => s.uses?.startsWith('actions/download-artifact'))!.with).toMatchObject({
       name: 'mcp-gate-report',
       'run-id': '${{ github.event.workflow_run.id }}',
@@ -1036,10 +1220,15 @@ describe('no token where the candidate runs', { timeout: 60_000 }, () => {
 
   it("this repository's own workflows follow the same split", () => {
     const ci = workflow('.github/workflows/ci.yml').parsed;
+    expect(ci.on.pull_request!.types).not.toContain('labeled');
     expect(ci.jobs.gate!.permissions).toEqual({ contents: 'read' });
     expect(JSON.stringify(ci.jobs.gate)).not.toMatch(/github-token|secrets\.|pull-requests/);
     const post = workflow('.github/workflows/mcp-gate-comment.yml').parsed;
     expect(post.on.workflow_run).toEqual({ workflows: ['ci'], types: ['completed'] });
+    // It runs the action from a checkout: of the default branch, by name, also on pull_request_target.
+    expect(post.jobs.comment!.steps.find((s) => s.uses?.startsWith('actions/checkout'))!.with).toMatchObject({
+      ref: '${{ github.event.repository.default_branch }}',
+    });
   });
 
   it('the gate process, run as the gate step runs it, finds no token in its environment or its children', async () => {
@@ -1096,6 +1285,7 @@ describe('action.yml', () => {
       'approvers',
       'github-token',
       'artifact-dir',
+      'artifact-name',
       'gate-job',
       'gate-workflow',
       'status',
@@ -1123,6 +1313,7 @@ describe('action.yml', () => {
       'approvers',
       'github-token',
       'artifact-dir',
+      'artifact-name',
       'gate-job',
       'gate-workflow',
       'status',
