@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { FAIL_ONS, type FailOn } from '../commands/io.js';
 import { InputError } from '../base/problems.js';
 import type { Decision, Verdict } from '../decide/decide.js';
@@ -7,15 +5,22 @@ import { inert, markdownBlock, markdownCode } from '../base/inert.js';
 import { render } from '../report/formats.js';
 import { VERDICT_ICON } from '../report/markdown.js';
 import { redact } from '../base/secrets.js';
-import { applyApproval, approvalState } from './approval.js';
-import { readArtifact, type Artifact } from './artifact.js';
+import { approversOf } from './approvers.js';
+import { applyApproval, approvalContext, approvalState, approvalStatusText, type Applied } from './approval.js';
+import type { Artifact } from './artifact.js';
+import { gateWorkflowProblems } from './gate-workflow.js';
+import { gateRunOf, triggerOf } from './gate-run.js';
 import { commentKey, markersOf, postComment, shortBody } from './comment.js';
-import { appendSummary, CommentsApi, input, setOutputs, type GateRun } from './github.js';
+import { CommentsApi, GitHubApiError, type GateRun } from './github-api.js';
+import { appendSummary, input, setOutputs } from './github.js';
+import { describe } from '../base/error-text.js';
 
 /**
- * `mode: comment`: the second workflow, on `workflow_run`. It runs the default branch's code,
+ * `mode: comment`: the second workflow, on `workflow_run` (and on `pull_request_target` for a label
+ * change, which renders the last gate run again: gate-run.ts). It runs the default branch's code,
  * starts no server and checks out nothing of the pull request. It holds the write token, and
  * posts what the gate job's artifact says, once it has checked it:
+ * - the run must be of the gate workflow, unchanged from the default branch's (gate-workflow.ts);
  * - the artifact is read as untrusted (artifact.ts: named files, caps, the report schema);
  * - the verdict must agree with the gate job's conclusion, read from the API;
  * - the comment is rendered anew from the JSON through the inert markdown renderer;
@@ -23,23 +28,21 @@ import { appendSummary, CommentsApi, input, setOutputs, type GateRun } from './g
  * Anything it cannot check is posted as "could not verify", and the workflow fails.
  */
 
-interface WorkflowRunEvent {
-  workflow_run?: {
-    id: number;
-    event: string;
-    head_sha: string;
-    head_branch: string | null;
-    head_repository?: { full_name?: string; owner?: { login?: string } } | null;
-    pull_requests?: { number: number; head?: { sha?: string } }[];
-  };
-}
-
 /** What the comment workflow concluded: posted as the comment, the summary and the status. */
 type Outcome =
-  | { kind: 'verdict'; decision: Decision; markdown: string; note: string | null }
+  | {
+      kind: 'verdict';
+      decision: Decision;
+      markdown: string;
+      note: string | null;
+      approval: Omit<Applied, 'decision'> & { context: string };
+    }
   | { kind: 'bundle'; verdict: Verdict; note: string | null }
   | { kind: 'undecided'; reason: string | null; conclusion: string | null }
   | { kind: 'unverified'; problems: string[] };
+
+/** The gate workflow's file, unless `gate-workflow` names another. */
+const GATE_WORKFLOW = '.github/workflows/mcp-gate.yml';
 
 const fails = (verdict: Verdict, failOn: FailOn): boolean =>
   failOn === 'never' ? false : failOn === 'rollback' ? verdict === 'Rollback' : verdict !== 'Promote';
@@ -92,7 +95,7 @@ function body(outcome: Exclude<Outcome, { kind: 'verdict' }>, run: GateRun | nul
       `The gate job${link} ended ${markdownCode(outcome.conclusion ?? 'without a conclusion')} without a verdict, so no verdict is shown.`,
       '',
       outcome.reason
-        ? `The reason, as the gate job wrote it:\n\n${markdownBlock(inert(outcome.reason))}`
+        ? `The reason, as the gate job wrote it:\n\n${markdownBlock(outcome.reason)}`
         : 'The gate job left no reason; its log has it.',
     ].join('\n');
   }
@@ -102,7 +105,7 @@ function body(outcome: Exclude<Outcome, { kind: 'verdict' }>, run: GateRun | nul
       '',
       `The gate job's report${link} could not be checked, so no verdict is shown and this workflow fails:`,
       '',
-      markdownBlock(inert(outcome.problems.slice(0, 10).join('\n'))),
+      markdownBlock(outcome.problems.slice(0, 10).join('\n')),
     ].join('\n');
   }
   return [
@@ -114,50 +117,40 @@ function body(outcome: Exclude<Outcome, { kind: 'verdict' }>, run: GateRun | nul
 }
 
 export async function commentWorkflow(env: NodeJS.ProcessEnv): Promise<number> {
-  const { failOn, payload, api } = commentInputs(env);
-  if (payload.event !== 'pull_request') {
-    appendSummary(env, `mcp-gate: the gate's run was for a ${inert(payload.event)} event, not a pull request: nothing to comment on.\n`);
+  const { failOn, trigger, api } = commentInputs(env);
+  const gateWorkflow = input(env, 'gate-workflow', GATE_WORKFLOW);
+  const found = await gateRunOf(env, api, trigger, gateWorkflow);
+  if ('none' in found) {
+    appendSummary(env, `mcp-gate: ${found.none}.\n`);
     return 0;
   }
-  // The conclusion and commit come from the API; the artifact's claims are checked against them.
-  const run = await api.run(payload.id);
+  const { run, pr, artifact } = found;
   const job = input(env, 'gate-job');
-  const conclusion = job ? await api.jobConclusion(payload.id, job) : run.conclusion;
+  const conclusion = job ? await api.jobConclusion(run.id, job) : run.conclusion;
   if (conclusion === undefined)
     throw new InputError([
-      { file: 'action inputs', line: null, path: 'gate-job', message: `no job named ${JSON.stringify(job)} in run ${payload.id}` },
+      { file: 'action inputs', line: null, path: 'gate-job', message: `no job named ${JSON.stringify(job)} in run ${run.id}` },
     ]);
-  const pr = await pullRequestOf(api, payload, run.headSha);
-  if (!pr) {
-    appendSummary(env, `mcp-gate: no open pull request has ${run.headSha.slice(0, 12)} as its head: nothing to comment on.\n`);
-    return 0;
-  }
-  const artifact = readArtifact(resolve(input(env, 'artifact-dir', 'mcp-gate-artifact')));
-  const outcome = await outcomeOf(env, api, artifact, verify(artifact, conclusion, failOn), { failOn, pr: pr.number, run });
+  // The run must be the gate, as the default branch defines it, before anything it left is read.
+  const forged = await gateWorkflowProblems(api, run, gateWorkflow);
+  const outcome = forged.length
+    ? ({ kind: 'unverified', problems: forged } as const)
+    : await outcomeOf(env, api, artifact, verify(artifact, conclusion, failOn), { failOn, pr: pr.number, run });
   return publish(env, api, { pr, run, failOn }, outcome);
 }
 
-/** The mode's inputs and event, checked: fail-on, a workflow_run payload, and a token. */
+/** The mode's inputs and event, checked: fail-on, the event (gate-run.ts), and a token. */
 function commentInputs(env: NodeJS.ProcessEnv) {
   const failOn = input(env, 'fail-on', 'hold') as FailOn;
   if (!FAIL_ONS.includes(failOn))
     throw new InputError([
       { file: 'action inputs', line: null, path: 'fail-on', message: `must be rollback, hold or never, not ${JSON.stringify(failOn)}` },
     ]);
-  const event = (env.GITHUB_EVENT_PATH ? JSON.parse(readFileSync(env.GITHUB_EVENT_PATH, 'utf8')) : {}) as WorkflowRunEvent;
-  const payload = event.workflow_run;
-  if (env.GITHUB_EVENT_NAME !== 'workflow_run' || !payload)
-    throw new InputError([
-      {
-        file: 'action inputs',
-        line: null,
-        path: 'mode',
-        message: 'comment runs in a workflow on workflow_run (see examples/workflows/mcp-gate-comment.yml)',
-      },
-    ]);
+  const trigger = triggerOf(env);
+  approversOf(input(env, 'approvers')); // a bad list is a usage error before anything is read
   const api = CommentsApi.fromEnv(env, input(env, 'github-token') || env.GITHUB_TOKEN || '');
   if (!api) throw new InputError([{ file: 'action inputs', line: null, path: 'github-token', message: 'mode: comment needs a token' }]);
-  return { failOn, payload, api };
+  return { failOn, trigger, api };
 }
 
 /** What the comment says: the verified verdict (with a label's approval), the bundle's, or why there is none. */
@@ -169,18 +162,23 @@ async function outcomeOf(
   { failOn, pr, run }: { failOn: FailOn; pr: number; run: GateRun },
 ): Promise<Outcome> {
   const label = input(env, 'approve-label');
+  const approvers = approversOf(input(env, 'approvers'));
   const neverNote =
     failOn === 'never' ? 'With `fail-on: never` the gate job always succeeds, so its conclusion cannot confirm this verdict.' : null;
   if (checked.kind !== 'ok') return checked;
   if (artifact.kind === 'bundle') return { kind: 'bundle', verdict: checked.verdict, note: neverNote };
   const report = (artifact as Extract<Artifact, { kind: 'report' }>).report;
-  const decision = label ? applyApproval(report.decision, label, await approvalState(api, pr, label, markersOf(env))) : report.decision;
+  const explicitKey = input(env, 'comment-key') ? commentKey(env) : null;
+  const place = { pr, key: commentKey(env), sha: run.headSha, context: approvalContext(explicitKey) };
+  const { decision, ...approval } = label
+    ? applyApproval(report.decision, label, await approvalState(api, { label, approvers }, place, markersOf(env)), place)
+    : { decision: report.decision, line: null, made: null, note: null };
   try {
     // Rendered anew from the checked JSON: the renderer makes every server string inert.
     const markdown = redact(
       render('report', { ...report, decision }, 'markdown', { approveLabel: label || undefined, reportLink: run.htmlUrl ?? undefined }),
     );
-    return { kind: 'verdict', decision, markdown, note: neverNote };
+    return { kind: 'verdict', decision, markdown, note: neverNote, approval: { ...approval, context: place.context } };
   } catch (error) {
     return {
       kind: 'unverified',
@@ -196,15 +194,21 @@ async function publish(
   { pr, run, failOn }: { pr: { number: number; fromFork: boolean }; run: GateRun; failOn: FailOn },
   outcome: Outcome,
 ): Promise<number> {
+  const warning = outcome.kind === 'verdict' ? [outcome.approval.note, await recordApproval(api, outcome)].filter(Boolean) : [];
   const text =
-    outcome.kind === 'verdict' ? outcome.markdown + (outcome.note ? `\n> [!NOTE]\n> ${outcome.note}\n` : '') : body(outcome, run);
+    outcome.kind === 'verdict'
+      ? outcome.markdown +
+        warning.map((w) => `\n> [!WARNING]\n> ${w}\n`).join('') +
+        (outcome.note ? `\n> [!NOTE]\n> ${outcome.note}\n` : '')
+      : body(outcome, run);
   const verdict = outcome.kind === 'verdict' ? outcome.decision.verdict : outcome.kind === 'bundle' ? outcome.verdict : null;
   const short = shortBody(
     verdict ?? (outcome.kind === 'undecided' ? 'could not decide' : 'could not verify'),
     outcome.kind === 'verdict' ? outcome.decision.reasons.map((r) => r.code) : [],
     run.htmlUrl ?? undefined,
   );
-  const note = await postComment(env, api, pr, text, short);
+  const record = outcome.kind === 'verdict' ? outcome.approval.line : null;
+  const note = await postComment(env, api, pr, { markdown: text, short, record });
   appendSummary(env, note ? `${text}\n\n> [!NOTE]\n> ${note}\n` : text);
   setOutputs(env, { verdict: verdict ?? (outcome.kind === 'undecided' ? 'error' : 'unverified'), 'pull-request': pr.number });
   await status(env, api, run, verdict, failOn, outcome.kind);
@@ -213,6 +217,24 @@ async function publish(
     return 1;
   }
   return 0;
+}
+
+/**
+ * A record made on this run is authenticated before the comment carries it: a commit status on the
+ * head, written by this token, whose description holds the record's digest (approval.ts). When it
+ * cannot be written, the comment says so: the next run will approve nothing.
+ */
+async function recordApproval(api: CommentsApi, outcome: Extract<Outcome, { kind: 'verdict' }>): Promise<string | null> {
+  const { made, context } = outcome.approval;
+  if (!made) return null;
+  try {
+    await api.setStatus(made.sha, { state: 'success', context, description: approvalStatusText(made) });
+    return null;
+  } catch (error) {
+    const why = error instanceof GitHubApiError ? `HTTP ${error.status}` : describe(error);
+    process.stderr.write(`mcp-gate: could not set the ${context} status: ${why}\n`);
+    return `The approval could not be recorded (${markdownCode(why)}; the comment workflow needs \`statuses: write\`): it holds for this run, and the next run approves nothing until the label is removed and added again.`;
+  }
 }
 
 /** The commit status (`mcp-gate`, or `mcp-gate/<comment-key>`): the final verdict, approval included, for branch protection. */
@@ -239,21 +261,4 @@ async function status(
     // The comment stands; a missing `statuses: write` only costs the status.
     process.stderr.write(`mcp-gate: could not set the ${context} status: ${error instanceof Error ? error.message : String(error)}\n`);
   }
-}
-
-/**
- * The pull request of the gate's run: the payload's `pull_requests` (a same-repository branch), or,
- * for a fork (whose payload lists none), the open pull request whose head is that branch at that
- * commit. Never a number the artifact claims.
- */
-async function pullRequestOf(
-  api: CommentsApi,
-  payload: NonNullable<WorkflowRunEvent['workflow_run']>,
-  sha: string,
-): Promise<{ number: number; fromFork: boolean } | null> {
-  const listed = payload.pull_requests?.find((p) => !p.head?.sha || p.head.sha === sha);
-  if (listed) return { number: listed.number, fromFork: false };
-  const owner = payload.head_repository?.owner?.login;
-  if (!owner || !payload.head_branch) return null;
-  return (await api.pullsAt(owner, payload.head_branch, sha))[0] ?? null;
 }

@@ -2,7 +2,8 @@ import { describe } from '../base/error-text.js';
 import { STICKY_MARKER, VERDICT_ICON } from '../report/markdown.js';
 import { redact } from '../base/secrets.js';
 import { command } from './annotations.js';
-import { CommentsApi, GitHubApiError, input } from './github.js';
+import { CommentsApi, GitHubApiError } from './github-api.js';
+import { input } from './github.js';
 
 /**
  * The sticky pull-request comment: its marker and key, and the body GitHub is sent (or the short
@@ -37,18 +38,20 @@ export function shortBody(verdict: string, codes: string[], runUrl: string | und
  * Posts or updates this gate's comment (see CommentsApi.upsert). When GitHub refuses the full body
  * (422: too long or invalid), the comment is replaced by a short one with the current verdict, so a
  * stale verdict is never left standing. Returns a note for the summary when it could not comment.
+ * `record`, the approve label's record (approval-record.ts), is the line right after the marker in
+ * either body: the one place it is read from, before anything a server wrote.
  */
 export async function postComment(
   env: NodeJS.ProcessEnv,
   api: CommentsApi,
   pr: { number: number; fromFork: boolean },
-  markdown: string,
-  short: string,
+  { markdown, short, record }: { markdown: string; short: string; record: string | null },
 ): Promise<string | null> {
   const marker = markerOf(commentKey(env));
   // Comments of earlier versions carry the plain marker; the key the config path gives takes them over.
   const markers = markersOf(env);
-  const body = (text: string) => `${marker}\n${text.startsWith(STICKY_MARKER) ? text.slice(STICKY_MARKER.length + 1) : text}`;
+  const head = record ? `${marker}\n${record}` : marker;
+  const body = (text: string) => `${head}\n${text.startsWith(STICKY_MARKER) ? text.slice(STICKY_MARKER.length + 1) : text}`;
   try {
     let done;
     try {

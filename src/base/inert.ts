@@ -16,12 +16,22 @@
 const ACTIVE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u{e0000}-\u{e007f}]/gu;
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
-/** One printable line: every active character shown as an escape (`\n`, `\u{1B}`). */
-export const inert = (text: string): string =>
+const escapeActive = (text: string): string =>
   text.replace(ACTIVE, (c) => NAMED[c] ?? `\\u{${c.codePointAt(0)!.toString(16).toUpperCase().padStart(2, '0')}}`);
 
-/** Text whose line breaks and tabs lay it out (a page's text node): every other active character as an escape. */
-export const inertLayout = (text: string): string => text.replace(ACTIVE, (c) => (c === '\n' || c === '\t' ? c : inert(c)));
+/**
+ * HTML comment delimiters (`<!--`, `-->`, `--!>`), with their second dash shown as an escape. A
+ * code span or fence shows `<` as it is, but GitHub stores the comment's raw text, and the gate's
+ * own hidden lines are HTML comments: server text must never open, close or imitate one.
+ */
+const noCommentDelimiters = (text: string): string => text.replace(/<!--/g, '<!-\\u{2D}').replace(/--(!?)>/g, '-\\u{2D}$1>');
+
+/** One printable line: every active character shown as an escape (`\n`, `\u{1B}`), and no HTML comment delimiter. */
+export const inert = (text: string): string => noCommentDelimiters(escapeActive(text));
+
+/** Text whose line breaks and tabs lay it out (a page's text node): every other active character as an escape, as in inert. */
+export const inertLayout = (text: string): string =>
+  noCommentDelimiters(text.replace(ACTIVE, (c) => (c === '\n' || c === '\t' ? c : escapeActive(c))));
 
 /** Lines kept (a stderr tail), each one made inert. */
 export const inertLines = (text: string): string => text.split(/\r?\n/).map(inert).join('\n');
@@ -41,7 +51,8 @@ export const noWorkflowCommands = (text: string): string => text.replace(/^([ \t
  * nothing is linked, and `&` is an entity so no other entity can be spelled.
  */
 export function markdownText(text: string): string {
-  return inert(text)
+  // `<` and `>` become entities below, so no comment delimiter survives without inert's escape of it.
+  return escapeActive(text)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')

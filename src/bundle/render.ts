@@ -1,5 +1,4 @@
 import { inert, markdownCode } from '../base/inert.js';
-import { approvalRecord } from '../report/approval-record.js';
 import { cell, VERDICT_ICON } from '../report/markdown.js';
 import { plain, type TextStyle } from '../report/text.js';
 import type { BundleSummary } from './summary.js';
@@ -51,9 +50,6 @@ const ICON: Record<string, string> = { ...VERDICT_ICON, undecided: '❔' };
 export function renderBundleMarkdown(summary: BundleSummary): string {
   const verdict = verdictOf(summary);
   const out = [`## ${ICON[verdict]} mcp-gate bundle: **${verdict}** (${summary.servers.length} servers)`, ''];
-  // What the label covers, across servers, for the next push (see report/approval-record.ts).
-  const approved = summary.servers.flatMap((s) => (s.approval?.covers ? [s.approval] : []));
-  if (approved.length) out.splice(1, 0, approvalRecord(approved[0]!.label, [...new Set(approved.flatMap((a) => a.covers!))].sort()));
   for (const s of summary.servers) if (s.staleApproval) out.push('> [!WARNING]', `> ${cell(s.name)}: ${cell(s.staleApproval.message)}`, '');
   out.push('| server | baseline → candidate | verdict | reasons |', '|---|---|---|---|');
   for (const s of summary.servers) {

@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { baselineRunPaths, policyDrift, policyFiles } from '../config/policy-drift.js';
+import { baselineRunPaths, policyDrift, policyFiles, policyFolders } from '../config/policy-drift.js';
 import { loadDatasets } from '../cases/load.js';
 import type { Dataset } from '../cases/types.js';
 import { endUnadopted, prelaunch } from '../connect/prelaunch.js';
@@ -113,7 +113,9 @@ export async function gateOne(
   sideDirs?: Record<Side, SideDirs | null>,
 ): Promise<{ report: Report; reportPath: string | null } | null> {
   const prefix = server === null ? 'mcp-gate: ' : `mcp-gate: [${server}] `;
-  const policy = flags.policyBase ? policyDrift(flags.policyBase, policyFiles(config), io.cwd, baselineRunPaths(config)) : undefined;
+  const policy = flags.policyBase
+    ? policyDrift(flags.policyBase, policyFiles(config), io.cwd, baselineRunPaths(config), policyFolders(config))
+    : undefined;
   if (policy?.error) io.log(`${prefix}warning: the gate's policy was not checked for changes: ${policy.error}`);
   // The pipeline (and the SDK with it) loads here, while servers started early boot.
   const { runGate } = await import('../pipeline.js');

@@ -40,6 +40,30 @@ export function policyFiles(config: GateConfig): string[] {
 }
 
 /**
+ * Folders whose files are policy: the saved reports (`reports.dir`). They are the history the
+ * deprecation window and `fallback: last-report` read, so one forged old report committed in a
+ * pull request could make a removal calm or stand in for the baseline (docs/security.md). Only
+ * files git tracks count: the reports a run writes, or a job restores from a cache, are not the
+ * pull request's.
+ */
+export const policyFolders = (config: GateConfig): string[] => [config.reports.dir];
+
+/** Tracked files under `folder` that differ from `commit` (committed in the change, or edited), as policy files. */
+function folderChanges(folder: string, top: string, commit: string): PolicyDrift['files'] {
+  const inRepo = relative(top, folder).split('\\').join('/');
+  if (inRepo.startsWith('..') || isAbsolute(inRepo)) return [];
+  try {
+    return git(['diff', '--name-status', '--no-renames', commit, '--', inRepo || '.'], top)
+      .split('\n')
+      .map((line) => line.split('\t'))
+      .filter(([status, file]) => status && file)
+      .map(([status, file]) => ({ file: file!, change: status === 'A' ? 'added' : status === 'D' ? 'removed' : 'changed' }));
+  } catch {
+    return []; // a folder git cannot compare (outside the work tree after a symlink): nothing to name
+  }
+}
+
+/**
  * What a live baseline runs from the working tree: a command given as a path, arguments that name
  * an existing file or folder, and its cwd when the profile sets one other than the config's folder
  * (`npm start` there runs what is there). A baseline started from a git ref, a snapshot or a
@@ -101,12 +125,13 @@ function trackedScope(top: string, commit: string, path: string): string {
   for (let scope = path; ; scope = posix.dirname(scope)) if (scope === '.' || known(scope)) return scope;
 }
 
-/** Policy files (as given, relative to `cwd` or absolute) compared with the same paths at `base`. */
+/** Policy files and folders (as given, relative to `cwd` or absolute) compared with the same paths at `base`. */
 export function policyDrift(
   base: string,
   files: string[],
   cwd: string,
   run: { profile: string; paths: string[] } | null = null,
+  folders: string[] = [],
 ): PolicyDrift {
   let top: string;
   try {
@@ -145,6 +170,7 @@ export function policyDrift(
     if (before === null) changed.push({ file: inRepo, change: 'added' });
     else if (before !== readFileSync(path, 'utf8')) changed.push({ file: inRepo, change: 'changed' });
   }
+  for (const folder of folders) changed.push(...folderChanges(resolve(cwd, folder), top, commit));
   const named = new Set(changed.map((f) => f.file));
   if (run) changed.push(...baselineChanges(run, top, commit).filter((f) => !named.has(f.file)));
   return { base: commit === base ? base : `${commit} (first parent of the merge commit; ${base} is not in the clone)`, files: changed };

@@ -1,7 +1,6 @@
 import { protocolLabel } from './protocol-label.js';
 import type { Change } from '../findings/types.js';
-import { markdownCode, markdownText } from '../base/inert.js';
-import { approvalRecord } from './approval-record.js';
+import { inert, markdownCode, markdownText } from '../base/inert.js';
 import { fixedSentence, auditHighlights, stillSentence } from './audit-highlights.js';
 import { featureRows } from './feature-rows.js';
 import { passRateText } from './case-tally.js';
@@ -21,7 +20,7 @@ const clip = (text: string) =>
   text.length > CELL_CHARACTERS ? `${[...text.slice(0, CELL_CHARACTERS + 1)].slice(0, CELL_CHARACTERS).join('')}…` : text;
 export const cell = (text: string): string => markdownText(clip(text));
 const code = (text: string): string => markdownCode(clip(text));
-const short = (hash: string | null) => (hash ? `\`${hash.replace(/^sha256:/, '').slice(0, 12)}\`` : '-');
+const short = (hash: string | null) => (hash ? markdownCode(hash.replace(/^sha256:/, '').slice(0, 12)) : '-');
 
 export interface MarkdownOptions {
   /** The PR label that approves a run (the action's `approve-label`), for the "how to approve" note. */
@@ -39,7 +38,7 @@ export interface MarkdownOptions {
 export function renderMarkdown(report: Report, options: MarkdownOptions = {}): string {
   const { baseline: b, candidate: c, decision } = report;
   const head: string[] = [STICKY_MARKER];
-  const reasons = decision.reasons.map((r) => `\`${r.code}\``).join(', ');
+  const reasons = decision.reasons.map((r) => markdownCode(r.code)).join(', ');
   const approved = decision.approval
     ? ` (approved by label ${markdownCode(decision.approval.label)}; the gate said **${decision.approval.verdictBefore}**)`
     : '';
@@ -47,12 +46,11 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
     `## ${VERDICT_ICON[decision.verdict]} mcp-gate: **${decision.verdict}**${approved}: ${cell(b.profile)} → ${cell(c.profile)}${reasons ? ` — ${reasons}` : ''}`,
   );
   head.push('');
-  if (decision.approval?.covers) head.push(approvalRecord(decision.approval.label, decision.approval.covers));
   if (decision.staleApproval) head.push('> [!WARNING]', `> ${cell(decision.staleApproval.message)}`, '');
-  for (const r of decision.reasons) head.push(`- **${r.action}** \`${r.code}\` (${r.count}): ${cell(r.message)}`);
+  for (const r of decision.reasons) head.push(`- **${r.action}** ${markdownCode(r.code)} (${r.count}): ${cell(r.message)}`);
   if (!decision.reasons.length) head.push('- No finding asks for Hold or Rollback.');
   for (const e of decision.exceptionsApplied)
-    head.push(`- approved until ${e.expires}: \`${e.code}\`${e.tool ? ` on ${cell(e.tool)}` : ''} (${cell(e.reason)})`);
+    head.push(`- approved until ${cell(e.expires)}: ${markdownCode(e.code)}${e.tool ? ` on ${cell(e.tool)}` : ''} (${cell(e.reason)})`);
   head.push('');
   const s = report.diff.summary;
   head.push(
@@ -130,7 +128,7 @@ function changeSection(changes: Change[], budget: number, reportLink?: string): 
     if (!group.length) continue;
     const rows: string[] = [];
     for (const x of group) {
-      const row = `| \`${x.code}\` | ${cell(x.tool ?? '')} | ${code(x.path || '/')} | ${cell(x.message)} |`;
+      const row = `| ${markdownCode(x.code)} | ${cell(x.tool ?? '')} | ${code(x.path || '/')} | ${cell(x.message)} |`;
       if (used + row.length > budget) {
         left += 1;
         continue;
@@ -194,7 +192,7 @@ function auditSection(report: Report): string[] {
   if (fixed) out.push(`- ✅ ${cell(fixed)}`);
   const still = fixed ? stillSentence(report) : null;
   if (still) out.push(`- ${cell(still)}`);
-  for (const f of audit.shown) out.push(`- \`${f.code}\`: ${cell(f.message)}`);
+  for (const f of audit.shown) out.push(`- ${markdownCode(f.code)}: ${cell(f.message)}`);
   out.push(`- ${audit.regressions} new on the candidate, ${audit.preexisting} shared with the baseline (reported, not judged).`);
   return out;
 }
@@ -235,13 +233,13 @@ function approveSection(report: Report, options: MarkdownOptions): string[] {
   else {
     if (options.approveLabel)
       out.push(
-        `- For this pull request only: add the ${markdownCode(options.approveLabel)} label. It approves the findings present when it is given; the gate runs again on the label's event.`,
+        `- For this pull request only: add the ${markdownCode(options.approveLabel)} label. It approves the findings present when it is given (by someone who may approve); this comment is rendered again on the label's event.`,
       );
     const policy = report.decision.reasons.some((r) => r.code === 'gate-policy-changed');
     // An exception is an edit to the gate config, itself policy: never advised for the policy Hold.
     if (policy)
       out.push(
-        `- \`gate-policy-changed\`: ${(report.policy?.files ?? []).map((f) => `${code(f.file)} (${f.change})`).join(', ') || "the gate's policy files"} changed. It clears when the policy's owners approve the run${options.approveLabel ? ' with the label' : ''}, or when the policy change lands on the base branch on its own first. An exception would edit the policy again.`,
+        `- \`gate-policy-changed\`: ${(report.policy?.files ?? []).map((f) => `${code(f.file)} (${cell(f.change)})`).join(', ') || "the gate's policy files"} changed. It clears when the policy's owners approve the run${options.approveLabel ? ' with the label' : ''}, or when the policy change lands on the base branch on its own first. An exception would edit the policy again.`,
       );
     const first = report.decision.reasons.find((r) => r.code !== 'gate-policy-changed');
     if (first) {
@@ -254,10 +252,11 @@ function approveSection(report: Report, options: MarkdownOptions): string[] {
         '',
       );
       out.push('```yaml', 'promotion:', '  exceptions:');
-      out.push(`    - code: ${first.code}`);
+      // Inside the fence, inert keeps each value on its line: a newline would close the fence.
+      out.push(`    - code: ${inert(first.code)}`);
       // JSON is a YAML double-quoted string; a backtick as \u0060 cannot close the code fence.
       if (change?.tool) out.push(`      tool: ${JSON.stringify(change.tool).replace(/`/g, '\\u0060')}`);
-      if (change) out.push(`      fingerprint: ${change.fingerprint}`);
+      if (change) out.push(`      fingerprint: ${inert(change.fingerprint)}`);
       out.push('      reason: why this is safe to ship', `      expires: ${plusDays(report.startedAt, 30)}`, '```');
       out.push(
         '',

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { crc32, deflateRawSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -29,15 +30,33 @@ const api = {
   comments: [] as Comment[],
   calls: [] as string[],
   deny: false,
+  /** Refuse every commit status (a token without `statuses: write`). */
+  denyStatuses: false,
   failNext: [] as number[],
   maxBody: 65_536,
   labels: [] as string[],
+  /** The pull request's `labeled` events; null: each label in `labels`, added by `maintainer`. */
+  labelEvents: null as { event: string; label: { name: string }; actor: { login: string } }[] | null,
+  /** Repository roles by login (the collaborator permission API); anyone else is not a collaborator (404). */
+  roles: new Map([
+    ['maintainer', 'maintain'],
+    ['owner', 'admin'],
+    ['mallory', 'write'],
+  ]),
   delayMs: 0,
   /** Workflow runs by id: the gate's conclusion and commit, as the API reports them. */
-  runs: new Map<number, { conclusion: string | null; head_sha: string; jobs?: { name: string; conclusion: string | null }[] }>(),
+  runs: new Map<
+    number,
+    { conclusion: string | null; head_sha: string; path?: string; jobs?: { name: string; conclusion: string | null }[] }
+  >(),
+  /** Files of the repository, by path: their blob on the default branch, and (if it differs) at the head commit. */
+  files: new Map<string, { base: string; head?: string }>([['.github/workflows/mcp-gate.yml', { base: 'blob-gate-1' }]]),
+  /** Each run's artifact `mcp-gate-report`, as the API serves it: a zip. */
+  artifacts: new Map<number, Buffer>(),
   /** Open pull requests, for the fork lookup (`pulls?head=owner:branch`). */
   pulls: [] as { number: number; head: { sha: string; ref: string; repo: { full_name: string; owner: { login: string } } } }[],
-  statuses: [] as { sha: string; state: string; context: string; description: string }[],
+  /** Commit statuses, newest last; the fake's POST records the token's identity as the creator. */
+  statuses: [] as { sha: string; state: string; context: string; description: string; creator?: { login: string } }[],
 };
 const BOT = { login: 'github-actions[bot]' };
 let server: Server;
@@ -57,6 +76,12 @@ beforeAll(async () => {
     const answer = (fail: number | undefined) => {
       if (gone) return; // the client timed out and went away
       api.calls.push(`${req.method} ${req.url?.split('?')[0]}`);
+      // Where GitHub redirects an artifact's download: storage that takes no token.
+      const stored = /^\/storage\/(\d+)\.zip$/.exec(req.url ?? '');
+      if (req.method === 'GET' && stored) {
+        const zip = api.artifacts.get(Number(stored[1]));
+        return zip ? res.writeHead(200, { 'content-type': 'application/zip' }).end(zip) : res.writeHead(404).end();
+      }
       const send = (status: number, value: unknown) =>
         res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
       if (req.headers.authorization !== 'Bearer test-token') return send(401, { message: 'Bad credentials' });
@@ -79,11 +104,52 @@ beforeAll(async () => {
         });
         return res.end(JSON.stringify(api.comments.slice((page - 1) * 100, page * 100)));
       }
+      if (req.method === 'GET' && req.url!.split('?')[0] === '/repos/acme/tools/issues/7/events')
+        return send(
+          200,
+          api.labelEvents ?? api.labels.map((name) => ({ event: 'labeled', label: { name }, actor: { login: 'maintainer' } })),
+        );
+      const permission = /^\/repos\/acme\/tools\/collaborators\/([^/]+)\/permission$/.exec(req.url ?? '');
+      if (req.method === 'GET' && permission) {
+        const role = api.roles.get(decodeURIComponent(permission[1]!));
+        if (!role) return send(404, { message: 'Not Found' });
+        const base = role === 'maintain' ? 'write' : role === 'triage' ? 'read' : role;
+        return send(200, { permission: base, role_name: role, user: { login: permission[1] } });
+      }
       if (req.method === 'GET' && req.url!.split('?')[0] === '/repos/acme/tools/issues/7/labels')
         return send(
           200,
           api.labels.map((name) => ({ name })),
         );
+      const workflowRuns = /^\/repos\/acme\/tools\/actions\/workflows\/([^/]+)\/runs$/.exec(req.url!.split('?')[0]!);
+      if (req.method === 'GET' && workflowRuns) {
+        const query = new URL(req.url!, 'http://x').searchParams;
+        const runs = [...api.runs]
+          .filter(
+            ([, r]) => (r.path ?? '.github/workflows/mcp-gate.yml').endsWith(`/${workflowRuns[1]}`) && r.head_sha === query.get('head_sha'),
+          )
+          .map(([id, r]) => ({ id, run_number: id, head_sha: r.head_sha, status: r.conclusion === null ? 'in_progress' : 'completed' }))
+          .reverse();
+        return send(200, { total_count: runs.length, workflow_runs: runs });
+      }
+      const runArtifacts = /^\/repos\/acme\/tools\/actions\/runs\/(\d+)\/artifacts$/.exec(req.url!.split('?')[0]!);
+      if (req.method === 'GET' && runArtifacts) {
+        const id = Number(runArtifacts[1]);
+        const zip = api.artifacts.get(id);
+        const artifacts = zip
+          ? [
+              {
+                name: 'mcp-gate-report',
+                expired: false,
+                size_in_bytes: zip.length,
+                archive_download_url: `${apiUrl}/repos/acme/tools/actions/artifacts/${id}/zip`,
+              },
+            ]
+          : [];
+        return send(200, { total_count: artifacts.length, artifacts });
+      }
+      const download = /^\/repos\/acme\/tools\/actions\/artifacts\/(\d+)\/zip$/.exec(req.url ?? '');
+      if (req.method === 'GET' && download) return res.writeHead(302, { location: `${apiUrl}/storage/${download[1]}.zip` }).end();
       const runMatch = /^\/repos\/acme\/tools\/actions\/runs\/(\d+)(\/jobs)?$/.exec(req.url!.split('?')[0]!);
       if (req.method === 'GET' && runMatch) {
         const run = api.runs.get(Number(runMatch[1]));
@@ -93,8 +159,16 @@ beforeAll(async () => {
           id: Number(runMatch[1]),
           conclusion: run.conclusion,
           head_sha: run.head_sha,
+          path: run.path ?? '.github/workflows/mcp-gate.yml',
           html_url: `https://github.test/acme/tools/actions/runs/${runMatch[1]}`,
         });
+      }
+      const contents = /^\/repos\/acme\/tools\/contents\/(.+)$/.exec(req.url!.split('?')[0]!);
+      if (req.method === 'GET' && contents) {
+        const file = api.files.get(decodeURIComponent(contents[1]!));
+        const ref = new URL(req.url!, 'http://x').searchParams.get('ref');
+        const sha = ref === HEAD ? (file?.head ?? file?.base) : ref === null ? file?.base : undefined;
+        return sha ? send(200, { type: 'file', path: contents[1], sha }) : send(404, { message: 'Not Found' });
       }
       if (req.method === 'GET' && req.url!.split('?')[0] === '/repos/acme/tools/pulls') {
         const head = new URL(req.url!, 'http://x').searchParams.get('head');
@@ -105,10 +179,16 @@ beforeAll(async () => {
       }
       const statusMatch = /^\/repos\/acme\/tools\/statuses\/(\w+)$/.exec(req.url ?? '');
       if (req.method === 'POST' && statusMatch) {
-        if (api.deny) return send(403, { message: 'Resource not accessible by integration' });
-        api.statuses.push({ sha: statusMatch[1]!, ...(JSON.parse(body) as { state: string; context: string; description: string }) });
+        if (api.deny || api.denyStatuses) return send(403, { message: 'Resource not accessible by integration' });
+        api.statuses.push({
+          sha: statusMatch[1]!,
+          ...(JSON.parse(body) as { state: string; context: string; description: string }),
+          creator: BOT,
+        });
         return send(201, {});
       }
+      const listStatuses = /^\/repos\/acme\/tools\/commits\/(\w+)\/statuses$/.exec(req.url!.split('?')[0]!);
+      if (req.method === 'GET' && listStatuses) return send(200, api.statuses.filter((x) => x.sha === listStatuses[1]).reverse());
       if (body && (JSON.parse(body) as Comment).body.length > api.maxBody)
         return send(422, {
           message: 'Validation Failed',
@@ -231,6 +311,63 @@ const commentWorkflow = (dir: string, inputs: Record<string, string>, id: number
     env,
   });
 
+/** A folder as a zip archive, the way the API serves an artifact (deflated entries, a central directory). */
+function zipOf(dir: string, entries = readdirSync(dir).map((name) => ({ name, data: readFileSync(join(dir, name)) }))): Buffer {
+  const parts: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const { name, data } of entries) {
+    const packed = deflateRawSync(data);
+    const title = Buffer.from(name);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt32LE(crc32(data), 14);
+    local.writeUInt32LE(packed.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(title.length, 26);
+    const entry = Buffer.alloc(46);
+    entry.writeUInt32LE(0x02014b50, 0);
+    entry.writeUInt16LE(20, 4);
+    entry.writeUInt16LE(20, 6);
+    entry.writeUInt16LE(8, 10);
+    entry.writeUInt32LE(crc32(data), 16);
+    entry.writeUInt32LE(packed.length, 20);
+    entry.writeUInt32LE(data.length, 24);
+    entry.writeUInt16LE(title.length, 28);
+    entry.writeUInt32LE(offset, 42);
+    parts.push(local, title, packed);
+    central.push(entry, title);
+    offset += 30 + title.length + packed.length;
+  }
+  const directory = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...parts, directory, end]);
+}
+
+/** The comment workflow on a label change (pull_request_target): no artifact downloaded by the workflow. */
+const labelWorkflow = (dir: string, inputs: Record<string, string>, action: 'labeled' | 'unlabeled', label = 'mcp-gate-approved') =>
+  runAction(
+    dir,
+    inputs,
+    {
+      action,
+      label: { name: label },
+      pull_request: {
+        number: 7,
+        head: { sha: HEAD, ref: 'feature', repo: { full_name: 'acme/tools' } },
+        base: { repo: { full_name: 'acme/tools' } },
+      },
+    },
+    { args: ['comment'], eventName: 'pull_request_target' },
+  );
+
 interface TwoWorkflows {
   gate: ActionRun;
   post: ActionRun;
@@ -246,7 +383,7 @@ async function gateThenComment(
   dir: string,
   gateInputs: Record<string, string>,
   commentInputs: Record<string, string>,
-  options: { fork?: boolean; conclusion?: string; tamper?: (store: string) => void; env?: Record<string, string> } = {},
+  options: { fork?: boolean; conclusion?: string; path?: string; tamper?: (store: string) => void; env?: Record<string, string> } = {},
 ): Promise<TwoWorkflows> {
   const gate = await runAction(dir, gateInputs, prEvent([], options.fork));
   const store = join(dir, 'mcp-gate-artifact');
@@ -255,7 +392,8 @@ async function gateThenComment(
   if (gate.outputs['artifact-dir']) cpSync(gate.outputs['artifact-dir'], store, { recursive: true });
   options.tamper?.(store);
   const id = nextRunId++;
-  api.runs.set(id, { conclusion: options.conclusion ?? (gate.code === 0 ? 'success' : 'failure'), head_sha: HEAD });
+  api.runs.set(id, { conclusion: options.conclusion ?? (gate.code === 0 ? 'success' : 'failure'), head_sha: HEAD, path: options.path });
+  api.artifacts.set(id, zipOf(store));
   const post = await commentWorkflow(dir, commentInputs, id, options.fork, options.env);
   return { gate, post };
 }
@@ -369,7 +507,7 @@ describe('the comment workflow posts what the gate decided', { timeout: 90_000 }
     expect(post.summary).toContain('## ⛔ mcp-gate: **Rollback**');
     expect(post.outputs).toMatchObject({ verdict: 'Rollback', 'pull-request': '7' });
     expect(api.statuses).toEqual([
-      { sha: HEAD, state: 'failure', context: 'mcp-gate', description: 'Rollback', target_url: expect.any(String) },
+      { sha: HEAD, state: 'failure', context: 'mcp-gate', description: 'Rollback', target_url: expect.any(String), creator: BOT },
     ]);
 
     const second = await gateThenComment(dir, GATE, INPUTS);
@@ -426,6 +564,23 @@ describe('the comment workflow posts what the gate decided', { timeout: 90_000 }
     expect(api.statuses.at(-1)).toMatchObject({ state: 'error', description: 'could not decide' });
   });
 
+  it('the reason of an undecided run is shown line by line in its fence, inert', async () => {
+    api.comments = [];
+    const { post } = await gateThenComment(scratchProject(), GATE, INPUTS, {
+      conclusion: 'failure',
+      tamper: (store) => {
+        rmSync(join(store, 'report.json'));
+        writeFileSync(
+          join(store, 'undecided.json'),
+          JSON.stringify({ reason: 'baseline unavailable\n  at spawn: ENOENT\n```\n<!-- x --> @octocat' }),
+        );
+      },
+    });
+    expect(post.code, post.stderr).toBe(0);
+    expect(ours()[0]!.body).toContain('\n````\nbaseline unavailable\n  at spawn: ENOENT\n```\n<!-\\u{2D} x -\\u{2D}> @octocat\n````');
+    expect(ours()[0]!.body).not.toContain('unavailable\\n');
+  });
+
   it('a gate job that uploaded nothing and failed is "could not decide" too', async () => {
     api.comments = [];
     const { post } = await gateThenComment(scratchProject(), GATE, INPUTS, { tamper: (store) => rmSync(join(store, 'report.json')) });
@@ -468,6 +623,8 @@ describe('the comment workflow posts what the gate decided', { timeout: 90_000 }
         '1 finding is new since, so the verdict stands. What clears this: remove the label and add it again',
       );
       expect(api.statuses.at(-1)).toMatchObject({ state: 'failure' });
+      // Stale stays stale: the record is kept, so the next run is not read as a label just given.
+      expect((await gateThenComment(dir, GATE, INPUTS)).post.outputs.verdict).toBe('Rollback');
 
       // Removed: not approved, and the record goes, so adding it again approves what is there then.
       api.labels = [];
@@ -560,6 +717,256 @@ describe('the comment workflow posts what the gate decided', { timeout: 90_000 }
   });
 });
 
+describe("the approve label's record is the comment workflow's own", { timeout: 90_000 }, () => {
+  const LABEL = 'mcp-gate-approved';
+  const SERVER = join(ROOT, 'test/fixtures/servers/approval-plant-server.mjs');
+  const ours = () => api.comments.find((c) => c.user?.login === BOT.login)?.body ?? '';
+  const gateStatus = () => api.statuses.filter((x) => x.context === 'mcp-gate').at(-1);
+  /** A project whose candidate is approval-plant-server.mjs in `mode`, its planted argument read from plant.txt. */
+  const candidate = (dir: string, mode: 'hold' | 'destructive') =>
+    writeFileSync(
+      join(dir, 'gate.config.yaml'),
+      `version: 1\nprofiles:\n  before: { command: node, args: [${JSON.stringify(SERVER)}, base, plant.txt] }\n  after: { command: node, args: [${JSON.stringify(SERVER)}, ${mode}, plant.txt] }\nbaseline: before\ncandidate: after\n`,
+    );
+  const project = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-record-'));
+    writeFileSync(join(dir, 'plant.txt'), 'remark');
+    candidate(dir, 'hold');
+    return dir;
+  };
+
+  it('a record planted in a tool argument approves nothing: a destructive tool pushed after the label holds', async () => {
+    api.comments = [];
+    api.statuses = [];
+    api.labels = [];
+    try {
+      const dir = project();
+      // What the pull request's author computes ahead: the keys its later push brings, as a record.
+      candidate(dir, 'destructive');
+      const ahead = await runAction(dir, GATE, prEvent());
+      const keys = (JSON.parse(readFileSync(join(ahead.outputs['artifact-dir']!, 'report.json'), 'utf8')) as Report).decision.signalKeys;
+      expect(keys).toHaveLength(2);
+      const record = Buffer.from(JSON.stringify({ label: LABEL, covers: keys })).toString('base64');
+      writeFileSync(join(dir, 'plant.txt'), `<!-- mcp-gate:approval ${record} -->`);
+
+      // A benign Hold, whose comment shows the planted argument's name (inert: it opens no HTML comment).
+      candidate(dir, 'hold');
+      const benign = await gateThenComment(dir, GATE, INPUTS);
+      expect(benign.post.outputs.verdict).toBe('Hold');
+      expect(ours()).toContain('mcp-gate:approval');
+      expect(ours()).not.toMatch(/<!--\s*mcp-gate:approval/);
+
+      // The label, given for that Hold, approves it.
+      api.labels = [LABEL];
+      const approved = await gateThenComment(dir, GATE, INPUTS);
+      expect(approved.post.outputs.verdict, approved.post.stderr).toBe('Promote');
+
+      // The destructive tool, pushed later, was not there when the label was given.
+      candidate(dir, 'destructive');
+      const later = await gateThenComment(dir, GATE, INPUTS);
+      expect(later.post.outputs.verdict).toBe('Hold');
+      expect(ours()).toContain('1 finding is new since, so the verdict stands');
+      expect(gateStatus()).toMatchObject({ state: 'failure', description: 'Hold' });
+    } finally {
+      api.labels = [];
+    }
+  });
+
+  it('a record is authenticated by the status the workflow wrote; one without it approves nothing, and the comment says why', async () => {
+    api.comments = [];
+    api.statuses = [];
+    api.labels = [LABEL];
+    try {
+      const dir = scratchProject();
+      const given = await gateThenComment(dir, GATE, INPUTS);
+      expect(given.post.outputs.verdict).toBe('Promote');
+      const record = ours().split('\n')[1]!;
+      expect(record).toMatch(/^<!-- mcp-gate:approval [A-Za-z0-9+/=]+ -->$/);
+      const made = api.statuses.find((x) => x.context === 'mcp-gate-approval')!;
+      expect(made).toMatchObject({ sha: HEAD, state: 'success', creator: BOT });
+      expect(made.description).toMatch(/^approval record [0-9a-f]{64}$/);
+      expect((await gateThenComment(dir, GATE, INPUTS)).post.outputs.verdict).toBe('Promote');
+
+      // The same record whose status is gone, or was written by someone else: nothing is approved.
+      const theirs = { ...made, creator: { login: 'mallory' } };
+      api.statuses = [theirs];
+      const forged = await gateThenComment(dir, GATE, INPUTS);
+      expect(forged.post.outputs.verdict).toBe('Rollback');
+      expect(ours()).toContain(
+        "label approves nothing on this run: no `mcp-gate-approval` status written by `github-actions[bot]` on `abc123def456` carries the record's digest. What clears this: remove the label and add it again.",
+      );
+      expect(gateStatus()).toMatchObject({ state: 'failure', description: 'Rollback' });
+      expect(ours().split('\n')[1]).toBe(record); // kept, so the next run is refused the same way
+
+      // A record that covers more than its status says (an edited comment), or one that is not a record: nothing.
+      api.statuses = [made];
+      const wider = JSON.parse(Buffer.from(/ (\S+) -->$/.exec(record)![1]!, 'base64').toString()) as { covers: string[] };
+      wider.covers.push('tool-added-destructive|Purge|');
+      for (const line of [
+        `<!-- mcp-gate:approval ${Buffer.from(JSON.stringify(wider)).toString('base64')} -->`,
+        '<!-- mcp-gate:approval %% -->',
+      ]) {
+        api.comments[0]!.body = api.comments[0]!.body.replace(/^(.*\n).*/, `$1${line}`);
+        const edited = await gateThenComment(dir, GATE, INPUTS);
+        expect(edited.post.outputs.verdict).toBe('Rollback');
+        expect(ours()).toContain('label approves nothing on this run');
+      }
+      expect((await gateThenComment(dir, GATE, INPUTS)).post.outputs.verdict).toBe('Rollback');
+
+      // Removed and given again: a new record, authenticated anew.
+      api.labels = [];
+      expect((await gateThenComment(dir, GATE, INPUTS)).post.outputs.verdict).toBe('Rollback');
+      api.labels = [LABEL];
+      expect((await gateThenComment(dir, GATE, INPUTS)).post.outputs.verdict).toBe('Promote');
+    } finally {
+      api.labels = [];
+    }
+  });
+
+  it('the label counts only from an approver: the last person who added it, by role or by the approvers input', async () => {
+    api.comments = [];
+    api.statuses = [];
+    api.labels = [LABEL];
+    const added = (...logins: string[]) =>
+      (api.labelEvents = logins.map((login) => ({ event: 'labeled', label: { name: LABEL }, actor: { login } })));
+    try {
+      const dir = scratchProject();
+      // The pull request's author, with write access, labels it themselves.
+      added('maintainer', 'mallory');
+      const own = await gateThenComment(dir, GATE, INPUTS);
+      expect(own.post.outputs.verdict).toBe('Rollback');
+      expect(ours()).toContain(
+        'The `mcp-gate-approved` label approves nothing on this run: it was added by `mallory`, whose role on this repository is `write`; it takes someone with the admin or maintain role (or a login the `approvers` input lists) to add it.',
+      );
+      expect(ours().split('\n')[1]).not.toMatch(/mcp-gate:approval/);
+      expect(gateStatus()).toMatchObject({ state: 'failure', description: 'Rollback' });
+      // Someone who is not a collaborator at all.
+      added('someone');
+      expect((await gateThenComment(dir, GATE, INPUTS)).post.outputs.verdict).toBe('Rollback');
+      expect(ours()).toContain('it was added by `someone`, whose role on this repository is none');
+      // A maintainer adds it: approved.
+      added('mallory', 'maintainer');
+      expect((await gateThenComment(dir, GATE, INPUTS)).post.outputs.verdict).toBe('Promote');
+
+      // With an approvers list, only those logins count, whatever their role.
+      api.comments = [];
+      const listed = { ...INPUTS, approvers: '@alice, bob' };
+      added('owner');
+      expect((await gateThenComment(dir, GATE, listed)).post.outputs.verdict).toBe('Rollback');
+      expect(ours()).toContain('it was added by `owner`, who is not among the approvers (`alice`, `bob`, the `approvers` input)');
+      added('bob');
+      expect((await gateThenComment(dir, GATE, listed)).post.outputs.verdict).toBe('Promote');
+      const team = await commentWorkflow(dir, { ...INPUTS, approvers: '@acme/release-owners' }, nextRunId - 1);
+      expect(team.code).toBe(3);
+      expect(team.stderr).toContain('action inputs: approvers: must list GitHub logins (teams are not read: name their members)');
+    } finally {
+      api.labels = [];
+      api.labelEvents = null;
+    }
+  });
+
+  it('a record whose status cannot be written holds for this run, says so, and the next run approves nothing', async () => {
+    api.comments = [];
+    api.statuses = [];
+    api.labels = [LABEL];
+    api.denyStatuses = true;
+    try {
+      const dir = scratchProject();
+      const given = await gateThenComment(dir, GATE, INPUTS);
+      expect(given.post.outputs.verdict).toBe('Promote');
+      expect(ours()).toContain('The approval could not be recorded (`HTTP 403`');
+      api.denyStatuses = false;
+      expect((await gateThenComment(dir, GATE, INPUTS)).post.outputs.verdict).toBe('Rollback');
+    } finally {
+      api.labels = [];
+      api.denyStatuses = false;
+    }
+  });
+});
+
+describe('a label change renders the last gate run again; the gate does not run for it', { timeout: 90_000 }, () => {
+  const LABEL = 'mcp-gate-approved';
+  const ours = () => api.comments.find((c) => c.user?.login === BOT.login)?.body ?? '';
+  const gateStatus = () => api.statuses.filter((x) => x.context === 'mcp-gate').at(-1);
+
+  it('labeled and unlabeled: the comment and the status from the last run of the head, its artifact read through the API', async () => {
+    api.comments = [];
+    api.statuses = [];
+    api.labels = [LABEL];
+    api.runs.clear();
+    api.artifacts.clear();
+    try {
+      const dir = scratchProject();
+      // No gate run has finished for the head: nothing to render; the comment after the run reads the label.
+      const early = await labelWorkflow(dir, INPUTS, 'labeled');
+      expect(early.code, early.stderr).toBe(0);
+      expect(early.summary).toContain('no gate run has finished for abc123def456 yet');
+      expect(api.comments).toEqual([]);
+
+      api.labels = [];
+      const first = await gateThenComment(dir, GATE, INPUTS);
+      expect(first.post.outputs.verdict).toBe('Rollback');
+      const id = nextRunId - 1;
+
+      api.labels = [LABEL];
+      api.calls = [];
+      const labeled = await labelWorkflow(dir, INPUTS, 'labeled');
+      expect(labeled.code, labeled.stderr).toBe(0);
+      expect(labeled.outputs.verdict).toBe('Promote');
+      expect(api.calls).toEqual(
+        expect.arrayContaining([
+          'GET /repos/acme/tools/actions/workflows/mcp-gate.yml/runs',
+          `GET /repos/acme/tools/actions/runs/${id}/artifacts`,
+          `GET /repos/acme/tools/actions/artifacts/${id}/zip`,
+          `GET /storage/${id}.zip`,
+        ]),
+      );
+      expect(ours()).toContain('approved by label `mcp-gate-approved`; the gate said **Rollback**');
+      expect(gateStatus()).toMatchObject({ state: 'success', description: 'Promote' });
+      expect(api.comments).toHaveLength(1);
+
+      api.labels = [];
+      const unlabeled = await labelWorkflow(dir, INPUTS, 'unlabeled');
+      expect(unlabeled.outputs.verdict).toBe('Rollback');
+      expect(ours().split('\n')[1]).not.toMatch(/mcp-gate:approval/);
+      expect(gateStatus()).toMatchObject({ state: 'failure', description: 'Rollback' });
+
+      // Another label is none of the gate's business.
+      api.calls = [];
+      const other = await labelWorkflow(dir, INPUTS, 'labeled', 'docs');
+      expect(other.code).toBe(0);
+      expect(other.summary).toContain('is not the approve label');
+      expect(api.calls).toEqual([]);
+    } finally {
+      api.labels = [];
+    }
+  });
+
+  it("the artifact read through the API is as untrusted as a downloaded one: a zip bomb or a forged run's is refused", async () => {
+    api.comments = [];
+    api.runs.clear();
+    api.artifacts.clear();
+    const dir = scratchProject();
+    await gateThenComment(dir, GATE, INPUTS);
+    const id = nextRunId - 1;
+    // 40 MiB of zeros deflate to a few KiB: inflated only up to the cap.
+    api.artifacts.set(id, zipOf('', [{ name: 'report.json', data: Buffer.alloc(40 * 1024 * 1024, 0x20) }]));
+    const bomb = await labelWorkflow(dir, INPUTS, 'labeled');
+    expect(bomb.code).toBe(1);
+    expect(ours()).toContain('report.json is past the cap of 33554432 bytes');
+    // The last run on the head ran a gate workflow the pull request edited.
+    api.artifacts.set(id, zipOf('', [{ name: 'report.json', data: Buffer.from('{}') }]));
+    api.files.set('.github/workflows/mcp-gate.yml', { base: 'blob-gate-1', head: 'blob-edited' });
+    try {
+      const edited = await labelWorkflow(dir, INPUTS, 'labeled');
+      expect(edited.code).toBe(1);
+      expect(ours()).toContain(".github/workflows/mcp-gate.yml at the run's commit abc123def456 is not the default branch's");
+    } finally {
+      api.files.set('.github/workflows/mcp-gate.yml', { base: 'blob-gate-1' });
+    }
+  });
+});
+
 describe('a planted or tampered artifact cannot change what is posted', { timeout: 90_000 }, () => {
   const body = () => api.comments.find((c) => c.user?.login === BOT.login)?.body ?? '';
   const editReport = (store: string, edit: (report: Report) => void) => {
@@ -586,11 +993,64 @@ describe('a planted or tampered artifact cannot change what is posted', { timeou
     expect(api.statuses.at(-1)).toMatchObject({ state: 'error', description: 'could not verify' });
   });
 
-  it('a report that fails the schema, or an approval the gate job never gives, is "could not verify"', async () => {
+  it('a workflow the pull request adds under the gate\'s name, or an edited gate workflow, is "could not verify"', async () => {
+    // The PR's own workflow, named mcp-gate, uploads a Promote of its own and succeeds to match.
+    const promote = (store: string) =>
+      editReport(store, (r) => {
+        r.decision = { verdict: 'Promote', reasons: [], exceptionsApplied: [] };
+      });
+    for (const [path, head, why] of [
+      [
+        '.github/workflows/evil.yml',
+        undefined,
+        'the run is of .github/workflows/evil.yml, not the gate workflow .github/workflows/mcp-gate.yml',
+      ],
+      [
+        '.github/workflows/mcp-gate.yml',
+        'blob-edited',
+        ".github/workflows/mcp-gate.yml at the run's commit abc123def456 is not the default branch's",
+      ],
+    ] as const) {
+      api.comments = [];
+      api.statuses = [];
+      api.files.set('.github/workflows/mcp-gate.yml', { base: 'blob-gate-1', ...(head && { head }) });
+      try {
+        const { post } = await gateThenComment(scratchProject(), GATE, INPUTS, { path, conclusion: 'success', tamper: promote });
+        expect(post.code).toBe(1);
+        expect(body()).toMatch(/## ⛔ mcp-gate: could not verify/);
+        expect(body()).toContain(why);
+        expect(body()).not.toContain('**Promote**');
+        expect(post.outputs.verdict).toBe('unverified');
+        expect(api.statuses.at(-1)).toMatchObject({ context: 'mcp-gate', state: 'error', description: 'could not verify' });
+      } finally {
+        api.files.set('.github/workflows/mcp-gate.yml', { base: 'blob-gate-1' });
+      }
+    }
+    // The gate-workflow input names another file: a run of it is the gate.
+    api.files.set('.github/workflows/gate.yml', { base: 'blob-gate-2' });
+    const named = await gateThenComment(
+      scratchProject(),
+      GATE,
+      { ...INPUTS, 'gate-workflow': '.github/workflows/gate.yml' },
+      {
+        path: '.github/workflows/gate.yml',
+      },
+    );
+    expect(named.post.code, named.post.stderr).toBe(0);
+    expect(named.post.outputs.verdict).toBe('Rollback');
+  });
+
+  it('a report that fails the schema (fields the comment shows included), or an approval the gate job never gives, is "could not verify"', async () => {
     for (const tamper of [
       (r: Report) => Object.assign(r.decision, { verdict: 'Approved' }),
       (r: Report) => Object.assign(r, { diff: 'nothing changed' }),
       (r: Report) => Object.assign(r.decision, { approval: { by: 'label', label: 'x', verdictBefore: 'Rollback' }, verdict: 'Promote' }),
+      // Fields the comment shows, in shapes the gate never writes: a mention, a link, an image, a fence closed.
+      (r: Report) => r.decision.exceptionsApplied.push({ code: 'x @octocat', reason: 'r', expires: '<img src=x>', matched: 1 }),
+      (r: Report) => (r.diff.changes[0]!.fingerprint = 'abc\n```\n## ✅ mcp-gate: **Promote** @octocat'),
+      (r: Report) => (r.baseline.contractHash = '`@octocat` [x](https://evil.example)'),
+      (r: Report) => Object.assign(r, { policy: { base: 'x', files: [{ file: 'f', change: '@octocat' }] } }),
+      (r: Report) => (r.startedAt = '<img src=x>'),
     ]) {
       api.comments = [];
       const { post } = await gateThenComment(scratchProject(), GATE, INPUTS, { tamper: (store) => editReport(store, tamper) });
@@ -726,6 +1186,8 @@ describe('no token where the candidate runs', { timeout: 60_000 }, () => {
   it('the gate workflow: pull_request only, contents: read, no secrets, no token, the hand-off uploaded', () => {
     const { text, parsed } = workflow('examples/workflows/mcp-gate.yml');
     expect(Object.keys(parsed.on)).toEqual(['pull_request']);
+    // A label changes no code: the gate does not run for it (the comment workflow renders again).
+    expect(parsed.on.pull_request!.types).toEqual(['opened', 'synchronize', 'reopened']);
     expect(parsed.permissions).toEqual({ contents: 'read' });
     for (const job of Object.values(parsed.jobs)) expect(job.permissions ?? {}).toEqual({});
     expect(text).not.toMatch(/secrets\.|github\.token|GITHUB_TOKEN|github-token|pull_request_target/);
@@ -741,11 +1203,14 @@ describe('no token where the candidate runs', { timeout: 60_000 }, () => {
   it('the comment workflow: workflow_run of the gate workflow, starts nothing of the pull request, mode: comment', () => {
     const gate = workflow('examples/workflows/mcp-gate.yml').parsed as unknown as { name: string };
     const { text, parsed } = workflow('examples/workflows/mcp-gate-comment.yml');
-    expect(Object.keys(parsed.on)).toEqual(['workflow_run']);
+    expect(Object.keys(parsed.on)).toEqual(['workflow_run', 'pull_request_target']);
     expect(parsed.on.workflow_run).toEqual({ workflows: [gate.name], types: ['completed'] });
-    expect(parsed.permissions).toEqual({ actions: 'read', 'pull-requests': 'write', statuses: 'write' });
+    // pull_request_target only for label changes, in a job that checks out and runs nothing (below).
+    expect(parsed.on.pull_request_target).toEqual({ types: ['labeled', 'unlabeled'] });
+    expect(parsed.permissions).toEqual({ actions: 'read', contents: 'read', 'pull-requests': 'write', statuses: 'write' });
     expect(text).not.toMatch(/actions\/checkout|npm |npx |^\s*(- )?run:/m); // nothing of the pull request is checked out or run
     const steps = parsed.jobs.comment!.steps;
+    expect(steps.find((s) => s.uses?.startsWith('actions/download-artifact'))!.if).toBe("github.event_name == 'workflow_run'");
     expect(steps.find((s) => s.uses?.startsWith('actions/download-artifact'))!.with).toMatchObject({
       name: 'mcp-gate-report',
       'run-id': '${{ github.event.workflow_run.id }}',
@@ -755,10 +1220,15 @@ describe('no token where the candidate runs', { timeout: 60_000 }, () => {
 
   it("this repository's own workflows follow the same split", () => {
     const ci = workflow('.github/workflows/ci.yml').parsed;
+    expect(ci.on.pull_request!.types).not.toContain('labeled');
     expect(ci.jobs.gate!.permissions).toEqual({ contents: 'read' });
     expect(JSON.stringify(ci.jobs.gate)).not.toMatch(/github-token|secrets\.|pull-requests/);
     const post = workflow('.github/workflows/mcp-gate-comment.yml').parsed;
     expect(post.on.workflow_run).toEqual({ workflows: ['ci'], types: ['completed'] });
+    // It runs the action from a checkout: of the default branch, by name, also on pull_request_target.
+    expect(post.jobs.comment!.steps.find((s) => s.uses?.startsWith('actions/checkout'))!.with).toMatchObject({
+      ref: '${{ github.event.repository.default_branch }}',
+    });
   });
 
   it('the gate process, run as the gate step runs it, finds no token in its environment or its children', async () => {
@@ -812,9 +1282,12 @@ describe('action.yml', () => {
       'comment',
       'comment-key',
       'approve-label',
+      'approvers',
       'github-token',
       'artifact-dir',
+      'artifact-name',
       'gate-job',
+      'gate-workflow',
       'status',
     ]);
     expect(Object.keys(action.outputs)).toEqual([
@@ -832,7 +1305,19 @@ describe('action.yml', () => {
     expect(gate.run).toMatch(/\n *node "\$\{\{ github\.action_path \}\}\/bin\/mcp-gate-action\.js"\n$/);
     // Every input reaches the step that reads it, under the name it reads: the token only the comment step's.
     const gateInputs = ['mode', 'config', 'baseline', 'candidate', 'fail-on', 'report-dir', 'comment', 'comment-key', 'approve-label'];
-    const commentInputs = ['config', 'fail-on', 'comment-key', 'approve-label', 'github-token', 'artifact-dir', 'gate-job', 'status'];
+    const commentInputs = [
+      'config',
+      'fail-on',
+      'comment-key',
+      'approve-label',
+      'approvers',
+      'github-token',
+      'artifact-dir',
+      'artifact-name',
+      'gate-job',
+      'gate-workflow',
+      'status',
+    ];
     for (const name of Object.keys(action.inputs)) {
       expect(gateInputs.includes(name) || commentInputs.includes(name), name).toBe(true);
       if (gateInputs.includes(name)) expect(gate.env![`INPUT_${name.toUpperCase()}`], name).toBe(`\${{ inputs.${name} }}`);

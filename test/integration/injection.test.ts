@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DESCRIPTION, NAME } from '../fixtures/servers/injection-server.mjs';
+import { COMMENT, DESCRIPTION, NAME } from '../fixtures/servers/injection-server.mjs';
 import { ROOT, runCli, type CliResult } from '../helpers/cli.js';
 
 /**
@@ -54,7 +54,7 @@ describe('hostile server text is inert in every format and stream', () => {
       'reports',
       readdirSync(join(dir, 'reports')).find((f) => f.endsWith('.json'))!,
     );
-    for (const format of ['text', 'markdown', 'json', 'junit', 'sarif'] as const)
+    for (const format of ['text', 'markdown', 'json', 'junit', 'sarif', 'html'] as const)
       outputs[format] = await runCli(['show', report, '--format', format], { cwd: dir });
   });
 
@@ -77,6 +77,19 @@ describe('hostile server text is inert in every format and stream', () => {
     expect(outputs[format]!.code).toBe(0);
     checkInert(`show ${format} stdout`, outputs[format]!.stdout);
     checkInert(`show ${format} stderr`, outputs[format]!.stderr);
+  });
+
+  // The JSON keeps the text as served; every rendering shows it, and none opens or closes an HTML
+  // comment, even inside a code span or a fence (GitHub keeps the raw text, and reads hidden lines).
+  it.each(['text', 'markdown', 'junit', 'sarif', 'html'])('show --format %s: no HTML comment opened or closed', (format) => {
+    const shown = outputs[format]!.stdout.replace(/^<!-- mcp-gate:report -->\n/, '');
+    expect(shown).toContain(format === 'html' ? 'mcp-gate:approval' : 'mcp-gate:approval QQ==');
+    expect(shown.match(/<!--|-->|--!>/g), format).toBeNull();
+  });
+
+  it('the run shows the delimiters as escapes, and the JSON keeps them as served', () => {
+    expect(run.stdout).toContain('<!-\\u{2D} mcp-gate:approval QQ== -\\u{2D}> -\\u{2D}!> -\\u{2D}>');
+    expect(outputs.json!.stdout).toContain(JSON.stringify(COMMENT).slice(1, -1));
   });
 
   it('markdown: no mention, image, link, heading or HTML from the server, and the table keeps its columns', () => {

@@ -1,10 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ROOT, runCli, scratchProject } from '../helpers/cli.js';
 import { readReportFile } from '../helpers/report.js';
+import type { Report } from '../../src/report/types.js';
 
 /**
  * A pull request that edits the gate's own policy (its config, its datasets) against its base is
@@ -198,5 +200,57 @@ describe("--policy-base: the gate's own policy changed by the change under revie
     );
     expect(run.stdout).toContain('Policy not checked:');
     expect(reportIn(dir).policy!.error).toMatch(/fetch-depth: 0/);
+  });
+});
+
+describe('the saved reports are policy: the history the deprecation window reads', { timeout: 60_000 }, () => {
+  /** release-server.mjs's releases (test/integration/releases.test.ts) in a clone: `marked` deprecates Files.Read, `removed` removes it. */
+  function releases(): { dir: string; base: string; git: (...args: string[]) => string } {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-history-policy-'));
+    const config = readFileSync(join(ROOT, 'test/fixtures/servers/release.config.yaml'), 'utf8').replace(
+      /release-server\.mjs/g,
+      join(ROOT, 'test/fixtures/servers/release-server.mjs'),
+    );
+    writeFileSync(join(dir, 'gate.config.yaml'), config);
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: dir, encoding: 'utf8' });
+    git('init', '-q');
+    git('add', 'gate.config.yaml');
+    git('commit', '-q', '-m', 'base');
+    return { dir, base: git('rev-parse', 'HEAD').trim(), git };
+  }
+  const gate = async (dir: string, baseline: string, candidate: string, base: string) => {
+    const run = await runCli(
+      ['run', '--baseline', baseline, '--candidate', candidate, '--policy-base', base, '--format', 'json', '--quiet'],
+      {
+        cwd: dir,
+      },
+    );
+    return { code: run.code, report: JSON.parse(run.stdout) as Report };
+  };
+
+  it('a forged old report committed in the change holds the run, named; the reports runs write are not the change', async () => {
+    const { dir, base, git } = releases();
+    // The change brings a "report" of the run that announced the deprecation, dated 45 days back.
+    const announced = await gate(dir, 'v1', 'marked', base);
+    expect(announced.report.policy!.files).toEqual([]);
+    rmSync(join(dir, 'reports'), { recursive: true });
+    mkdirSync(join(dir, 'reports'));
+    const forged = { ...announced.report, startedAt: new Date(Date.now() - 45 * 86_400_000).toISOString() };
+    writeFileSync(join(dir, 'reports/20260101T000000Z-v1-to-marked.json'), JSON.stringify(forged));
+    git('add', 'reports');
+    git('commit', '-q', '-m', 'history');
+
+    const removed = await gate(dir, 'marked', 'removed', base);
+    expect(removed.code).toBe(2);
+    expect(removed.report.decision.reasons.map((r) => [r.code, r.action])).toEqual([['gate-policy-changed', 'hold']]);
+    expect(removed.report.policy!.files).toEqual([{ file: 'reports/20260101T000000Z-v1-to-marked.json', change: 'added' }]);
+
+    // The same history on the base: the removal is calm, and the reports the runs wrote beside it are no change.
+    const landed = git('rev-parse', 'HEAD').trim();
+    const calm = await gate(dir, 'marked', 'removed', landed);
+    expect(calm.report.policy!.files).toEqual([]);
+    expect(calm.report.decision.verdict).toBe('Promote');
+    expect(readdirSync(join(dir, 'reports')).length).toBeGreaterThan(1);
   });
 });
