@@ -24,7 +24,8 @@ const escapeActive = (text: string): string =>
  * code span or fence shows `<` as it is, but GitHub stores the comment's raw text, and the gate's
  * own hidden lines are HTML comments: server text must never open, close or imitate one.
  */
-const noCommentDelimiters = (text: string): string => text.replace(/<!--/g, '<!-\\u{2D}').replace(/--(!?)>/g, '-\\u{2D}$1>');
+// Spelled `-{2}`: the HTML report inlines this code in a <script>, where a literal `<!--` would change how the page parses.
+const noCommentDelimiters = (text: string): string => text.replace(/<!-{2}/g, '<!-\\u{2D}').replace(/-{2}(!?)>/g, '-\\u{2D}$1>');
 
 /** One printable line: every active character shown as an escape (`\n`, `\u{1B}`), and no HTML comment delimiter. */
 export const inert = (text: string): string => noCommentDelimiters(escapeActive(text));
