@@ -84,6 +84,23 @@ describe('bad input stops the gate with exit 3 and names the file, line and fiel
     expect(result.stderr).toContain('environment MCPGATE_PROMOTION__MAX_BROKEN_CASES: promotion.maxBrokenCases: must be integer');
   });
 
+  it('a profile named on the command line or in the environment is blamed there, not on the config line, with the profiles listed', async () => {
+    const dir = scratchProject();
+    const flag = await runCli(['run', '--candidate', 'nosuch'], { cwd: dir });
+    expect(flag.code).toBe(3);
+    expect(flag.stderr.split('\n')[1]).toBe(
+      '  command line: --candidate: names profile "nosuch", which is not defined; defined profiles: baseline, at-base, candidate, candidate-safe, candidate-template',
+    );
+    expect(flag.stderr).not.toMatch(/gate\.config\.yaml:\d+: candidate:/);
+    const both = await runCli(['run', '--baseline', 'nobase'], { cwd: dir, env: { MCPGATE_CANDIDATE: 'nocand' } });
+    expect(both.code).toBe(3);
+    expect(both.stderr).toContain('  command line: --baseline: names profile "nobase", which is not defined; defined profiles: baseline,');
+    expect(both.stderr).toContain(
+      '  environment MCPGATE_CANDIDATE: candidate: names profile "nocand", which is not defined; defined profiles: baseline,',
+    );
+    expect(processesMatching(`--tag=${dir}`)).toEqual([]);
+  });
+
   it('a bad dataset: exit 3 before connecting, and the servers started early are ended', async () => {
     const dir = scratchProject();
     edit(dir, 'datasets/support-ops.cases.yaml', (t) =>
