@@ -59,10 +59,13 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv, flags: ConfigFl
   return normaliseAll(config, notes, { absolute, display, env, lineOf: source.lineOf, client });
 }
 
+/** A first run has no config yet: say what writes one. */
+const NO_CONFIG = 'file not found; `mcp-gate init` writes one for the server of this project (or -c FILE names another config)';
+
 /** The file parsed (keeping lines), with the env overrides and then the flags applied to a copy of it. */
 function readRaw(absolute: string, display: string, env: NodeJS.ProcessEnv, flags: ConfigFlags, cwd: string) {
   const parsed = readSource(absolute, display);
-  if (!parsed.ok) throw new InputError(parsed.problems);
+  if (!parsed.ok) throw new InputError(parsed.problems.map((p) => (p.message === 'file not found' ? { ...p, message: NO_CONFIG } : p)));
   const source = parsed.source;
   if (source.value === null || typeof source.value !== 'object' || Array.isArray(source.value)) {
     throw new InputError([

@@ -214,6 +214,15 @@ describe('bad input stops the gate with exit 3 and names the file, line and fiel
     );
   });
 
+  it('a missing config says that init writes one', async () => {
+    const dir = scratchProject();
+    const result = await runCli(['run', '-c', 'nothing-here.yaml'], { cwd: dir });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toBe(
+      'mcp-gate: invalid input:\n  nothing-here.yaml: file not found; `mcp-gate init` writes one for the server of this project (or -c FILE names another config)\n',
+    );
+  });
+
   it('a dataset file that does not exist', async () => {
     const dir = scratchProject();
     const result = await runCli(['run', '--dataset', 'datasets/missing.yaml'], { cwd: dir });
