@@ -1,7 +1,8 @@
-import { writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, scratchProject } from '../helpers/cli.js';
+import { ROOT, runCli, scratchProject } from '../helpers/cli.js';
 import { processesMatching } from '../helpers/processes.js';
 
 const edit = (dir: string, file: string, change: (text: string) => string) =>
@@ -212,6 +213,43 @@ describe('bad input stops the gate with exit 3 and names the file, line and fiel
     expect(result.stderr).toContain(
       `gate.config.yaml:${datasetsLine}: datasets[0]: names dataset datasets/support-ops.case.yaml, which does not exist`,
     );
+  });
+
+  it('a prompt or template neither side lists names what the sides do list: prompts and templates, not tools', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-unlisted-'));
+    const server = join(ROOT, 'test/fixtures/servers/record-server.mjs');
+    writeFileSync(
+      join(dir, 'gate.config.yaml'),
+      [
+        'version: 1',
+        'profiles:',
+        `  v1: { command: node, args: [${server}, v1, ${join(dir, 'marker')}] }`,
+        `  v2: { command: node, args: [${server}, v2, ${join(dir, 'marker')}] }`,
+        'baseline: v1',
+        'candidate: v2',
+        'datasets: [features.cases.yaml]',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(dir, 'features.cases.yaml'),
+      [
+        'role: support-agent',
+        'cases:',
+        '  - id: triage',
+        '    userTask: Triage the outage.',
+        '    requiredPrompts: [{ name: Incident.Triage }]',
+        '    requiredResources: [{ uriTemplate: "tickets://{id}", variables: { id: T-1 } }]',
+        '',
+      ].join('\n'),
+    );
+    const result = await runCli(['run'], { cwd: dir });
+    expect(result.code).toBe(3);
+    const problems = result.stderr.split('\n').filter((l) => l.startsWith('  features.cases.yaml:'));
+    expect(problems).toEqual([
+      '  features.cases.yaml:5: cases[0].requiredPrompts[0].name: names prompt "Incident.Triage", which neither side lists; the sides list: no prompts',
+      '  features.cases.yaml:6: cases[0].requiredResources[0].uriTemplate: names resource template "tickets://{id}", which neither side lists; the sides list: no resource templates',
+    ]);
   });
 
   it('a missing config says that init writes one', async () => {
