@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -250,6 +251,22 @@ describe('bad input stops the gate with exit 3 and names the file, line and fiel
       '  features.cases.yaml:5: cases[0].requiredPrompts[0].name: names prompt "Incident.Triage", which neither side lists; the sides list: no prompts',
       '  features.cases.yaml:6: cases[0].requiredResources[0].uriTemplate: names resource template "tickets://{id}", which neither side lists; the sides list: no resource templates',
     ]);
+  });
+
+  it('a --policy-base that names nothing in the clone is exit 3, naming the flag and the ref, before any server starts', async () => {
+    const dir = scratchProject();
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: dir, encoding: 'utf8' });
+    git('init', '-q', '-b', 'main');
+    git('add', 'gate.config.yaml', 'datasets');
+    git('commit', '-q', '-m', 'base');
+    const result = await runCli(['run', '--policy-base', 'mian'], { cwd: dir });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toBe(
+      'mcp-gate: invalid input:\n  command line: --policy-base: "mian" is no commit, branch or tag of this clone (did you mean "main"?); give the change\'s base, e.g. origin/main or a commit id (git fetch it first if the clone lacks it)\n',
+    );
+    expect(existsSync(join(dir, 'reports'))).toBe(false);
+    expect(processesMatching(`--tag=${dir}`)).toEqual([]);
   });
 
   it('a missing config says that init writes one', async () => {
