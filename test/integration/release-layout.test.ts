@@ -104,3 +104,31 @@ describe('the release layout: tracked files and dist/, no node_modules', { timeo
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 });
+
+describe('pins', () => {
+  /** Every `uses: mcp-gate/mcp-gate@REF` line and every `mcp-gate.git#REF` of the documents people copy from. */
+  const pinsIn = (files: string[]) =>
+    files.flatMap((file) =>
+      readFileSync(join(ROOT, file), 'utf8')
+        .split('\n')
+        .flatMap((line, i) =>
+          [...line.matchAll(/uses: mcp-gate\/mcp-gate@(<[^>]+>|\S+)(.*)|mcp-gate\.git#(<[^>]+>|\S+)/g)].map((m) => ({
+            at: `${file}:${i + 1}`,
+            ref: m[1] ?? m[3]!,
+            comment: m[1] === undefined ? null : m[2]!.trim(),
+          })),
+        ),
+    );
+
+  it('the README and the docs pin mcp-gate by commit, never by a tag that a release may move (or has yet to make)', () => {
+    const docs = readdirSync(join(ROOT, 'docs'))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => `docs/${name}`);
+    const pins = pinsIn(['README.md', ...docs]);
+    expect(pins.length).toBeGreaterThan(3);
+    const commit = /^(?:[0-9a-f]{40}|<(?:40-hex sha|commit)>)$/;
+    expect(pins.filter((pin) => !commit.test(pin.ref))).toEqual([]);
+    // A `uses:` line says which release its commit is.
+    expect(pins.filter((pin) => pin.comment !== null && !/^# v\d/.test(pin.comment))).toEqual([]);
+  });
+});
