@@ -175,6 +175,31 @@ describe('the release layout: tracked files and dist/, no node_modules', { timeo
     expect(existsSync(join(bin, 'called'))).toBe(false);
   });
 
+  it('the release carries provenance: npm publishes with it, and the run attests the built files the package ships', () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { repository?: unknown; files: string[] };
+    // npm checks a package's provenance against the repository its package.json names.
+    expect(manifest.repository).toEqual({ type: 'git', url: 'git+https://github.com/mcp-gate/mcp-gate.git' });
+    const workflow = parse(readFileSync(join(ROOT, '.github/workflows/release.yml'), 'utf8')) as {
+      permissions: Record<string, string>;
+      jobs: { release: { steps: (Step & { uses?: string; with?: Record<string, string> })[] } };
+    };
+    expect(workflow.permissions).toMatchObject({ 'id-token': 'write', attestations: 'write' });
+    const steps = workflow.jobs.release.steps;
+    const at = (found: (step: (typeof steps)[number]) => boolean) => steps.findIndex(found);
+    const made = at((s) => s.id === 'release');
+    const attested = at((s) => s.uses?.startsWith('actions/attest-build-provenance@') ?? false);
+    const pushed = at((s) => s.run?.includes('git push') ?? false);
+    const published = at((s) => s.run?.includes('npm publish') ?? false);
+    // Attested as the release commit holds them, before any tag or package leaves the run.
+    expect(made < attested && attested < pushed && pushed < published).toBe(true);
+    expect(steps[published]!.run).toContain('--provenance');
+    const subjects = steps[attested]!.with!['subject-path']!.trim().split('\n');
+    expect(subjects.map((subject) => subject.replace(/\/\*$/, ''))).toEqual(manifest.files.filter((f) => f.startsWith('dist/')));
+    const released = git(tree, 'ls-tree', '-r', '--name-only', MAJOR).split('\n');
+    for (const subject of subjects)
+      expect(released.some((file) => file === subject || file.startsWith(subject.replace('*', '')))).toBe(true);
+  });
+
   it('npm install git+…#tag of the release commit installs one package, runs no script, and works', () => {
     const project = mkdtempSync(join(tmpdir(), 'mcp-gate-git-install-'));
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'my-server', version: '1.0.0', private: true }));
@@ -208,11 +233,13 @@ describe('pins', () => {
         ),
     );
 
-  it('the README and the docs pin mcp-gate by commit, never by a tag that a release may move (or has yet to make)', () => {
+  it('the README, the docs and the example workflows pin mcp-gate by commit, never by a tag that a release may move (or has yet to make)', () => {
     const docs = readdirSync(join(ROOT, 'docs'))
       .filter((name) => name.endsWith('.md'))
       .map((name) => `docs/${name}`);
-    const pins = pinsIn(['README.md', ...docs]);
+    const workflows = readdirSync(join(ROOT, 'examples/workflows')).map((name) => `examples/workflows/${name}`);
+    const pins = pinsIn(['README.md', ...docs, ...workflows]);
+    expect(pins.filter((pin) => pin.at.startsWith('examples/'))).toHaveLength(2);
     expect(pins.length).toBeGreaterThan(3);
     const commit = /^(?:[0-9a-f]{40}|<(?:40-hex sha|commit)>)$/;
     expect(pins.filter((pin) => !commit.test(pin.ref))).toEqual([]);
