@@ -2,10 +2,10 @@
 export const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
- * The stack of an internal error, for a bug report. The packed gate runs through a V8 code cache
- * recorded on the machine that built it (src/launch.ts), and V8 names the frames of cached code
- * with the path they were recorded at: those frames are named after the packed file where it is
- * now, so no build machine's path is printed.
+ * The stack of an internal error, for a bug report. V8 names the packed gate's frames with the one
+ * name it is compiled under, wherever it sits (`mcp-gate/dist/packed/mcp-gate.cjs`, src/launch.ts:
+ * its code cache carries no build folder); a frame of a cache recorded elsewhere names its own
+ * folder. Both are named after the packed file where it is now, which the source map sits beside.
  */
 export function stackOf(error: Error, packedFile: string): string {
   const stack = error.stack ?? error.message;

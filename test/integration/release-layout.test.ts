@@ -200,6 +200,29 @@ describe('the release layout: tracked files and dist/, no node_modules', { timeo
       expect(released.some((file) => file === subject || file.startsWith(subject.replace('*', '')))).toBe(true);
   });
 
+  it('dist/ names no folder of the machine that built it, and its code cache serves the packed file in another folder', () => {
+    // V8 keeps the name a code cache was recorded under; a build folder there made two builds differ.
+    const files = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory() ? files(join(dir, entry.name)) : [join(dir, entry.name)],
+      );
+    const needles = [Buffer.from(ROOT), Buffer.from(ROOT, 'utf16le')];
+    const naming = files(join(ROOT, 'dist')).filter((file) => {
+      const bytes = readFileSync(file);
+      return needles.some((needle) => bytes.includes(needle));
+    });
+    expect(naming.map((file) => file.slice(ROOT.length + 1))).toEqual([]);
+    const launch = join(tree, 'dist/launch.cjs');
+    const used = run(
+      [
+        '-e',
+        `process.stdout.write(require(${JSON.stringify(launch)}).loadPacked(${JSON.stringify(join(tree, 'dist/packed/mcp-gate.cjs'))}).cache)`,
+      ],
+      tree,
+    );
+    expect(used.stdout).toBe('used');
+  });
+
   it('npm install git+…#tag of the release commit installs one package, runs no script, and works', () => {
     const project = mkdtempSync(join(tmpdir(), 'mcp-gate-git-install-'));
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'my-server', version: '1.0.0', private: true }));
