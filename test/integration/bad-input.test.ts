@@ -296,4 +296,16 @@ describe('bad input stops the gate with exit 3 and names the file, line and fiel
     expect(result.stderr).toContain('boom: no database');
     expect(result.stdout).toBe('');
   });
+
+  it('a baseline whose npx found no package: the likely cause is named, on both starts, not the protocol era', async () => {
+    const dir = scratchProject();
+    const crash = join(ROOT, 'test/fixtures/servers/crash-server.mjs');
+    const result = await runCli(['run'], { cwd: dir, env: { MCPGATE_PROFILES__BASELINE__ARGS: `[${crash}, npm-404]` } });
+    expect(result.code).toBe(3);
+    const cause = 'npm has no package "@acme/no-such-mcp" (npm 404)';
+    expect(result.stderr).toContain(`baseline profile "baseline" is unavailable (initialize): ${cause}`);
+    expect(result.stderr).toContain(`(started twice: the first start failed too, in initialize: ${cause}`);
+    expect(result.stderr).not.toContain('2025-era');
+    expect(result.stderr).toContain('server stderr (tail):\nnpm error code E404');
+  });
 });
