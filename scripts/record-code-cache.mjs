@@ -21,6 +21,7 @@ function verdictOf(json) {
 }
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const RANDOM_SEED = 20260728;
 const packed = join(root, 'dist/packed/mcp-gate.cjs');
 const cache = `${packed}.v8cache`;
 
@@ -31,7 +32,15 @@ if (process.argv[2] === '--child') {
   rmSync(cache, { force: true });
   const reports = mkdtempSync(join(tmpdir(), 'mcp-gate-code-cache-'));
   const args = ['--child', 'run', '--config', join(root, 'gate.config.yaml'), '--report-dir', reports, '--format', 'json', '--quiet'];
-  const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), ...args], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+  // What V8 writes into the cache follows its random number generator (its strings' hash seed):
+  // with a fixed seed, two builds record the same bytes (a reproducible dist/: docs/github-action.md,
+  // "Pin the action by commit"). V8 leaves --random-seed out of the flags a cache must match, so
+  // every run accepts it as before.
+  const child = spawnSync(process.execPath, [`--random-seed=${RANDOM_SEED}`, fileURLToPath(import.meta.url), ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   rmSync(reports, { recursive: true, force: true });
   // The example's candidate breaks its contract: a decided run exits 1 and prints a Rollback report.
   if (child.status === 1 && verdictOf(child.stdout) === 'Rollback' && existsSync(cache)) {

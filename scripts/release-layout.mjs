@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // Turns a built checkout into what a release commit holds (release.yml runs it before committing
-// dist/, and test/integration/release-layout.test.ts runs it on a copy of the tree):
+// dist/; test/integration/release-layout.test.ts runs that step of release.yml on a copy of the tree):
 //   - dist/ is there, built, and carries every package the gate loads (scripts/pack.mjs bundles
 //     them; scripts/compile-schemas.mjs bundles the validators' ajv helpers);
-//   - package.json declares no dependency and no `prepare` script, so `uses: mcp-gate/mcp-gate@v0`
-//     installs nothing, and `npm install git+https://...#v0` clones and is done: no devDependencies
-//     fetched, no build, no install script for npm 11's allowScripts to refuse.
+//   - package.json declares no dependency and no `prepare` script, so `uses:
+//     mcp-gate/mcp-gate@<commit>` installs nothing, and `npm install git+https://...#<commit>`
+//     clones and is done: no devDependencies fetched, no build, no install script for npm 11's
+//     allowScripts to refuse;
+//   - dist/.build-complete, the stamp of when this clone last built (for the test setup), is left
+//     out: it would make every release differ from a build of the same source.
 // Usage: node scripts/release-layout.mjs [DIR]   (DIR defaults to the repository root)
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -33,6 +36,7 @@ export function makeReleaseLayout(dir) {
   const file = join(dir, 'package.json');
   const manifest = releaseManifest(JSON.parse(readFileSync(file, 'utf8')));
   writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
+  rmSync(join(dir, 'dist/.build-complete'), { force: true });
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -34,8 +34,16 @@ const digestOf = (bytes: Buffer): Buffer => createHash('sha256').update(bytes).d
  */
 const textOf = (bytes: Buffer): string => (isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8'));
 
-function compile(packed: string, source: string, cached: Buffer | undefined): Script {
-  return new Script(wrap(source), { filename: packed, cachedData: cached });
+/**
+ * The name V8 gives the packed file's code, the same wherever it is: V8 keeps the name a cache was
+ * recorded under (and names stack frames with it), so the folder the build ran in would be baked
+ * into the cache that ships in dist/. Stack traces name the file where it is now (stackOf, in
+ * src/base/error-text.ts); `__filename` and `require` are the real path.
+ */
+const PACKED_NAME = 'mcp-gate/dist/packed/mcp-gate.cjs';
+
+function compile(source: string, cached: Buffer | undefined): Script {
+  return new Script(wrap(source), { filename: PACKED_NAME, cachedData: cached });
 }
 
 /**
@@ -120,7 +128,7 @@ export function loadPacked(
 ): { exports: Record<string, unknown>; cache: CacheUse; tiering: Tiering } {
   const bytes = readFileSync(packed);
   const cached: { data?: Buffer; use: CacheUse } = options.recordCache ? { use: 'recording' } : cachedDataFor(packed, bytes);
-  const script = compile(packed, textOf(bytes), cached.data);
+  const script = compile(textOf(bytes), cached.data);
   if (options.recordCache) process.once('exit', () => writeCache(packed, bytes, script));
   const cache = cached.data && script.cachedDataRejected ? 'refused' : cached.use;
   const exports = evaluate(packed, script);

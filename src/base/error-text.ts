@@ -2,10 +2,10 @@
 export const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
- * The stack of an internal error, for a bug report. The packed gate runs through a V8 code cache
- * recorded on the machine that built it (src/launch.ts), and V8 names the frames of cached code
- * with the path they were recorded at: those frames are named after the packed file where it is
- * now, so no build machine's path is printed.
+ * The stack of an internal error, for a bug report. V8 names the packed gate's frames with the one
+ * name it is compiled under, wherever it sits (`mcp-gate/dist/packed/mcp-gate.cjs`, src/launch.ts:
+ * its code cache carries no build folder); a frame of a cache recorded elsewhere names its own
+ * folder. Both are named after the packed file where it is now, which the source map sits beside.
  */
 export function stackOf(error: Error, packedFile: string): string {
   const stack = error.stack ?? error.message;
@@ -39,4 +39,60 @@ export function crashExcerpt(output: string, count: number): string[] {
   const first = firstErrorLine(output);
   if (first === null || last.some((line) => line.trim() === first)) return last;
   return [first, ...(lines.length > count + 1 ? ['...'] : []), ...last];
+}
+
+/** A variable's name as servers spell them: `ACME_TOKEN`, `GITHUB_PERSONAL_ACCESS_TOKEN`. */
+const VARIABLE = /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/;
+/** A line that complains of an unset variable: "ACME_TOKEN is not set", "Missing environment variable", Python's `KeyError: 'ACME_TOKEN'`. */
+const UNSET_VARIABLE = [
+  /\b(?:env(?:ironment)?)[ ._-]?var(?:iable)?s?\b.*\b(?:missing|required|not (?:set|defined|provided)|unset|undefined|empty|must be set)\b/i,
+  /\b(?:missing|required|no|unset|undefined|set the)\b.*\benv(?:ironment)?[ ._-]?var(?:iable)?s?\b/i,
+  /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b.{0,40}\b(?:is (?:not set|required|missing|undefined|not defined|empty)|must be (?:set|provided)|not set)\b/,
+  /\bKeyError: '[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+'/,
+];
+
+/**
+ * What a server's crash output most likely means, said as what to fix, or null. A server that will
+ * not start mostly fails for one of three reasons, each of which its output names in words that are
+ * easy to misread: npx's 404 for a package the registry does not have, a path or module that is not
+ * there (ENOENT, MODULE_NOT_FOUND), and a variable it needs that is unset (a server sees only a few
+ * of the gate's variables and its profile's `env`: docs/config.md).
+ */
+export function likelyCause(output: string): string | null {
+  if (/\bnpm (?:error|ERR!) (?:code E404|404)\b/.test(output)) {
+    const quoted = /npm (?:error|ERR!) 404\s.*?'([^'\s]+?)(?:@\*)?'/.exec(output)?.[1];
+    const fetched = /404 Not Found - GET \S+\/([^/\s]+)/.exec(output)?.[1];
+    const name = quoted ?? (fetched === undefined ? undefined : safeDecode(fetched));
+    return `npm has no package ${name ? `"${name}"` : 'by that name'} (npm 404): check its name and version in the profile's args; if it is private, the server's environment lacks npm's token`;
+  }
+  const unset = output.split('\n').find((line) => UNSET_VARIABLE.some((pattern) => pattern.test(line)));
+  if (unset !== undefined) {
+    const name = VARIABLE.exec(unset)?.[0];
+    return name
+      ? `the server needs the variable ${name}, which it does not see: a server gets only PATH, HOME and a few others of the gate's environment, and its profile's env; add it there (env: { ${name}: "\${${name}}" })`
+      : "the server needs an environment variable it does not see: a server gets only PATH, HOME and a few others of the gate's environment, and its profile's env; add the variable there";
+  }
+  const module = /Cannot find (module|package) '([^']+)'|No module named '([^']+)'/.exec(output);
+  if (module) {
+    const name = module[2] ?? module[3]!;
+    return /^[./\\]|^[A-Za-z]:[\\/]/.test(name)
+      ? `the file "${name}" does not exist (MODULE_NOT_FOUND): check the path in the profile's command and args (relative to its cwd), and that the server is built`
+      : `the module "${name}" is not installed where the server runs (MODULE_NOT_FOUND): install the server's dependencies, or check the profile's cwd`;
+  }
+  if (/\bENOENT\b|No such file or directory|command not found|can't open file/.test(output)) {
+    const path =
+      /ENOENT[^'\n]*'([^']+)'/.exec(output)?.[1] ??
+      /can't open file '([^']+)'/.exec(output)?.[1] ??
+      /(\S+): (?:No such file or directory|command not found)/.exec(output)?.[1];
+    return `${path ? `"${path}"` : 'a file or command the server needs'} does not exist (ENOENT): check the paths in the profile's command, args and cwd`;
+  }
+  return null;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }

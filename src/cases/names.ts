@@ -1,5 +1,5 @@
 import { dotted, type Problem } from '../base/problems.js';
-import type { Contract, ContractTool } from '../contract/types.js';
+import type { Contract, ContractTool, Features } from '../contract/types.js';
 import { closest } from '../base/closest.js';
 import { unlistedMentions } from '../contract/mentions.js';
 import type { Dataset } from './types.js';
@@ -36,16 +36,23 @@ export function datasetNameProblems(
     dataset.cases.forEach((spec, i) => {
       const at = { dataset, spec, problem };
       spec.requiredTools.forEach((required, j) => checkRequiredTool(required, ['cases', i, 'requiredTools', j], at, known));
-      // A prompt that neither side lists, when both lists are known, is a typo, not a regression.
-      if (known.prompts)
-        (spec.requiredPrompts ?? []).forEach((required, j) => {
-          if (known.prompts!.includes(required.name)) return;
-          const hint = closest(required.name, known.prompts!);
-          problem(
-            ['cases', i, 'requiredPrompts', j, 'name'],
-            `names prompt "${required.name}", which neither side lists${hint ? ` (did you mean "${hint}"?)` : `; the sides list: ${listed(known.prompts!)}`}`,
-          );
-        });
+      // A prompt or template that neither side lists, when both lists are known, is a typo, not a regression.
+      const unlisted = (kind: 'prompt' | 'resource template', name: string, names: string[] | null, path: (string | number)[]) => {
+        if (!names || names.includes(name)) return;
+        const hint = closest(name, names);
+        problem(
+          path,
+          `names ${kind} "${name}", which neither side lists${hint ? ` (did you mean "${hint}"?)` : `; the sides list: ${listed(names, `${kind}s`)}`}`,
+        );
+      };
+      (spec.requiredPrompts ?? []).forEach((required, j) =>
+        unlisted('prompt', required.name, known.prompts, ['cases', i, 'requiredPrompts', j, 'name']),
+      );
+      // A resource by uri may be read without being listed (servers serve more than they list), so only templates are named.
+      (spec.requiredResources ?? []).forEach((required, j) => {
+        if (required.uriTemplate !== undefined)
+          unlisted('resource template', required.uriTemplate, known.templates, ['cases', i, 'requiredResources', j, 'uriTemplate']);
+      });
       (spec.forbiddenTools ?? []).forEach((name, k) => {
         if (known.anywhere(name)) return;
         const hint = known.closestTool(name);
@@ -98,7 +105,11 @@ function knownNames(contracts: Contract[], bothSides: boolean) {
   const exposed = [...new Set(contracts.flatMap((c) => c.tools.map((t) => t.name)))].sort();
   // Each unknown name is looked up once, however many cases repeat it.
   const hints = new Map<string, string | null>();
-  const promptLists = contracts.map((c) => c.features?.prompts ?? null);
+  // Every name of one kind either side lists, when both lists are known.
+  const bothListed = (namesOf: (features: Features) => string[] | undefined): string[] | null => {
+    const lists = contracts.map((c) => (c.features ? namesOf(c.features) : undefined));
+    return bothSides && lists.every((l) => l !== undefined) ? [...new Set(lists.flat() as string[])].sort() : null;
+  };
   return {
     bothSides,
     sides,
@@ -106,11 +117,8 @@ function knownNames(contracts: Contract[], bothSides: boolean) {
     anywhere: (tool: string) => sides.some((side) => side.has(tool)),
     mentioned: new Set(contracts.flatMap((c) => unlistedMentions(c).map(([name]) => name))),
     closestTool: (name: string) => (hints.has(name) ? hints.get(name)! : hints.set(name, closest(name, exposed)).get(name)!),
-    /** Every prompt either side lists, when both lists are known. */
-    prompts:
-      bothSides && promptLists.every((list) => list !== null)
-        ? [...new Set(promptLists.flatMap((list) => list!.map((p) => p.name)))].sort()
-        : null,
+    prompts: bothListed((f) => f.prompts?.map((p) => p.name)),
+    templates: bothListed((f) => f.resourceTemplates?.map((t) => t.uriTemplate)),
     problems: [] as Problem[],
     /** In the order found; a forbidden name no side exposes is one note per file and name. */
     notes: [] as (string | Guard)[],
@@ -142,7 +150,7 @@ function checkRequiredTool(
     const hint = known.closestTool(required.toolName);
     problem(
       [...where, 'toolName'],
-      `names tool "${required.toolName}", which neither side exposes${hint ? ` (did you mean "${hint}"?)` : `; the sides expose: ${listed(known.exposed)}`}`,
+      `names tool "${required.toolName}", which neither side exposes${hint ? ` (did you mean "${hint}"?)` : `; the sides expose: ${listed(known.exposed, 'tools')}`}`,
     );
     return;
   }
@@ -160,8 +168,9 @@ function checkRequiredTool(
   for (const name of Object.keys(required.probeArguments ?? {})) check(name, [...where, 'probeArguments', name]);
 }
 
-const listed = (names: string[]) =>
-  names.length > 12 ? `${names.slice(0, 12).join(', ')} and ${names.length - 12} more` : names.join(', ') || 'no tools';
+/** At most 12 names, or `no tools` (`no prompts`, ...) when there are none. */
+const listed = (names: string[], noun: string) =>
+  names.length > 12 ? `${names.slice(0, 12).join(', ')} and ${names.length - 12} more` : names.join(', ') || `no ${noun}`;
 
 /** Argument names of a tool across the sides that have it, or null when names cannot be judged. */
 function knownArguments(tool: string, sides: Map<string, ContractTool>[]): Set<string> | null {

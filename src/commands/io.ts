@@ -4,7 +4,7 @@ import { writeFileAtomic, WriteError } from '../base/atomic-write.js';
 import { loadConfig, type ConfigFlags } from '../config/load.js';
 import { formatProblem, InputError } from '../base/problems.js';
 import type { GateConfig } from '../config/types.js';
-import { BaselineUnavailableError, RunTimeoutError, SideUnavailableError } from '../connect/errors.js';
+import { BaselineUnavailableError, RunTimeoutError, SideUnavailableError, stderrExcerpt } from '../connect/errors.js';
 import { BaselineBuildError } from '../connect/git-tree.js';
 import type { BundleSummary } from '../bundle/summary.js';
 import type { Verdict } from '../decide/decide.js';
@@ -125,12 +125,9 @@ export function assertRenders(kind: DocumentKind, format: Format): void {
 export function failureText(error: unknown): string {
   if (error instanceof WriteError) return `mcp-gate: ${error.message}`;
   if (error instanceof InputError) return `mcp-gate: invalid input:\n${error.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}`;
-  if (
-    error instanceof BaselineUnavailableError ||
-    error instanceof SideUnavailableError ||
-    error instanceof RunTimeoutError ||
-    error instanceof BaselineBuildError
-  ) {
+  // init, record and snapshot read one side, so its failure comes here bare: its stderr follows it, as run's does.
+  if (error instanceof SideUnavailableError) return `mcp-gate: cannot decide: ${error.message}${stderrExcerpt(error)}`;
+  if (error instanceof BaselineUnavailableError || error instanceof RunTimeoutError || error instanceof BaselineBuildError) {
     return `mcp-gate: cannot decide: ${error.message}`;
   }
   return `mcp-gate: internal error: ${error instanceof Error ? stackOf(error, packageFile('dist/packed/mcp-gate.cjs')) : String(error)}`;

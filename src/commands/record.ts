@@ -6,6 +6,7 @@ import { InputError, type Problem } from '../base/problems.js';
 import { readSource } from '../config/source.js';
 import type { GateConfig, Profile } from '../config/types.js';
 import { openSide } from '../contract/open-side.js';
+import { ofProfile, SideUnavailableError } from '../connect/errors.js';
 import type { Contract } from '../contract/types.js';
 import { packageFile } from '../base/package-root.js';
 import { recordTools, type Recording } from '../record/record.js';
@@ -82,7 +83,9 @@ async function recordProfile(job: RecordJob, io: CommandIO): Promise<{ recording
       io.env,
       () => undefined,
       (line) => io.log(`mcp-gate: ${line}`),
-    );
+    ).catch((error: unknown) => {
+      throw error instanceof SideUnavailableError ? ofProfile(job.name, error) : error;
+    });
   const side = await open();
   // The second pass runs in a server process of its own: a pid, a per-process id or a counter
   // that two calls to one process share differs there, and is found volatile.

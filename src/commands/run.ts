@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { baselineRunPaths, policyDrift, policyFiles, policyFolders } from '../config/policy-drift.js';
+import { assertPolicyBase, baselineRunPaths, policyDrift, policyFiles, policyFolders } from '../config/policy-drift.js';
 import { loadDatasets } from '../cases/load.js';
 import type { Dataset } from '../cases/types.js';
 import { endUnadopted, prelaunch } from '../connect/prelaunch.js';
@@ -46,6 +46,7 @@ export async function runCommand(flags: RunFlags, io: CommandIO): Promise<Outcom
     datasets: flags.datasets,
     reportDir: flags.reportDir,
   });
+  if (flags.policyBase !== undefined) assertPolicyBase(flags.policyBase, io.cwd);
   if (config.bundle && flags.server === undefined) return bundleCommand(config, flags, io);
   const server = flags.server === undefined ? null : serverOf(config, flags.server, flags.config);
   const pair = await fromGit(server?.config ?? config, server?.name ?? null, flags, io);

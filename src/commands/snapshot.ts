@@ -2,6 +2,7 @@ import { relative, resolve } from 'node:path';
 import { InputError } from '../base/problems.js';
 import type { GateConfig, Profile } from '../config/types.js';
 import { openSide } from '../contract/open-side.js';
+import { ofProfile, SideUnavailableError } from '../connect/errors.js';
 import { toSnapshot } from '../contract/snapshot.js';
 import { redactDeep } from '../base/secrets.js';
 import { writeFileAtomic } from '../base/atomic-write.js';
@@ -46,7 +47,9 @@ export async function contractSnapshot(profile: Profile, config: GateConfig, io:
     io.env,
     () => undefined,
     (line) => io.log(`mcp-gate: ${line}`),
-  );
+  ).catch((error: unknown) => {
+    throw error instanceof SideUnavailableError ? ofProfile(profile.name, error) : error;
+  });
   await side.session?.close();
   for (const problem of side.contract.discovery.errors) io.error(`mcp-gate: protocol-violation: ${problem.message}`);
   return { text: toSnapshot(redactDeep(side.contract)), tools: side.contract.tools.length };

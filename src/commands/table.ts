@@ -123,7 +123,7 @@ export const COMMANDS = {
     summary: 'combine per-server reports into the bundle verdict and summary',
     flags: ['config', 'report-dir', 'format', 'output', 'fail-on'],
     renders: ['bundle'],
-    example: 'mcp-gate merge reports/*/report.json --format markdown',
+    example: 'mcp-gate merge in/*.json --report-dir out --format markdown',
     arity: () => null,
     run: async ({ args, options: o, configGiven }, io) =>
       (await import('./merge.js')).mergeCommand(
@@ -170,7 +170,7 @@ export const COMMANDS = {
     summary: 'render a saved report (--format html: one self-contained page)',
     flags: ['format', 'output'],
     renders: ['report'],
-    example: 'mcp-gate show reports/latest/report.json --format html -o report.html',
+    example: 'mcp-gate show reports/20261122T021118Z-baseline-to-candidate.json --format html -o report.html',
     arity: (n: number) => (n === 1 ? null : 'show takes one REPORT.json'),
     run: async ({ args, options: o }, io) => (await import('./show.js')).showCommand(args[0]!, o.format, io, o.output),
   },

@@ -37,6 +37,7 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv, flags: ConfigFl
   const absolute = resolve(cwd, file);
   const display = relative(cwd, absolute) || file;
   const { source, raw, overrides } = readRaw(absolute, display, env, flags, cwd);
+  const blame = blamer(overrides, flags);
   // A profile's `from` becomes the keys of the client config entry it names, before anything reads profiles.
   const client = resolveClientProfiles(raw, dirname(absolute), env, source.lineOf, display, cwd);
   if (client.problems.length) throw new InputError(client.problems);
@@ -52,16 +53,19 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv, flags: ConfigFl
     config.servers !== undefined ? bundleProblems(config, source.lineOf, display) : semanticProblems(config, source.lineOf, display);
   // Datasets named in the file are looked for now, so a missing one is told at its config line.
   const missing = flags.datasets?.length ? [] : missingDatasets(raw, dirname(absolute), source.lineOf, display, cwd);
-  const problems = [...schema, ...rules, ...renamedKeyProblems(raw, source.lineOf, display), ...missing].map((p) => blame(p, overrides));
+  const problems = [...schema, ...rules, ...renamedKeyProblems(raw, source.lineOf, display), ...missing].map(blame);
   if (problems.length) throw new InputError(problems.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity)));
-  const notes = applyRenamedKeys(raw, source.lineOf, display).map((p) => blame(p, overrides));
+  const notes = applyRenamedKeys(raw, source.lineOf, display).map(blame);
   return normaliseAll(config, notes, { absolute, display, env, lineOf: source.lineOf, client });
 }
+
+/** A first run has no config yet: say what writes one. */
+const NO_CONFIG = 'file not found; `mcp-gate init` writes one for the server of this project (or -c FILE names another config)';
 
 /** The file parsed (keeping lines), with the env overrides and then the flags applied to a copy of it. */
 function readRaw(absolute: string, display: string, env: NodeJS.ProcessEnv, flags: ConfigFlags, cwd: string) {
   const parsed = readSource(absolute, display);
-  if (!parsed.ok) throw new InputError(parsed.problems);
+  if (!parsed.ok) throw new InputError(parsed.problems.map((p) => (p.message === 'file not found' ? { ...p, message: NO_CONFIG } : p)));
   const source = parsed.source;
   if (source.value === null || typeof source.value !== 'object' || Array.isArray(source.value)) {
     throw new InputError([
@@ -165,10 +169,30 @@ function registerProfileSecrets(profiles: unknown, env: NodeJS.ProcessEnv): void
   }
 }
 
-/** A problem in a value that came from the environment names the variable, not a file line. */
-function blame(problem: Problem, overrides: Override[]): Problem {
-  const from = overrides.find((o) => problem.path === dotted(o.path) || problem.path.startsWith(`${dotted(o.path)}.`));
-  return from ? { ...problem, file: `environment ${from.variable}`, line: null } : problem;
+/** The flags that replace a value of the file, and the path of what each replaces. */
+const FLAG_PATHS: [keyof ConfigFlags, string, string[]][] = [
+  ['baseline', '--baseline', ['baseline']],
+  ['candidate', '--candidate', ['candidate']],
+  ['datasets', '--dataset', ['datasets']],
+  ['reportDir', '--report-dir', ['reports', 'dir']],
+];
+
+/**
+ * A problem in a value that came from the command line names the flag, and one from the
+ * environment the variable, not the file's line: the person fixes it where they typed it.
+ */
+function blamer(overrides: Override[], flags: ConfigFlags): (problem: Problem) => Problem {
+  const within = (problem: Problem, path: string[]) => {
+    const at = dotted(path);
+    return problem.path === at || problem.path.startsWith(`${at}.`) || problem.path.startsWith(`${at}[`);
+  };
+  const given = FLAG_PATHS.filter(([key]) => (key === 'datasets' ? flags.datasets?.length : flags[key]));
+  return (problem) => {
+    const flag = given.find(([, , path]) => within(problem, path));
+    if (flag) return { ...problem, file: 'command line', line: null, path: flag[1] };
+    const from = overrides.find((o) => within(problem, o.path));
+    return from ? { ...problem, file: `environment ${from.variable}`, line: null } : problem;
+  };
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);

@@ -3,6 +3,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, posix, relative, resolve } from 'node:path';
 import { finding } from '../findings/finding.js';
 import type { Finding } from '../findings/types.js';
+import { closest } from '../base/closest.js';
+import { InputError } from '../base/problems.js';
 import type { GateConfig } from './types.js';
 
 /**
@@ -123,6 +125,41 @@ function trackedScope(top: string, commit: string, path: string): string {
     }
   };
   for (let scope = path; ; scope = posix.dirname(scope)) if (scope === '.' || known(scope)) return scope;
+}
+
+/**
+ * A `--policy-base` that names nothing in the clone is a mistake on the command line (exit 3), not a
+ * check to skip with a note: a mistyped `origin/mian` would otherwise pass every policy change. A
+ * full commit id, as the Action passes, may be missing from a shallow clone: policyDrift says so
+ * and tries the merge commit's first parent. Outside a git clone, policyDrift says that too.
+ */
+export function assertPolicyBase(base: string, cwd: string): void {
+  if (/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(base)) return;
+  let top: string;
+  try {
+    top = git(['rev-parse', '--show-toplevel'], cwd).trim();
+  } catch {
+    return;
+  }
+  try {
+    git(['rev-parse', '--verify', '--quiet', `${base}^{commit}`], top);
+  } catch {
+    let refs: string[] = [];
+    try {
+      refs = git(['for-each-ref', '--format=%(refname:short)', 'refs/heads', 'refs/remotes', 'refs/tags'], top).split('\n').filter(Boolean);
+    } catch {
+      // no refs to suggest
+    }
+    const near = closest(base, refs);
+    throw new InputError([
+      {
+        file: 'command line',
+        line: null,
+        path: '--policy-base',
+        message: `"${base}" is no commit, branch or tag of this clone${near ? ` (did you mean "${near}"?)` : ''}; give the change's base, e.g. origin/main or a commit id (git fetch it first if the clone lacks it)`,
+      },
+    ]);
+  }
 }
 
 /** Policy files and folders (as given, relative to `cwd` or absolute) compared with the same paths at `base`. */

@@ -51,6 +51,17 @@ const STARTING: readonly Phase[] = [
 export const failedWhileStarting = (error: unknown): error is SideUnavailableError =>
   error instanceof SideUnavailableError && STARTING.includes(error.phase) && !error.timedOut;
 
+/** A side's failure told with its profile's name, for a command that reads one profile (init, record, snapshot). */
+export function ofProfile(name: string, failure: SideUnavailableError): SideUnavailableError {
+  if (failure.message.startsWith(`profile "${name}"`)) return failure;
+  const message = `profile "${name}" is unavailable (${failure.phase}): ${failure.message}`;
+  return new SideUnavailableError(failure.side, failure.phase, message, failure.stderrTail, failure.timedOut, failure.rpcCode);
+}
+
+/** What a side that failed wrote to stderr, as lines that follow its message; empty when it wrote nothing. */
+export const stderrExcerpt = (failure: SideUnavailableError): string =>
+  failure.stderrTail.trim() ? `\nserver stderr (tail):\n${crashExcerpt(failure.stderrTail, 10).join('\n')}` : '';
+
 /** The live baseline could not be read: the gate cannot decide (exit 3). */
 export class BaselineUnavailableError extends Error {
   constructor(
@@ -62,8 +73,9 @@ export class BaselineUnavailableError extends Error {
     fallbackNote = '',
   ) {
     const retry = firstStart ? ` (started twice: the first start failed too, in ${firstStart.phase}: ${firstStart.message})` : '';
-    const tail = failure.stderrTail.trim() ? `\nserver stderr (tail):\n${crashExcerpt(failure.stderrTail, 10).join('\n')}` : '';
-    super(`baseline profile "${profile}" is unavailable (${failure.phase}): ${failure.message}${retry}${fallbackNote}${tail}`);
+    super(
+      `baseline profile "${profile}" is unavailable (${failure.phase}): ${failure.message}${retry}${fallbackNote}${stderrExcerpt(failure)}`,
+    );
     this.name = 'BaselineUnavailableError';
   }
 }

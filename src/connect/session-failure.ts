@@ -1,5 +1,5 @@
 import { ProtocolError } from '@modelcontextprotocol/client';
-import { describe } from '../base/error-text.js';
+import { describe, likelyCause } from '../base/error-text.js';
 import { networkFailure, type Phase } from './errors.js';
 import { RemoteTransport } from './http-transport.js';
 import { initializeHint } from './protocol-versions.js';
@@ -14,9 +14,10 @@ interface FailureText {
 }
 
 /**
- * What a failed request says: a hint for a known `initialize` failure, the endpoint a remote side
- * could not reach, or the config key of a timeout; then what the server answered when it refused,
- * and its fault or exit. It reads the transport, so call it before the transport is closed.
+ * What a failed request says: the reason a server that exited gave (`likelyCause`), a hint for a
+ * known `initialize` failure, the endpoint a remote side could not reach, or the config key of a
+ * timeout; then what the server answered when it refused, and its fault or exit. It reads the
+ * transport, so call it before the transport is closed.
  */
 export function failureText(phase: Phase, error: unknown, transport: GroupStdioTransport | RemoteTransport): FailureText {
   // The v2 SDK's ProtocolError message leaves out the JSON-RPC code the server sent; reports keep it.
@@ -24,7 +25,11 @@ export function failureText(phase: Phase, error: unknown, transport: GroupStdioT
   const timedOut = /timed out|timeout/i.test(message);
   const hint = phase === 'initialize' ? initializeHint(error) : null;
   const unreachable = transport instanceof RemoteTransport ? networkFailure(error) : null;
-  if (hint) message = hint;
+  // A server that exited saying why (an npm 404, a missing file, an unset variable) failed for that
+  // reason, whatever the protocol step it broke: its words win over any guess about the protocol.
+  const cause = transport.exit ? likelyCause(transport.stderr.text()) : null;
+  if (cause) message = cause;
+  else if (hint) message = hint;
   else if (unreachable && transport instanceof RemoteTransport) message = `could not reach ${transport.endpoint}: ${unreachable}`;
   else if (timedOut) {
     const limit = phase === 'initialize' ? `timeouts.startupMs` : `timeouts.requestMs`;

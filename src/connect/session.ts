@@ -13,7 +13,7 @@ import { notReadyMessage, resolveRemote } from './remote-profile.js';
 import { GroupStdioTransport } from './stdio-transport.js';
 import { endedByProbe, newClient } from './sdk-client.js';
 import { droppedResult, failureText } from './session-failure.js';
-import { describe } from '../base/error-text.js';
+import { describe, likelyCause } from '../base/error-text.js';
 import type { ProtocolEra } from '../findings/revision.js';
 
 /** What a server says about itself in its `initialize` or `server/discover` result. */
@@ -107,7 +107,11 @@ export class Session {
       await transport.start();
     } catch (error) {
       await transport.close();
-      throw new SideUnavailableError(side, 'spawn', `could not start \`${spec.command}\`: ${describe(error)}`);
+      const notFound =
+        (error as NodeJS.ErrnoException).code === 'ENOENT'
+          ? `; check the profile's command: it is neither on the PATH the server gets nor a file from its cwd`
+          : '';
+      throw new SideUnavailableError(side, 'spawn', `could not start \`${spec.command}\`: ${describe(error)}${notFound}`);
     }
     await session.initialize();
     return session;
@@ -162,10 +166,11 @@ export class Session {
       const notReady = await server.waitUntilAnswering(url, profile.readyTimeoutMs);
       if (notReady) {
         await transport.close();
+        const cause = notReady.kind === 'exited' ? likelyCause(server.stderr.text()) : null;
         throw new SideUnavailableError(
           side,
           'ready',
-          redactor.scrub(notReadyMessage(profile, command, notReady)),
+          redactor.scrub(`${notReadyMessage(profile, command, notReady)}${cause ? `: ${cause}` : ''}`),
           redactor.scrub(server.stderr.text()),
           notReady.kind === 'timeout',
         );

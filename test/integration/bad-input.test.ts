@@ -1,7 +1,9 @@
-import { writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, scratchProject } from '../helpers/cli.js';
+import { ROOT, runCli, scratchProject } from '../helpers/cli.js';
 import { processesMatching } from '../helpers/processes.js';
 
 const edit = (dir: string, file: string, change: (text: string) => string) =>
@@ -82,6 +84,23 @@ describe('bad input stops the gate with exit 3 and names the file, line and fiel
     const result = await runCli(['validate'], { cwd: dir, env: { MCPGATE_PROMOTION__MAX_BROKEN_CASES: 'many' } });
     expect(result.code).toBe(3);
     expect(result.stderr).toContain('environment MCPGATE_PROMOTION__MAX_BROKEN_CASES: promotion.maxBrokenCases: must be integer');
+  });
+
+  it('a profile named on the command line or in the environment is blamed there, not on the config line, with the profiles listed', async () => {
+    const dir = scratchProject();
+    const flag = await runCli(['run', '--candidate', 'nosuch'], { cwd: dir });
+    expect(flag.code).toBe(3);
+    expect(flag.stderr.split('\n')[1]).toBe(
+      '  command line: --candidate: names profile "nosuch", which is not defined; defined profiles: baseline, at-base, candidate, candidate-safe, candidate-template',
+    );
+    expect(flag.stderr).not.toMatch(/gate\.config\.yaml:\d+: candidate:/);
+    const both = await runCli(['run', '--baseline', 'nobase'], { cwd: dir, env: { MCPGATE_CANDIDATE: 'nocand' } });
+    expect(both.code).toBe(3);
+    expect(both.stderr).toContain('  command line: --baseline: names profile "nobase", which is not defined; defined profiles: baseline,');
+    expect(both.stderr).toContain(
+      '  environment MCPGATE_CANDIDATE: candidate: names profile "nocand", which is not defined; defined profiles: baseline,',
+    );
+    expect(processesMatching(`--tag=${dir}`)).toEqual([]);
   });
 
   it('a bad dataset: exit 3 before connecting, and the servers started early are ended', async () => {
@@ -197,6 +216,68 @@ describe('bad input stops the gate with exit 3 and names the file, line and fiel
     );
   });
 
+  it('a prompt or template neither side lists names what the sides do list: prompts and templates, not tools', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-unlisted-'));
+    const server = join(ROOT, 'test/fixtures/servers/record-server.mjs');
+    writeFileSync(
+      join(dir, 'gate.config.yaml'),
+      [
+        'version: 1',
+        'profiles:',
+        `  v1: { command: node, args: [${server}, v1, ${join(dir, 'marker')}] }`,
+        `  v2: { command: node, args: [${server}, v2, ${join(dir, 'marker')}] }`,
+        'baseline: v1',
+        'candidate: v2',
+        'datasets: [features.cases.yaml]',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(dir, 'features.cases.yaml'),
+      [
+        'role: support-agent',
+        'cases:',
+        '  - id: triage',
+        '    userTask: Triage the outage.',
+        '    requiredPrompts: [{ name: Incident.Triage }]',
+        '    requiredResources: [{ uriTemplate: "tickets://{id}", variables: { id: T-1 } }]',
+        '',
+      ].join('\n'),
+    );
+    const result = await runCli(['run'], { cwd: dir });
+    expect(result.code).toBe(3);
+    const problems = result.stderr.split('\n').filter((l) => l.startsWith('  features.cases.yaml:'));
+    expect(problems).toEqual([
+      '  features.cases.yaml:5: cases[0].requiredPrompts[0].name: names prompt "Incident.Triage", which neither side lists; the sides list: no prompts',
+      '  features.cases.yaml:6: cases[0].requiredResources[0].uriTemplate: names resource template "tickets://{id}", which neither side lists; the sides list: no resource templates',
+    ]);
+  });
+
+  it('a --policy-base that names nothing in the clone is exit 3, naming the flag and the ref, before any server starts', async () => {
+    const dir = scratchProject();
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: dir, encoding: 'utf8' });
+    git('init', '-q', '-b', 'main');
+    git('add', 'gate.config.yaml', 'datasets');
+    git('commit', '-q', '-m', 'base');
+    const result = await runCli(['run', '--policy-base', 'mian'], { cwd: dir });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toBe(
+      'mcp-gate: invalid input:\n  command line: --policy-base: "mian" is no commit, branch or tag of this clone (did you mean "main"?); give the change\'s base, e.g. origin/main or a commit id (git fetch it first if the clone lacks it)\n',
+    );
+    expect(existsSync(join(dir, 'reports'))).toBe(false);
+    expect(processesMatching(`--tag=${dir}`)).toEqual([]);
+  });
+
+  it('a missing config says that init writes one', async () => {
+    const dir = scratchProject();
+    const result = await runCli(['run', '-c', 'nothing-here.yaml'], { cwd: dir });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toBe(
+      'mcp-gate: invalid input:\n  nothing-here.yaml: file not found; `mcp-gate init` writes one for the server of this project (or -c FILE names another config)\n',
+    );
+  });
+
   it('a dataset file that does not exist', async () => {
     const dir = scratchProject();
     const result = await runCli(['run', '--dataset', 'datasets/missing.yaml'], { cwd: dir });
@@ -214,5 +295,17 @@ describe('bad input stops the gate with exit 3 and names the file, line and fiel
     expect(result.stderr).toContain('baseline profile "baseline" is unavailable (initialize)');
     expect(result.stderr).toContain('boom: no database');
     expect(result.stdout).toBe('');
+  });
+
+  it('a baseline whose npx found no package: the likely cause is named, on both starts, not the protocol era', async () => {
+    const dir = scratchProject();
+    const crash = join(ROOT, 'test/fixtures/servers/crash-server.mjs');
+    const result = await runCli(['run'], { cwd: dir, env: { MCPGATE_PROFILES__BASELINE__ARGS: `[${crash}, npm-404]` } });
+    expect(result.code).toBe(3);
+    const cause = 'npm has no package "@acme/no-such-mcp" (npm 404)';
+    expect(result.stderr).toContain(`baseline profile "baseline" is unavailable (initialize): ${cause}`);
+    expect(result.stderr).toContain(`(started twice: the first start failed too, in initialize: ${cause}`);
+    expect(result.stderr).not.toContain('2025-era');
+    expect(result.stderr).toContain('server stderr (tail):\nnpm error code E404');
   });
 });

@@ -165,3 +165,45 @@ describe('mcp-gate record', () => {
     expect(existsSync(join(dir, 'other.yaml'))).toBe(false);
   });
 });
+
+describe('a server that will not start: init and record show its stderr and name the likely cause', () => {
+  const CRASH = join(ROOT, 'test/fixtures/servers/crash-server.mjs');
+  const project = (profile: string) => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-record-crash-'));
+    writeFileSync(
+      join(dir, 'gate.config.yaml'),
+      ['version: 1', 'profiles:', `  live: ${profile}`, 'baseline: live', 'candidate: live', ''].join('\n'),
+    );
+    return dir;
+  };
+
+  it('record: an npm 404 is named as a missing package, not blamed on the protocol era', async () => {
+    const dir = project(`{ command: node, args: [${CRASH}, npm-404] }`);
+    const result = await runCli(['record'], { cwd: dir });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain(
+      'mcp-gate: cannot decide: profile "live" is unavailable (initialize): npm has no package "@acme/no-such-mcp" (npm 404): check its name and version in the profile\'s args',
+    );
+    expect(result.stderr).not.toContain('2025-era');
+    expect(result.stderr).toContain('server stderr (tail):\nnpm error code E404\n');
+    expect(existsSync(join(dir, 'datasets'))).toBe(false);
+  });
+
+  it('record: a script that is not there is named as a bad path (MODULE_NOT_FOUND)', async () => {
+    const dir = project('{ command: node, args: [dist/no-such-server.js] }');
+    const result = await runCli(['record'], { cwd: dir });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain(`the file "${join(dir, 'dist/no-such-server.js')}" does not exist (MODULE_NOT_FOUND)`);
+    expect(result.stderr).toContain("code: 'MODULE_NOT_FOUND'");
+  });
+
+  it('init: an unset variable is named, with the env line that passes it, and nothing is written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-init-crash-'));
+    const result = await runCli(['init', '--', 'node', CRASH, 'env'], { cwd: dir });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('the server needs the variable ACME_TOKEN, which it does not see');
+    expect(result.stderr).toContain('env: { ACME_TOKEN: "${ACME_TOKEN}" }');
+    expect(result.stderr).toContain('server stderr (tail):\nacme-mcp: starting\nError: ACME_TOKEN environment variable is required');
+    expect(existsSync(join(dir, 'gate.config.yaml'))).toBe(false);
+  });
+});
