@@ -61,7 +61,7 @@ const codesOf = (item: Item): Code[] =>
 
 const RULE = new Set<Code>(['description-changed', 'instructions-changed']);
 const judged = items.map((item, n) => {
-  expect(labels[n]!.id).toBe(item.id);
+  if (labels[n]?.id !== item.id) throw new Error(`labels.json is out of step with description-changes.json at ${n}`);
   const codes = codesOf(item);
   return { item, label: labels[n]!.label, half: halfOf(item.package), codes, held: codes.some((c) => RULE.has(c)) };
 });
@@ -93,22 +93,19 @@ describe('the wording rule against the labelled description changes (test/fixtur
     expect([steers.filter((r) => r.half === 'tuning').length, steers.length]).toEqual([12, 29]);
   });
 
-  it('figures on the tuning half', () => {
-    expect(figures(judged.filter((r) => r.half === 'tuning'))).toEqual({
-      items: 306,
-      held: 117,
-      borderlineAsNeutral: { hits: 10, precision: 8.5, recall: 83.3, of: 12 },
-      borderlineAsSteers: { hits: 16, precision: 13.7, recall: 84.2, of: 19 },
-    });
-  });
-
-  it('figures on the held-out half', () => {
-    expect(figures(judged.filter((r) => r.half === 'heldOut'))).toEqual({
-      items: 195,
-      held: 129,
-      borderlineAsNeutral: { hits: 13, precision: 10.1, recall: 76.5, of: 17 },
-      borderlineAsSteers: { hits: 22, precision: 17.1, recall: 84.6, of: 26 },
-    });
+  // Floors at the figures reached (docs/verdicts.md, "Text that steers the model"). The rule before
+  // (held on any directive word, figure or large edit) held 117 of the tuning half's 306 items and
+  // 129 of the held-out 195: precision on steers 8.5% and 10.1%, recall 83.3% and 76.5%.
+  it.each([
+    ['tuning', { held: 13, precision: [84.6, 92.3], recall: [91.7, 63.2] }],
+    ['heldOut', { held: 20, precision: [55, 70], recall: [64.7, 53.8] }],
+  ] as const)('figures on the %s half, borderline as neutral and as steers', (half, floor) => {
+    const f = figures(judged.filter((r) => r.half === half));
+    expect(f.held, 'items held').toBeLessThanOrEqual(floor.held);
+    expect(f.borderlineAsNeutral.precision, 'precision, borderline as neutral').toBeGreaterThanOrEqual(floor.precision[0]);
+    expect(f.borderlineAsSteers.precision, 'precision, borderline as steers').toBeGreaterThanOrEqual(floor.precision[1]);
+    expect(f.borderlineAsNeutral.recall, 'recall, borderline as neutral').toBeGreaterThanOrEqual(floor.recall[0]);
+    expect(f.borderlineAsSteers.recall, 'recall, borderline as steers').toBeGreaterThanOrEqual(floor.recall[1]);
   });
 
   it('a parameter whose text goes entirely is description-removed, another rule: the model loses what it was told', () => {
@@ -117,5 +114,11 @@ describe('the wording rule against the labelled description changes (test/fixtur
       removed.map(() => ['argument', '', 'neutral', 'hold']),
     );
     expect(removed).toHaveLength(17);
+  });
+
+  it('a rule on a value stated in text only is description-constraint-added, another question: 35 items in 8 pairs, none labelled steers', () => {
+    const stated = judged.filter((r) => r.codes.includes('description-constraint-added'));
+    expect(stated.map((r) => r.label)).toEqual(stated.map(() => 'neutral'));
+    expect([stated.length, new Set(stated.map((r) => r.item.id.split('/')[0])).size]).toEqual([35, 8]);
   });
 });
