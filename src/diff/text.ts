@@ -37,7 +37,8 @@ function textChanges(tool: string, at: string[], before: string | undefined, aft
   // New text (a new tool or parameter) is only checked for injection; "changed" needs an old text.
   if (before !== undefined && before !== after) {
     out.push(wordingChange('description', subject, before, after));
-    const rule = at[0] === 'inputSchema' ? statedConstraint(before, after) : null;
+    const rule =
+      at[0] === 'inputSchema' || at.length === 1 ? statedConstraint(before, after, at.length === 1 ? 'description' : 'parameter') : null;
     if (rule) out.push(change('description-constraint-added', subject, before, after, `"${rule}"`));
   }
   // Text kept as it was has nothing new to flag (each pattern is held against the old text): a changed

@@ -244,8 +244,18 @@ describe('text', () => {
       ['description-constraint-added', 'dangerous'],
     ]);
     expect(changes[1]!.message).toBe(
-      'Description of "t" at /inputSchema/properties/saveTo/description newly states a rule on the value that the schema does not declare; a call that followed the old text may be refused. "Filename must end with .png, .jpg, or .jpeg"',
+      'Description of "t" at /inputSchema/properties/saveTo/description newly states a rule on what a call may send that the schema does not declare; a call that followed the old text may be refused. "Filename must end with .png, .jpg, or .jpeg"',
     );
+  });
+
+  it("a refusal in the tool's own description is held too; a requirement there is about the content's syntax, and reported", () => {
+    const codes = (after: string) =>
+      diffContracts(contractOf(described('Search the web.')), contractOf(described(after))).map((c) => [c.code, c.severity]);
+    expect(codes('Search the web. With both engines and time_range, an engine without time-range support is rejected.')).toEqual([
+      ['description-reworded', 'safe'],
+      ['description-constraint-added', 'dangerous'],
+    ]);
+    expect(codes('Search the web. Every edge cell must contain a geometry element.')).toEqual([['description-reworded', 'safe']]);
   });
 
   it.each([

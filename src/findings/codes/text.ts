@@ -37,14 +37,14 @@ export const TEXT_CODES = {
     title: 'Descriptions added',
     message: (c) => `Description of "${toolName(c)}"${at(c)} added.`,
   },
-  // A rule on an argument's value stated in words only, where the schema shows none (diff/stated-constraint.ts).
+  // A rule on what a call may send, stated in words only where the schema shows none (diff/stated-constraint.ts).
   'description-constraint-added': {
     area: 'text',
     severity: 'dangerous',
     action: 'hold',
     title: 'Argument rules stated in descriptions only',
     message: (c) =>
-      `Description of "${toolName(c)}"${at(c)} newly states a rule on the value that the schema does not declare; a call that followed the old text may be refused.`,
+      `Description of "${toolName(c)}"${at(c)} newly states a rule on what a call may send that the schema does not declare; a call that followed the old text may be refused.`,
   },
   // The reasons (with the matched text, clipped) are the message: the whole texts stay in before/after.
   'description-suspicious': { area: 'text', severity: 'breaking', action: 'rollback', title: 'Suspicious descriptions', message: () => '' },
