@@ -11,8 +11,8 @@ import { inputPlaces, type InputPlace } from './input-places.js';
  *
  * - **a destructive or exposing option**: a value of a list (`action` gains `delete_backup`), or a
  *   new boolean switch (`public`, `forceDelete`), whose name says it deletes, drops, purges,
- *   destroys, wipes, erases, clears, truncates or overwrites, or makes something public or exposed; on a
- *   tool that is not read-only (a read-only tool's hint already says it changes nothing);
+ *   destroys, wipes, erases, clears, truncates or overwrites, or makes something public or
+ *   exposed; on a tool that is not read-only (a read-only tool's hint says it changes nothing);
  * - **a guard the caller lifts**: a new argument whose own description (or a sentence of the tool's
  *   that names it) says it bypasses a check or a hook, allows what is dangerous or unsafe, skips a
  *   confirmation, or disables a safety measure. The model that is refused can set it itself.
@@ -20,25 +20,29 @@ import { inputPlaces, type InputPlace } from './input-places.js';
 const DESTROYS = new Set(['delete', 'drop', 'purge', 'destroy', 'wipe', 'erase', 'clear', 'truncate', 'overwrite', 'shred', 'nuke']);
 const EXPOSES = new Set(['public', 'publicly', 'expose', 'exposed', 'unauthenticated', 'anonymous', 'unrestricted']);
 
-/** `delete_backup`, `deleteBranch`, `make-public`, `publiclyAccessible` → their words, lower case. */
+/** "deletes", "deleted", "deleting", "deletion" → "delet": a word and its forms alike. */
+const stem = (word: string) => word.replace(/(?:ion|ing|ed|es|s)$/, '').replace(/e$/, '');
+
+/** `delete_backup`, `deleteBranch`, `make-public`, `publiclyAccessible` → their words, lower case, stemmed. */
 const wordsOf = (name: string): string[] =>
   name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .toLowerCase()
     .split(/[^a-z]+/)
     .filter(Boolean)
-    // "deletes", "deleted", "deleting", "deletion": the stem is the word.
-    .map((w) => w.replace(/(?:ion|ing|ed|es|s)$/, '').replace(/e$/, ''));
+    .map(stem);
 
-const STEMS = (set: Set<string>) => new Set([...set].map((w) => w.replace(/(?:ion|ing|ed|es|s)$/, '').replace(/e$/, '')));
-const [DESTROY_STEMS, EXPOSE_STEMS] = [STEMS(DESTROYS), STEMS(EXPOSES)];
+const DESTROY_STEMS = new Set([...DESTROYS].map(stem));
+const EXPOSE_STEMS = new Set([...EXPOSES].map(stem));
 
-function says(name: string): 'deletes' | 'exposes' | null {
+function says(name: string): 'destroys' | 'exposes' | null {
   const words = wordsOf(name);
-  if (words.some((w) => DESTROY_STEMS.has(w))) return 'deletes';
+  if (words.some((w) => DESTROY_STEMS.has(w))) return 'destroys';
   if (words.some((w) => EXPOSE_STEMS.has(w))) return 'exposes';
   return null;
 }
+
+type Places = Map<string, InputPlace>;
 
 const spelling = (name: string) => wordsOf(name).join(' ');
 
@@ -47,7 +51,7 @@ const spelling = (name: string) => wordsOf(name).join(' ');
  * by their words. An option the tool offered under another argument (`mode` renamed `operation`,
  * both listing `delete`) is no new operation.
  */
-function offered(places: Map<string, InputPlace>): Set<string> {
+function offered(places: Places): Set<string> {
   const names = new Set<string>();
   for (const place of places.values()) {
     for (const value of place.values) names.add(spelling(value));
@@ -57,16 +61,15 @@ function offered(places: Map<string, InputPlace>): Set<string> {
 }
 
 /** New list values and new boolean switches whose names say they destroy or expose. */
-export function destructiveOptions(before: ContractTool, after: ContractTool): Change[] {
+function destructiveOptions(after: ContractTool, was: Places, now: Places): Change[] {
   if (after.effectiveAnnotations.readOnlyHint) return [];
-  const was = inputPlaces(before.inputSchema);
   const known = offered(was);
   const out: Change[] = [];
   const add = (place: InputPlace, option: string) => {
     const kind = known.has(spelling(option)) ? null : says(option);
     if (kind) out.push(toolChange('input-destructive-option-added', after.name, place.at, null, option, `The name says it ${kind}.`));
   };
-  for (const [key, place] of inputPlaces(after.inputSchema)) {
+  for (const [key, place] of now) {
     for (const value of place.values) if (!was.get(key)?.values.has(value)) add(place, value);
     if (!was.has(key) && place.name && place.types.has('boolean')) add(place, place.name);
   }
@@ -87,13 +90,18 @@ function lifting(place: InputPlace, toolText: string): string | null {
 }
 
 /** New arguments whose text says the caller lifts a guard with them. */
-export function safetyOverrides(before: ContractTool, after: ContractTool): Change[] {
-  const was = inputPlaces(before.inputSchema);
+function safetyOverrides(after: ContractTool, was: Places, now: Places): Change[] {
   const out: Change[] = [];
-  for (const [key, place] of inputPlaces(after.inputSchema)) {
+  for (const [key, place] of now) {
     if (was.has(key) || !place.name) continue;
     const sentence = lifting(place, after.description ?? '');
     if (sentence) out.push(toolChange('input-safety-override-added', after.name, place.at, null, place.name, `"${sentence}"`));
   }
   return out;
+}
+
+/** Both rules on a tool that changed; its input schema is read once a side. */
+export function newOptions(before: ContractTool, after: ContractTool): Change[] {
+  const [was, now] = [inputPlaces(before.inputSchema), inputPlaces(after.inputSchema)];
+  return [...destructiveOptions(after, was, now), ...safetyOverrides(after, was, now)];
 }

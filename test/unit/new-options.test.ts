@@ -22,7 +22,7 @@ describe('a new operation inside an existing tool that destroys or exposes (docs
       ['input-enum-widened', 'safe'],
     ]);
     expect(changes[0]!.message).toBe(
-      '"manage_backups" argument "action" gains the value "delete_backup", and the tool is not read-only: a caller can now ask it to do what the name says. The name says it deletes.',
+      '"manage_backups" argument "action" gains the value "delete_backup", and the tool is not read-only: a caller can now ask it to do what the name says. The name says it destroys.',
     );
     const policy = { ...DEFAULTS.promotion, rules: {}, exceptions: [] };
     expect(decide(collectSignals(changes, [], []), policy, '2026-11-28').verdict).toBe('Hold');
