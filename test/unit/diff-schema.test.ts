@@ -292,6 +292,19 @@ describe('keywords that were once passed in silence', () => {
     expect(inputPairs(broken, obj({ path: str }, ['path']))).toEqual([['input-schema-repaired', 'dangerous']]);
   });
 
+  it('so is one that is a validator serialized by mistake, not JSON Schema (zod 4 under SDK 1.20: {def, type})', () => {
+    const serialized = { type: 'object', def: { type: 'object', shape: { query: { def: { type: 'string' } } } } };
+    expect(inputPairs(serialized, obj({ query: str }, ['query'], { additionalProperties: false }))).toEqual([
+      ['input-schema-repaired', 'dangerous'],
+    ]);
+    // An object schema that merely carries a vendor member beside its arguments is read as it is.
+    const described = { type: 'object', properties: { query: str }, meta: { owner: 'search' } };
+    expect(inputPairs(described, obj({ query: str }, ['query']))).toEqual([
+      ['required-argument-added', 'breaking'],
+      ['schema-changed', 'dangerous'],
+    ]);
+  });
+
   it('a closed shape opened into a map in the same change keeps its names (published Notion server, 2.0.0 → 2.1.0)', () => {
     const shape = obj({ page: obj({ title: { type: 'array' }, type: str }, ['title'], { additionalProperties: false }) }, ['page']);
     const map = obj({ page: { type: 'object', additionalProperties: true } }, ['page']);

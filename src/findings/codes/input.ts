@@ -171,7 +171,9 @@ export const INPUT_CODES = {
     action: 'hold',
     title: 'Input schemas repaired from a protocol violation',
     message: (c) =>
-      `"${toolName(c)}" input schema was not an object schema (root type ${show(c.before)}), so its changes are a repair to check, not a break.`,
+      Array.isArray(c.before)
+        ? `"${toolName(c)}" input schema was not JSON Schema but a serialized validator (it declares no argument and carries ${c.before.map(show).join(', ')}), so its changes are a repair to check, not a break.`
+        : `"${toolName(c)}" input schema was not an object schema (root type ${show(c.before)}), so its changes are a repair to check, not a break.`,
   },
   // The witness search found a call the baseline accepted that the candidate refuses where the walk
   // named no break (src/diff/confirm.ts): the witness is the evidence, in the message.
