@@ -1,4 +1,4 @@
-import { audit, failedOutputSchemas } from './audit/index.js';
+import { audit, errorsAsData, failedOutputSchemas } from './audit/index.js';
 import { loadDatasets } from './cases/load.js';
 import { markRegressions } from './cases/regression.js';
 import type { Dataset } from './cases/types.js';
@@ -18,6 +18,7 @@ import { checkVersionBump } from './decide/version-bump.js';
 import { savedReports } from './report/history/saved.js';
 import { deprecatedSince } from './report/history/deprecations.js';
 import { diffContracts } from './diff/index.js';
+import { judgeByResults } from './diff/observed-outputs.js';
 import { SchemaWork } from './contract/schema-work.js';
 import { summarize } from './diff/summary.js';
 import { discoveryFindings, unavailableFinding } from './contract/findings.js';
@@ -166,7 +167,6 @@ async function observe(config: GateConfig, datasets: Dataset[], { base, cand }: 
     return [...replays, cand ? await confirmLive(diffed, base, cand, config, deadline, log) : diffed] as const;
   });
   const baseCases = baseReplay.results;
-  const candCases = markRegressions(baseCases, candReplay.results);
   const audited = clock.time('audit', () =>
     audit(
       { side: 'baseline', contract: base.contract, observations: baseReplay.observations },
@@ -175,7 +175,11 @@ async function observe(config: GateConfig, datasets: Dataset[], { base, cand }: 
       schemaNodesPerTool,
     ),
   );
-  return { confirmed, baseCases, candCases, audited };
+  // After the audit: a case is judged broken only where its probe's results show a break.
+  const candCases = markRegressions(baseCases, candReplay.results, errorsAsData(audited.findings));
+  // Output changes are judged with the results the cases saw (diff/observed-outputs.ts).
+  const judged = judgeByResults(confirmed, baseReplay.observations, candReplay.observations);
+  return { confirmed: judged, baseCases, candCases, audited };
 }
 
 /** Everything the decision reads: the run's findings, each role's breakdown, then the verdict (approved by a label if given). */

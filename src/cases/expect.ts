@@ -70,7 +70,7 @@ export function checkExpectations(spec: RequiredTool, observed: ObservedResult):
     failures.push(
       wantError
         ? fail('isError', `expected isError true, but the call succeeded`)
-        : { code: 'probe-failed', tool, message: `probe returned isError: ${clip(observed.text) || '(no text)'}` },
+        : { code: 'probe-failed', tool, message: `probe returned isError: ${clip(observed.text) || '(no text)'}`, check: 'isError' },
     );
   }
   const needles = [...(spec.expectedOutputContains !== undefined ? [spec.expectedOutputContains] : []), ...(expect.contains ?? [])];

@@ -121,6 +121,7 @@ async function probeTools(present: [RequiredTool, ContractTool][], spec: Case, s
         ...(outcome.probe.textBytes !== null && { modelBytes: outcome.probe.textBytes }),
         resultBudgetBytes: required.expect?.resultBudgetBytes,
         volatile: required.volatile,
+        ...(required.expect?.structured !== undefined && { structured: required.expect.structured }),
         ...(outcome.nextPage && { nextPage: outcome.nextPage }),
       });
     }

@@ -158,6 +158,8 @@ export interface Observation {
   resultBudgetBytes?: number;
   /** JSON pointers (`*` for any key or index) whose values may differ between runs: left out of the comparison. */
   volatile?: string[];
+  /** What the case reads of the result (`expect.structured`): a field it names is one a caller relies on. */
+  structured?: Record<string, unknown>;
   /** The next page the result claimed, asked for once (cases/next-page.ts): its arguments and result. */
   nextPage?: { args: Record<string, unknown>; result: unknown };
 }

@@ -23,6 +23,27 @@ export interface Change {
   fingerprint: string;
   /** The instance search's evidence for a schema change (src/witness/): absent on other changes and in older reports. */
   witness?: Witness;
+  /** What the run's results show of an output field's change (diff/observed-outputs.ts): absent on other changes and in older reports. */
+  results?: ResultEvidence;
+}
+
+/**
+ * An output field no longer declared (or no longer required), as the results of its tool held it on
+ * each side. `still-returned`: every candidate result that could hold it does, so it is held, not
+ * rolled back. `only-null`: the baseline's results held it only as null (`never`: not at all) and the
+ * candidate's leave it out, part of a fix for `fixes`: held too. `gone`: the candidate's results lack
+ * it where the baseline's carried a value (or a case reads it, `read`): the break stands. `unseen`:
+ * no result of the tool holds a place for it; judged from the schemas alone.
+ */
+export interface ResultEvidence {
+  outcome: 'still-returned' | 'only-null' | 'gone' | 'unseen';
+  /** Results of the tool answered without an error, on each side. */
+  baseline: number;
+  candidate: number;
+  read?: true;
+  never?: true;
+  /** The finding code the change is part of a fix for (findings/codes `resolves`). */
+  fixes?: string;
 }
 
 /**

@@ -39,6 +39,14 @@ export const AUDIT_LESSON_CODES = {
   // `suspicious`: what the new text carries that an injection looks like; else `why` it reads as rewritten.
   'result-text-changed': {
     area: 'audit',
+    // The text was rewritten to carry what the model lacked: the items, the page hint, a flagged error.
+    resolves: {
+      'pagination-hint-hidden': 'probe',
+      'structured-content-without-text': 'probe',
+      'error-not-flagged': 'probe',
+      'result-pretty-json': 'probe',
+      'result-too-large': 'probe',
+    },
     severity: 'dangerous',
     action: 'hold',
     title: 'Result text rewritten with the same data',
