@@ -21,6 +21,7 @@ import { diffContracts } from './diff/index.js';
 import { SchemaWork } from './contract/schema-work.js';
 import { summarize } from './diff/summary.js';
 import { discoveryFindings, unavailableFinding } from './contract/findings.js';
+import { placedIn } from './contract/places.js';
 import type { Change } from './findings/types.js';
 import { buildSideReport } from './report/side.js';
 import { REPORT_SCHEMA_VERSION, type Report, type Timing } from './report/types.js';
@@ -175,7 +176,9 @@ async function observe(config: GateConfig, datasets: Dataset[], { base, cand }: 
       schemaNodesPerTool,
     ),
   );
-  return { confirmed, baseCases, candCases, audited };
+  // What a change or a contract finding is about, placed where a committed baseline snapshot writes it.
+  const placed = placedIn(base.contract.source);
+  return { confirmed: confirmed.map(placed), baseCases, candCases, audited: { ...audited, findings: audited.findings.map(placed) } };
 }
 
 /** Everything the decision reads: the run's findings, each role's breakdown, then the verdict (approved by a label if given). */

@@ -28,8 +28,6 @@ export type Outcome =
       reportWritten: boolean;
       report?: Report;
       reportPath?: string | null;
-      /** The snapshot file the baseline was read from, when its profile is a snapshot: the Action places tool annotations on its lines. */
-      baselineSnapshot?: string;
     }
   | { kind: 'ok' }
   | { kind: 'undecided' };

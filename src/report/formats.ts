@@ -12,6 +12,7 @@ import { renderMarkdown } from './markdown.js';
 import { renderSarif } from './sarif.js';
 import { colours, plain, renderText } from './text.js';
 import type { Report } from './types.js';
+import { renderWorkflowCommands } from './workflow-commands.js';
 
 /**
  * The output formats, in one table: what `--format` accepts, what each renders for each kind of
@@ -29,6 +30,12 @@ export interface RenderOptions {
   approveLabel?: string;
   /** Markdown of a report: a link to the run that wrote it. */
   reportLink?: string;
+  /**
+   * Formats that place findings beside the code (workflow annotations, a check run): where the run's
+   * working directory sits in the repository, posix and relative to its root, since the report
+   * names files from the former and GitHub from the latter. '' (the default): the same folder.
+   */
+  sourceRoot?: string;
 }
 
 export type DocumentKind = 'report' | 'bundle' | 'history';
@@ -86,6 +93,12 @@ export const FORMATS = {
     report: (r) => renderChangelog(redactAll(r)),
     bundle: perServer('changelog'),
     history: perRun('changelog'),
+  },
+  'workflow-annotations': {
+    help: 'GitHub Actions workflow commands, at the lines of datasets and snapshots',
+    report: (r, o) => renderWorkflowCommands(r, o.sourceRoot),
+    bundle: perServer('workflow-annotations'),
+    history: perRun('workflow-annotations'),
   },
 } as const satisfies Record<string, FormatSpec>;
 
