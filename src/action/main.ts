@@ -9,7 +9,7 @@ import { command } from '../report/workflow-commands.js';
 import { markdownBlock } from '../base/inert.js';
 import type { Report } from '../report/types.js';
 import { redact } from '../base/secrets.js';
-import type { BundleSummary } from '../bundle/summary.js';
+import type { BundleSummary } from '../report/bundle-summary.js';
 import { newArtifactDir, writeArtifact } from './artifact.js';
 import { commentWorkflow } from './comment-workflow.js';
 import { appendSummary, input, pullRequestOf, setOutputs } from './github.js';

@@ -6,7 +6,7 @@ import { formatProblem, InputError } from '../base/problems.js';
 import type { GateConfig } from '../config/types.js';
 import { BaselineUnavailableError, RunTimeoutError, SideUnavailableError } from '../connect/errors.js';
 import { BaselineBuildError } from '../connect/git-tree.js';
-import type { BundleSummary } from '../bundle/summary.js';
+import type { BundleSummary } from '../report/bundle-summary.js';
 import type { Verdict } from '../decide/decide.js';
 import { stackOf } from '../base/error-text.js';
 import { inertLines, noWorkflowCommands } from '../base/inert.js';

@@ -1,7 +1,7 @@
-import { renderBundleMarkdown, renderBundleText } from '../bundle/render.js';
-import type { BundleSummary } from '../bundle/summary.js';
 import { jsonInert } from '../base/inert.js';
 import { redactAll } from '../base/secrets.js';
+import { renderBundleMarkdown, renderBundleText } from './bundle-render.js';
+import type { BundleSummary } from './bundle-summary.js';
 import { renderChangelog } from './changelog.js';
 import { renderHistoryHtml } from './history/html.js';
 import { renderHistoryMarkdown, renderHistoryText } from './history/render.js';
