@@ -3,6 +3,7 @@ import { redactAll } from '../base/secrets.js';
 import { renderBundleMarkdown, renderBundleText } from './bundle-render.js';
 import type { BundleSummary } from './bundle-summary.js';
 import { renderChangelog } from './changelog.js';
+import { renderCheckRun } from './check-run.js';
 import { renderHistoryHtml } from './history/html.js';
 import { renderHistoryMarkdown, renderHistoryText } from './history/render.js';
 import type { History } from './history/runs.js';
@@ -36,6 +37,8 @@ export interface RenderOptions {
    * names files from the former and GitHub from the latter. '' (the default): the same folder.
    */
   sourceRoot?: string;
+  /** A check run: the commit it is for (`head_sha`); left out when not given. */
+  headSha?: string;
 }
 
 export type DocumentKind = 'report' | 'bundle' | 'history';
@@ -99,6 +102,12 @@ export const FORMATS = {
     report: (r, o) => renderWorkflowCommands(r, o.sourceRoot),
     bundle: perServer('workflow-annotations'),
     history: perRun('workflow-annotations'),
+  },
+  'check-run': {
+    help: 'a GitHub check run (JSON), annotated at the lines of datasets and snapshots',
+    report: (r, o) => renderCheckRun(r, o),
+    bundle: perServer('check-run'),
+    history: perRun('check-run'),
   },
 } as const satisfies Record<string, FormatSpec>;
 
