@@ -22,6 +22,7 @@ import { judgeByResults } from './diff/observed-outputs.js';
 import { SchemaWork } from './contract/schema-work.js';
 import { summarize } from './diff/summary.js';
 import { discoveryFindings, unavailableFinding } from './contract/findings.js';
+import { placedIn } from './contract/places.js';
 import type { Change } from './findings/types.js';
 import { buildSideReport } from './report/side.js';
 import { REPORT_SCHEMA_VERSION, type Report, type Timing } from './report/types.js';
@@ -179,7 +180,9 @@ async function observe(config: GateConfig, datasets: Dataset[], { base, cand }: 
   const candCases = markRegressions(baseCases, candReplay.results, errorsAsData(audited.findings));
   // Output changes are judged with the results the cases saw (diff/observed-outputs.ts).
   const judged = judgeByResults(confirmed, baseReplay.observations, candReplay.observations);
-  return { confirmed: judged, baseCases, candCases, audited };
+  // What a change or a contract finding is about, placed where a committed baseline snapshot writes it.
+  const placed = placedIn(base.contract.source);
+  return { confirmed: judged.map(placed), baseCases, candCases, audited: { ...audited, findings: audited.findings.map(placed) } };
 }
 
 /** Everything the decision reads: the run's findings, each role's breakdown, then the verdict (approved by a label if given). */

@@ -7,7 +7,7 @@ import { findingMeta, resolvesOf } from '../findings/codes.js';
 import { finding } from '../findings/finding.js';
 import { clientFindings } from './clients.js';
 import { auditContract, type DefinitionCost, type ToolAuditMemo } from './contract-checks.js';
-import { auditResult, placesOf, readBytes, subjectOf } from './result-checks.js';
+import { auditResult, placesOf, readBytes, sourceOf, subjectOf } from './result-checks.js';
 import { pointerMatcher } from '../base/json-pointer.js';
 import type { Observation } from '../cases/types.js';
 import { resultDrift } from './result-drift.js';
@@ -145,7 +145,7 @@ function* sizeRegressions(baseline: Observation[], candidate: Observation[], set
     const what =
       o.kind === 'resource' ? 'the resource the model reads' : o.modelBytes !== undefined ? 'the text the model reads' : 'the result';
     const whole = o.modelBytes !== undefined && o.resultBytes !== o.modelBytes ? { whole: o.resultBytes } : {};
-    const at = { side: 'candidate', subject: subjectOf(o), caseId: o.caseId, regression: true } as const;
+    const at = { side: 'candidate', subject: subjectOf(o), caseId: o.caseId, regression: true, ...sourceOf(o) } as const;
     yield finding('result-size-regression', { what, was, now, ...whole, limit: percent }, at);
   }
 }

@@ -21,6 +21,9 @@ const textBlocks = (result: Record<string, unknown>): string[] =>
 /** What a finding on a live result is about: the tool the probe called, or the resource it read. */
 export const subjectOf = (o: Observation): Subject => (o.kind === 'resource' ? { kind: 'resource', uri: o.tool } : onTool(o.tool));
 
+/** Where a finding on a live result comes from: the case whose probe it is. */
+export const sourceOf = (o: Observation) => (o.source ? { source: o.source } : {});
+
 /** The bytes a size finding counts: what the model reads. */
 export const readBytes = (o: Observation): number => o.modelBytes ?? o.resultBytes;
 
@@ -61,7 +64,9 @@ export function auditResult(
   const findings: Finding[] = [];
   const subject = subjectOf(o);
   const add: Add = (code, facts, at) =>
-    findings.push(finding(code, facts, { side, subject, caseId: o.caseId, ...(at && { path: at.path, keyword: at.keyword }) }));
+    findings.push(
+      finding(code, facts, { side, subject, caseId: o.caseId, ...(at && { path: at.path, keyword: at.keyword }), ...sourceOf(o) }),
+    );
   const limit = o.resultBudgetBytes ?? budget;
   const read = readBytes(o);
   const overBudget = () => {

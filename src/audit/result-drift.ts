@@ -2,6 +2,7 @@ import type { FindingCode, FindingFacts } from '../findings/codes.js';
 import { finding } from '../findings/finding.js';
 import { onTool } from '../findings/subject.js';
 import type { Finding } from '../findings/types.js';
+import { sourceOf } from './result-checks.js';
 import type { Observation } from '../cases/types.js';
 import { jsonOfText } from '../base/text-json.js';
 import { payloadOf } from '../base/result-data.js';
@@ -80,7 +81,9 @@ export function* resultDrift(baseline: Observation[], candidate: Observation[]):
     const volatile = pointerMatcher(o.volatile ?? []);
     const found: Finding[] = [];
     const add: Add = (code, path, facts) =>
-      found.push(finding(code, facts, { side: 'candidate', subject: onTool(o.tool), caseId: o.caseId, path, regression: true }));
+      found.push(
+        finding(code, facts, { side: 'candidate', subject: onTool(o.tool), caseId: o.caseId, path, regression: true, ...sourceOf(o) }),
+      );
     if (was.result.isError !== true && o.result.isError === true) add('result-error-flipped', '/isError', {});
     const b = payloadOf(was.result);
     const c = payloadOf(o.result);

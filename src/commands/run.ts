@@ -60,15 +60,7 @@ export async function runCommand(flags: RunFlags, io: CommandIO): Promise<Outcom
   if (flags.format === 'json') await emitPieces(jsonPieces(report, { toolsOnOneLine: false }), flags.output, io);
   else emit(render('report', report, flags.format, { reportPath, colour: io.colour && !flags.output }), flags.output, io);
   if (reportPath) io.log(`mcp-gate: report written to ${reportPath} (${report.timing.stages.report} ms)`);
-  const baseline = pair.profiles[pair.baseline];
-  return {
-    kind: 'verdict',
-    verdict: report.decision.verdict,
-    reportWritten: reportPath !== null,
-    report,
-    reportPath,
-    ...(baseline?.transport === 'snapshot' && { baselineSnapshot: baseline.path }),
-  };
+  return { kind: 'verdict', verdict: report.decision.verdict, reportWritten: reportPath !== null, report, reportPath };
 }
 
 /**

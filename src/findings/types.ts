@@ -4,6 +4,18 @@ import type { Subject } from './subject.js';
 export type Side = 'baseline' | 'candidate';
 
 /**
+ * Where something a person keeps in the repository says what a change, a finding or a case is
+ * about: a case's `id` in its dataset, a tool in a committed snapshot, a role's scope. Recorded when
+ * the file is read, so a format places it without reading any file again.
+ */
+export interface Source {
+  /** Relative to the working directory of the run. */
+  file: string;
+  /** 1-based. */
+  line: number;
+}
+
+/**
  * One difference between the two contracts. Plain data: a saved report renders it again. Its code's
  * facts (severity, default action, message) come from findings/codes; `tool` and `path` are derived
  * from `subject` (findings/subject.ts) and kept for readers of the report.
@@ -25,6 +37,8 @@ export interface Change {
   witness?: Witness;
   /** What the run's results show of an output field's change (diff/observed-outputs.ts): absent on other changes and in older reports. */
   results?: ResultEvidence;
+  /** Where the baseline's snapshot file writes its subject; absent for a live baseline and in older reports. */
+  source?: Source;
 }
 
 /**
@@ -132,4 +146,9 @@ export interface Finding {
   path?: string;
   /** The JSON Schema keyword a result failed (`type`, `required`, `enum`…), for structured-content-invalid. */
   keyword?: string;
+  /**
+   * Where it comes from in the repository: the case whose probe showed it, the dataset that scopes
+   * the role, the baseline snapshot's entry for its tool. Absent where none is (and in older reports).
+   */
+  source?: Source;
 }

@@ -9,7 +9,7 @@ import { resultDrift } from '../../src/audit/result-drift.js';
 import { InputError } from '../../src/base/problems.js';
 import { loadConfig } from '../../src/config/load.js';
 import { DEFAULTS } from '../../src/config/types.js';
-import { CODES, findingMeta, type FindingCode } from '../../src/findings/codes.js';
+import { CODES, findingMeta } from '../../src/findings/codes.js';
 import { finding } from '../../src/findings/finding.js';
 import { onTool, toolOf } from '../../src/findings/subject.js';
 import type { Finding } from '../../src/findings/types.js';
@@ -100,7 +100,12 @@ describe('messages made consistent', () => {
 
   it('Fixed and Still there count each code with its noun, one in the singular', () => {
     const report = JSON.parse(readFileSync(join(ROOT, 'docs/examples/support-ops-rollback.report.json'), 'utf8')) as Report;
-    const on = (code: FindingCode, side: Finding['side'], direction: Finding['direction'], t: string): Finding => ({
+    const on = (
+      code: 'description-missing' | 'annotations-missing' | 'tool-name-invalid',
+      side: Finding['side'],
+      direction: Finding['direction'],
+      t: string,
+    ): Finding => ({
       ...finding(code, { tool: t }, { side, subject: onTool(t) }),
       direction,
     });
