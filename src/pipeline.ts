@@ -23,7 +23,9 @@ import { summarize } from './diff/summary.js';
 import { discoveryFindings, unavailableFinding } from './contract/findings.js';
 import type { Change } from './findings/types.js';
 import { buildSideReport } from './report/side.js';
-import { REPORT_SCHEMA_VERSION, type Report, type Timing } from './report/types.js';
+import { REPORT_SCHEMA_VERSION, type Report, type RunEnvironment, type Timing } from './report/types.js';
+import { unprotectedTreeFinding } from './report/run-notes.js';
+import { runEnvironment } from './report/environment.js';
 import { trimReport } from './report/trim.js';
 import { roleBreakdown, roleReport, type RoleReport } from './roles/breakdown.js';
 import { roleDefinitions } from './roles/definitions.js';
@@ -80,8 +82,9 @@ export async function runGate(config: GateConfig, options: RunOptions): Promise<
     const { changes, calm } = deprecationLifecycle(observed.confirmed, config, today, options.server);
     const release = checkVersionBump(connected.base.contract.server, connected.cand?.contract.server ?? null, changes);
     const definitions = roleDefinitions(datasets);
+    const environment = runEnvironment(config, containmentUsed());
     const { decision, roles } = clock.time('decide', () =>
-      decideRun({ config, datasets, connected, observed, changes, calm, release, definitions, today }, options),
+      decideRun({ config, datasets, connected, observed, changes, calm, release, definitions, today, environment }, options),
     );
     logDecision(decision, log);
     const { base, cand, candidateError, candidateRetried } = connected;
@@ -107,7 +110,7 @@ export async function runGate(config: GateConfig, options: RunOptions): Promise<
       roles: roles satisfies RoleReport[],
       decision,
       ...(options.policy && { policy: options.policy }),
-      environment: { containment: containmentUsed() },
+      environment,
       timing: { totalMs: clock.total(), stages: clock.stages },
     });
   } finally {
@@ -190,6 +193,7 @@ function decideRun(
     release: ReturnType<typeof checkVersionBump>;
     definitions: ReturnType<typeof roleDefinitions>;
     today: string;
+    environment: RunEnvironment;
   },
   options: RunOptions,
 ): { decision: Decision; roles: RoleReport[] } {
@@ -199,6 +203,7 @@ function decideRun(
     ...discoveryFindings(base.contract, cand?.contract ?? null),
     ...policyFindings(options.policy),
     ...(base.fallback ? [fallbackFinding(config.baseline, base.fallback)] : []),
+    ...(run.environment.unprotectedTrees ? [unprotectedTreeFinding(run.environment.unprotectedTrees)] : []),
     ...(candidateError ? [unavailableFinding(candidateError)] : []),
     ...run.release.findings,
   ];

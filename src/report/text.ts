@@ -5,6 +5,7 @@ import { fixedSentence, auditHighlights, stillSentence } from './audit-highlight
 import { featureRows } from './feature-rows.js';
 import { passRateText } from './case-tally.js';
 import { fallbackLine } from './side.js';
+import { runNotes } from './run-notes.js';
 import type { Report, SideReport } from './types.js';
 
 export interface TextStyle {
@@ -32,6 +33,7 @@ export function renderText(report: Report, style: TextStyle = plain, reportPath:
   if (skipped.length) lines.push('', style.bold('Cases skipped (not run, not failed)'), ...skipped.map((line) => style.dim(line)));
   lines.push(...auditSection(report, style));
   for (const side of [b, c]) lines.push(...sideTrouble(side === b ? 'Baseline' : 'Candidate', side, style));
+  for (const note of runNotes(report)) lines.push('', style.yellow(`Note: ${inert(note)}`));
   lines.push(...roleSection(report, style));
   if (report.policy?.error) lines.push('', style.yellow(`Policy not checked: ${inert(report.policy.error)}`));
   lines.push('', ...decisionSection(report, style));

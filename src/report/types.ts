@@ -52,6 +52,12 @@ export interface RunEnvironment {
    * the gate started no server (snapshots, remote servers).
    */
   containment: Containment | null;
+  /**
+   * The pair's profiles that ran from a git baseline's built tree that no mount namespace kept
+   * read-only (`containment.baselineTrees` is `copied`): each from a checked copy of its own, which
+   * a server of the same user could still write. Absent when there is none, and in older reports.
+   */
+  unprotectedTrees?: string[];
 }
 
 export interface Report {

@@ -12,6 +12,10 @@ export const RUN_CODES = {
   // The baseline could not start and its profile's fallback stood in (a saved report's contract, or
   // nothing): the comparison is not with the release in production, so a person looks.
   'baseline-fallback': { area: 'discovery', action: 'hold', title: 'Baseline fallback used' },
+  // A git baseline ran from a tree no mount namespace kept read-only (a checked copy of its own): a
+  // candidate of the same user could have written it. Reported (every format says so), judged only
+  // when a rule says hold: docs/baselines.md, "Where the tree cannot be kept read-only".
+  'baseline-tree-unprotected': { area: 'discovery', action: 'ignore', title: 'Baseline tree not read-only' },
   'protocol-violation': { area: 'discovery', action: 'hold', title: 'Protocol violations' },
   // Fires (and holds) when the negotiated revision goes down, or moves to the other era (either way),
   // severity dangerous. An upgrade within one era is a safe change: listed in diff.changes, never a

@@ -1,0 +1,28 @@
+import type { Finding } from '../findings/types.js';
+import type { Report } from './types.js';
+
+/**
+ * What every format says about how the run went, beside its findings: sentences from the report
+ * alone, so a saved report renders them again. Profile names are config text, not server text.
+ */
+export function runNotes(report: Report): string[] {
+  const notes: string[] = [];
+  const trees = report.environment?.unprotectedTrees ?? [];
+  if (trees.length) notes.push(unprotectedSentence(trees));
+  return notes;
+}
+
+const unprotectedSentence = (profiles: string[]) =>
+  `${profiles.map((p) => `"${p}"`).join(' and ')} ran from a copy of ${profiles.length > 1 ? 'their' : 'its'} built git tree that no mount namespace kept read-only (this machine allows none): a candidate of the same user could have written it (baseline-tree-unprotected; docs/security.md).`;
+
+/** The same fact as a finding, for a rule to hold on (`promotion.rules: { baseline-tree-unprotected: hold }`). */
+export function unprotectedTreeFinding(profiles: string[]): Finding {
+  return {
+    code: 'baseline-tree-unprotected',
+    severity: 'dangerous',
+    // Judged as the run's own, like baseline-fallback.
+    side: 'candidate',
+    tool: null,
+    message: unprotectedSentence(profiles),
+  };
+}
