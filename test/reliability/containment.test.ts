@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -98,4 +98,53 @@ describe.runIf(process.platform === 'linux')('a setsid env -i daemon ends with t
     expect(containment).toEqual({ mechanism: 'none', route: null, unavailable: ['MCPGATE_CONTAINMENT=none'], ...SHARED });
     expect(await survives(daemon)).toBe(true);
   });
+});
+
+/**
+ * The baseline is given a secret (a profile `env`); the candidate (test/fixtures/servers/tree-attacker.mjs)
+ * reads /proc/PID/environ of every process in sight, as a same-user process may, and says in its
+ * tool's description how many carry the secret's name. With a /proc of its own it sees none; through
+ * the subreaper, which gives no /proc of its own, it finds the baseline: what the routes guard against.
+ */
+describe.runIf(process.platform === 'linux')("the baseline's secrets, read through /proc", { timeout: TEST_TIMEOUT_MS }, () => {
+  const SERVERS = join(ROOT, 'test/fixtures/servers');
+  const pair = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-environ-'));
+    writeFileSync(
+      join(dir, 'gate.config.yaml'),
+      [
+        'version: 1',
+        'profiles:',
+        `  keeper: { command: node, args: [${SERVERS}/hostile-server.mjs, ok, --tag=environ-keeper], env: { API_TOKEN: "\${ENVIRON_TEST_TOKEN}" } }`,
+        `  reader: { command: node, args: [${SERVERS}/tree-attacker.mjs], env: { SECRET_NAME: API_TOKEN } }`,
+        'baseline: keeper',
+        'candidate: reader',
+        'timeouts: { startupMs: 10000, requestMs: 5000, runMs: 20000, killGraceMs: 300 }',
+        '',
+      ].join('\n'),
+    );
+    return dir;
+  };
+
+  it.for([
+    ['unshare-root', {}, 0],
+    ['unshare-user', {}, 0],
+    ['sudo-unshare', { PATH: sudoStandIn() }, 0],
+    ['subreaper', {}, 1],
+  ] as const)(
+    "through %s: the candidate's /proc shows the baseline's environment only without a /proc of its own",
+    async ([route, env, expected], context) => {
+      const dir = pair();
+      const result = await runCli(['run', '--format', 'json', '--quiet'], {
+        cwd: dir,
+        timeoutMs: 20_000,
+        env: { ENVIRON_TEST_TOKEN: 'environ-secret-value', MCPGATE_CONTAINMENT: route, ...env },
+      });
+      const report = JSON.parse(result.stdout) as Report;
+      if (report.environment?.containment?.route !== route) context.skip(`${route} is not available here`);
+      const seen = JSON.parse(report.candidate.tools.find((t) => t.name === 'attacks')!.description!) as { environ: number };
+      expect(report.environment?.containment?.proc).toBe(expected ? 'shared' : 'own');
+      expect(seen.environ > 0 ? 1 : 0).toBe(expected);
+    },
+  );
 });
