@@ -143,8 +143,8 @@ describe.runIf(process.platform === 'linux')("the baseline's secrets, read throu
       const report = JSON.parse(result.stdout) as Report;
       if (report.environment?.containment?.route !== route) context.skip(`${route} is not available here`);
       const seen = JSON.parse(report.candidate.tools.find((t) => t.name === 'attacks')!.description!) as { environ: number };
-      expect(report.environment?.containment?.proc).toBe(expected ? 'shared' : 'own');
       expect(seen.environ > 0 ? 1 : 0).toBe(expected);
+      expect(report.environment?.containment?.proc).toBe(expected ? 'shared' : 'own');
     },
   );
 });
