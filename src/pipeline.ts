@@ -32,6 +32,7 @@ import { roleDefinitions } from './roles/definitions.js';
 import { roleReach } from './roles/surface.js';
 import { GATE_NAME, GATE_VERSION } from './base/version.js';
 import { checkDatasetNames, confirmLive, connect, replayBoth, type Connected } from './pipeline-sides.js';
+import { replayInTurn } from './pipeline-in-turn.js';
 
 export interface RunOptions {
   /** The gate's own environment, read once by the entry point (src/cli.ts, src/action/main.ts) and handed down: servers are started from it. */
@@ -109,6 +110,7 @@ export async function runGate(config: GateConfig, options: RunOptions): Promise<
       audit: observed.audited,
       roles: roles satisfies RoleReport[],
       decision,
+      ...(connected.inTurn && { sidesInTurn: { side: connected.inTurn.side, failed: connected.inTurn.failed } }),
       ...(options.policy && { policy: options.policy }),
       environment,
       timing: { totalMs: clock.total(), stages: clock.stages },
@@ -152,8 +154,12 @@ async function discoverBoth(
   return connected;
 }
 
-/** What the run saw: the diff (live witnesses applied), each side's case results, and the audit. */
-async function observe(config: GateConfig, datasets: Dataset[], { base, cand }: Connected, { deadline, log, clock }: Stage) {
+/**
+ * What the run saw: the diff (live witnesses applied), each side's case results, and the audit. Sides
+ * that cannot run at once are replayed in turn, which may start one again (`connected` is updated).
+ */
+async function observe(config: GateConfig, datasets: Dataset[], connected: Connected, { deadline, log, clock }: Stage) {
+  const { base, cand } = connected;
   const { witnessInstances, witnessNodes, witnessInstancesPerRun, schemaNodesPerTool, schemaNodesPerRun } = config.limits;
   const budget = { instances: witnessInstances, nodes: witnessNodes, perRun: witnessInstancesPerRun };
   // The walks hold the main thread: they look at the deadline themselves (contract/schema-work.ts).
@@ -165,6 +171,10 @@ async function observe(config: GateConfig, datasets: Dataset[], { base, cand }: 
   const diffed: Change[] = clock.time('diff', () => (cand ? diffContracts(base.contract, cand.contract, budget, work) : []));
   // Cases first, then the witnesses: a witness call never runs beside a case, nor before it.
   const [baseReplay, candReplay, confirmed] = await clock.time('cases', async () => {
+    if (connected.inTurn && cand && !deadline.expired) {
+      const inTurn = await replayInTurn(datasets, connected, diffed, config, deadline, log);
+      return [...inTurn.replays, inTurn.confirmed] as const;
+    }
     const replays = await replayBoth(datasets, base, cand, config, deadline, log);
     return [...replays, cand ? await confirmLive(diffed, base, cand, config, deadline, log) : diffed] as const;
   });
@@ -173,7 +183,7 @@ async function observe(config: GateConfig, datasets: Dataset[], { base, cand }: 
   const audited = clock.time('audit', () =>
     audit(
       { side: 'baseline', contract: base.contract, observations: baseReplay.observations },
-      { side: 'candidate', contract: cand?.contract ?? null, observations: candReplay.observations },
+      { side: 'candidate', contract: connected.cand?.contract ?? null, observations: candReplay.observations },
       config.audit,
       schemaNodesPerTool,
     ),

@@ -223,7 +223,7 @@ function serverSection(b: SideReport, c: SideReport): string[] {
 const started = (s: SideReport): string =>
   s.retried
     ? cell(
-        `${s.available ? 'on the second try' : 'twice, failing both times'}; the first start failed (${s.retried.phase}: ${s.retried.message})`,
+        `${s.available ? (s.retried.alone ? 'on the third try, alone' : 'on the second try') : s.retried.alone ? 'three times, the last alone, failing each time' : 'twice, failing both times'}; the first start failed (${s.retried.phase}: ${s.retried.message})`,
       )
     : 'first try';
 

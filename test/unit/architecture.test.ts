@@ -24,7 +24,7 @@ const LAYERS: string[][] = [
   ['diff', 'audit'],
   ['decide', 'roles'],
   ['report', 'bundle'],
-  ['pipeline', 'pipeline-sides'],
+  ['pipeline', 'pipeline-sides', 'pipeline-in-turn'],
   ['commands', 'action'],
   ['cli', 'launch'],
 ];
