@@ -80,11 +80,27 @@ describe.runIf(process.platform === 'linux')('a setsid env -i daemon ends with t
   ] as const)('through %s: the report names it, and the daemon is gone', async ([route, mechanism, env, guarded], context) => {
     const { containment, daemon } = await gateWithDaemon({ MCPGATE_CONTAINMENT: route, ...env });
     if (containment.mechanism === 'none') {
-      expect(containment.unavailable).toEqual([expect.stringMatching(new RegExp(`^${route}: `))]);
-      context.skip(`${route} is not available here: ${containment.unavailable[0]}`);
+      expect(containment.unavailable[0]).toMatch(new RegExp(`^${route}: `));
+      context.skip(`${route} is not available here: ${containment.unavailable.join('; ')}`);
     }
-    expect(containment).toEqual({ mechanism, route, unavailable: [], ...guarded });
+    // A machine that refuses the mounts but not the PID namespace gets that alone, and says why.
+    const refused = containment.unavailable.length ? { unavailable: [expect.stringMatching(new RegExp(`^${route}: `))], ...SHARED } : {};
+    expect(containment).toEqual({ mechanism, route, unavailable: [], ...guarded, ...refused });
     expect(await survives(daemon), `the daemon (sleep ${daemon}) outlived the gate`).toBe(false);
+  });
+
+  it('where the mount namespace is refused (here: setpriv fails), a PID namespace alone still ends the daemon, and the report says what is left', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-nosetpriv-'));
+    writeFileSync(join(dir, 'setpriv'), '#!/bin/sh\necho "setpriv: refused here" >&2\nexit 1\n', { mode: 0o755 });
+    const { containment, daemon } = await gateWithDaemon({ MCPGATE_CONTAINMENT: 'unshare-user', PATH: `${dir}:${process.env.PATH ?? ''}` });
+    if (containment.mechanism === 'none') return;
+    expect(containment).toEqual({
+      mechanism: 'pid-namespace',
+      route: 'unshare-user',
+      unavailable: ['unshare-user: setpriv: refused here'],
+      ...SHARED,
+    });
+    expect(await survives(daemon)).toBe(false);
   });
 
   it('chooses the strongest route by itself and says which', async () => {
@@ -141,7 +157,8 @@ describe.runIf(process.platform === 'linux')("the baseline's secrets, read throu
         env: { ENVIRON_TEST_TOKEN: 'environ-secret-value', MCPGATE_CONTAINMENT: route, ...env },
       });
       const report = JSON.parse(result.stdout) as Report;
-      if (report.environment?.containment?.route !== route) context.skip(`${route} is not available here`);
+      const held = report.environment?.containment;
+      if (held?.route !== route || (route !== 'subreaper' && held.proc === 'shared')) context.skip(`${route} is not available here`);
       const seen = JSON.parse(report.candidate.tools.find((t) => t.name === 'attacks')!.description!) as { environ: number };
       expect(seen.environ > 0 ? 1 : 0).toBe(expected);
       expect(report.environment?.containment?.proc).toBe(expected ? 'shared' : 'own');
