@@ -5,6 +5,7 @@ import { fixedSentence, auditHighlights, stillSentence } from './audit-highlight
 import { featureRows } from './feature-rows.js';
 import { passRateText } from './case-tally.js';
 import { fallbackLine } from './side.js';
+import { runNotes } from './run-notes.js';
 import type { Report, SideReport } from './types.js';
 
 /** The hidden line that marks the gate's PR comment, so a later run updates it instead of adding one. */
@@ -64,6 +65,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   ];
   if (report.policy?.error)
     fixed.unshift('', `> [!WARNING]\n> The gate's own config and datasets were not compared with the base: ${cell(report.policy.error)}`);
+  for (const note of runNotes(report).reverse()) fixed.unshift('', `> [!NOTE]\n> ${cell(note)}`);
   if (options.reportLink)
     fixed.push('', `The full report (JSON, and an HTML page to open in a browser) is in [this run's artifacts](${options.reportLink}).`);
   // The whole body is budgeted. The head (verdict and reasons, one line per code, every cell
@@ -219,7 +221,7 @@ function serverSection(b: SideReport, c: SideReport): string[] {
 const started = (s: SideReport): string =>
   s.retried
     ? cell(
-        `${s.available ? 'on the second try' : 'twice, failing both times'}; the first start failed (${s.retried.phase}: ${s.retried.message})`,
+        `${s.available ? (s.retried.alone ? 'on the third try, alone' : 'on the second try') : s.retried.alone ? 'three times, the last alone, failing each time' : 'twice, failing both times'}; the first start failed (${s.retried.phase}: ${s.retried.message})`,
       )
     : 'first try';
 

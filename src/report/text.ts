@@ -5,6 +5,7 @@ import { fixedSentence, auditHighlights, stillSentence } from './audit-highlight
 import { featureRows } from './feature-rows.js';
 import { passRateText } from './case-tally.js';
 import { fallbackLine } from './side.js';
+import { runNotes } from './run-notes.js';
 import type { Report, SideReport } from './types.js';
 
 export interface TextStyle {
@@ -32,6 +33,7 @@ export function renderText(report: Report, style: TextStyle = plain, reportPath:
   if (skipped.length) lines.push('', style.bold('Cases skipped (not run, not failed)'), ...skipped.map((line) => style.dim(line)));
   lines.push(...auditSection(report, style));
   for (const side of [b, c]) lines.push(...sideTrouble(side === b ? 'Baseline' : 'Candidate', side, style));
+  for (const note of runNotes(report)) lines.push('', style.yellow(`Note: ${inert(note)}`));
   lines.push(...roleSection(report, style));
   if (report.policy?.error) lines.push('', style.yellow(`Policy not checked: ${inert(report.policy.error)}`));
   lines.push('', ...decisionSection(report, style));
@@ -116,10 +118,12 @@ function auditSection(report: Report, style: TextStyle): string[] {
 function sideTrouble(name: string, side: SideReport, style: TextStyle): string[] {
   const lines: string[] = [];
   const first = side.retried ? `${side.retried.phase}: ${inert(side.retried.message)}` : '';
-  if (side.retried && !side.error) lines.push('', style.yellow(`${name} started on the second try; the first start failed (${first})`));
+  const tries = side.retried?.alone ? 'on the third try, alone (the other side stopped)' : 'on the second try';
+  if (side.retried && !side.error) lines.push('', style.yellow(`${name} started ${tries}; the first start failed (${first})`));
   if (side.error) {
     lines.push('', style.red(`${name} unavailable (${side.error.phase}): ${inert(side.error.message)}`));
-    if (side.retried) lines.push(style.red(`  started twice; the first start failed too (${first})`));
+    const times = side.retried?.alone ? 'three times, the last alone (the other side stopped)' : 'twice';
+    if (side.retried) lines.push(style.red(`  started ${times}; the first start failed too (${first})`));
     if (side.fallback) lines.push(style.yellow(`  ${inert(fallbackLine(side.fallback))}`));
   }
   // The crash's first error line, then its last lines: a stack's end alone hides the reason.

@@ -85,6 +85,7 @@ table.cases th { width: 140px; } table.cases th .muted { font-weight: 400; font-
 ul.failures, ul.probes { margin: 4px 0 0; padding-left: 18px; }
 ul.probes { color: var(--muted); font-size: 12.5px; }
 .side-error { color: var(--breaking); }
+.run-note { color: var(--dangerous); }
 button.more { font: inherit; font-size: 12.5px; border: 1px solid var(--line); border-radius: 4px; padding: 3px 10px; background: var(--panel); color: var(--fg); cursor: pointer; }
 details.other-findings > summary { cursor: pointer; color: var(--muted); padding: 6px 0; }
 pre { white-space: pre-wrap; font-family: var(--mono); font-size: 12px; }

@@ -5,6 +5,7 @@ import { CODES, type Severity } from '../../findings/codes.js';
 import type { Change, Finding } from '../../findings/types.js';
 import type { Report, SideReport } from '../types.js';
 import { naturalCompare } from '../natural-order.js';
+import { runNotes } from '../run-notes.js';
 
 /** How a tool differs between the two sides, as the surface view marks it. */
 type ToolStatus = 'added' | 'removed' | 'renamed' | 'changed' | 'unchanged' | 'not-compared';
@@ -69,6 +70,8 @@ export interface ReportView {
   compared: boolean;
   severityCounts: Record<Severity, number>;
   sides: { baseline: SideView; candidate: SideView };
+  /** How the run went, beside its findings (report/run-notes.ts); absent in views of older builds. */
+  notes?: string[];
   rows: ToolRow[];
   /** Capabilities, prompts, templates and resources side by side; null when neither side read them. */
   features: FeatureRow[] | null;
@@ -211,6 +214,7 @@ export function reportView(report: Report): ReportView {
       safe: changes.filter((c) => c.severity === 'safe').length,
     },
     sides: { baseline: sideView(report.baseline), candidate: sideView(report.candidate) },
+    notes: runNotes(report),
     rows,
     features: featureRows(report),
     serverChanges: changes.filter((c) => !shown.has(c)),

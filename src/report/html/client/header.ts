@@ -118,6 +118,7 @@ export function renderProfiles(view: ReportView): HTMLElement {
       ),
     ),
     errors,
+    (view.notes ?? []).map((note) => el('p', { class: 'run-note' }, el('strong', null, 'Note: '), note)),
   );
 }
 
