@@ -111,8 +111,12 @@ export interface LiveAnswer {
   kind: 'result' | 'error' | 'failed';
   /** It reads as input validation (the SDK's "Input validation error", JSON-RPC -32602, pydantic's); on a `result`, an error written as data. */
   validation?: boolean;
-  /** What it said, inert, at most 300 characters. */
-  text: string;
+  /**
+   * What it said, inert, at most 300 characters. The baseline's text is kept only for an error: the
+   * witness is chosen by the candidate's schema, so a result of the baseline is its data, which the
+   * report (read by the pull request's author) must not carry. Absent then.
+   */
+  text?: string;
 }
 
 /**

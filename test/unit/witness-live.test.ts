@@ -73,8 +73,8 @@ describe('reading an answer', () => {
   it('the text is made inert, then bounded', () => {
     const answer = result(`\u001b]8;;https://x\u0007${'a'.repeat(1000)}`, true);
     expect(answer.text).not.toContain('\u001b');
-    expect(answer.text.startsWith('\\u{1B}]8;;https://x\\u{07}')).toBe(true);
-    expect(answer.text.length).toBe(301);
+    expect(answer.text!.startsWith('\\u{1B}]8;;https://x\\u{07}')).toBe(true);
+    expect(answer.text!.length).toBe(301);
   });
 });
 
