@@ -101,7 +101,7 @@ describe('messages made consistent', () => {
   it('Fixed and Still there count each code with its noun, one in the singular', () => {
     const report = JSON.parse(readFileSync(join(ROOT, 'docs/examples/support-ops-rollback.report.json'), 'utf8')) as Report;
     const on = (code: FindingCode, side: Finding['side'], direction: Finding['direction'], t: string): Finding => ({
-      ...finding(code, { tool: t }, { side, subject: onTool(t) }),
+      ...finding(code, { tool: t } as never, { side, subject: onTool(t) }),
       direction,
     });
     report.audit.findings = [
