@@ -1,6 +1,6 @@
 import { audit, failedOutputSchemas } from './audit/index.js';
 import { loadDatasets } from './cases/load.js';
-import { markRegressions } from './cases/regression.js';
+import { markFlaggedErrors, markRegressions } from './cases/regression.js';
 import type { Dataset } from './cases/types.js';
 import { policyFindings, type PolicyDrift } from './config/policy-drift.js';
 import type { GateConfig } from './config/types.js';
@@ -166,7 +166,6 @@ async function observe(config: GateConfig, datasets: Dataset[], { base, cand }: 
     return [...replays, cand ? await confirmLive(diffed, base, cand, config, deadline, log) : diffed] as const;
   });
   const baseCases = baseReplay.results;
-  const candCases = markRegressions(baseCases, candReplay.results);
   const audited = clock.time('audit', () =>
     audit(
       { side: 'baseline', contract: base.contract, observations: baseReplay.observations },
@@ -175,6 +174,7 @@ async function observe(config: GateConfig, datasets: Dataset[], { base, cand }: 
       schemaNodesPerTool,
     ),
   );
+  const candCases = markFlaggedErrors(markRegressions(baseCases, candReplay.results), audited.findings);
   return { confirmed, baseCases, candCases, audited };
 }
 

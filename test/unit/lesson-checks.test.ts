@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { audit } from '../../src/audit/index.js';
 import { unboundedListSize } from '../../src/audit/list-bounds.js';
+import { auditResult } from '../../src/audit/result-checks.js';
 import { steeringResults } from '../../src/audit/result-steering.js';
 import { excerptsMissingQuery } from '../../src/audit/search-excerpts.js';
-import type { Observation } from '../../src/cases/types.js';
+import { markFlaggedErrors, markRegressions } from '../../src/cases/regression.js';
+import type { CaseResult, Observation } from '../../src/cases/types.js';
+import { finding } from '../../src/findings/finding.js';
+import { onTool } from '../../src/findings/subject.js';
 import { DEFAULTS } from '../../src/config/types.js';
 import { unlistedMentions } from '../../src/contract/mentions.js';
 import { buildContract } from '../../src/contract/normalize.js';
@@ -131,5 +135,48 @@ describe('a tool named in any identifier form', () => {
     expect(mentioned('Use weightedSum for totals.', 'listNotes').length).toBe(1);
     expect(mentioned('Records carry created_at and updated_at.')).toEqual([]);
     expect(mentioned('Call get_stats first.')).toEqual([]);
+  });
+});
+
+describe('an error flagged now that the baseline returned as data', () => {
+  const failed = (message: string): CaseResult => ({
+    id: 'HD-012',
+    role: 'r',
+    dataset: 'd',
+    status: 'failed',
+    passed: false,
+    probes: [],
+    failures: [{ code: 'probe-failed', tool: 'get_ticket', message }],
+  });
+  const passed: CaseResult = { ...failed(''), status: 'passed', passed: true, failures: [] };
+  const unflagged = finding(
+    'error-not-flagged',
+    { why: 'an error body' },
+    { side: 'baseline', subject: onTool('get_ticket'), caseId: 'HD-012' },
+  );
+  it('is the fix, not a broken case; any other failure still is', () => {
+    const [flagged] = markFlaggedErrors(markRegressions([passed], [failed('probe returned isError: Error: not found.')]), [unflagged]);
+    expect([flagged!.regression, flagged!.failures[0]!.regression]).toEqual([false, false]);
+    expect(flagged!.failures[0]!.message).toContain('error-not-flagged, fixed');
+    const [timeout] = markFlaggedErrors(markRegressions([passed], [failed('probe timed out')]), [unflagged]);
+    expect(timeout!.regression).toBe(true);
+    const [elsewhere] = markFlaggedErrors(markRegressions([passed], [failed('probe returned isError: x')]), []);
+    expect(elsewhere!.regression).toBe(true);
+  });
+});
+
+describe('the items in the text as JSON, beside structuredContent that wraps them', () => {
+  it('a string with a newline or a quote counts as carried, escaped as JSON writes it', () => {
+    const items = [{ id: 'm1', body: 'Hi "team",\n\nthanks.' }];
+    const result = {
+      structuredContent: { macros: items, has_more: false },
+      content: [{ type: 'text', text: `Found 1 macro.\n\n${JSON.stringify(items)}` }],
+    };
+    const codes = auditResult(observed(result), contractOf(tool('t')).tools[0], 'candidate', 100_000).map((f) => f.code);
+    expect(codes).not.toContain('structured-content-without-text');
+    const without = { ...result, content: [{ type: 'text', text: 'Found 1 macro.' }] };
+    expect(auditResult(observed(without), contractOf(tool('t')).tools[0], 'candidate', 100_000).map((f) => f.code)).toContain(
+      'structured-content-without-text',
+    );
   });
 });
