@@ -43,6 +43,8 @@ describe('the write-ups fixture: fixes read as fixes (issue 27)', { timeout: 60_
         'parameter-description-missing',
         'description-weak',
         'tool-reference-missing',
+        'instructions-missing',
+        'list-limit-unbounded',
       ]),
     );
     // The fixes are not drift: no error flipped, no size regression, no hidden page signal on the candidate.
