@@ -14,6 +14,7 @@ import { serverWithoutInstructions, unannotatedServer, unlistedToolMentions } fr
 import { auditFeatures, instructionsTokens } from './feature-checks.js';
 import { thinnedUnderSameDescription } from './thinned.js';
 import { excerptsMissingQuery } from './search-excerpts.js';
+import { upstreamEnvelope } from './upstream-envelope.js';
 import { steeringResults } from './result-steering.js';
 
 export interface AuditSide {
@@ -84,6 +85,7 @@ function auditSide(
   const results = s.observations.flatMap((o) => [
     ...auditResult(o, byName.get(o.tool), s.side, settings.resultBudgetBytes, schemaNodesPerTool),
     ...excerptsMissingQuery(o, s.side),
+    ...upstreamEnvelope(o, s.side),
   ]);
   const cost: DefinitionCost = { ...contract.cost, instructionsTokens: instructionsTokens(s.contract) };
   const lessons = [

@@ -156,6 +156,11 @@ describe('the pairs, as each fixture’s reviewer says', { timeout: 60_000 }, ()
     },
   );
 
+  it.each(Object.keys(FIXTURES) as Fixture[])('%s: before → after breaks no case: an error flagged now is the fix', (fixture) => {
+    const { report } = run(fixture, 'b→a');
+    expect(report.decision.reasons.map((r) => r.code)).not.toContain('case-broken');
+  });
+
   it('Lumen: before → after is Hold, never Rollback', () => {
     const { report, code } = run('Lumen', 'b→a');
     expect([report.decision.verdict, code]).toEqual(['Hold', 2]);

@@ -45,6 +45,7 @@ describe('the write-ups fixture: fixes read as fixes (issue 27)', { timeout: 60_
         'tool-reference-missing',
         'instructions-missing',
         'list-limit-unbounded',
+        'result-upstream-envelope',
       ]),
     );
     // The fixes are not drift: no error flipped, no size regression, no hidden page signal on the candidate.

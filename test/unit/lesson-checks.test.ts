@@ -4,6 +4,7 @@ import { unboundedListSize } from '../../src/audit/list-bounds.js';
 import { auditResult } from '../../src/audit/result-checks.js';
 import { steeringResults } from '../../src/audit/result-steering.js';
 import { excerptsMissingQuery } from '../../src/audit/search-excerpts.js';
+import { upstreamEnvelope } from '../../src/audit/upstream-envelope.js';
 import { markFlaggedErrors, markRegressions } from '../../src/cases/regression.js';
 import type { CaseResult, Observation } from '../../src/cases/types.js';
 import { finding } from '../../src/findings/finding.js';
@@ -178,5 +179,21 @@ describe('the items in the text as JSON, beside structuredContent that wraps the
     expect(auditResult(observed(without), contractOf(tool('t')).tools[0], 'candidate', 100_000).map((f) => f.code)).toContain(
       'structured-content-without-text',
     );
+  });
+});
+
+describe('a result that is the upstream REST answer passed through', () => {
+  const check = (result: unknown) => upstreamEnvelope(observed(result), 'candidate').map((f) => [f.code, f.severity, f.path]);
+  it('an envelope inside an envelope, in the JSON text or structuredContent', () => {
+    const upstream = { data: { data: [{ id: 1 }], meta: { page: 1, per_page: 3 } }, resultCount: 1 };
+    expect(check({ content: [{ type: 'text', text: JSON.stringify(upstream, null, 2) }] })).toEqual([
+      ['result-upstream-envelope', 'dangerous', '/data/data'],
+    ]);
+    expect(check({ structuredContent: upstream, content: [] })).toEqual([['result-upstream-envelope', 'dangerous', '/data/data']]);
+  });
+  it('items shaped for the model, one envelope, or an error: nothing', () => {
+    expect(check({ structuredContent: { bugs: [{ id: 1 }], page: 1, has_more: false }, content: [] })).toEqual([]);
+    expect(check({ structuredContent: { data: [{ id: 1 }], meta: {} }, content: [] })).toEqual([]);
+    expect(check({ structuredContent: { data: { data: [] } }, content: [], isError: true })).toEqual([]);
   });
 });

@@ -90,6 +90,23 @@ export const AUDIT_LESSON_CODES = {
     message: (f: { query: string; missing: number; hits: number; field: string }) =>
       `${f.missing} of ${f.hits} hits show none of the words of ${JSON.stringify(inert(f.query).slice(0, 80))} in their "${inert(f.field)}": the model gets hits that do not show why they matched. Centre each excerpt on the match.`,
   },
+  // The double envelope is the upstream answer passed through; reported, not judged (a heuristic on one shape).
+  'result-upstream-envelope': {
+    area: 'audit',
+    severity: 'dangerous',
+    action: 'ignore',
+    title: 'Results passed through in their REST envelope',
+    noun: ['result passed through in its REST envelope', 'results passed through in their REST envelope'],
+    message: (f: { beside: string[] }) =>
+      `the result is the upstream API's answer passed through, an envelope inside an envelope ({"data": {"data": [...]${
+        f.beside.length
+          ? `, ${f.beside
+              .slice(0, 4)
+              .map((k) => JSON.stringify(inert(k)))
+              .join(', ')}`
+          : ''
+      }}}): the model reads the API's paging fields instead of the items and the next call. Shape the result for the model: a head line, the items, the way on.`,
+  },
   'result-null-fields': {
     area: 'audit',
     severity: 'dangerous',
