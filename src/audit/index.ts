@@ -11,9 +11,12 @@ import { auditResult, placesOf, readBytes, sourceOf, subjectOf } from './result-
 import { pointerMatcher } from '../base/json-pointer.js';
 import type { Observation } from '../cases/types.js';
 import { resultDrift } from './result-drift.js';
-import { unannotatedServer, unlistedToolMentions } from './references.js';
+import { serverWithoutInstructions, unannotatedServer, unlistedToolMentions } from './references.js';
 import { auditFeatures, instructionsTokens } from './feature-checks.js';
 import { thinnedUnderSameDescription } from './thinned.js';
+import { excerptsMissingQuery } from './search-excerpts.js';
+import { upstreamEnvelope } from './upstream-envelope.js';
+import { steeringResults } from './result-steering.js';
 
 export interface AuditSide {
   side: Side;
@@ -54,6 +57,8 @@ export function audit(
     .filter((f) => !isFix(f, b.findings, probeOf(baseline.observations, f)))
     .map((f) => ({ ...f, direction: 'new' as const }));
   growth.push(...thinnedUnderSameDescription(baseline.contract, candidate.contract, growth));
+  // Never a repair: whatever the baseline's result got wrong, orders in the text are new.
+  growth.push(...[...steeringResults(baseline.observations, candidate.observations)].map((f) => ({ ...f, direction: 'new' as const })));
   growth.push(...costRegressions(b.cost, c.cost, settings));
   const still = new Set(c.findings.map(keyOf));
   const probed = new Set(candidate.observations.map((o) => `${o.caseId}|${o.tool}`));
@@ -82,9 +87,17 @@ function auditSide(
   if (!s.contract) return { findings: [], cost: null };
   const byName = new Map(s.contract.tools.map((t) => [t.name, t]));
   const contract = auditContract(s.contract, s.side, memo);
-  const results = s.observations.flatMap((o) => auditResult(o, byName.get(o.tool), s.side, settings.resultBudgetBytes, schemaNodesPerTool));
+  const results = s.observations.flatMap((o) => [
+    ...auditResult(o, byName.get(o.tool), s.side, settings.resultBudgetBytes, schemaNodesPerTool),
+    ...excerptsMissingQuery(o, s.side),
+    ...upstreamEnvelope(o, s.side),
+  ]);
   const cost: DefinitionCost = { ...contract.cost, instructionsTokens: instructionsTokens(s.contract) };
-  const lessons = [...unlistedToolMentions(s.contract, s.side), ...unannotatedServer(s.contract, s.side)];
+  const lessons = [
+    ...unlistedToolMentions(s.contract, s.side),
+    ...unannotatedServer(s.contract, s.side),
+    ...serverWithoutInstructions(s.contract, s.side),
+  ];
   const clients = clientFindings(s.contract, s.side, settings.clients ?? []);
   return { findings: [...contract.findings, ...lessons, ...clients, ...auditFeatures(s.contract, s.side), ...results], cost };
 }

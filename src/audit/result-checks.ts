@@ -186,7 +186,8 @@ function carriedInText(structured: unknown, blocks: TextBlock[]): boolean {
   };
   visit(structured);
   const joined = blocks.map((b) => b.text).join('\n');
-  return leaves.length > 0 && leaves.every((leaf) => joined.includes(leaf));
+  // A string with a newline or a quote sits escaped in a JSON text.
+  return leaves.length > 0 && leaves.every((leaf) => joined.includes(leaf) || joined.includes(JSON.stringify(leaf).slice(1, -1)));
 }
 
 function errorShape(structured: unknown, blocks: TextBlock[]): string | null {

@@ -1,3 +1,4 @@
+import type { Finding } from '../findings/types.js';
 import type { CaseFailure, CaseResult } from './types.js';
 
 /** What makes two failures the same: the code, the tool and the check, never the message (it quotes live output). */
@@ -37,3 +38,4 @@ export function markRegressions(
     return { ...result, failures, regression: failures.some((f) => f.regression) };
   });
 }
+

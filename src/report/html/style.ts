@@ -16,7 +16,8 @@ h2 { margin: 28px 0 10px; font-size: 18px; border-bottom: 1px solid var(--line);
 h4 { margin: 14px 0 6px; }
 code, .hash, .json, .tool-name { font-family: var(--mono); font-size: 12.5px; }
 .muted { color: var(--muted); }
-.fixed { color: var(--safe, #1a7f37); font-weight: 600; }
+.standing-fixed { color: var(--safe, #1a7f37); font-weight: 600; }
+.standing-new { font-weight: 600; }
 header.verdict { padding: 20px 24px; border-bottom: 4px solid var(--line); background: var(--panel); }
 .verdict-Rollback { border-color: var(--breaking) !important; } .verdict-Rollback #verdict { color: var(--breaking); }
 .verdict-Hold { border-color: var(--dangerous) !important; } .verdict-Hold #verdict { color: var(--dangerous); }

@@ -1,4 +1,4 @@
-import { fixedSentence } from '../audit-highlights.js';
+import { standings } from '../audit-highlights.js';
 import type { CaseResult } from '../../cases/types.js';
 import type { ContractTool, Features } from '../../contract/types.js';
 import { CODES, type Severity } from '../../findings/codes.js';
@@ -80,8 +80,8 @@ export interface ReportView {
   cases: CaseRow[];
   /** Candidate regressions first (those that move the verdict before those that do not), then the rest. */
   findings: Finding[];
-  /** "Fixed in this release: …", from the baseline findings the candidate fixed; null when none (or an older report). */
-  fixed: string | null;
+  /** "Fixed in this release: …", "New in this release: …", "Still there: …", the empty ones left out (all of them in an older report). */
+  standings: ReturnType<typeof standings>;
   cost: Report['audit']['cost'] | null;
 }
 
@@ -220,7 +220,7 @@ export function reportView(report: Report): ReportView {
     serverChanges: changes.filter((c) => !shown.has(c)),
     cases: caseRows(report),
     findings: orderedFindings(report.audit.findings),
-    fixed: fixedSentence(report),
+    standings: standings(report),
     cost: report.audit.cost ?? null,
   };
 }
