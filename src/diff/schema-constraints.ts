@@ -2,6 +2,8 @@ import type { Change } from '../findings/types.js';
 import type { JsonSchema } from '../contract/types.js';
 import { constraint, unclassified, type Direction, type WalkContext } from './schema-context.js';
 import { accepts } from './schema-keywords.js';
+import { toolChange } from './change.js';
+import { patternDifference } from '../witness/pattern-language.js';
 
 /** Count bounds where a larger value accepts less, and where a smaller one does. */
 const LOWER_COUNTS = { string: ['minLength'], array: ['minItems'], object: ['minProperties'] } as const;
@@ -109,19 +111,7 @@ export function compareStrings(b: JsonSchema, a: JsonSchema, path: string[], ctx
   const out = compareCounts('string', b, a, path, ctx);
   const pb = typeof b.pattern === 'string' ? b.pattern : null;
   const pa = typeof a.pattern === 'string' ? a.pattern : null;
-  if (pb !== pa) {
-    const at = [...path, 'pattern'];
-    if (pb === null) out.push(constraint(ctx, 'tightened', at, null, pa));
-    else if (pa === null) out.push(constraint(ctx, 'loosened', at, pb, null));
-    else
-      out.push(
-        unclassified(
-          ctx,
-          at,
-          `The pattern changed from ${JSON.stringify(pb)} to ${JSON.stringify(pa)}; the gate cannot tell whether it accepts less.`,
-        ),
-      );
-  }
+  if (pb !== pa) out.push(...comparePatterns(b, a, pb, pa, [...path, 'pattern'], ctx));
   const fb = typeof b.format === 'string' ? b.format : null;
   const fa = typeof a.format === 'string' ? a.format : null;
   if (fb !== fa) {
@@ -130,6 +120,57 @@ export function compareStrings(b: JsonSchema, a: JsonSchema, path: string[], ctx
   }
   return out;
 }
+
+/**
+ * Two patterns (null: none) compared as regular languages (witness/pattern-language.ts), within the
+ * lengths both nodes allow (a length changed is its own change). The direction is proven, with a
+ * string that shows it; patterns that accept the same strings are a rewrite, which validates the
+ * same. Patterns refa cannot compare (lookaround, backreferences, too many states) are held.
+ */
+function comparePatterns(b: JsonSchema, a: JsonSchema, pb: string | null, pa: string | null, at: string[], ctx: WalkContext): Change[] {
+  const lengths = {
+    min: Math.max(count(b.minLength, 0), count(a.minLength, 0)),
+    max: Math.min(count(b.maxLength, Infinity), count(a.maxLength, Infinity)),
+  };
+  const lost = patternDifference(pb, pa, lengths);
+  const gained = patternDifference(pa, pb, lengths);
+  if ('unknown' in lost || 'unknown' in gained) {
+    const why = 'unknown' in lost ? lost.unknown : (gained as { unknown: string }).unknown;
+    // A pattern added or dropped keeps its direction: what it refuses is for the search to show.
+    if (pb === null) return [constraint(ctx, 'tightened', at, null, pa)];
+    if (pa === null) return [constraint(ctx, 'loosened', at, pb, null)];
+    return [
+      unclassified(
+        ctx,
+        at,
+        `The pattern changed from ${JSON.stringify(pb)} to ${JSON.stringify(pa)}, and the patterns could not be compared as languages (${why}).`,
+      ),
+    ];
+  }
+  const [less, more] = [lost.words, gained.words];
+  if (!less.length && !more.length)
+    return [
+      toolChange(
+        'schema-annotation-changed',
+        ctx.tool,
+        at,
+        pb,
+        pa,
+        'Compared as regular languages, the two patterns accept the same strings.',
+      ),
+    ];
+  const shown = [
+    ...(less.length ? [`${JSON.stringify(less[0])} matched before and no longer does`] : []),
+    ...(more.length ? [`${JSON.stringify(more[0])} matches now and did not`] : []),
+  ];
+  const note = `Compared as regular languages: ${shown.join('; ')}.`;
+  // Input: accepting less breaks callers. Output: promising more breaks consumers.
+  const breaks = ctx.side === 'input' ? less.length > 0 : more.length > 0;
+  const direction: Direction = breaks === (ctx.side === 'input') ? 'tightened' : 'loosened';
+  return [constraint(ctx, direction, at, pb, pa, note)];
+}
+
+const count = (value: unknown, none: number): number => (typeof value === 'number' && value >= 0 ? value : none);
 
 /** The schema for position `i` of an array: its `prefixItems` entry, else the rest (`items`, then `unevaluatedItems`). */
 const restOf = (s: JsonSchema): unknown => (s.items !== undefined ? s.items : s.unevaluatedItems);

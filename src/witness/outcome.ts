@@ -32,4 +32,9 @@ export interface WitnessOptions {
    * them can be found from them.
    */
   spare?: (instance: unknown, at: string) => boolean;
+  /**
+   * Values to try first at an instance path, before the search's own (diff/confirm-hints.ts: words
+   * that tell two patterns apart, found by comparing them as languages).
+   */
+  hints?: { path: string[]; values: unknown[] }[];
 }

@@ -213,8 +213,11 @@ export class Search {
         const choose = chooser(0, this.rng);
         return [maker.candidates(direct, choose, true), ...spread.map((n) => maker.candidates([n], choose, false))];
       });
-      // In turns, so that each subschema's first values (a branch's, a `not`'s) come before any list's tail.
-      values = dedupe([...interleave(lists), ...GENERIC]).slice(0, VALUES_PER_LOCATION);
+      // The asker's hints first; then in turns, so that each subschema's first values (a branch's, a
+      // `not`'s) come before any list's tail.
+      const hinted = (this.options.hints ?? []).filter((h) => pathKey(h.path.map((s) => (s === '*' ? '0' : s))) === pathKey(path));
+      const first = hinted.flatMap((h) => h.values);
+      values = dedupe([...first, ...interleave(lists), ...GENERIC]).slice(0, VALUES_PER_LOCATION + first.length);
       this.valuesAt.set(key, values);
     }
     return values;
