@@ -70,6 +70,13 @@ export function evidence(side: Side, instance: unknown, refusal: string): string
     : `A result like ${shown(instance)} may now be returned, which the baseline's schema refused: ${refusal}.`;
 }
 
+/** What a witness shows of the schemas alone, where a live answer contradicts what they claim of the server. */
+export function schemaClaim(side: Side, instance: unknown, refusal: string): string {
+  return side === 'input'
+    ? `${shown(instance)} is refused by the candidate's schema (${refusal}); the baseline's accepted it.`
+    : `${shown(instance)} is allowed by the candidate's schema; the baseline's refused it (${refusal}).`;
+}
+
 export const spotted = (side: Side, tool: string): Change =>
   side === 'input'
     ? toolChange('input-call-refused', tool, ['inputSchema'], null, null)

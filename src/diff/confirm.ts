@@ -1,7 +1,7 @@
 import type { Contract, JsonSchema } from '../contract/types.js';
 import { CODES } from '../findings/codes.js';
 import type { Change } from '../findings/types.js';
-import type { WitnessBudget, WitnessOutcome } from '../witness/search.js';
+import type { WitnessBudget, WitnessOptions, WitnessOutcome } from '../witness/search.js';
 import {
   refusesOptionLike,
   instancePath,
@@ -15,6 +15,7 @@ import {
 } from './confirm-ask.js';
 import { evidenced, hardening, proven, spotted, unproven, withWitness } from './confirm-words.js';
 import { patternHints, type Hint } from './confirm-hints.js';
+import { placeOf } from './confirm-place.js';
 import { CALMABLE, POLICY_HELD } from './confirm-policy.js';
 import { isTooComplex, isUnread, proofOf } from './schema-context.js';
 import { canonicalJson } from '../contract/canonical.js';
@@ -141,12 +142,12 @@ type Pair = SchemaPair;
 /** The searches one side of one tool may run, within the tool's and the run's budgets. */
 interface Searches {
   pair: Pair;
-  /** A search at the first depth; `share` of the tool's instances. */
-  search(focus?: string[][], share?: number): WitnessOutcome;
+  /** A search at the first depth; `share` of the tool's instances; for `c`'s own refusal when given. */
+  search(focus?: string[][], share?: number, c?: Change): WitnessOutcome;
   /** The instances a deeper search may build now: DEEP times the tool's, within what the run has left. */
   deepInstances(): number;
   /** A deeper search, with another seed, focused where the changes are; sparing option-like refusals if asked. */
-  deep(focus: string[][], instances: number, spareOptions?: boolean): WitnessOutcome;
+  deep(focus: string[][], instances: number, spareOptions?: boolean, c?: Change): WitnessOutcome;
   /** The instances one search at the first depth may judge: what a proof by a search that found nothing must reach. */
   perTool: number;
 }
@@ -161,20 +162,21 @@ function searcher(pair: Pair, budget: SearchBudget, left: Ledger, work: SchemaWo
   const { accept, refuse } = pair;
   return {
     pair,
-    search: (focus = [], share = 1) => {
+    search: (focus = [], share = 1, c) => {
       const none = spent();
       if (none) return none;
       const instances = Math.min(Math.ceil(budget.instances * share), left.instances);
-      return remembered(left, [pair.key, focus, instances, SEED, hints], () =>
-        searchSafely(accept, refuse, { seed: SEED, budget: { instances, nodes: budget.nodes }, focus, work, hints }),
+      const { key, spare } = sparing(c, false);
+      return remembered(left, [pair.key, focus, instances, SEED, hints, key], () =>
+        searchSafely(accept, refuse, { seed: SEED, budget: { instances, nodes: budget.nodes }, focus, work, hints, spare }),
       );
     },
     deepInstances: () => Math.min(budget.instances * DEEP, Math.max(0, left.instances)),
-    deep: (focus, instances, spareOptions = false) => {
-      const spare = spareOptions ? refusesOptionLike : undefined;
+    deep: (focus, instances, spareOptions = false, c) => {
+      const { key, spare } = sparing(c, spareOptions);
       return remembered(
         left,
-        [pair.key, focus, instances, SEED + 1, spareOptions, hints],
+        [pair.key, focus, instances, SEED + 1, spareOptions, hints, key],
         () =>
           spent() ??
           searchSafely(accept, refuse, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus, work, spare, hints }),
@@ -184,11 +186,24 @@ function searcher(pair: Pair, budget: SearchBudget, left: Ledger, work: SchemaWo
   };
 }
 
+/**
+ * What a search spares: a refusal that is not `c`'s own (confirm-place.ts), and, if asked, one of a
+ * value a command line reads as an option. `key` tells the searches apart in the run's memo.
+ */
+function sparing(c: Change | undefined, options: boolean): { key: string | null; spare?: NonNullable<WitnessOptions['spare']> } {
+  const place = c ? placeOf(c) : null;
+  if (!place && !options) return { key: null };
+  return {
+    key: place && c ? JSON.stringify(c.subject.kind === 'tool' ? c.subject.at : []) : null,
+    spare: (instance, at, keyword, name) => (place !== null && !place(at, keyword, name)) || (options && refusesOptionLike(instance, at)),
+  };
+}
+
 /** Each break the walk named, searched for a witness: the first few each on its own, the rest together. */
 function judgeBreaks(breaking: Change[], side: Side, s: Searches): [Change, Change][] {
   let shared: WitnessOutcome | undefined;
   return breaking.map((c, i) => {
-    const outcome = i < MAX_FOCUSED ? s.search([instancePath(c)]) : (shared ??= s.search(breaking.map(instancePath)));
+    const outcome = i < MAX_FOCUSED ? s.search([instancePath(c)], 1, c) : (shared ??= s.search(breaking.map(instancePath)));
     return [c, settle(c, side, outcome, s)];
   });
 }
@@ -204,7 +219,7 @@ type Found = Extract<WitnessOutcome, { kind: 'found' }>;
  */
 function found(c: Change, side: Side, outcome: Found, s: Searches, focus: string[][]): Change {
   if (side !== 'input' || !refusesOptionLike(outcome.instance, outcome.at)) return withWitness(c, side, outcome);
-  const spared = s.deep(focus, s.deepInstances(), true);
+  const spared = s.deep(focus, s.deepInstances(), true, c);
   const tried = outcome.tried + spared.tried;
   if (spared.kind === 'found') return withWitness(c, side, { ...spared, tried });
   return thorough(spared, s.perTool) ? hardening(c, side, outcome, tried) : withWitness(c, side, outcome);
@@ -226,7 +241,7 @@ function settle(c: Change, side: Side, first: WitnessOutcome, s: Searches): Chan
   if (first.kind === 'found') return found(c, side, first, s, focus);
   if (first.kind !== 'none') return withWitness(c, side, first);
   const instances = s.deepInstances();
-  const deep = s.deep(focus, instances);
+  const deep = s.deep(focus, instances, false, c);
   if (deep.kind === 'found') return found(c, side, deep, s, focus);
   // Nothing at depth either: unconfirmed and held, never calm. That the walk over-claimed (a
   // constraint the rest implied) is for a proof to show, in the walk or its normal form.
@@ -258,7 +273,14 @@ function spotCheck(side: Side, tool: string, own: Change[], s: Searches): Judged
  * classify), the witness is a break of its own.
  */
 function witnessed(flagged: Change[], own: Change[], side: Side, tool: string, outcome: Found, s: Searches): Judged {
-  const replaced = flagged.filter((c) => POLICY_HELD.has(c.code)).map((c): [Change, Change] => [c, evidenced(c, side, outcome)]);
+  const replaced = flagged
+    .filter((c) => POLICY_HELD.has(c.code))
+    .flatMap((c): [Change, Change][] => {
+      // Evidence for a change shows that change: a witness refused elsewhere is searched for again, there.
+      const place = placeOf(c);
+      const own = !place || place(outcome.at, outcome.keyword, outcome.name) ? outcome : s.search([instancePath(c)], SPOT, c);
+      return own.kind === 'found' ? [[c, evidenced(c, side, own)]] : [];
+    });
   // A removal the lifecycle judges explains a refused call too.
   const explained = (flagged.length > 0 || own.some((c) => LIFECYCLE.has(c.code))) && flagged.every((c) => POLICY_HELD.has(c.code));
   return { replaced, added: explained ? [] : [found(spotted(side, tool), side, outcome, s, own.map(instancePath))] };

@@ -18,6 +18,8 @@ const CONDITIONAL = ['if', 'then', 'else'];
 const both = (a: unknown, b: unknown): unknown => {
   if (a === undefined || a === true || (isObject(a) && Object.keys(a).length === 0)) return b;
   if (b === undefined || b === true || (isObject(b) && Object.keys(b).length === 0)) return a;
+  // A schema conjoined with itself is itself.
+  if (isObject(a) && isObject(b) && JSON.stringify(a) === JSON.stringify(b)) return a;
   return { allOf: [a, b] };
 };
 

@@ -211,6 +211,11 @@ function bounds(node: Node): Node {
   if (node === false) return false;
   const s = { ...node };
   const limit = Number.MAX_SAFE_INTEGER;
+  // Of an inclusive and an exclusive bound on the same side, only the tighter one bounds anything.
+  if (typeof s.minimum === 'number' && typeof s.exclusiveMinimum === 'number')
+    delete s[s.exclusiveMinimum >= s.minimum ? 'minimum' : 'exclusiveMinimum'];
+  if (typeof s.maximum === 'number' && typeof s.exclusiveMaximum === 'number')
+    delete s[s.exclusiveMaximum <= s.maximum ? 'maximum' : 'exclusiveMaximum'];
   if (typeof s.minimum === 'number' && s.minimum <= -limit) delete s.minimum;
   if (typeof s.exclusiveMinimum === 'number' && s.exclusiveMinimum < -limit) delete s.exclusiveMinimum;
   if (typeof s.maximum === 'number' && s.maximum >= limit) delete s.maximum;
