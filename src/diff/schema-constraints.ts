@@ -91,7 +91,11 @@ export function compareNumbers(b: JsonSchema, a: JsonSchema, path: string[], ctx
   const mb = typeof b.multipleOf === 'number' && b.multipleOf > 0 ? b.multipleOf : null;
   const ma = typeof a.multipleOf === 'number' && a.multipleOf > 0 ? a.multipleOf : null;
   if (mb !== ma) {
-    const direction: Direction = ma === null ? 'loosened' : mb === null ? 'tightened' : divides(ma, mb) ? 'loosened' : 'tightened';
+    // Neither step divides the other (2 -> 3): each side takes a multiple the other refuses, which
+    // breaks a caller (input) and a consumer (output) alike.
+    const apart: Direction = ctx.side === 'input' ? 'tightened' : 'loosened';
+    const direction: Direction =
+      ma === null ? 'loosened' : mb === null ? 'tightened' : divides(ma, mb) ? 'loosened' : divides(mb, ma) ? 'tightened' : apart;
     out.push(constraint(ctx, direction, [...path, 'multipleOf'], mb, ma));
   }
   return out;
@@ -116,7 +120,11 @@ export function compareStrings(b: JsonSchema, a: JsonSchema, path: string[], ctx
   const fa = typeof a.format === 'string' ? a.format : null;
   if (fb !== fa) {
     const loosened = fa === null || (fb !== null && (WIDER_FORMATS[fb] ?? []).includes(fa));
-    out.push(constraint(ctx, loosened ? 'loosened' : 'tightened', [...path, 'format'], fb, fa));
+    const tightened = fb === null || (fa !== null && (WIDER_FORMATS[fa] ?? []).includes(fb));
+    // Formats neither of which holds the other (ipv4 -> hostname): each takes strings the other
+    // refuses, so it breaks on either side.
+    const direction: Direction = loosened ? 'loosened' : tightened ? 'tightened' : ctx.side === 'input' ? 'tightened' : 'loosened';
+    out.push(constraint(ctx, direction, [...path, 'format'], fb, fa));
   }
   return out;
 }

@@ -63,6 +63,28 @@ describe('patterns are compared as regular languages', () => {
   });
 });
 
+describe('a step or a format swapped for one neither wider nor narrower', () => {
+  const field = (v: Record<string, unknown>) => ({ type: 'object', properties: { v }, required: ['v'] });
+  it('on an output it lets more through, and is held as a loosening, not passed as a tightening', () => {
+    expect(outputPairs(field({ type: 'integer', multipleOf: 2 }), field({ type: 'integer', multipleOf: 3 }))).toEqual([
+      ['output-constraint-loosened', 'dangerous'],
+    ]);
+    expect(outputPairs(field({ type: 'string', format: 'date' }), field({ type: 'string', format: 'date-time' }))).toEqual([
+      ['output-constraint-loosened', 'dangerous'],
+    ]);
+    // A step that divides the old one, or a format that holds the old one, is a tightening still.
+    expect(outputPairs(field({ type: 'integer', multipleOf: 2 }), field({ type: 'integer', multipleOf: 4 }))).toEqual([
+      ['output-constraint-tightened', 'safe'],
+    ]);
+  });
+
+  it('on an input it refuses what was taken: a break', () => {
+    expect(inputPairs(field({ type: 'integer', multipleOf: 2 }), field({ type: 'integer', multipleOf: 3 }))).toEqual([
+      ['input-constraint-tightened', 'breaking'],
+    ]);
+  });
+});
+
 describe('a search that finds nothing proves nothing', () => {
   it('a break no call witnesses stays held, unconfirmed, and says the search proves nothing', () => {
     // `not` excludes strings of 5 or more, which maxLength already refused: no witness exists, but
