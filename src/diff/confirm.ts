@@ -31,9 +31,9 @@ import { normalForm } from './schema-normal-form.js';
  *   was tried;
  * - a side whose schema changed with nothing judged breaking is spot-checked the same way, and a
  *   witness found there is a break of its own (`input-call-refused`, `output-result-unpromised`);
- * - a change is calm (not held) only on a proof: the two sides' normal forms are equal. A search
- *   that finds nothing proves nothing: what it could not witness stays held, and says so
- *   (docs/verdicts.md, "Calm needs a proof"). Patterns were compared as languages by the walk, and
+ * - a change is calm (not held) only on a proof: the two sides' normal forms are equal, or the walk
+ *   proved it (schema-context.ts, withProof). A search that finds nothing proves nothing: what it
+ *   could not witness stays held, and says so (docs/verdicts.md, "Calm needs a proof"). Patterns were compared as languages by the walk, and
  *   the words that tell them apart are the search's first values where they changed.
  * The search is seeded, and bounded per tool and per run by instances judged and schema nodes read.
  */
@@ -255,7 +255,7 @@ function settle(c: Change, side: Side, first: WitnessOutcome, s: Searches): Chan
  */
 function spotCheck(side: Side, tool: string, own: Change[], s: Searches): Judged {
   const flagged = own.filter((c) => c.severity === 'dangerous');
-  // A spot check, where the walk found no break, spends half the budget: most such sides are calm.
+  // A spot check, where the walk found no break, spends half the budget: most such sides break nothing.
   const outcome = s.search(own.map(instancePath), SPOT);
   if (outcome.kind === 'found') return witnessed(flagged, own, side, tool, outcome, s);
   const open = flagged.filter((c) => CALMABLE.has(c.code) && !isUnread(c));
