@@ -72,6 +72,21 @@ function boundDirection(lower: boolean, b: Bound | null, a: Bound | null): Direc
   return a.exclusive ? 'tightened' : 'loosened';
 }
 
+const integerOnly = (s: JsonSchema): boolean => s.type === 'integer';
+
+/** A bound as it bounds the integers: an exclusive one is the inclusive one next to it, a fraction rounded inwards. */
+function onIntegers(b: Bound | null, lower: boolean): Bound | null {
+  if (b === null || (!b.exclusive && Number.isInteger(b.value))) return b;
+  const value = lower
+    ? b.exclusive
+      ? Math.floor(b.value) + 1
+      : Math.ceil(b.value)
+    : b.exclusive
+      ? Math.ceil(b.value) - 1
+      : Math.floor(b.value);
+  return { value, exclusive: false, keyword: lower ? 'minimum' : 'maximum' };
+}
+
 /** Whether every multiple of `m` is a multiple of `of` (`of` divides `m`), within float noise. */
 const divides = (of: number, m: number): boolean => {
   const ratio = m / of;
@@ -81,9 +96,12 @@ const divides = (of: number, m: number): boolean => {
 export function compareNumbers(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkContext): Change[] {
   if (!accepts(b, 'number') && !accepts(a, 'number')) return [];
   const out: Change[] = [];
+  // Where one side takes integers only, the type change tells the fractions apart: the bounds are
+  // compared over the integers (`exclusiveMinimum: 0` on a number is `minimum: 1` there).
+  const integers = integerOnly(b) || integerOnly(a);
   for (const lower of [true, false]) {
-    const before = bound(b, lower);
-    const after = bound(a, lower);
+    const before = integers ? onIntegers(bound(b, lower), lower) : bound(b, lower);
+    const after = integers ? onIntegers(bound(a, lower), lower) : bound(a, lower);
     const direction = boundDirection(lower, before, after);
     if (direction)
       out.push(constraint(ctx, direction, [...path, (after ?? before)!.keyword], shownBound(before, after), shownBound(after, before)));

@@ -27,6 +27,14 @@ describe('a witness exercises the change it is shown for', () => {
     expect(witnessOf(changes, '/inputSchema/properties/page/minimum').refusal).toBe('/page: must be >= 1');
   });
 
+  it('an exclusive bound on a number, kept on an integer, is the same bound over the integers: only the type is told', () => {
+    const changes = diff(
+      obj({ revision: { type: 'number', exclusiveMinimum: 0 } }),
+      obj({ revision: { type: 'integer', exclusiveMinimum: 0 } }),
+    );
+    expect(changes.map((c) => [c.code, c.path])).toEqual([['input-constraint-declared', '/inputSchema/properties/revision/type']]);
+  });
+
   it('an argument removed from a closed input is shown with that argument, another change with its own', () => {
     const before = obj({ reasoning_effort: { type: 'string' }, strip_thinking: { type: 'boolean' } }, [], { additionalProperties: false });
     const after = obj({ strip_thinking: { type: 'boolean', const: true } }, [], { additionalProperties: false });
