@@ -181,12 +181,9 @@ function capOf(c: Change, { reach = null, repairedOutputs, calmRemovals }: Signa
     // The candidate's own server answered the witness without an error (cases/witness-calls.ts).
     return { action: 'hold', why: 'the candidate answered the witness live without an error' };
   }
-  if (c.witness?.status === 'unconfirmed') {
-    // Held when the search found no witness for a break; not held when it found nothing either way
-    // for a change the walk could not classify (calm: the schemas accept the same instances).
-    return c.severity === 'safe'
-      ? { action: 'ignore', why: 'no instance tells the two schemas apart' }
-      : { action: 'hold', why: 'no call shows the break' };
-  }
+  // Calm rests on a proof (diff/confirm.ts): a search that found nothing holds, it never lets go.
+  if (c.witness?.status === 'proven')
+    return { action: 'ignore', why: c.witness.note ?? 'a proof shows no instance tells the schemas apart' };
+  if (c.witness?.status === 'unconfirmed') return { action: 'hold', why: 'no call shows the break' };
   return undefined;
 }

@@ -4,7 +4,7 @@ import type { ContractTool, JsonSchema } from '../contract/types.js';
 import { changeMeta } from '../findings/codes.js';
 import type { Change } from '../findings/types.js';
 import { pointer, toolChange } from './change.js';
-import { annotationChange, isUnread, markTooComplex, walkContext, type SchemaSide } from './schema-context.js';
+import { annotationChange, isUnread, markTooComplex, proofOf, walkContext, type SchemaSide } from './schema-context.js';
 import { COMPARED_KEYWORDS, TEXT_KEYWORDS, constraintKey, isAnnotation, isObject } from './schema-keywords.js';
 import { normalForm } from './schema-normal-form.js';
 import { compareSchemaNodes } from './schema-walk.js';
@@ -107,7 +107,8 @@ function walkOnce(walks: WalkMemo, side: SchemaSide, tool: string, before: JsonS
   const from = work.visited;
   const changes = walk(side, tool, before, after, work);
   const made = changes.map(madeOf);
-  if (made.every((m): m is Made => m !== null && !isUnread(m.change))) walks.set(key, { made, visited: work.visited - from });
+  if (made.every((m): m is Made => m !== null && !isUnread(m.change) && proofOf(m.change) === undefined))
+    walks.set(key, { made, visited: work.visited - from });
   return changes;
 }
 

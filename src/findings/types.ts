@@ -67,7 +67,11 @@ export interface ResultEvidence {
  * budget without one; `unsearchable`: the schemas cannot be searched, and `note` says why.
  */
 export interface Witness {
-  status: 'found' | 'unconfirmed' | 'unsearchable';
+  /**
+   * `proven`: no instance tells the schemas apart, and `note` says the proof (normal-form equality, a
+   * structural rule, patterns compared as languages); the change is calm. Absent in older reports.
+   */
+  status: 'found' | 'unconfirmed' | 'unsearchable' | 'proven';
   side: 'input' | 'output';
   /** The instance, when found. */
   instance?: unknown;

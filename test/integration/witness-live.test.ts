@@ -90,6 +90,11 @@ describe('witnesses sent to the live servers', () => {
     const count = changeOf(report, 'Notes.Count');
     expect([count.code, count.severity, count.witness!.live!.outcome]).toEqual(['required-argument-added', 'dangerous', 'refuted']);
     expect(count.message).toMatch(/so it is held, not rolled back\.$/);
+    // The live answer contradicts "now refused": the sentence keeps to what the schemas claim.
+    expect(count.message).not.toMatch(/was accepted and is now refused/);
+    expect(count.message).toMatch(
+      /`\{\}` is refused by the candidate's schema \(must have required property 'scope'\); the baseline's accepted it\./,
+    );
   });
 
   it('a new required argument the SDK refuses and the baseline answered: confirmed live, a Rollback', () => {

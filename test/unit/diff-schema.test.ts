@@ -168,7 +168,7 @@ describe('keywords that were once passed in silence', () => {
       ['required-argument-added', 'breaking'],
     ]);
     // Every declared name fits maxLength 1: only an undeclared name is refused, which is no break
-    // (a caller sends what the schema declares). No instance tells them apart: calm, not held.
+    // (a caller sends what the schema declares). The walk proves it: calm, not held.
     expect(inputPairs(obj({ a: str }), { ...obj({ a: str }), propertyNames: { maxLength: 1 } })).toEqual([
       ['input-constraint-tightened', 'safe'],
     ]);
