@@ -1,4 +1,3 @@
-import type { Finding } from '../findings/types.js';
 import type { CaseFailure, CaseResult } from './types.js';
 
 /** What makes two failures the same: the code, the tool and the check, never the message (it quotes live output). */
