@@ -5,7 +5,8 @@ import type { Contract } from '../contract/types.js';
 import type { Finding, Side } from '../findings/types.js';
 import { findingMeta } from '../findings/codes.js';
 import { finding } from '../findings/finding.js';
-import { clientFindings } from './clients.js';
+import { clientResultFindings } from './client-results.js';
+import { clientFindings, watchedClientFindings } from './clients.js';
 import { auditContract, type DefinitionCost, type ToolAuditMemo } from './contract-checks.js';
 import { auditResult, readBytes, subjectOf } from './result-checks.js';
 import type { Observation } from '../cases/types.js';
@@ -54,6 +55,7 @@ export function audit(
     .map((f) => ({ ...f, direction: 'new' as const }));
   growth.push(...thinnedUnderSameDescription(baseline.contract, candidate.contract, growth));
   growth.push(...costRegressions(b.cost, c.cost, settings));
+  growth.push(...watchedClientFindings(baseline.contract, candidate.contract, settings.clients ?? []));
   const still = new Set(c.findings.map(keyOf));
   const probed = new Set(candidate.observations.map((o) => `${o.caseId}|${o.tool}`));
   const baselineFindings = b.findings.map((f) => ({
@@ -77,11 +79,15 @@ function auditSide(
   if (!s.contract) return { findings: [], cost: null };
   const byName = new Map(s.contract.tools.map((t) => [t.name, t]));
   const contract = auditContract(s.contract, s.side, memo);
-  const results = s.observations.flatMap((o) => auditResult(o, byName.get(o.tool), s.side, settings.resultBudgetBytes, schemaNodesPerTool));
+  const clients = settings.clients ?? [];
+  const results = s.observations.flatMap((o) => [
+    ...auditResult(o, byName.get(o.tool), s.side, settings.resultBudgetBytes, schemaNodesPerTool),
+    ...clientResultFindings(o, byName.get(o.tool), s.side, clients, schemaNodesPerTool),
+  ]);
   const cost: DefinitionCost = { ...contract.cost, instructionsTokens: instructionsTokens(s.contract) };
   const lessons = [...unlistedToolMentions(s.contract, s.side), ...unannotatedServer(s.contract, s.side)];
-  const clients = clientFindings(s.contract, s.side, settings.clients ?? []);
-  return { findings: [...contract.findings, ...lessons, ...clients, ...auditFeatures(s.contract, s.side), ...results], cost };
+  const refused = clientFindings(s.contract, s.side, clients);
+  return { findings: [...contract.findings, ...lessons, ...refused, ...auditFeatures(s.contract, s.side), ...results], cost };
 }
 
 /** Tool definitions or instructions that grew past both limits: every session pays for them. */
