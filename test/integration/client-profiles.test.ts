@@ -123,3 +123,21 @@ describe('an outputSchema that declares draft-07 (mcp-client-2-beta)', { timeout
     expect(same.report!.decision.verdict).toBe('Promote');
   });
 });
+
+describe('a tool that now requires a task', { timeout: 90_000 }, () => {
+  it('the SDK 1.x client refuses to call it; the gate holds it: task-support-required', async () => {
+    const client = new ClientV1({ name: 'sdk-1', version: '1.0.0' });
+    const refused = await callMissing(client, new StdioV1({ command: process.execPath, args: [SERVER, 'task-only'] }));
+    expect(refused).toMatch(/requires task-based execution/);
+    const { report, code } = await gate(project(), 'plain', 'task-only');
+    expect(report!.diff.changes.map((c) => [c.code, c.severity, c.path])).toEqual([
+      ['task-support-required', 'breaking', '/execution/taskSupport'],
+    ]);
+    expect(reasons(report!)).toEqual([['task-support-required', 'hold']]);
+    expect(code).toBe(2);
+    // Back to a call any client can make, and no task call any more: reported, not held.
+    const back = await gate(project(), 'task-only', 'plain');
+    expect(back.report!.diff.changes.map((c) => [c.code, c.severity])).toEqual([['task-support-changed', 'dangerous']]);
+    expect(back.report!.decision.verdict).toBe('Promote');
+  });
+});
