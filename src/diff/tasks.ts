@@ -5,7 +5,7 @@ import { toolChange } from './change.js';
 import { fieldValue, sameValue } from './field-value.js';
 
 /** `execution.taskSupport` as the tool declares it; null when it declares none (which means forbidden). */
-export const taskSupportOf = (tool: ContractTool): unknown => {
+const taskSupportOf = (tool: ContractTool): unknown => {
   const execution = tool.extra.execution;
   return isObject(execution) && Object.hasOwn(execution, 'taskSupport') ? (execution.taskSupport ?? null) : null;
 };
