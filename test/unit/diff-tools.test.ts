@@ -329,7 +329,7 @@ describe('every other field of a tool, so every move of its hash is named', () =
 
   it('icons, _meta key by key (its deprecation mark aside), the rest of execution, unknown fields: calm', () => {
     const icon = { src: 'https://example.com/t.png', mimeType: 'image/png' };
-    expect(changed({}, { icons: [icon] })).toEqual([['tool-icons-changed', 'safe', '/icons', 'Icons of "t" was added.']]);
+    expect(changed({}, { icons: [icon] })).toEqual([['tool-icons-changed', 'safe', '/icons', 'The icons of "t" were added.']]);
     expect(changed({ _meta: { 'acme/ui': 'a', keep: 1 } }, { _meta: { 'acme/ui': 'b', keep: 1, deprecated: true } })).toEqual([
       ['deprecation-marked', 'safe', '', 'Tool "t" is now marked deprecated.'],
       ['tool-meta-changed', 'safe', '/_meta/acme~1ui', 'The _meta key "acme/ui" of "t" changed.'],

@@ -103,7 +103,7 @@ export const TOOL_FIELD_CODES = {
     severity: 'safe',
     action: 'ignore',
     title: 'Tool icons changed',
-    message: (c) => `Icons of "${toolName(c)}" ${moved(c)}.`,
+    message: (c) => `The icons of "${toolName(c)}" ${c.before === null ? 'were added' : c.after === null ? 'were removed' : 'changed'}.`,
   },
   'tool-meta-changed': {
     area: 'tools',
