@@ -5,7 +5,8 @@ import type { Contract } from '../contract/types.js';
 import type { Finding, Side } from '../findings/types.js';
 import { findingMeta, resolvesOf } from '../findings/codes.js';
 import { finding } from '../findings/finding.js';
-import { clientFindings } from './clients.js';
+import { clientResultFindings } from './client-results.js';
+import { clientFindings, watchedClientFindings } from './clients.js';
 import { auditContract, type DefinitionCost, type ToolAuditMemo } from './contract-checks.js';
 import { auditResult, placesOf, readBytes, sourceOf, subjectOf } from './result-checks.js';
 import { pointerMatcher } from '../base/json-pointer.js';
@@ -60,6 +61,7 @@ export function audit(
   // Never a repair: whatever the baseline's result got wrong, orders in the text are new.
   growth.push(...[...steeringResults(baseline.observations, candidate.observations)].map((f) => ({ ...f, direction: 'new' as const })));
   growth.push(...costRegressions(b.cost, c.cost, settings));
+  growth.push(...watchedClientFindings(baseline.contract, candidate.contract, settings.clients ?? []));
   const still = new Set(c.findings.map(keyOf));
   const probed = new Set(candidate.observations.map((o) => `${o.caseId}|${o.tool}`));
   const baselineFindings = b.findings.map((f) => ({
@@ -87,8 +89,10 @@ function auditSide(
   if (!s.contract) return { findings: [], cost: null };
   const byName = new Map(s.contract.tools.map((t) => [t.name, t]));
   const contract = auditContract(s.contract, s.side, memo);
+  const clients = settings.clients ?? [];
   const results = s.observations.flatMap((o) => [
     ...auditResult(o, byName.get(o.tool), s.side, settings.resultBudgetBytes, schemaNodesPerTool),
+    ...clientResultFindings(o, byName.get(o.tool), s.side, clients, schemaNodesPerTool),
     ...excerptsMissingQuery(o, s.side),
     ...upstreamEnvelope(o, s.side),
   ]);
@@ -98,8 +102,8 @@ function auditSide(
     ...unannotatedServer(s.contract, s.side),
     ...serverWithoutInstructions(s.contract, s.side),
   ];
-  const clients = clientFindings(s.contract, s.side, settings.clients ?? []);
-  return { findings: [...contract.findings, ...lessons, ...clients, ...auditFeatures(s.contract, s.side), ...results], cost };
+  const refused = clientFindings(s.contract, s.side, clients);
+  return { findings: [...contract.findings, ...lessons, ...refused, ...auditFeatures(s.contract, s.side), ...results], cost };
 }
 
 /** Tool definitions or instructions that grew past both limits: every session pays for them. */

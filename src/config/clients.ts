@@ -1,21 +1,37 @@
 /**
- * What MCP clients accept of a tool's definition (issue 30 §4; docs/releases.md cites each rule's
- * public source, and says which could not be checked). `audit.clients` names the ones a team
- * depends on; audit/clients.ts checks every tool against them. Plain data: a rule changes here and
- * in the docs together.
+ * What MCP clients accept of a tool's definition and of its results (docs/releases.md cites each
+ * rule's public source, the releases that behave so, and what could not be checked).
+ * `audit.clients` names the ones a team depends on; audit/clients.ts checks every tool, and every
+ * live result, against them. Plain data: a rule changes here and in the docs together.
  */
 export interface ClientProfile {
   /** Who the client is, for messages. */
   label: string;
   /** Tool names the client accepts, and the sentence saying so. */
-  name: { pattern: RegExp; rule: string };
+  name?: { pattern: RegExp; rule: string };
   /** JSON Schema keywords the client refuses anywhere in an input schema. */
-  refusedKeywords: readonly string[];
+  refusedKeywords?: readonly string[];
   /**
    * OpenAI's strict mode: every object closes itself (`additionalProperties: false`) and lists every
    * property in `required` (an optional field is a required one that accepts null).
    */
-  closedObjects: boolean;
+  closedObjects?: boolean;
+  /**
+   * The `$schema` URIs (without a trailing `#`) the client compiles an outputSchema under; none
+   * declared is 2020-12. It compiles the schema before each call, so a tool whose outputSchema
+   * declares another dialect cannot be called at all.
+   */
+  outputDialects?: readonly string[];
+  /**
+   * The client validates an error result's structuredContent (`isError: true`) against the
+   * outputSchema as it does a success's, and throws instead of handing over the tool's error.
+   */
+  checksErrorResults?: boolean;
+  /**
+   * Read even when `audit.clients` does not name it: a tool it refuses that it did not refuse on
+   * the baseline is reported (`client-would-reject-tool`), never judged.
+   */
+  watched?: boolean;
   /** Where the rules come from. */
   source: string;
 }
@@ -46,12 +62,13 @@ const OPENAI_STRICT_REFUSED = [
   'oneOf',
 ] as const;
 
+/** JSON Schema 2020-12, as the SDK's 2020-12-only validator recognised it (http and https). */
+const DIALECT_2020_12 = ['https://json-schema.org/draft/2020-12/schema', 'http://json-schema.org/draft/2020-12/schema'] as const;
+
 export const CLIENT_PROFILES = {
   openai: {
     label: 'OpenAI function calling',
     name: API_NAME,
-    refusedKeywords: [],
-    closedObjects: false,
     source: 'https://platform.openai.com/docs/api-reference/chat/create (tools[].function.name)',
   },
   'openai-strict': {
@@ -64,9 +81,18 @@ export const CLIENT_PROFILES = {
   anthropic: {
     label: 'Anthropic Messages API tools',
     name: API_NAME,
-    refusedKeywords: [],
-    closedObjects: false,
     source: 'https://platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools (tool name)',
+  },
+  'mcp-sdk-1': {
+    label: 'The MCP TypeScript SDK client (@modelcontextprotocol/sdk 1.11.4 to 1.32.2)',
+    checksErrorResults: true,
+    source: 'modelcontextprotocol/typescript-sdk src/client/index.ts callTool; typescript-sdk#1943, #2748',
+  },
+  'mcp-client-2-beta': {
+    label: 'The MCP TypeScript SDK 2.0 beta client (@modelcontextprotocol/client 2.0.0-beta.1 to beta.5)',
+    outputDialects: DIALECT_2020_12,
+    watched: true,
+    source: 'modelcontextprotocol/typescript-sdk packages/core-internal/src/validators/ajvProvider.ts; typescript-sdk#2532',
   },
 } as const satisfies Record<string, ClientProfile>;
 

@@ -34,7 +34,8 @@ export const DEFAULTS = {
     definitionCostGrowthPercent: 25,
     resultGrowthMinBytes: 1024,
     definitionCostGrowthMinTokens: 500,
-    clients: [] as ClientName[],
+    // On while the SDK 1.x line, which refuses such results, is the SDK's latest (docs/releases.md).
+    clients: ['mcp-sdk-1'] as ClientName[],
   },
   promotion: {
     maxNewDestructiveTools: 0,

@@ -188,7 +188,7 @@ export const auditSchema = z
       .array(z.enum(CLIENT_NAMES))
       .default(DEFAULTS.audit.clients)
       .describe(
-        'The MCP clients the team depends on (docs/releases.md): each tool name and input schema is checked against what each accepts, and a tool a client newly rejects is client-rejects-tool. One of: openai, openai-strict, anthropic. Default none.',
+        'The clients the team depends on (docs/releases.md, "Client profiles"): each tool\'s definition is checked against what each accepts (client-rejects-tool), and each live result against what each takes (client-rejects-result); what the candidate newly breaks holds. One of: openai, openai-strict, anthropic (tool names and input schemas), mcp-sdk-1 (the MCP TypeScript SDK 1.x client, which refuses an error result whose structuredContent fails the outputSchema), mcp-client-2-beta (the SDK\'s 2.0.0 beta clients, which refuse an outputSchema that declares a dialect other than 2020-12; reported even when not listed). Default [mcp-sdk-1]: a list replaces it, so keep mcp-sdk-1 in yours to keep that check, or write [] for none.',
       ),
   })
   .describe('What the audit tolerates.');

@@ -10,6 +10,7 @@ import { diffDeprecations, removalsAfterDeprecation } from './deprecation.js';
 import { diffFeatures } from './features.js';
 import { newOptions } from './new-options.js';
 import { diffNewToolText, diffText } from './text.js';
+import { diffToolFields, unexplainedDefinitions } from './tool-fields.js';
 import { diffToolSet } from './tools.js';
 
 /**
@@ -31,7 +32,12 @@ export function diffContracts(
   for (const tool of before.tools) {
     const successor = afterByName.get(tool.name);
     if (!successor || successor.hash === tool.hash) continue;
-    changes.push(...diffSchemas(tool, successor, work, walks), ...diffAnnotations(tool, successor), ...diffText(tool, successor));
+    changes.push(
+      ...diffSchemas(tool, successor, work, walks),
+      ...diffAnnotations(tool, successor),
+      ...diffText(tool, successor),
+      ...diffToolFields(tool, successor),
+    );
     changes.push(...newOptions(tool, successor));
   }
   changes.push(...diffDeprecations(before, after));
@@ -43,7 +49,7 @@ export function diffContracts(
   if (before.features && after.features) changes.push(...diffFeatures(before.features, after.features));
   const judged = removalsAfterDeprecation(changes, before);
   const confirmed = budget && budget.instances > 0 ? confirmChanges(judged, before, after, budget, work) : judged;
-  return sortChanges(confirmed);
+  return sortChanges([...confirmed, ...unexplainedDefinitions(before, after, confirmed)]);
 }
 
 function sortChanges(changes: Change[]): Change[] {

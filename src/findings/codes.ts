@@ -10,7 +10,7 @@ import { OUTPUT_CODES } from './codes/output.js';
 import { GOVERNANCE_CODES, RUN_CODES } from './codes/run.js';
 import { RELEASE_CODES, RELEASE_FINDING_CODES } from './codes/release.js';
 import { TEXT_CODES } from './codes/text.js';
-import { TOOL_CODES } from './codes/tools.js';
+import { TOOL_CODES, TOOL_FIELD_CODES } from './codes/tools.js';
 
 export type { Action, Area, ChangeFacts, CodeMeta, Severity } from './codes/meta.js';
 
@@ -27,6 +27,7 @@ export const CODES = {
   ...OUTPUT_CODES,
   ...ANNOTATION_CODES,
   ...TEXT_CODES,
+  ...TOOL_FIELD_CODES,
   ...FEATURE_CODES,
   ...CASE_FAILURE_CODES,
   ...RUN_CODES,

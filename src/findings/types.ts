@@ -144,7 +144,7 @@ export interface Finding {
    * finding the candidate no longer has where it was looked for). Older reports lack it.
    */
   direction?: 'new' | 'still' | 'fixed';
-  /** The client that refuses the tool, for client-rejects-tool (`audit.clients`). */
+  /** The client profile that refuses the tool or the result (`audit.clients`), for the client-* findings. */
   client?: string;
   /** The role it concerns, for role findings. */
   role?: string;

@@ -1,6 +1,7 @@
 import { buildContract } from '../../src/contract/normalize.js';
 import type { Contract } from '../../src/contract/types.js';
 import { diffContracts } from '../../src/diff/index.js';
+import type { Change } from '../../src/findings/types.js';
 
 /** A contract from inline raw tool objects, as a server would list them. */
 export const contractOf = (...tools: Record<string, unknown>[]): Contract =>
@@ -17,14 +18,21 @@ export const tool = (name: string, inputSchema: Record<string, unknown> = { type
   ...extra,
 });
 
+/**
+ * What the schema diff says of a changed schema: `tool-definition-changed`, which names a definition
+ * written another way when no schema change does, is left out (test/unit/diff-tools.test.ts holds it).
+ */
+const schemaPairs = (changes: Change[]): [string, string][] =>
+  changes.filter((c) => c.code !== 'tool-definition-changed').map((c) => [c.code, c.severity]);
+
 /** `[code, severity]` pairs of the diff of one tool's input schema. */
 export function inputPairs(before: Record<string, unknown>, after: Record<string, unknown>): [string, string][] {
-  return diffContracts(contractOf(tool('t', before)), contractOf(tool('t', after))).map((c) => [c.code, c.severity]);
+  return schemaPairs(diffContracts(contractOf(tool('t', before)), contractOf(tool('t', after))));
 }
 
 export function outputPairs(before: Record<string, unknown> | undefined, after: Record<string, unknown> | undefined): [string, string][] {
   const withOutput = (schema?: Record<string, unknown>) => tool('t', { type: 'object' }, schema ? { outputSchema: schema } : {});
-  return diffContracts(contractOf(withOutput(before)), contractOf(withOutput(after))).map((c) => [c.code, c.severity]);
+  return schemaPairs(diffContracts(contractOf(withOutput(before)), contractOf(withOutput(after))));
 }
 
 export const obj = (properties: Record<string, unknown>, required: string[] = [], rest: Record<string, unknown> = {}) => ({

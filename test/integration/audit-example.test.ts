@@ -61,7 +61,12 @@ describe('the audit on the example', () => {
   it('the fixed release promotes, and as the next baseline it leaves no regression to clear', async () => {
     const fixed = await gate('audit-fixed');
     expect(fixed.report.decision.verdict).toBe('Promote');
-    expect(regressions(fixed.report)).toEqual([]);
+    // Its new output schemas say draft-07 (the SDK 1.x stamps it): the SDK's 2.0 beta clients would
+    // refuse both tools. Reported, not held, while audit.clients does not name those clients.
+    expect(regressions(fixed.report)).toEqual([
+      ['client-would-reject-tool', 'Tickets.Get', null],
+      ['client-would-reject-tool', 'Tickets.Search', null],
+    ]);
     for (const broken of ['audit-hidden-pagination', 'audit-bloated-result']) {
       const after = await gate('audit-fixed', broken);
       // The fix replaced the bloated release's JSON text ({ records, total }) with a compact projection:
@@ -73,7 +78,12 @@ describe('the audit on the example', () => {
               ['result-field-removed', 'Tickets.Search', 'TA-001'],
             ]
           : [];
-      expect(regressions(after.report)).toEqual(drift);
+      // The output schemas the broken release did not declare yet are newly draft-07, as above: reported.
+      const refused = [
+        ['client-would-reject-tool', 'Tickets.Get', null],
+        ...(broken === 'audit-bloated-result' ? [['client-would-reject-tool', 'Tickets.Search', null]] : []),
+      ];
+      expect(regressions(after.report)).toEqual([...drift, ...refused]);
       if (drift.length)
         expect(after.report.audit.findings.filter((f) => f.path).map((f) => f.path)).toEqual(['/text/records', '/text/total']);
       // The broken release's findings stay visible on the baseline side.

@@ -62,10 +62,13 @@ describe('both protocol eras, through the SDK v2 client', () => {
       ['legacy', '2025-11-25'],
       ['modern', '2026-07-28'],
     ]);
-    // The two SDKs write a different $schema into the same zod schema: a safe change that moves nothing.
+    // The two SDKs write a different $schema into the same zod schema, and only the v1 package writes
+    // out the default task support (execution.taskSupport "forbidden"): safe changes that move nothing.
     expect(up.changes).toEqual([
       ['protocol-version-changed', 'dangerous'],
+      ['task-support-changed', 'safe'],
       ['schema-annotation-changed', 'safe'],
+      ['task-support-changed', 'safe'],
     ]);
     expect([up.verdict, up.reasons, up.code]).toEqual(['Hold', [['protocol-version-changed', 'hold']], 2]);
     const message = up.report.diff.changes[0]!.message;

@@ -36,8 +36,12 @@ describe('published servers from npm', () => {
     const { code, report } = await diff('memory-2026.1.26', 'memory-2026.7.4');
     expect(code).toBe(0);
     expect(report.baseline.toolCount).toBe(9);
-    expect(new Set(report.diff.changes.map((c) => c.code))).toEqual(new Set(['annotation-improved', 'resource-added', 'capability-added']));
+    expect(new Set(report.diff.changes.map((c) => c.code))).toEqual(
+      new Set(['annotation-improved', 'hint-declaration-changed', 'resource-added', 'capability-added']),
+    );
     expect(report.diff.changes.filter((c) => c.code === 'annotation-improved')).toHaveLength(24);
+    // Hints written out at the value they had in effect: calm, but named, since each moves the tool's hash.
+    expect(report.diff.changes.filter((c) => c.code === 'hint-declaration-changed')).toHaveLength(12);
     // 2026.7.4 serves the knowledge graph as a resource, under a resources capability 2026.1.26 did not declare.
     expect(report.diff.changes.filter((c) => c.tool === null).map((c) => [c.code, c.path])).toEqual([
       ['resource-added', '/resources/memory:~1~1knowledge-graph'],

@@ -99,5 +99,12 @@ describe('the write-ups fixture: fixes read as fixes (issue 27)', { timeout: 60_
     // search_* change shape as well (the REST envelope goes), which result-content-moved says instead.
     const thinned = report.audit.findings.filter((f) => f.code === 'result-thinned-description-unchanged').map((f) => f.tool);
     expect(thinned).toEqual(['list_changelogs', 'list_posts']);
+    // Half flags its errors but keeps their bodies in structuredContent, which fails the output
+    // schemas it now advertises: the SDK 1.x client throws on both (lessons 13 and 14).
+    const refused = report.audit.findings.filter((f) => f.code === 'client-rejects-result').map((f) => [f.tool, f.caseId, f.direction]);
+    expect(refused).toEqual([
+      ['list_post_upvoters', 'WU-upvoters-forbidden', 'new'],
+      ['get_bug', 'WU-bug-missing', 'new'],
+    ]);
   });
 });

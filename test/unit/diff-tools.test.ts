@@ -46,8 +46,27 @@ describe('tools', () => {
 describe('annotations, compared as effective values', () => {
   const hinted = (annotations?: Record<string, unknown>) => [tool('t', { type: 'object' }, annotations ? { annotations } : {})];
 
-  it('absent to an explicit default is no change', () => {
-    expect(pairs(hinted(), hinted({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true }))).toEqual([]);
+  it('absent to an explicit default moves no effective hint: each is hint-declaration-changed, calm', () => {
+    const declared = hinted({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true });
+    expect(pairs(hinted(), declared)).toEqual([
+      ['hint-declaration-changed', 'safe', 't'],
+      ['hint-declaration-changed', 'safe', 't'],
+      ['hint-declaration-changed', 'safe', 't'],
+      ['hint-declaration-changed', 'safe', 't'],
+    ]);
+    // readOnlyHint: true already means destructiveHint false: written out, it says nothing new.
+    const [said] = diffContracts(
+      contractOf(...hinted({ readOnlyHint: true })),
+      contractOf(...hinted({ readOnlyHint: true, destructiveHint: false })),
+    );
+    expect([said!.code, said!.path, said!.message]).toEqual([
+      'hint-declaration-changed',
+      '/annotations/destructiveHint',
+      '"t" now declares destructiveHint false, the value it already had in effect.',
+    ]);
+    expect(diffContracts(contractOf(...declared), contractOf(...hinted())).map((c) => c.message)[0]).toBe(
+      '"t" no longer declares destructiveHint (true); in effect it keeps the same value.',
+    );
   });
 
   it('each regression direction, and the safe reverse', () => {
@@ -347,5 +366,94 @@ describe('fingerprints', () => {
     expect(one[0]!.fingerprint).toMatch(/^[0-9a-f]{16}$/);
     expect(one[0]!.fingerprint).toBe(two[0]!.fingerprint);
     expect(one[0]!.fingerprint).not.toBe(other[0]!.fingerprint);
+  });
+});
+
+describe('task support (execution.taskSupport)', () => {
+  const tasked = (taskSupport?: unknown) => [
+    tool('t', { type: 'object' }, { annotations: ro, ...(taskSupport === undefined ? {} : { execution: { taskSupport } }) }),
+  ];
+  const moved = (from?: unknown, to?: unknown) => pairs(tasked(from), tasked(to));
+
+  it('a tool any client could call that now requires a task is task-support-required: breaking, held', () => {
+    expect(moved(undefined, 'required')).toEqual([['task-support-required', 'breaking', 't']]);
+    expect(moved('forbidden', 'required')).toEqual([['task-support-required', 'breaking', 't']]);
+    expect(moved('optional', 'required')).toEqual([['task-support-required', 'breaking', 't']]);
+    const [required] = diffContracts(contractOf(...tasked('optional')), contractOf(...tasked('required')));
+    expect([required!.path, required!.message]).toEqual([
+      '/execution/taskSupport',
+      '"t" now requires task-based execution (execution.taskSupport "optional" -> "required"): a client without tasks cannot call it at all.',
+    ]);
+    const verdict = decide(collectSignals([required!], [], []), { ...DEFAULTS.promotion, rules: {}, exceptions: [] }, '2026-12-02');
+    expect(verdict.verdict).toBe('Hold');
+  });
+
+  it('every other move is task-support-changed: dangerous where task calls stop, else safe; a default written out or dropped changes nothing', () => {
+    expect(moved('required', 'optional')).toEqual([['task-support-changed', 'safe', 't']]);
+    expect(moved('required', 'forbidden')).toEqual([['task-support-changed', 'dangerous', 't']]);
+    expect(moved('optional', 'forbidden')).toEqual([['task-support-changed', 'dangerous', 't']]);
+    expect(moved('optional', undefined)).toEqual([['task-support-changed', 'dangerous', 't']]);
+    expect(moved('forbidden', 'optional')).toEqual([['task-support-changed', 'safe', 't']]);
+    expect(moved(undefined, 'forbidden')).toEqual([['task-support-changed', 'safe', 't']]);
+    expect(moved('forbidden', undefined)).toEqual([['task-support-changed', 'safe', 't']]);
+    expect(diffContracts(contractOf(...tasked('forbidden')), contractOf(...tasked())).map((c) => c.message)).toEqual([
+      '"t" no longer declares the task support it has by default (execution.taskSupport "forbidden" -> null): nothing changes for callers.',
+    ]);
+    expect(moved('required', 'required')).toEqual([]);
+  });
+});
+
+describe('every other field of a tool, so every move of its hash is named', () => {
+  const withFields = (fields: Record<string, unknown>) => [tool('t', { type: 'object' }, { annotations: ro, ...fields })];
+  const changed = (before: Record<string, unknown>, after: Record<string, unknown>) =>
+    diffContracts(contractOf(...withFields(before)), contractOf(...withFields(after))).map((c) => [c.code, c.severity, c.path, c.message]);
+
+  it('icons, _meta key by key (its deprecation mark aside), the rest of execution, unknown fields: calm', () => {
+    const icon = { src: 'https://example.com/t.png', mimeType: 'image/png' };
+    expect(changed({}, { icons: [icon] })).toEqual([['tool-icons-changed', 'safe', '/icons', 'The icons of "t" were added.']]);
+    expect(changed({ _meta: { 'acme/ui': 'a', keep: 1 } }, { _meta: { 'acme/ui': 'b', keep: 1, deprecated: true } })).toEqual([
+      ['deprecation-marked', 'safe', '', 'Tool "t" is now marked deprecated.'],
+      ['tool-meta-changed', 'safe', '/_meta/acme~1ui', 'The _meta key "acme/ui" of "t" changed.'],
+    ]);
+    expect(changed({ execution: { taskSupport: 'optional', ttl: 5 } }, { execution: { taskSupport: 'optional', ttl: 9 } })).toEqual([
+      ['tool-field-changed', 'safe', '/execution/ttl', 'The execution.ttl of "t" changed.'],
+    ]);
+    expect(changed({ 'x-acme': 1 }, {})).toEqual([['tool-field-changed', 'safe', '/x-acme', 'The x-acme of "t" was removed.']]);
+    expect(changed({ _meta: 'not an object' }, {})).toEqual([['tool-meta-changed', 'safe', '/_meta', 'The _meta of "t" was removed.']]);
+  });
+
+  it('annotations that are no hint; a title among them only where the top-level title hides it', () => {
+    const annotated = (annotations: Record<string, unknown>, title?: string) => [
+      tool('t', { type: 'object' }, { annotations: { ...ro, ...annotations }, ...(title ? { title } : {}) }),
+    ];
+    const codes = (before: Record<string, unknown>[], after: Record<string, unknown>[]) =>
+      diffContracts(contractOf(...before), contractOf(...after)).map((c) => [c.code, c.path]);
+    expect(codes(annotated({ title: 'Old' }, 'Shown'), annotated({ title: 'New' }, 'Shown'))).toEqual([
+      ['tool-field-changed', '/annotations/title'],
+    ]);
+    // Without a title of its own, the annotations' title is the one read: title-changed says it once.
+    expect(codes(annotated({ title: 'Old' }), annotated({ title: 'New' }))).toEqual([['title-changed', '/title']]);
+    expect(codes(annotated({ 'acme/risk': 'low' }), annotated({ 'acme/risk': 'high' }))).toEqual([
+      ['tool-field-changed', '/annotations/acme~1risk'],
+    ]);
+  });
+
+  it('a long value is carried as its size and digest', () => {
+    const big = 'data:image/png;base64,' + 'A'.repeat(2000);
+    const [icons] = diffContracts(contractOf(...withFields({})), contractOf(...withFields({ icons: [{ src: big }] })));
+    expect(icons!.after).toEqual({ characters: expect.any(Number), digest: expect.stringMatching(/^sha256:/) });
+  });
+
+  it('a hash that moved with no change naming the tool is tool-definition-changed, naming the fields', () => {
+    // The same required names in another order: the schemas compare as the same.
+    const [same] = diffContracts(
+      contractOf(tool('t', obj({ a: { type: 'string' }, b: { type: 'string' } }, ['a', 'b']), { annotations: ro })),
+      contractOf(tool('t', obj({ a: { type: 'string' }, b: { type: 'string' } }, ['b', 'a']), { annotations: ro })),
+    );
+    expect([same!.code, same!.severity, same!.message]).toEqual([
+      'tool-definition-changed',
+      'safe',
+      'The definition of "t" changed (inputSchema) in a way no other change names: the gate compares it as the same.',
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { clientFindings, clientProblems } from '../../src/audit/clients.js';
-import { CLIENT_PROFILES } from '../../src/config/clients.js';
+import { clientFindings, clientProblems, watchedClientFindings } from '../../src/audit/clients.js';
+import { clientResultFindings } from '../../src/audit/client-results.js';
+import { CLIENT_PROFILES, type ClientName } from '../../src/config/clients.js';
 import type { ServerIdentity } from '../../src/contract/types.js';
 import { decide } from '../../src/decide/decide.js';
 import { calmRemovals, REMOVED_AFTER_DEPRECATION, removalKey } from '../../src/decide/deprecation-window.js';
@@ -359,6 +360,67 @@ describe('client profiles', () => {
     const named = obj({ not: { type: 'string' } }, ['not'], { additionalProperties: false });
     expect(clientProblems(CLIENT_PROFILES['openai-strict'], 'search', named)).toEqual([]);
     expect(clientProblems(CLIENT_PROFILES.openai, 'search', schema)).toEqual([]);
+  });
+
+  it('the 2.0 beta clients compile output schemas in 2020-12 only: any other declared $schema, and only on the output schema', () => {
+    const beta = CLIENT_PROFILES['mcp-client-2-beta'];
+    const output = ($schema?: unknown) =>
+      clientProblems(beta, 'search', { type: 'object' }, { type: 'object', ...($schema === undefined ? {} : { $schema }) });
+    expect(output()).toEqual([]);
+    expect(output('https://json-schema.org/draft/2020-12/schema')).toEqual([]);
+    expect(output('http://json-schema.org/draft/2020-12/schema#')).toEqual([]);
+    expect(output(7)).toEqual([]);
+    expect(output('http://json-schema.org/draft-07/schema#')).toEqual([
+      'its outputSchema declares "$schema": "http://json-schema.org/draft-07/schema#", which the client does not compile, so every call fails before it is sent',
+    ]);
+    expect(output('https://json-schema.org/draft/2019-09/schema')).toHaveLength(1);
+    expect(clientProblems(beta, 'search', { type: 'object', $schema: 'http://json-schema.org/draft-07/schema#' })).toEqual([]);
+    // The SDK 1.x profile judges results, not definitions.
+    expect(
+      clientProblems(CLIENT_PROFILES['mcp-sdk-1'], 'a.b', { type: 'object' }, { $schema: 'http://json-schema.org/draft-07/schema#' }),
+    ).toEqual([]);
+  });
+
+  it('a watched client the config does not name reports what it newly refuses, new tools included, and nothing once named', () => {
+    const draft07 = { type: 'object', $schema: 'http://json-schema.org/draft-07/schema#' };
+    const before = contractOf(
+      tool('kept', { type: 'object' }, { outputSchema: draft07 }),
+      tool('moved', { type: 'object' }, { outputSchema: { type: 'object' } }),
+    );
+    const after = contractOf(
+      tool('kept', { type: 'object' }, { outputSchema: draft07 }),
+      tool('moved', { type: 'object' }, { outputSchema: draft07 }),
+      tool('added', { type: 'object' }, { outputSchema: draft07 }),
+    );
+    const found = watchedClientFindings(before, after, ['mcp-sdk-1']);
+    expect(found.map((f) => [f.code, f.severity, f.tool, f.client, f.regression])).toEqual([
+      ['client-would-reject-tool', 'dangerous', 'added', 'mcp-client-2-beta', true],
+      ['client-would-reject-tool', 'dangerous', 'moved', 'mcp-client-2-beta', true],
+    ]);
+    expect(found[0]!.message).toMatch(/would reject new tool "added": /);
+    expect(found[1]!.message).toMatch(/would reject tool "moved", which it accepted on the baseline: /);
+    expect(watchedClientFindings(before, after, ['mcp-client-2-beta'])).toEqual([]);
+  });
+
+  it('the SDK 1.x client refuses an error result whose structuredContent fails the outputSchema; nothing else the gate does not already say', () => {
+    const orders = contractOf(tool('get', { type: 'object' }, { outputSchema: obj({ id: { type: 'string' } }, ['id']) })).tools[0]!;
+    const observed = (result: Record<string, unknown>) => ({ caseId: 'C1', tool: 'get', args: {}, result, resultBytes: 0 });
+    const refused = (result: Record<string, unknown>, clients: ClientName[] = ['mcp-sdk-1'], nodes = 20_000) =>
+      clientResultFindings(observed(result), orders, 'candidate', clients, nodes).map((f) => [
+        f.code,
+        f.severity,
+        f.client,
+        f.path,
+        f.keyword,
+      ]);
+    const body = { content: [{ type: 'text', text: 'Error: not found' }], isError: true, structuredContent: { error: 'not found' } };
+    expect(refused(body)).toEqual([['client-rejects-result', 'dangerous', 'mcp-sdk-1', '/structuredContent', 'required']]);
+    // It tests structuredContent for truth, as the client does; a success is structured-content-invalid's.
+    expect(refused({ ...body, structuredContent: null })).toEqual([]);
+    expect(refused({ ...body, isError: false })).toEqual([]);
+    expect(refused({ ...body, structuredContent: { id: 'A1' } })).toEqual([]);
+    expect(refused(body, ['openai'])).toEqual([]);
+    expect(refused(body, ['mcp-sdk-1'], 1)).toEqual([]);
   });
 
   it('one finding per client and tool, naming both, sorted by client', () => {

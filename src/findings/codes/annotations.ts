@@ -66,4 +66,17 @@ export const ANNOTATION_CODES = {
     message: (c) =>
       `"${toolName(c)}" effective ${c.subject.kind === 'tool' ? c.subject.at.at(-1) : ''} went from ${show(c.before)} to ${show(c.after)} (safer).`,
   },
+  // A hint written out at the value it already had in effect, or left out where its default is the same.
+  'hint-declaration-changed': {
+    area: 'annotations',
+    severity: 'safe',
+    action: 'ignore',
+    title: 'Hints declared or left out at the same effect',
+    message: (c) => {
+      const hint = c.subject.kind === 'tool' ? (c.subject.at.at(-1) ?? '') : '';
+      if (c.before === null) return `"${toolName(c)}" now declares ${hint} ${show(c.after)}, the value it already had in effect.`;
+      if (c.after === null) return `"${toolName(c)}" no longer declares ${hint} (${show(c.before)}); in effect it keeps the same value.`;
+      return `"${toolName(c)}" declared ${hint} went from ${show(c.before)} to ${show(c.after)}, with the same effect.`;
+    },
+  },
 } as const satisfies Record<string, ChangeMeta>;

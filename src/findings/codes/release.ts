@@ -62,6 +62,9 @@ export const RELEASE_CODES = {
 
 /** A client's problems named per tool at most; the rest are counted. */
 const MAX_NAMED = 3;
+/** The first problems, then how many more: `a; b; c; and 2 more`. */
+const firstFew = (problems: string[]): string =>
+  `${problems.slice(0, MAX_NAMED).join('; ')}${problems.length > MAX_NAMED ? `; and ${problems.length - MAX_NAMED} more` : ''}`;
 
 /** The version check's sentence parts (decide/version-bump.ts): both versions, and the bump the changes call for. */
 interface Versions {
@@ -120,8 +123,26 @@ export const RELEASE_FINDING_CODES = {
     title: 'Tools a declared client rejects',
     noun: ['tool a declared client rejects', 'tools a declared client rejects'],
     message: (f: { label: string; client: string; tool: string; problems: string[] }) =>
-      `${f.label} (audit.clients: ${f.client}) rejects tool "${f.tool}": ${f.problems.slice(0, MAX_NAMED).join('; ')}${
-        f.problems.length > MAX_NAMED ? `; and ${f.problems.length - MAX_NAMED} more` : ''
-      }.`,
+      `${f.label} (audit.clients: ${f.client}) rejects tool "${f.tool}": ${firstFew(f.problems)}.`,
+  },
+  // An error result these clients throw on, where the caller should have read the tool's own error.
+  'client-rejects-result': {
+    area: 'release',
+    severity: 'dangerous',
+    action: 'hold',
+    title: 'Results a declared client refuses',
+    noun: ['result a declared client refuses', 'results a declared client refuses'],
+    message: (f: { label: string; client: string; failures: string[] }) =>
+      `${f.label} (audit.clients: ${f.client}) refuses this error result: it checks an error's structuredContent against the outputSchema too, which it fails (${firstFew(f.failures)}). The caller gets "Structured content does not match the tool's output schema" instead of the tool's error.`,
+  },
+  // A watched client the config does not name (config/clients.ts): told, not judged, until named.
+  'client-would-reject-tool': {
+    area: 'release',
+    severity: 'dangerous',
+    action: 'ignore',
+    title: 'Tools a client in use would reject (not in audit.clients)',
+    noun: ['tool a client in use would reject', 'tools a client in use would reject'],
+    message: (f: { label: string; client: string; tool: string; problems: string[]; added: boolean }) =>
+      `${f.label} would reject ${f.added ? 'new tool' : 'tool'} "${f.tool}"${f.added ? '' : ', which it accepted on the baseline'}: ${firstFew(f.problems)}. Add ${f.client} to audit.clients to hold on it.`,
   },
 } as const satisfies Record<string, FindingMeta>;
