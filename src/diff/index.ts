@@ -6,6 +6,7 @@ import { diffAnnotations } from './annotations.js';
 import { confirmChanges, DEFAULT_SEARCH_BUDGET, type SearchBudget } from './confirm.js';
 import { diffProtocolVersion } from './protocol.js';
 import { diffSchemas, type WalkMemo } from './schemas.js';
+import { isTooComplex } from './schema-context.js';
 import { diffDeprecations, removalsAfterDeprecation } from './deprecation.js';
 import { diffFeatures } from './features.js';
 import { newOptions } from './new-options.js';
@@ -32,13 +33,10 @@ export function diffContracts(
   for (const tool of before.tools) {
     const successor = afterByName.get(tool.name);
     if (!successor || successor.hash === tool.hash) continue;
-    changes.push(
-      ...diffSchemas(tool, successor, work, walks),
-      ...diffAnnotations(tool, successor),
-      ...diffText(tool, successor),
-      ...diffToolFields(tool, successor),
-    );
-    changes.push(...newOptions(tool, successor));
+    const schemaChanges = diffSchemas(tool, successor, work, walks);
+    changes.push(...schemaChanges, ...diffAnnotations(tool, successor), ...diffText(tool, successor), ...diffToolFields(tool, successor));
+    // A schema the walk held as too complex is not read again, nor any once the run's budget is spent.
+    if (!schemaChanges.some(isTooComplex) && !work.runSpent) changes.push(...newOptions(tool, successor, work));
   }
   changes.push(...diffDeprecations(before, after));
   const b = before.server;

@@ -1,5 +1,6 @@
 import { unescapeSegment } from '../base/json-pointer.js';
 import { isObject, memberOf } from '../base/json-object.js';
+import type { SchemaWork } from '../contract/schema-work.js';
 import { pointer } from './change.js';
 
 /**
@@ -31,8 +32,8 @@ function resolve(root: Record<string, unknown>, ref: string): unknown {
   return node;
 }
 
-/** The places of an input schema, keyed by pointer. */
-export function inputPlaces(schema: unknown): Map<string, InputPlace> {
+/** The places of an input schema, keyed by pointer; the nodes read count against the run's schema budget (`work`). */
+export function inputPlaces(schema: unknown, work?: SchemaWork): Map<string, InputPlace> {
   const places = new Map<string, InputPlace>();
   if (!isObject(schema)) return places;
   let nodes = 0;
@@ -60,5 +61,6 @@ export function inputPlaces(schema: unknown): Map<string, InputPlace> {
     }
   };
   visit(schema, ['inputSchema'], '', 0, new Set());
+  work?.count(Math.min(nodes, MAX_NODES));
   return places;
 }

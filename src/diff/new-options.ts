@@ -1,3 +1,4 @@
+import type { SchemaWork } from '../contract/schema-work.js';
 import type { ContractTool } from '../contract/types.js';
 import type { Change } from '../findings/types.js';
 import { toolChange } from './change.js';
@@ -101,7 +102,7 @@ function safetyOverrides(after: ContractTool, was: Places, now: Places): Change[
 }
 
 /** Both rules on a tool that changed; its input schema is read once a side. */
-export function newOptions(before: ContractTool, after: ContractTool): Change[] {
-  const [was, now] = [inputPlaces(before.inputSchema), inputPlaces(after.inputSchema)];
+export function newOptions(before: ContractTool, after: ContractTool, work?: SchemaWork): Change[] {
+  const [was, now] = [inputPlaces(before.inputSchema, work), inputPlaces(after.inputSchema, work)];
   return [...destructiveOptions(after, was, now), ...safetyOverrides(after, was, now)];
 }
