@@ -3,6 +3,7 @@
  * started once more; then the cases replayed on each, and the breaks' witnesses sent to both.
  */
 
+import { likelyCause } from './base/error-text.js';
 import { replayCases, unreachedCases, type Replay } from './cases/replay.js';
 import { datasetNameProblems } from './cases/names.js';
 import { InputError } from './base/problems.js';
@@ -118,6 +119,9 @@ async function startAlone(
   if (i < 0 || other?.status !== 'fulfilled' || !other.value.session) return null;
   const [side, running] = [SIDES[i]!, SIDES[1 - i]!];
   const failure = (opened[i] as PromiseRejectedResult).reason as SideUnavailableError;
+  // A cause the other side cannot have made (a missing package, file or variable) does not go away
+  // when it stops: a third start would only repeat it.
+  if (likelyCause(failure.stderrTail)) return null;
   log(
     `${side}: failed again while the ${running} ran (${failure.phase}: ${failure.message}); the ${running} is stopped and the ${side} started alone. ` +
       'If they share a lock or a cache in HOME, `home: isolated` on the profiles lets them run at once',

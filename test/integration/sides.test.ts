@@ -183,13 +183,23 @@ describe('sides that do not collide', { timeout: 90_000 }, () => {
     expect([change.witness?.live?.outcome, change.witness?.live?.baseline?.kind]).toEqual(['confirmed', 'result']);
   });
 
-  it("a candidate that cannot start alone either is unavailable; the report shows its crash's first error line, not only its last lines", async () => {
-    const p = project('', 'env: { CRASH: "1" }');
+  it('a candidate that cannot start alone either is unavailable, started three times, the last alone', async () => {
+    const p = project('', 'env: { CRASH: state }');
     const result = await runCli(['run'], { cwd: p.dir, env: { HOME: p.home }, timeoutMs: 60_000 });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('candidate: does not start alone either; the baseline is started again');
     expect(result.stdout).toContain('Candidate unavailable (initialize)');
     expect(result.stdout).toContain('started three times, the last alone (the other side stopped); the first start failed too (initialize');
+    expect(result.stdout).toContain('Error: state file is corrupt');
+  });
+
+  it('a crash whose cause no other side makes (a missing package) is not started a third time; the report shows its first error line, not only its last lines', async () => {
+    const p = project('', 'env: { CRASH: "1" }');
+    const result = await runCli(['run'], { cwd: p.dir, env: { HOME: p.home }, timeoutMs: 60_000 });
+    expect(result.code).toBe(1);
+    expect(result.stderr).not.toContain('started alone');
+    expect(result.stdout).toContain('Candidate unavailable (initialize)');
+    expect(result.stdout).toContain('started twice');
     expect(result.stdout).toContain("Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'pkce-challenge'");
     expect(result.stdout).toContain('Node.js v20.19.0'); // and the last lines still
   });
