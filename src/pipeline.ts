@@ -18,6 +18,8 @@ import { checkVersionBump } from './decide/version-bump.js';
 import { savedReports } from './report/history/saved.js';
 import { deprecatedSince } from './report/history/deprecations.js';
 import { diffContracts } from './diff/index.js';
+import { withEraCheck } from './diff/protocol.js';
+import { checkEra } from './contract/era-check.js';
 import { SchemaWork } from './contract/schema-work.js';
 import { summarize } from './diff/summary.js';
 import { discoveryFindings, unavailableFinding } from './contract/findings.js';
@@ -75,9 +77,18 @@ export async function runGate(config: GateConfig, options: RunOptions): Promise<
   const dirs = options.sideDirs ?? makeSideDirs(config, options.env);
   try {
     const connected = await discoverBoth(config, datasets, { deadline, log, clock }, dirs, options.server ?? null, options.env);
+    // Only when the sides' eras differ: the candidate asked for the baseline's revision while the diff and the cases run.
+    const era = checkEra(connected.base.contract.server, connected.cand, {
+      config,
+      env: options.env,
+      dirs: dirs.candidate,
+      log,
+      track: deadline.adopt,
+      expired: () => deadline.expired,
+    });
     const observed = await observe(config, datasets, connected, { deadline, log, clock });
     const today = startedAt.toISOString().slice(0, 10);
-    const { changes, calm } = deprecationLifecycle(observed.confirmed, config, today, options.server);
+    const { changes, calm } = deprecationLifecycle(withEraCheck(observed.confirmed, await era), config, today, options.server);
     const release = checkVersionBump(connected.base.contract.server, connected.cand?.contract.server ?? null, changes);
     const definitions = roleDefinitions(datasets);
     const { decision, roles } = clock.time('decide', () =>

@@ -23,6 +23,25 @@ export interface Change {
   fingerprint: string;
   /** The instance search's evidence for a schema change (src/witness/): absent on other changes and in older reports. */
   witness?: Witness;
+  /** What a second session at the baseline's revision showed, on a change of protocol era (contract/era-check.ts); absent otherwise, and in older reports. */
+  eraCheck?: EraCheck;
+}
+
+/**
+ * A change of protocol era, asked of the candidate at the baseline's revision (contract/era-check.ts).
+ * `served`: it answered that revision and listed the contract the gate judged, so the baseline's
+ * clients still connect; `not-served`: it refused that revision or answered another; `differs`: it
+ * answered, but listed another contract; `not-checked`: nothing could be asked (a snapshot, the
+ * run's deadline), so the era move is judged from the revisions alone.
+ */
+export interface EraCheck {
+  outcome: 'served' | 'not-served' | 'differs' | 'not-checked';
+  /** The revision asked for: the one the baseline negotiated. */
+  revision: string;
+  /** What was tried, in words. */
+  tried: string;
+  /** What the candidate answered, bounded (server text: inert in every format), or why nothing was asked. */
+  answer: string;
 }
 
 /**
