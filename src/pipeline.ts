@@ -13,7 +13,7 @@ import { RunDeadline } from './connect/run-deadline.js';
 import { containmentUsed } from './connect/containment.js';
 import { approveCovering, decideByRole, type Decision } from './decide/decide.js';
 import { calmRemovals, REMOVED_AFTER_DEPRECATION, removalKey } from './decide/deprecation-window.js';
-import { collectSignals } from './decide/signals.js';
+import { collectSignals, unannotatedSiblings } from './decide/signals.js';
 import { checkVersionBump } from './decide/version-bump.js';
 import { savedReports } from './report/history/saved.js';
 import { deprecatedSince } from './report/history/deprecations.js';
@@ -221,10 +221,12 @@ function decideRun(
   const forbidden = run.datasets.flatMap((d) => d.cases.flatMap((c) => c.forbiddenTools ?? []));
   const reach = roleReach(definitions, forbidden);
   const repairedOutputs = failedOutputSchemas(base.contract, observed.audited.findings);
+  const unannotated = unannotatedSiblings(base.contract, cand?.contract ?? null);
   const signals = collectSignals(run.changes, observed.candCases, [...findings, ...observed.audited.findings, ...roles.findings], {
     reach,
     repairedOutputs,
     calmRemovals: run.calm,
+    ...(unannotated && { unannotated }),
   });
   // One pass: the run's decision, and each role's share of it.
   const names = definitions.map((d) => d.name);
