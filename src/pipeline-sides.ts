@@ -25,8 +25,17 @@ export interface Connected {
   /** Null when the candidate could not be reached: a finding, and a verdict. */
   cand: OpenSide | null;
   candidateError: SideUnavailableError | null;
-  /** Why the candidate's first start failed, when it was started twice and the second failed too. */
-  candidateRetried?: { phase: string; message: string };
+  /** Why the candidate's first start failed, when it was started again and failed again (`alone`: a third time, alone). */
+  candidateRetried?: { phase: string; message: string; alone?: boolean };
+  /** Set when the sides cannot run at once: they are replayed and sent witnesses one after the other (pipeline-in-turn.ts). */
+  inTurn?: InTurn;
+}
+
+/** Sides that could not run at once: the side that could not start beside the other, why, and how to start a side again. */
+export interface InTurn {
+  side: Side;
+  failed: { phase: string; message: string };
+  reopen: (side: Side) => Promise<OpenSide>;
 }
 
 /**
@@ -52,7 +61,7 @@ export async function connect(
   }
   const open = (side: Side) => openSide(side, profiles[side], config, env, deadline.adopt, log, dirs[side]);
   const opened = await Promise.allSettled([open('baseline'), open('candidate')]);
-  const firstStart: Partial<Record<Side, { phase: string; message: string }>> = {};
+  const firstStart: Partial<Record<Side, { phase: string; message: string; alone?: boolean }>> = {};
   // One at a time, baseline first: two sides that both failed then start apart from each other.
   for (const [i, side] of (['baseline', 'candidate'] as const).entries()) {
     const outcome = opened[i]!;
@@ -65,6 +74,7 @@ export async function connect(
     const retried = again[0];
     opened[i] = retried.status === 'fulfilled' ? { status: 'fulfilled', value: { ...retried.value, retried: firstStart[side] } } : retried;
   }
+  const inTurn = deadline.expired ? null : await startAlone(opened, firstStart, open, dirs, log);
   const baseline = deadline.blame(opened[0], 'baseline');
   const candidate = deadline.blame(opened[1], 'candidate');
   let base: OpenSide;
@@ -83,10 +93,53 @@ export async function connect(
     );
     base = { ...stand, retried: firstStart.baseline };
   } else base = baseline.value;
-  if (candidate.status === 'fulfilled') return { base, cand: candidate.value, candidateError: null };
+  if (candidate.status === 'fulfilled') return { base, cand: candidate.value, candidateError: null, ...(inTurn && { inTurn }) };
   if (!(candidate.reason instanceof SideUnavailableError)) throw candidate.reason;
   return { base, cand: null, candidateError: candidate.reason, candidateRetried: firstStart.candidate };
 }
+
+/**
+ * After the retries: a side that failed while starting twice, both times while the other side ran,
+ * when the other did start, may be one that cannot run beside its twin (a lock it holds in a shared
+ * HOME for its lifetime). The other is stopped (its contract kept) and the side started alone.
+ * Started, the sides run one after the other, and the returned InTurn says so. Failing alone too,
+ * it is unavailable for a reason of its own, and the other is started again as before. `opened` is
+ * updated in place.
+ */
+async function startAlone(
+  opened: PromiseSettledResult<OpenSide>[],
+  firstStart: Partial<Record<Side, { phase: string; message: string; alone?: boolean }>>,
+  open: (side: Side) => Promise<OpenSide>,
+  dirs: Record<Side, SideDirs | null>,
+  log: (line: string) => void,
+): Promise<InTurn | null> {
+  const i = opened.findIndex((o, n) => o.status === 'rejected' && firstStart[SIDES[n]!] && failedWhileStarting(o.reason));
+  const other = opened[1 - i];
+  if (i < 0 || other?.status !== 'fulfilled' || !other.value.session) return null;
+  const [side, running] = [SIDES[i]!, SIDES[1 - i]!];
+  const failure = (opened[i] as PromiseRejectedResult).reason as SideUnavailableError;
+  log(
+    `${side}: failed again while the ${running} ran (${failure.phase}: ${failure.message}); the ${running} is stopped and the ${side} started alone. ` +
+      'If they share a lock or a cache in HOME, `home: isolated` on the profiles lets them run at once',
+  );
+  await other.value.session.close();
+  firstStart[side] = { ...firstStart[side]!, alone: true };
+  dirs[side]?.renew();
+  const [alone] = await Promise.allSettled([open(side)]);
+  if (alone.status === 'fulfilled') {
+    opened[i] = { status: 'fulfilled', value: { ...alone.value, retried: firstStart[side] } };
+    log(`${side}: started alone; the sides run one after the other`);
+    return { side, failed: { phase: failure.phase, message: failure.message }, reopen: open };
+  }
+  log(`${side}: does not start alone either; the ${running} is started again`);
+  opened[i] = alone;
+  dirs[running]?.renew();
+  const [again] = await Promise.allSettled([open(running)]);
+  opened[1 - i] = again.status === 'fulfilled' ? { status: 'fulfilled', value: { ...again.value, retried: other.value.retried } } : again;
+  return null;
+}
+
+const SIDES = ['baseline', 'candidate'] as const;
 
 /** Every case on both sides; a side that is not there (or a run already past its deadline) skips them. */
 export async function replayBoth(
@@ -101,36 +154,46 @@ export async function replayBoth(
   if (caseCount) log(`replaying ${caseCount} cases on both sides`);
   // Past the deadline already (a side was blamed for it): every server is gone, so nothing is replayed.
   if (deadline.expired) return [unreachedCases(datasets), unreachedCases(datasets)];
-  // Each case as it ends, per side; past 50 cases, every twentieth of them, so a long run shows it moves.
-  const every = caseCount <= 50 ? 1 : Math.ceil(caseCount / 20);
-  const replay = (side: OpenSide): Promise<Replay> => {
-    const session = side.session;
-    const call = tracker(side, config, deadline, log);
-    let done = 0;
-    return replayCases(datasets, {
-      contract: side.contract,
-      caller: session ? { callTool: (name, args) => call(name, `tools/call ${name}`, () => session.callTool(name, args)) } : null,
-      reader: session
-        ? {
-            getPrompt: (name, args) =>
-              call(`prompt ${name}`, `prompts/get ${name}`, () => session.request('prompts/get', 'prompts/get', { name, arguments: args })),
-            readResource: (uri) =>
-              call(`resource ${uri}`, `resources/read ${uri}`, () => session.request('resources/read', 'resources/read', { uri })),
-          }
-        : null,
-      noCallerReason: side.fallback
-        ? `profile "${side.profile.name}" could not start; its fallback (${side.fallback.kind}) has no server to call`
-        : `profile "${side.profile.name}" is a snapshot: no live server to call`,
-      allowSideEffects: side.profile.allowSideEffects,
-      safeTools: side.profile.transport === 'snapshot' ? [] : side.profile.safeTools,
-      concurrency: config.cases.concurrency,
-      onCase: (result) => {
-        done++;
-        if (done % every === 0 || done === caseCount) log(`${side.side}: case ${done}/${caseCount} ${result.id}: ${result.status}`);
-      },
-    });
-  };
+  const replay = (side: OpenSide) => replaySide(datasets, side, config, deadline, log);
   return deadline.race(Promise.all([replay(base), cand ? replay(cand) : Promise.resolve(unreachedCases(datasets))]));
+}
+
+/** Every case on one side: called on its live server, or skipped with why where it has none. Each case is said as it ends. */
+export function replaySide(
+  datasets: Dataset[],
+  side: OpenSide,
+  config: GateConfig,
+  deadline: RunDeadline,
+  log: (line: string) => void,
+): Promise<Replay> {
+  const caseCount = datasets.reduce((n, d) => n + d.cases.length, 0);
+  // Past 50 cases, every twentieth of them, so a long run shows it moves.
+  const every = caseCount <= 50 ? 1 : Math.ceil(caseCount / 20);
+  const session = side.session;
+  const call = tracker(side, config, deadline, log);
+  let done = 0;
+  return replayCases(datasets, {
+    contract: side.contract,
+    caller: session ? { callTool: (name, args) => call(name, `tools/call ${name}`, () => session.callTool(name, args)) } : null,
+    reader: session
+      ? {
+          getPrompt: (name, args) =>
+            call(`prompt ${name}`, `prompts/get ${name}`, () => session.request('prompts/get', 'prompts/get', { name, arguments: args })),
+          readResource: (uri) =>
+            call(`resource ${uri}`, `resources/read ${uri}`, () => session.request('resources/read', 'resources/read', { uri })),
+        }
+      : null,
+    noCallerReason: side.fallback
+      ? `profile "${side.profile.name}" could not start; its fallback (${side.fallback.kind}) has no server to call`
+      : `profile "${side.profile.name}" is a snapshot: no live server to call`,
+    allowSideEffects: side.profile.allowSideEffects,
+    safeTools: side.profile.transport === 'snapshot' ? [] : side.profile.safeTools,
+    concurrency: config.cases.concurrency,
+    onCase: (result) => {
+      done++;
+      if (done % every === 0 || done === caseCount) log(`${side.side}: case ${done}/${caseCount} ${result.id}: ${result.status}`);
+    },
+  });
 }
 
 /**
@@ -153,24 +216,27 @@ export async function confirmLive(
   log: (line: string) => void,
 ): Promise<Change[]> {
   if (deadline.expired || !changes.some(worthCalling)) return changes;
-  const live = (side: OpenSide): LiveSide => {
-    const session = side.session;
-    const call = tracker(side, config, deadline, log);
-    return {
-      side: side.side,
-      contract: side.contract,
-      consent: {
-        allowSideEffects: side.profile.allowSideEffects,
-        safeTools: side.profile.transport === 'snapshot' ? [] : side.profile.safeTools,
-      },
-      call: session ? (name, args) => call(name, `tools/call ${name} (a witness)`, () => session.callTool(name, args)) : null,
-      alive: () => session?.alive ?? false,
-    };
-  };
+  const live = (side: OpenSide) => liveSide(side, config, deadline, log);
   const checks = await deadline.race(
     sendWitnesses(changes, { baseline: live(base), candidate: live(cand) }, config.limits.witnessCalls, log),
   );
   return applyLive(changes, checks);
+}
+
+/** A side as the witnesses see it: its contract and consent, and its live server's tools/call (none for a snapshot). */
+export function liveSide(side: OpenSide, config: GateConfig, deadline: RunDeadline, log: (line: string) => void): LiveSide {
+  const session = side.session;
+  const call = tracker(side, config, deadline, log);
+  return {
+    side: side.side,
+    contract: side.contract,
+    consent: {
+      allowSideEffects: side.profile.allowSideEffects,
+      safeTools: side.profile.transport === 'snapshot' ? [] : side.profile.safeTools,
+    },
+    call: session ? (name, args) => call(name, `tools/call ${name} (a witness)`, () => session.callTool(name, args)) : null,
+    alive: () => session?.alive ?? false,
+  };
 }
 
 /** A dataset that names a tool neither side has is a dataset problem (exit 3), before any case runs. */

@@ -1,4 +1,4 @@
-import { audit, failedOutputSchemas } from './audit/index.js';
+import { audit, errorsAsData, failedOutputSchemas } from './audit/index.js';
 import { loadDatasets } from './cases/load.js';
 import { markRegressions } from './cases/regression.js';
 import type { Dataset } from './cases/types.js';
@@ -20,18 +20,23 @@ import { deprecatedSince } from './report/history/deprecations.js';
 import { diffContracts } from './diff/index.js';
 import { withEraCheck } from './diff/protocol.js';
 import { checkEra } from './contract/era-check.js';
+import { judgeByResults } from './diff/observed-outputs.js';
 import { SchemaWork } from './contract/schema-work.js';
 import { summarize } from './diff/summary.js';
 import { discoveryFindings, unavailableFinding } from './contract/findings.js';
+import { placedIn } from './contract/places.js';
 import type { Change } from './findings/types.js';
 import { buildSideReport } from './report/side.js';
-import { REPORT_SCHEMA_VERSION, type Report, type Timing } from './report/types.js';
+import { REPORT_SCHEMA_VERSION, type Report, type RunEnvironment, type Timing } from './report/types.js';
+import { unprotectedTreeFinding } from './report/run-notes.js';
+import { runEnvironment } from './report/environment.js';
 import { trimReport } from './report/trim.js';
 import { roleBreakdown, roleReport, type RoleReport } from './roles/breakdown.js';
 import { roleDefinitions } from './roles/definitions.js';
 import { roleReach } from './roles/surface.js';
 import { GATE_NAME, GATE_VERSION } from './base/version.js';
 import { checkDatasetNames, confirmLive, connect, replayBoth, type Connected } from './pipeline-sides.js';
+import { replayInTurn } from './pipeline-in-turn.js';
 
 export interface RunOptions {
   /** The gate's own environment, read once by the entry point (src/cli.ts, src/action/main.ts) and handed down: servers are started from it. */
@@ -91,8 +96,9 @@ export async function runGate(config: GateConfig, options: RunOptions): Promise<
     const { changes, calm } = deprecationLifecycle(withEraCheck(observed.confirmed, await era), config, today, options.server);
     const release = checkVersionBump(connected.base.contract.server, connected.cand?.contract.server ?? null, changes);
     const definitions = roleDefinitions(datasets);
+    const environment = runEnvironment(config, containmentUsed());
     const { decision, roles } = clock.time('decide', () =>
-      decideRun({ config, datasets, connected, observed, changes, calm, release, definitions, today }, options),
+      decideRun({ config, datasets, connected, observed, changes, calm, release, definitions, today, environment }, options),
     );
     logDecision(decision, log);
     const { base, cand, candidateError, candidateRetried } = connected;
@@ -117,8 +123,9 @@ export async function runGate(config: GateConfig, options: RunOptions): Promise<
       audit: observed.audited,
       roles: roles satisfies RoleReport[],
       decision,
+      ...(connected.inTurn && { sidesInTurn: { side: connected.inTurn.side, failed: connected.inTurn.failed } }),
       ...(options.policy && { policy: options.policy }),
-      environment: { containment: containmentUsed() },
+      environment,
       timing: { totalMs: clock.total(), stages: clock.stages },
     });
   } finally {
@@ -160,8 +167,12 @@ async function discoverBoth(
   return connected;
 }
 
-/** What the run saw: the diff (live witnesses applied), each side's case results, and the audit. */
-async function observe(config: GateConfig, datasets: Dataset[], { base, cand }: Connected, { deadline, log, clock }: Stage) {
+/**
+ * What the run saw: the diff (live witnesses applied), each side's case results, and the audit. Sides
+ * that cannot run at once are replayed in turn, which may start one again (`connected` is updated).
+ */
+async function observe(config: GateConfig, datasets: Dataset[], connected: Connected, { deadline, log, clock }: Stage) {
+  const { base, cand } = connected;
   const { witnessInstances, witnessNodes, witnessInstancesPerRun, schemaNodesPerTool, schemaNodesPerRun } = config.limits;
   const budget = { instances: witnessInstances, nodes: witnessNodes, perRun: witnessInstancesPerRun };
   // The walks hold the main thread: they look at the deadline themselves (contract/schema-work.ts).
@@ -173,20 +184,29 @@ async function observe(config: GateConfig, datasets: Dataset[], { base, cand }: 
   const diffed: Change[] = clock.time('diff', () => (cand ? diffContracts(base.contract, cand.contract, budget, work) : []));
   // Cases first, then the witnesses: a witness call never runs beside a case, nor before it.
   const [baseReplay, candReplay, confirmed] = await clock.time('cases', async () => {
+    if (connected.inTurn && cand && !deadline.expired) {
+      const inTurn = await replayInTurn(datasets, connected, diffed, config, deadline, log);
+      return [...inTurn.replays, inTurn.confirmed] as const;
+    }
     const replays = await replayBoth(datasets, base, cand, config, deadline, log);
     return [...replays, cand ? await confirmLive(diffed, base, cand, config, deadline, log) : diffed] as const;
   });
   const baseCases = baseReplay.results;
-  const candCases = markRegressions(baseCases, candReplay.results);
   const audited = clock.time('audit', () =>
     audit(
       { side: 'baseline', contract: base.contract, observations: baseReplay.observations },
-      { side: 'candidate', contract: cand?.contract ?? null, observations: candReplay.observations },
+      { side: 'candidate', contract: connected.cand?.contract ?? null, observations: candReplay.observations },
       config.audit,
       schemaNodesPerTool,
     ),
   );
-  return { confirmed, baseCases, candCases, audited };
+  // After the audit: a case is judged broken only where its probe's results show a break.
+  const candCases = markRegressions(baseCases, candReplay.results, errorsAsData(audited.findings));
+  // Output changes are judged with the results the cases saw (diff/observed-outputs.ts).
+  const judged = judgeByResults(confirmed, baseReplay.observations, candReplay.observations);
+  // What a change or a contract finding is about, placed where a committed baseline snapshot writes it.
+  const placed = placedIn(base.contract.source);
+  return { confirmed: judged.map(placed), baseCases, candCases, audited: { ...audited, findings: audited.findings.map(placed) } };
 }
 
 /** Everything the decision reads: the run's findings, each role's breakdown, then the verdict (approved by a label if given). */
@@ -201,6 +221,7 @@ function decideRun(
     release: ReturnType<typeof checkVersionBump>;
     definitions: ReturnType<typeof roleDefinitions>;
     today: string;
+    environment: RunEnvironment;
   },
   options: RunOptions,
 ): { decision: Decision; roles: RoleReport[] } {
@@ -210,6 +231,7 @@ function decideRun(
     ...discoveryFindings(base.contract, cand?.contract ?? null),
     ...policyFindings(options.policy),
     ...(base.fallback ? [fallbackFinding(config.baseline, base.fallback)] : []),
+    ...(run.environment.unprotectedTrees ? [unprotectedTreeFinding(run.environment.unprotectedTrees)] : []),
     ...(candidateError ? [unavailableFinding(candidateError)] : []),
     ...run.release.findings,
   ];

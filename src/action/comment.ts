@@ -1,7 +1,7 @@
 import { describe } from '../base/error-text.js';
 import { STICKY_MARKER, VERDICT_ICON } from '../report/markdown.js';
 import { redact } from '../base/secrets.js';
-import { command } from './annotations.js';
+import { command } from '../report/workflow-commands.js';
 import { CommentsApi, GitHubApiError } from './github-api.js';
 import { input } from './github.js';
 

@@ -1,17 +1,15 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { relative } from 'node:path';
 import { emit, exitCodeOf, FAIL_ONS, failureText, toStderr, type CommandIO, type FailOn } from '../commands/io.js';
 import { runCommand } from '../commands/run.js';
-import { readSource } from '../config/source.js';
 import { InputError } from '../base/problems.js';
 import { guardProcess } from '../connect/process-guard.js';
 import { STICKY_MARKER } from '../report/markdown.js';
 import { render } from '../report/formats.js';
+import { command } from '../report/workflow-commands.js';
 import { markdownBlock } from '../base/inert.js';
 import type { Report } from '../report/types.js';
 import { redact } from '../base/secrets.js';
-import type { BundleSummary } from '../bundle/summary.js';
-import { annotations, command, type Locator, type Place } from './annotations.js';
+import type { BundleSummary } from '../report/bundle-summary.js';
 import { newArtifactDir, writeArtifact } from './artifact.js';
 import { commentWorkflow } from './comment-workflow.js';
 import { appendSummary, input, pullRequestOf, setOutputs } from './github.js';
@@ -71,11 +69,7 @@ async function main(env: NodeJS.ProcessEnv, interrupted: () => boolean, artifact
     return code;
   }
   if (artifact) writeArtifact(artifact, { report: outcome.report });
-  reportResult(
-    env,
-    { report: outcome.report, reportPath: outcome.reportPath ?? null, snapshot: outcome.baselineSnapshot ?? null },
-    captured.io,
-  );
+  reportResult(env, { report: outcome.report, reportPath: outcome.reportPath ?? null }, captured.io);
   return exitCodeOf(outcome, failOn);
 }
 
@@ -119,11 +113,7 @@ function capturingIO(env: NodeJS.ProcessEnv, cwd: string, interrupted: () => boo
 }
 
 /** One server's report: the HTML page and release notes beside it, the outputs, the annotations and the job summary. */
-function reportResult(
-  env: NodeJS.ProcessEnv,
-  run: { report: Report; reportPath: string | null; snapshot: string | null },
-  io: CommandIO,
-): void {
+function reportResult(env: NodeJS.ProcessEnv, run: { report: Report; reportPath: string | null }, io: CommandIO): void {
   const { report, reportPath } = run;
   // The page people open from the run's artifacts, beside its JSON.
   const htmlPath = reportPath ? reportPath.replace(/\.json$/, '.html') : '';
@@ -139,7 +129,11 @@ function reportResult(
     'breaking-count': report.diff.changes.filter((c) => c.severity === 'breaking').length,
     'broken-cases': report.candidate.cases.failed,
   });
-  for (const line of annotations(report, locator(run.snapshot, env, io.cwd))) process.stdout.write(`${redact(line)}\n`);
+  // The report names files from the working directory; GitHub places annotations from the workspace.
+  const sourceRoot = relative(env.GITHUB_WORKSPACE ?? io.cwd, io.cwd)
+    .split('\\')
+    .join('/');
+  process.stdout.write(redact(render('report', report, 'workflow-annotations', { sourceRoot })));
   const runUrl =
     env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
       ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`
@@ -171,37 +165,6 @@ function undecided(env: NodeJS.ProcessEnv, artifact: string | null, text: string
   setOutputs(env, { verdict: 'error', 'report-path': '', 'html-report-path': '', 'breaking-count': '', 'broken-cases': '' });
   appendSummary(env, `### ⛔ mcp-gate could not decide\n\n${markdownBlock(redact(text))}\n`);
   if (artifact) writeArtifact(artifact, { undecided: redact(text) });
-}
-
-/**
- * Lines in the repository: a case's `id:` in its dataset, and a tool's name in a committed snapshot
- * baseline (`snapshotFile`, which the run hands back: the config is not read again).
- */
-function locator(snapshotFile: string | null, env: NodeJS.ProcessEnv, cwd: string): Locator {
-  const workspace = env.GITHUB_WORKSPACE ?? cwd;
-  const inRepo = (file: string) => relative(workspace, resolve(cwd, file));
-  const snapshot =
-    snapshotFile && existsSync(snapshotFile) ? { file: snapshotFile, lines: readFileSync(snapshotFile, 'utf8').split('\n') } : null;
-  // Each dataset is read once, however many of its cases are placed (a Document for lines is slow to build).
-  const datasets = new Map<string, ReturnType<typeof readSource>>();
-  return {
-    caseLine(dataset: string, caseId: string): Place | null {
-      let parsed = datasets.get(dataset);
-      if (!parsed) {
-        parsed = readSource(resolve(cwd, dataset), dataset);
-        datasets.set(dataset, parsed);
-      }
-      if (!parsed.ok) return { file: inRepo(dataset), line: null };
-      const cases = (parsed.source.value as { cases?: { id?: string }[] }).cases ?? [];
-      const index = cases.findIndex((c) => c.id === caseId);
-      return { file: inRepo(dataset), line: index === -1 ? null : parsed.source.lineOf(['cases', index, 'id']) };
-    },
-    toolLine(tool: string): Place | null {
-      if (!snapshot) return null;
-      const at = snapshot.lines.findIndex((l) => l.includes(`"name": ${JSON.stringify(tool)}`));
-      return at === -1 ? null : { file: inRepo(snapshot.file), line: at + 1 };
-    },
-  };
 }
 
 /**

@@ -5,6 +5,7 @@ import { onTool } from '../findings/subject.js';
 import { schemaProblems } from './schema-check.js';
 import { hintContradiction } from '../contract/callable.js';
 import { isObject } from '../base/json-object.js';
+import { unboundedListSize } from './list-bounds.js';
 
 const COST_METHOD = 'utf8 bytes of name, description and inputSchema / 4';
 
@@ -87,6 +88,8 @@ function auditTool(t: ContractTool): ToolAudit {
     .filter(([, p]) => !isObject(p) || typeof p.description !== 'string' || !p.description.trim())
     .map(([name]) => name);
   if (parameters.length) findings.push(finding('parameter-description-missing', { tool, parameters }, on('inputSchema', 'properties')));
+  const unbounded = unboundedListSize(t, 'baseline');
+  if (unbounded) findings.push(unbounded);
   const input = inputSchemaProblems(t);
   if (input !== undefined) findings.push(finding('input-schema-invalid', { tool, problems: input }, on('inputSchema')));
   if (t.outputSchema) {

@@ -3,16 +3,20 @@ import { canonicalJson } from '../contract/canonical.js';
 import { DEFAULT_SCHEMA_LIMITS } from '../contract/schema-work.js';
 import type { Contract } from '../contract/types.js';
 import type { Finding, Side } from '../findings/types.js';
-import { findingMeta } from '../findings/codes.js';
+import { findingMeta, resolvesOf } from '../findings/codes.js';
 import { finding } from '../findings/finding.js';
 import { clientFindings } from './clients.js';
 import { auditContract, type DefinitionCost, type ToolAuditMemo } from './contract-checks.js';
-import { auditResult, readBytes, subjectOf } from './result-checks.js';
+import { auditResult, placesOf, readBytes, sourceOf, subjectOf } from './result-checks.js';
+import { pointerMatcher } from '../base/json-pointer.js';
 import type { Observation } from '../cases/types.js';
 import { resultDrift } from './result-drift.js';
-import { unannotatedServer, unlistedToolMentions } from './references.js';
+import { serverWithoutInstructions, unannotatedServer, unlistedToolMentions } from './references.js';
 import { auditFeatures, instructionsTokens } from './feature-checks.js';
 import { thinnedUnderSameDescription } from './thinned.js';
+import { excerptsMissingQuery } from './search-excerpts.js';
+import { upstreamEnvelope } from './upstream-envelope.js';
+import { steeringResults } from './result-steering.js';
 
 export interface AuditSide {
   side: Side;
@@ -50,9 +54,11 @@ export function audit(
     ...sizeRegressions(baseline.observations, candidate.observations, settings),
     ...resultDrift(baseline.observations, candidate.observations),
   ]
-    .filter((f) => !isFix(f, b.findings))
+    .filter((f) => !isFix(f, b.findings, probeOf(baseline.observations, f)))
     .map((f) => ({ ...f, direction: 'new' as const }));
   growth.push(...thinnedUnderSameDescription(baseline.contract, candidate.contract, growth));
+  // Never a repair: whatever the baseline's result got wrong, orders in the text are new.
+  growth.push(...[...steeringResults(baseline.observations, candidate.observations)].map((f) => ({ ...f, direction: 'new' as const })));
   growth.push(...costRegressions(b.cost, c.cost, settings));
   const still = new Set(c.findings.map(keyOf));
   const probed = new Set(candidate.observations.map((o) => `${o.caseId}|${o.tool}`));
@@ -67,6 +73,10 @@ export function audit(
   };
 }
 
+/** The observation of a side's probe that a finding is about (the first, as the drift compares). */
+const probeOf = (observations: Observation[], f: Finding): Observation | undefined =>
+  observations.find((o) => o.caseId === f.caseId && o.tool === f.tool);
+
 /** One side's findings (its contract, its features, its live results) and what its definitions cost. */
 function auditSide(
   s: AuditSide,
@@ -77,9 +87,17 @@ function auditSide(
   if (!s.contract) return { findings: [], cost: null };
   const byName = new Map(s.contract.tools.map((t) => [t.name, t]));
   const contract = auditContract(s.contract, s.side, memo);
-  const results = s.observations.flatMap((o) => auditResult(o, byName.get(o.tool), s.side, settings.resultBudgetBytes, schemaNodesPerTool));
+  const results = s.observations.flatMap((o) => [
+    ...auditResult(o, byName.get(o.tool), s.side, settings.resultBudgetBytes, schemaNodesPerTool),
+    ...excerptsMissingQuery(o, s.side),
+    ...upstreamEnvelope(o, s.side),
+  ]);
   const cost: DefinitionCost = { ...contract.cost, instructionsTokens: instructionsTokens(s.contract) };
-  const lessons = [...unlistedToolMentions(s.contract, s.side), ...unannotatedServer(s.contract, s.side)];
+  const lessons = [
+    ...unlistedToolMentions(s.contract, s.side),
+    ...unannotatedServer(s.contract, s.side),
+    ...serverWithoutInstructions(s.contract, s.side),
+  ];
   const clients = clientFindings(s.contract, s.side, settings.clients ?? []);
   return { findings: [...contract.findings, ...lessons, ...clients, ...auditFeatures(s.contract, s.side), ...results], cost };
 }
@@ -112,39 +130,21 @@ function directionOf(f: Finding, still: Set<string>, probed: Set<string>): 'stil
   return 'fixed';
 }
 
-/** Findings on the baseline's result of a probe that a change of the candidate's result repairs. */
-const REPAIRED_BY: Partial<Record<Finding['code'], Finding['code'][]>> = {
-  // The error is flagged now: what the model reads as data was an error all along.
-  'result-error-flipped': ['error-not-flagged'],
-  // The items moved into the text the model reads: the text grew because it carries them now.
-  'result-size-regression': [
-    'pagination-hint-hidden',
-    'structured-content-without-text',
-    'structured-content-invalid',
-    'error-not-flagged',
-  ],
-  'result-content-moved': ['structured-content-without-text', 'structured-content-invalid', 'error-not-flagged'],
-  // The text was rewritten to carry what the model lacked: the items, the page hint, a flagged error.
-  'result-text-changed': [
-    'pagination-hint-hidden',
-    'structured-content-without-text',
-    'error-not-flagged',
-    'result-pretty-json',
-    'result-too-large',
-  ],
-};
-
 /**
- * Whether a change of a probe's result repairs what the baseline's same probe got wrong (issue 27
- * §2): an error now flagged, items moved into the text, a result the server's own output schema
- * refused now returned. Such a change is the fix, listed as the baseline finding `fixed`, not drift.
- * Drift between a baseline answer that was an error or a refused result and a candidate answer is
- * never a regression either: there was no data to drift from.
+ * Whether a change of a probe's result is the fix of what the baseline's same probe got wrong, as
+ * the codes declare it (findings/codes `resolves`): an error now flagged, items moved into the text,
+ * the null keys removed. Such a change is the baseline finding `fixed`, not drift; one that resolves
+ * a finding at its place resolves it only there. Drift between a baseline answer that was a refused
+ * result and a candidate answer is never a regression either: there was no data to drift from.
  */
-function isFix(f: Finding, baseline: Finding[]): boolean {
-  const repaired = REPAIRED_BY[f.code];
+function isFix(f: Finding, baseline: Finding[], observed: Observation | undefined): boolean {
   const same = baseline.filter((x) => x.caseId === f.caseId && x.tool === f.tool);
-  if (repaired && same.some((x) => repaired.includes(x.code))) return true;
+  const resolves = resolvesOf(f.code);
+  const atPlace = (b: Finding) => {
+    const places = f.path !== undefined && observed ? placesOf(b.code, observed) : null;
+    return places !== null && pointerMatcher(places)(f.path!);
+  };
+  if (same.some((b) => resolves[b.code] === 'probe' || (resolves[b.code] === 'place' && atPlace(b)))) return true;
   return f.code.startsWith('result-') && f.code !== 'result-error-flipped' && same.some((x) => x.code === 'structured-content-invalid');
 }
 
@@ -158,9 +158,19 @@ function* sizeRegressions(baseline: Observation[], candidate: Observation[], set
     const what =
       o.kind === 'resource' ? 'the resource the model reads' : o.modelBytes !== undefined ? 'the text the model reads' : 'the result';
     const whole = o.modelBytes !== undefined && o.resultBytes !== o.modelBytes ? { whole: o.resultBytes } : {};
-    const at = { side: 'candidate', subject: subjectOf(o), caseId: o.caseId, regression: true } as const;
+    const at = { side: 'candidate', subject: subjectOf(o), caseId: o.caseId, regression: true, ...sourceOf(o) } as const;
     yield finding('result-size-regression', { what, was, now, ...whole, limit: percent }, at);
   }
+}
+
+/**
+ * The probes (`caseId|tool`) whose baseline answer was an error written as data: what
+ * `result-error-flipped` resolves (findings/codes). There the candidate's flagged error is that
+ * error, now visible, so a case that fails on it is not broken by this release (cases/regression.ts).
+ */
+export function errorsAsData(findings: Finding[]): Set<string> {
+  const hidden = resolvesOf('result-error-flipped');
+  return new Set(findings.filter((f) => f.side === 'baseline' && hidden[f.code] && f.caseId).map((f) => `${f.caseId}|${f.tool ?? ''}`));
 }
 
 /**

@@ -4,25 +4,49 @@ import { isObject } from '../base/json-object.js';
 
 // What a result says about more pages, and whether the model can follow it.
 
-const MORE_KEYS = ['has_more', 'hasMore', 'nextCursor', 'next_cursor', 'next_page', 'nextPage', 'next', 'cursor'];
+/** Keys that say whether a list has more: a null or false one says it ends, not that a value is absent. */
+export const MORE_KEYS = ['has_more', 'hasMore', 'nextCursor', 'next_cursor', 'next_page', 'nextPage', 'next', 'cursor'];
 const LIMIT_ARGS = ['limit', 'per_page', 'perPage', 'pageSize', 'page_size', 'max_results', 'maxResults', 'count'];
 /** Words in a text that tell the model how to get more. */
 export const HINT_IN_TEXT =
   /(next\s*page|more\s+results|nextCursor|next_cursor|cursor|has_?more|page\s*\d+\s*of|call again|showing (?:the )?(?:first|top) \d+|narrow (?:the|your) (?:query|search)|\bof \d+ (?:total|results|items)\b)/i;
 
-/** What in the structured result signals more results: a key such as nextCursor, or a list exactly as long as the limit asked. */
+/** Keys that say how many items there are in all. */
+const TOTAL_KEYS = ['total', 'total_count', 'totalCount', 'totalResults', 'total_results'];
+
+/**
+ * What in the structured result signals more results: a key such as nextCursor, or a list exactly
+ * as long as the limit asked. A result that says it is the end (`has_more: false`, a next cursor of
+ * null, a total equal to the items returned) signals nothing: a full last page is not a hidden one.
+ */
 export function moreSignal(structured: unknown, args: Record<string, unknown>): string | null {
-  if (!isObject(structured)) return null;
-  for (const key of MORE_KEYS) {
-    const value = structured[key];
-    if (value === true || (typeof value === 'string' && value !== '') || (typeof value === 'number' && value > 0)) return `"${key}"`;
-  }
+  const key = moreKey(structured);
+  if (key) return `"${key}"`;
+  if (!isObject(structured) || endSignal(structured)) return null;
   const limitArg = LIMIT_ARGS.find((k) => typeof args[k] === 'number');
   if (limitArg) {
     const full = Object.entries(structured).find(([, v]) => Array.isArray(v) && v.length === args[limitArg]);
     if (full) return `"${full[0]}" holds exactly ${limitArg}=${String(args[limitArg])} items`;
   }
   return null;
+}
+
+/** The key of a structured result that claims more results (`has_more: true`, a next cursor), if one does. */
+export function moreKey(structured: unknown): string | null {
+  if (!isObject(structured)) return null;
+  for (const key of MORE_KEYS) {
+    const value = structured[key];
+    if (value === true || (typeof value === 'string' && value !== '') || (typeof value === 'number' && value > 0)) return key;
+  }
+  return null;
+}
+
+/** Whether the result says there is no more: a more key set to false, null or empty, or a total equal to a list it holds. */
+function endSignal(structured: Record<string, unknown>): boolean {
+  if (MORE_KEYS.some((k) => Object.hasOwn(structured, k) && (structured[k] === false || structured[k] === null || structured[k] === '')))
+    return true;
+  const lists = Object.values(structured).filter(Array.isArray);
+  return TOTAL_KEYS.some((k) => typeof structured[k] === 'number' && lists.some((l) => l.length === structured[k]));
 }
 
 const PAGE_ARGS = /^(page|page_?number|pageNumber|cursor|next_?cursor|offset|after|page_?token|pageToken|start)$/i;

@@ -24,3 +24,16 @@ export function unannotatedServer(contract: Contract, side: Side): Finding[] {
   if (tools.length === 0 || tools.some((t) => t.annotations !== null)) return [];
   return [finding('server-unannotated', { tools: tools.length }, { side })];
 }
+
+/** Several tools, so how they relate matters; one or two tools say it in their descriptions. */
+const SEVERAL_TOOLS = 3;
+
+/**
+ * A server with several tools and no instructions (the write-ups: "tool schemas describe individual
+ * tools; they don't describe how tools relate"): where ids come from, what to call first, how to page.
+ */
+export function serverWithoutInstructions(contract: Contract, side: Side): Finding[] {
+  const tools = contract.tools.length;
+  if (tools < SEVERAL_TOOLS || contract.server.instructions?.trim()) return [];
+  return [finding('instructions-missing', { tools }, { side })];
+}

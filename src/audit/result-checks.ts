@@ -6,7 +6,9 @@ import type { Finding, Side } from '../findings/types.js';
 import { ValidatorFailure, validationFailures, type ValidationFailure } from './schema-check.js';
 import { SDK_OUTPUT_INVALID, sdkRefusals } from './sdk-refusal.js';
 import { jsonOfText } from '../base/text-json.js';
-import { emptyPage, HINT_IN_TEXT, moreSignal, unusablePageHint } from './pagination.js';
+import { emptyPage, HINT_IN_TEXT, moreKey, moreSignal, unusablePageHint } from './pagination.js';
+import { nullFields } from './null-fields.js';
+import { escapeSegment } from '../base/json-pointer.js';
 import { isObject } from '../base/json-object.js';
 import { onTool, type Subject } from '../findings/subject.js';
 import type { Observation } from '../cases/types.js';
@@ -18,6 +20,9 @@ const textBlocks = (result: Record<string, unknown>): string[] =>
 
 /** What a finding on a live result is about: the tool the probe called, or the resource it read. */
 export const subjectOf = (o: Observation): Subject => (o.kind === 'resource' ? { kind: 'resource', uri: o.tool } : onTool(o.tool));
+
+/** Where a finding on a live result comes from: the case whose probe it is. */
+export const sourceOf = (o: Observation) => (o.source ? { source: o.source } : {});
 
 /** The bytes a size finding counts: what the model reads. */
 export const readBytes = (o: Observation): number => o.modelBytes ?? o.resultBytes;
@@ -59,7 +64,9 @@ export function auditResult(
   const findings: Finding[] = [];
   const subject = subjectOf(o);
   const add: Add = (code, facts, at) =>
-    findings.push(finding(code, facts, { side, subject, caseId: o.caseId, ...(at && { path: at.path, keyword: at.keyword }) }));
+    findings.push(
+      finding(code, facts, { side, subject, caseId: o.caseId, ...(at && { path: at.path, keyword: at.keyword }), ...sourceOf(o) }),
+    );
   const limit = o.resultBudgetBytes ?? budget;
   const read = readBytes(o);
   const overBudget = () => {
@@ -125,8 +132,30 @@ function checkShape({ o, tool, blocks, texts, structured, isError }: ReadResult,
   if (!isError && o.nextPage && emptyPage(o.nextPage.result)) add('pagination-next-page-empty', { args: o.nextPage.args });
   const unusable = !isError && tool ? unusablePageHint(texts, tool) : null;
   if (unusable) add('pagination-hint-unusable', { why: unusable });
-  const fields = !isError ? alwaysNull(structured ?? blocks.find((b) => b.json !== undefined)?.json) : [];
+  const { fields } = !isError ? nullFields(...dataOf(structured, blocks)) : { fields: [] };
   if (fields.length) add('result-null-fields', { fields });
+}
+
+/** The data the null-fields check reads, and where it sits in the result: structuredContent, else the JSON text. */
+const dataOf = (structured: unknown, blocks: TextBlock[]): [unknown, string] =>
+  structured !== undefined ? [structured, '/structuredContent'] : [blocks.find((b) => b.json !== undefined)?.json, '/text'];
+
+/**
+ * The places in a result that a finding of this code is about (pointers, `*` for any item of a
+ * list), for the fixes that resolve a finding at its place (findings/codes `resolves`); null for a
+ * code about the result as a whole.
+ */
+export function placesOf(code: FindingCode, o: Observation): string[] | null {
+  if (!isObject(o.result)) return null;
+  if (code === 'result-null-fields') {
+    const blocks = textBlocks(o.result).map((text) => ({ text, json: jsonOfText(text) }));
+    return nullFields(...dataOf(o.result.structuredContent, blocks)).places;
+  }
+  if (code === 'pagination-hint-hidden') {
+    const key = moreKey(o.result.structuredContent);
+    return key ? [`/structuredContent/${escapeSegment(key)}`] : [];
+  }
+  return null;
 }
 
 /** Text blocks of indented JSON: whitespace the model pays for. */
@@ -157,7 +186,8 @@ function carriedInText(structured: unknown, blocks: TextBlock[]): boolean {
   };
   visit(structured);
   const joined = blocks.map((b) => b.text).join('\n');
-  return leaves.length > 0 && leaves.every((leaf) => joined.includes(leaf));
+  // A string with a newline or a quote sits escaped in a JSON text.
+  return leaves.length > 0 && leaves.every((leaf) => joined.includes(leaf) || joined.includes(JSON.stringify(leaf).slice(1, -1)));
 }
 
 function errorShape(structured: unknown, blocks: TextBlock[]): string | null {
@@ -172,28 +202,6 @@ function errorShape(structured: unknown, blocks: TextBlock[]): string | null {
   }
   const first = blocks[0]?.text.trimStart() ?? '';
   return /^error\b/i.test(first) ? 'text starts with "Error"' : null;
-}
-
-/**
- * Fields null in every object of a list that has at least two (or in the one object returned), when
- * at least two such fields appear: TypedDict-style output that writes absent optional keys as null
- * (the write-ups' null pollution). A single nullable field is a value, not a pattern.
- */
-function alwaysNull(data: unknown): string[] {
-  const lists: Record<string, unknown>[][] = [];
-  if (Array.isArray(data)) lists.push(data.filter(isObject));
-  else if (isObject(data)) {
-    const inner = Object.values(data).filter((v): v is unknown[] => Array.isArray(v) && v.length >= 2);
-    if (inner.length) for (const list of inner) lists.push(list.filter(isObject));
-    else lists.push([data]);
-  }
-  const out = new Set<string>();
-  for (const items of lists) {
-    if (!items.length) continue;
-    const keys = new Set(items.flatMap((i) => Object.keys(i)));
-    for (const key of keys) if (items.every((i) => Object.hasOwn(i, key) && i[key] === null)) out.add(key);
-  }
-  return out.size >= 2 ? [...out].sort() : [];
 }
 
 /** The value's failures against the schema, or why the validator could not judge it. */

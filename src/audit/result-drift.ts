@@ -2,10 +2,10 @@ import type { FindingCode, FindingFacts } from '../findings/codes.js';
 import { finding } from '../findings/finding.js';
 import { onTool } from '../findings/subject.js';
 import type { Finding } from '../findings/types.js';
+import { sourceOf } from './result-checks.js';
 import type { Observation } from '../cases/types.js';
 import { jsonOfText } from '../base/text-json.js';
 import { payloadOf } from '../base/result-data.js';
-import { suspiciousReasons } from '../diff/suspicious.js';
 import { judgeWording } from '../diff/wording.js';
 import { isObject } from '../base/json-object.js';
 import { escapeSegment, pointerMatcher } from '../base/json-pointer.js';
@@ -42,7 +42,7 @@ function sameData(a: unknown, b: unknown, depth: number): boolean {
 
 /**
  * The text the model reads, rewritten while the data stayed the same: a rewrite by the line drawn
- * for descriptions (diff/wording.ts), or new text that carries what an injection looks like.
+ * for descriptions (diff/wording.ts). Text that steers the model is result-steering.ts's.
  */
 function textDrift(was: Record<string, unknown>, now: Record<string, unknown>, add: Add): void {
   if (!sameData(was.structuredContent, now.structuredContent, 0)) return;
@@ -55,8 +55,6 @@ function textDrift(was: Record<string, unknown>, now: Record<string, unknown>, a
       .slice(0, 20_000);
   const [before, after] = [prose(was), prose(now)];
   if (before === after) return;
-  const suspicious = suspiciousReasons(after, before);
-  if (suspicious.length) return add('result-text-changed', '/content', { suspicious });
   const wording = judgeWording(before, after);
   if (wording.kind === 'rewritten') add('result-text-changed', '/content', { why: wording.why });
 }
@@ -80,7 +78,9 @@ export function* resultDrift(baseline: Observation[], candidate: Observation[]):
     const volatile = pointerMatcher(o.volatile ?? []);
     const found: Finding[] = [];
     const add: Add = (code, path, facts) =>
-      found.push(finding(code, facts, { side: 'candidate', subject: onTool(o.tool), caseId: o.caseId, path, regression: true }));
+      found.push(
+        finding(code, facts, { side: 'candidate', subject: onTool(o.tool), caseId: o.caseId, path, regression: true, ...sourceOf(o) }),
+      );
     if (was.result.isError !== true && o.result.isError === true) add('result-error-flipped', '/isError', {});
     const b = payloadOf(was.result);
     const c = payloadOf(o.result);

@@ -26,7 +26,15 @@ export function thinnedUnderSameDescription(baseline: Contract | null, candidate
     const promise = PROMISE.exec(description);
     if (!promise) continue;
     const fields = [...new Set(losses.map((f) => f.path?.replace(/\/\d+(?=\/|$)/g, '/*') ?? ''))];
-    const at = { side: 'candidate', subject: onTool(tool), caseId: losses[0]!.caseId, regression: true, direction: 'new' } as const;
+    const first = losses[0]!;
+    const at = {
+      side: 'candidate',
+      subject: onTool(tool),
+      caseId: first.caseId,
+      regression: true,
+      direction: 'new',
+      source: first.source,
+    } as const;
     out.push(finding('result-thinned-description-unchanged', { fields, promise: promise[0] }, at));
   }
   return out;

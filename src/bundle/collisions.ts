@@ -1,13 +1,5 @@
 import type { Signal } from '../decide/signals.js';
-
-/** A tool name that more than one server of a bundle exposes on its candidate. */
-export interface Collision {
-  tool: string;
-  /** The servers whose candidates expose it, sorted. */
-  servers: string[];
-  /** False when two of those servers' baselines exposed it already: reported, not judged. */
-  regression: boolean;
-}
+import type { Collision } from '../report/bundle-summary.js';
 
 export interface ServerTools {
   name: string;

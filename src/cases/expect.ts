@@ -55,6 +55,8 @@ export function withoutVolatile(value: unknown, volatile: (pointer: string) => b
   return copy;
 }
 
+/** How a probe-failed message for an answer flagged isError starts; cases/regression.ts reads it back. */
+
 const clip = (text: string, max = 160) => (text.length > max ? `${text.slice(0, max)}…` : text);
 /** A value of a mismatch as the message quotes it: JSON, bounded; `nothing` where a side has none. */
 const quoted = (value: unknown) => (value === undefined ? 'nothing' : clip(JSON.stringify(value)));
@@ -70,7 +72,7 @@ export function checkExpectations(spec: RequiredTool, observed: ObservedResult):
     failures.push(
       wantError
         ? fail('isError', `expected isError true, but the call succeeded`)
-        : { code: 'probe-failed', tool, message: `probe returned isError: ${clip(observed.text) || '(no text)'}` },
+        : { code: 'probe-failed', tool, message: `probe returned isError: ${clip(observed.text) || '(no text)'}`, check: 'isError' },
     );
   }
   const needles = [...(spec.expectedOutputContains !== undefined ? [spec.expectedOutputContains] : []), ...(expect.contains ?? [])];

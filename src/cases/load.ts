@@ -44,7 +44,11 @@ function loadDataset(file: string, display: string, loading: Loading): Dataset |
   if (surface) checkScope(role, surface, display, at, loading);
   const notes: Problem[] = [];
   dataset.cases.forEach((c, i) => checkCase(c, i, display, at, loading, notes));
-  return { file: display, role, ...(surface ? { surface } : {}), cases: dataset.cases, lineOf, notes };
+  // Where each case and the role's scope are written travels with them, to every format (findings/types.ts Source).
+  const source = (path: (string | number)[]) => ({ file: display, line: lineOf(path) ?? 1 });
+  dataset.cases.forEach((c, i) => (c.source = source(['cases', i, 'id'])));
+  const scoped = surface && { ...surface, source: source(['role']) };
+  return { file: display, role, ...(scoped ? { surface: scoped } : {}), cases: dataset.cases, lineOf, notes };
 }
 
 /** One role, one allowlist: two files that scope the same role differently would make its verdict depend on file order. */

@@ -84,6 +84,7 @@ async function replayCase(
     result: read.result,
     resultBytes: read.resultBytes,
     modelBytes: read.modelBytes,
+    ...(spec.source && { source: spec.source }),
   }));
   const status = failures.length ? 'failed' : probes.some((p) => p.status === 'skipped') ? 'skipped' : 'passed';
   return {
@@ -92,6 +93,7 @@ async function replayCase(
       role: dataset.role,
       roles: caseRoles(dataset, spec),
       dataset: dataset.file,
+      ...(spec.source && { source: spec.source }),
       status,
       passed: status === 'passed',
       failures,
@@ -121,7 +123,9 @@ async function probeTools(present: [RequiredTool, ContractTool][], spec: Case, s
         ...(outcome.probe.textBytes !== null && { modelBytes: outcome.probe.textBytes }),
         resultBudgetBytes: required.expect?.resultBudgetBytes,
         volatile: required.volatile,
+        ...(required.expect?.structured !== undefined && { structured: required.expect.structured }),
         ...(outcome.nextPage && { nextPage: outcome.nextPage }),
+        ...(spec.source && { source: spec.source }),
       });
     }
   }
@@ -243,6 +247,7 @@ export function unreachedCases(datasets: Dataset[]): Replay {
       role: d.role,
       roles: caseRoles(d, c),
       dataset: d.file,
+      ...(c.source && { source: c.source }),
       status: 'skipped',
       passed: false,
       failures: [],

@@ -1,5 +1,6 @@
 import type { Problem } from '../base/problems.js';
 import type { FailureCode } from '../findings/codes.js';
+import type { Source } from '../findings/types.js';
 /** A dataset as written in datasets/*.cases.yaml (field names of the original design). */
 interface Expectation {
   isError?: boolean;
@@ -58,6 +59,8 @@ export interface Case {
   sideEffects?: 'allowed' | 'forbidden';
   /** Further roles this case stands for, beside its dataset's role. */
   roles?: string[];
+  /** Where its `id` is written (set by the loader; absent for cases built in code). */
+  source?: Source;
 }
 
 /** What a role may see: the object form of a dataset's `role`. */
@@ -66,6 +69,8 @@ export interface RoleSurface {
   allowedTools: string[] | null;
   /** Effectively destructive tools tolerated in the role's allowed surface; null: no cap. */
   maxDestructiveTools: number | null;
+  /** Where the dataset scopes the role (its `role:`); absent for datasets built in code. */
+  source?: Source;
 }
 
 export interface Dataset {
@@ -118,6 +123,8 @@ export interface CaseResult {
   /** Every role the case counts for: the dataset's role first, then the case's own `roles`. */
   roles?: string[];
   dataset: string;
+  /** Where the case's `id` is written in its dataset. Absent in older reports. */
+  source?: Source;
   status: 'passed' | 'failed' | 'skipped';
   passed: boolean;
   failures: CaseFailure[];
@@ -158,6 +165,10 @@ export interface Observation {
   resultBudgetBytes?: number;
   /** JSON pointers (`*` for any key or index) whose values may differ between runs: left out of the comparison. */
   volatile?: string[];
+  /** What the case reads of the result (`expect.structured`): a field it names is one a caller relies on. */
+  structured?: Record<string, unknown>;
   /** The next page the result claimed, asked for once (cases/next-page.ts): its arguments and result. */
   nextPage?: { args: Record<string, unknown>; result: unknown };
+  /** The case's place in its dataset: where a finding on this result comes from. */
+  source?: Source;
 }

@@ -64,7 +64,7 @@ export function readAnswer(answer: { ok: true; response: ToolCallResult } | { ok
 
 /** What two answers make of a break: refuted, confirmed or unconfirmed, and why. Baseline null: no live baseline. */
 export function judgeAnswers(candidate: LiveAnswer, baseline: LiveAnswer | null): LiveCheck {
-  const answers = { candidate, ...(baseline && { baseline }) };
+  const answers = { candidate, ...(baseline && { baseline: judgedOnly(baseline) }) };
   if (candidate.kind === 'result' && candidate.validation)
     return { outcome: 'unconfirmed', note: 'the candidate answered without an error, but its text reads as input validation', ...answers };
   if (candidate.kind === 'result') return { outcome: 'refuted', ...answers };
@@ -79,6 +79,13 @@ export function judgeAnswers(candidate: LiveAnswer, baseline: LiveAnswer | null)
     };
   return { outcome: 'confirmed', ...answers };
 }
+
+/**
+ * What the judgement needs of the baseline's answer: accepted or refused, and its error. The call was
+ * chosen by the candidate's schema, so a baseline's result is data the candidate asked for, which the
+ * report must not carry (docs/security.md).
+ */
+const judgedOnly = ({ text, ...answer }: LiveAnswer): LiveAnswer => (answer.kind === 'result' ? answer : { ...answer, text });
 
 const isRecord = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x);
 

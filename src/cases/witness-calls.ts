@@ -12,7 +12,8 @@ import { judgeAnswers, readAnswer } from './witness-answers.js';
  * (refuted, it is held at most) and a required argument with a default (confirmed, it rolls back).
  * Only where the consent guard (cases/consent.ts) lets the gate call the tool on every live side,
  * closed-world included. Witnesses go one at a time, in the changes' order, each to both sides at
- * once; the same call for two changes is sent once. At most `limit` witnesses per run.
+ * once (or to one side, then all of them to the other, for sides that cannot run at once); the same
+ * call for two changes is sent once. At most `limit` witnesses per run.
  */
 export interface LiveSide {
   side: Side;
@@ -32,6 +33,69 @@ export const worthCalling = (c: Change): boolean =>
   isRecord(c.witness.instance) &&
   (c.severity === 'breaking' || c.code === 'required-argument-added-with-default');
 
+/** One witness to send: a tool and its arguments, and the changes (by position) it stands for. */
+interface Planned {
+  tool: string;
+  args: Record<string, unknown>;
+  at: number[];
+}
+
+/** An answer a side gave; null when the side is a snapshot; `gone` when its server had ended. */
+type Asked = LiveAnswer | null | 'gone';
+
+/**
+ * Which witnesses are sent, in the changes' order, each call once: the checks of those that are not
+ * (a side that does not list the tool or may not call it, or past `limit`), and the calls to make.
+ */
+function planWitnesses(changes: Change[], sides: { baseline: LiveSide; candidate: LiveSide }, limit: number) {
+  const checks = new Map<number, LiveCheck>();
+  const planned: Planned[] = [];
+  /** Each distinct call, in the order first met: its tool, and the plan's entry or why it is not sent. */
+  const calls = new Map<string, { tool: string; entry: Planned | LiveCheck }>();
+  if (limit <= 0 || !sides.candidate.call) return { checks, planned, calls };
+  for (const [i, c] of changes.entries()) {
+    if (!worthCalling(c)) continue;
+    const args = c.witness!.instance as Record<string, unknown>;
+    const key = canonicalJson([c.tool, args]);
+    const known = calls.get(key)?.entry;
+    if (known && 'at' in known) known.at.push(i);
+    else if (known) checks.set(i, known);
+    if (known) continue;
+    const spent = planned.length >= limit ? notCalled(`limits.witnessCalls (${limit}) was spent on earlier witnesses`) : null;
+    const refused = notCallable(c.tool!, sides) ?? spent;
+    if (refused) checks.set(i, refused);
+    else planned.push({ tool: c.tool!, args, at: [i] });
+    calls.set(key, { tool: c.tool!, entry: refused ?? planned[planned.length - 1]! });
+  }
+  return { checks, planned, calls };
+}
+
+async function askOne(side: LiveSide, { tool, args }: Planned): Promise<Asked> {
+  if (!side.call) return null;
+  if (!side.alive()) return 'gone';
+  try {
+    return readAnswer({ ok: true, response: await side.call(tool, args) });
+  } catch (error) {
+    return readAnswer({ ok: false, error });
+  }
+}
+
+function judged(candidate: Asked, baseline: Asked): LiveCheck {
+  if (candidate === 'gone' || baseline === 'gone')
+    return notCalled(`the ${candidate === 'gone' ? 'candidate' : 'baseline'}'s server is no longer running`);
+  return judgeAnswers(candidate!, baseline);
+}
+
+/** Each call's check, set on every change it stands for, and said in a progress line. */
+function settle(plan: ReturnType<typeof planWitnesses>, checkOf: (p: Planned) => LiveCheck, log: (line: string) => void) {
+  for (const { tool, entry } of plan.calls.values()) {
+    const check = 'at' in entry ? checkOf(entry) : entry;
+    if ('at' in entry) for (const i of entry.at) plan.checks.set(i, check);
+    log(`witness ${tool}: ${check.outcome}${check.note ? ` (${check.note})` : ''}`);
+  }
+  return plan.checks;
+}
+
 /**
  * The live check of each change worth a call, by position in `changes`. Empty when no side is live
  * or `limit` is 0: live confirmation is then off, and the report says nothing of it.
@@ -42,54 +106,37 @@ export async function sendWitnesses(
   limit: number,
   log: (line: string) => void = () => undefined,
 ): Promise<Map<number, LiveCheck>> {
-  const checks = new Map<number, LiveCheck>();
-  if (limit <= 0 || !sides.candidate.call) return checks;
-  const sent = new Map<string, LiveCheck>();
-  let calls = 0;
-  for (const [i, c] of changes.entries()) {
-    if (!worthCalling(c)) continue;
-    const args = c.witness!.instance as Record<string, unknown>;
-    const key = canonicalJson([c.tool, args]);
-    const known = sent.get(key);
-    if (known) {
-      checks.set(i, known);
-      continue;
-    }
-    let check = notCallable(c.tool!, sides);
-    if (!check && calls >= limit) check = notCalled(`limits.witnessCalls (${limit}) was spent on earlier witnesses`);
-    if (!check) {
-      calls++;
-      check = await sendOne(c.tool!, args, sides);
-    }
-    sent.set(key, check);
-    log(`witness ${c.tool}: ${check.outcome}${check.note ? ` (${check.note})` : ''}`);
-    checks.set(i, check);
-  }
-  return checks;
+  const plan = planWitnesses(changes, sides, limit);
+  const answers = new Map<Planned, [Asked, Asked]>();
+  for (const p of plan.planned) answers.set(p, await Promise.all([askOne(sides.candidate, p), askOne(sides.baseline, p)]));
+  return settle(plan, (p) => judged(...answers.get(p)!), log);
 }
 
-async function sendOne(
-  tool: string,
-  args: Record<string, unknown>,
+/**
+ * The same witnesses for two sides that cannot run at once (pipeline-apart.ts): `ask` sends every
+ * one to a side while it is the one running, and `checks` judges the answers once both have given
+ * theirs. `sides` gives each side's contract and consent, for which calls may be sent at all.
+ */
+export function witnessesInTurn(
+  changes: Change[],
   sides: { baseline: LiveSide; candidate: LiveSide },
-): Promise<LiveCheck> {
-  const ask = async (side: LiveSide): Promise<LiveAnswer | null> => {
-    if (!side.call) return null;
-    try {
-      return readAnswer({ ok: true, response: await side.call(tool, args) });
-    } catch (error) {
-      return readAnswer({ ok: false, error });
-    }
+  limit: number,
+  log: (line: string) => void = () => undefined,
+): { ask: (side: LiveSide) => Promise<void>; checks: () => Map<number, LiveCheck> } {
+  const plan = planWitnesses(changes, sides, limit);
+  const answers: Record<Side, Map<Planned, Asked>> = { baseline: new Map(), candidate: new Map() };
+  return {
+    ask: async (side) => {
+      for (const p of plan.planned) answers[side.side].set(p, await askOne(side, p));
+    },
+    checks: () => settle(plan, (p) => judged(answers.candidate.get(p) ?? 'gone', answers.baseline.get(p) ?? 'gone'), log),
   };
-  const [candidate, baseline] = await Promise.all([ask(sides.candidate), ask(sides.baseline)]);
-  return judgeAnswers(candidate!, baseline);
 }
 
-/** Why the witness cannot be sent to this tool: a side gone, or a side whose consent guard refuses the call. */
+/** Why the witness cannot be sent to this tool: a side whose consent guard refuses the call (a side gone is found as it is asked). */
 function notCallable(tool: string, sides: { baseline: LiveSide; candidate: LiveSide }): LiveCheck | null {
   for (const side of [sides.candidate, sides.baseline]) {
     if (!side.call) continue;
-    if (!side.alive()) return notCalled(`the ${side.side}'s server is no longer running`);
     const definition = side.contract.tools.find((t) => t.name === tool);
     if (!definition) return notCalled(`the ${side.side} does not list ${tool}`);
     const why = refusal(definition, side);

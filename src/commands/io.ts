@@ -6,7 +6,7 @@ import { formatProblem, InputError } from '../base/problems.js';
 import type { GateConfig } from '../config/types.js';
 import { BaselineUnavailableError, RunTimeoutError, SideUnavailableError, stderrExcerpt } from '../connect/errors.js';
 import { BaselineBuildError } from '../connect/git-tree.js';
-import type { BundleSummary } from '../bundle/summary.js';
+import type { BundleSummary } from '../report/bundle-summary.js';
 import type { Verdict } from '../decide/decide.js';
 import { stackOf } from '../base/error-text.js';
 import { inertLines, noWorkflowCommands } from '../base/inert.js';
@@ -28,8 +28,6 @@ export type Outcome =
       reportWritten: boolean;
       report?: Report;
       reportPath?: string | null;
-      /** The snapshot file the baseline was read from, when its profile is a snapshot: the Action places tool annotations on its lines. */
-      baselineSnapshot?: string;
     }
   | { kind: 'ok' }
   | { kind: 'undecided' };

@@ -49,10 +49,19 @@ export async function runCommand(flags: RunFlags, io: CommandIO): Promise<Outcom
   if (flags.policyBase !== undefined) assertPolicyBase(flags.policyBase, io.cwd);
   if (config.bundle && flags.server === undefined) return bundleCommand(config, flags, io);
   const server = flags.server === undefined ? null : serverOf(config, flags.server, flags.config);
-  const pair = await fromGit(server?.config ?? config, server?.name ?? null, flags, io);
-  const { datasets, sideDirs } = await startEarly(pair, io.env);
-  for (const note of datasets.flatMap((d) => d.notes ?? [])) io.log(`mcp-gate: note: ${formatProblem(note)}`);
-  const gated = await gateOne(pair, server?.name ?? null, flags, io, datasets, sideDirs);
+  const { config: pair, remove } = await placeGit(
+    await fromGit(server?.config ?? config, server?.name ?? null, flags, io),
+    server?.name ?? null,
+    io,
+  );
+  let gated: Awaited<ReturnType<typeof gateOne>>;
+  try {
+    const { datasets, sideDirs } = await startEarly(pair, io.env);
+    for (const note of datasets.flatMap((d) => d.notes ?? [])) io.log(`mcp-gate: note: ${formatProblem(note)}`);
+    gated = await gateOne(pair, server?.name ?? null, flags, io, datasets, sideDirs);
+  } finally {
+    remove();
+  }
   if (!gated) return { kind: 'undecided' };
   const { report, reportPath } = gated;
   const { render } = await import('../report/formats.js');
@@ -60,15 +69,7 @@ export async function runCommand(flags: RunFlags, io: CommandIO): Promise<Outcom
   if (flags.format === 'json') await emitPieces(jsonPieces(report, { toolsOnOneLine: false }), flags.output, io);
   else emit(render('report', report, flags.format, { reportPath, colour: io.colour && !flags.output }), flags.output, io);
   if (reportPath) io.log(`mcp-gate: report written to ${reportPath} (${report.timing.stages.report} ms)`);
-  const baseline = pair.profiles[pair.baseline];
-  return {
-    kind: 'verdict',
-    verdict: report.decision.verdict,
-    reportWritten: reportPath !== null,
-    report,
-    reportPath,
-    ...(baseline?.transport === 'snapshot' && { baselineSnapshot: baseline.path }),
-  };
+  return { kind: 'verdict', verdict: report.decision.verdict, reportWritten: reportPath !== null, report, reportPath };
 }
 
 /**
@@ -95,12 +96,22 @@ async function startEarly(
   }
 }
 
+const fromGitRef = (config: GateConfig) => [config.baseline, config.candidate].some((name) => config.profiles[name]?.git);
+const progress = (server: string | null, io: CommandIO) => (line: string) =>
+  io.log(`${server === null ? 'mcp-gate: ' : `mcp-gate: [${server}] `}${line}`);
+
 /** The pair with its git profiles checked out and built (connect/git-baseline.ts); the git code loads only when one is. */
 async function fromGit(config: GateConfig, server: string | null, flags: Pick<RunFlags, 'policyBase'>, io: CommandIO): Promise<GateConfig> {
-  if (![config.baseline, config.candidate].some((name) => config.profiles[name]?.git)) return config;
+  if (!fromGitRef(config)) return config;
   const { checkoutGitProfiles } = await import('../connect/git-baseline.js');
-  const prefix = server === null ? 'mcp-gate: ' : `mcp-gate: [${server}] `;
-  return checkoutGitProfiles(config, flags.policyBase, io.env, (line) => io.log(`${prefix}${line}`), io.cwd);
+  return checkoutGitProfiles(config, flags.policyBase, io.env, progress(server, io), io.cwd);
+}
+
+/** The built trees placed for the pair about to start (`placeTrees`), and what removes the copies it made for it. */
+async function placeGit(config: GateConfig, server: string | null, io: CommandIO): Promise<{ config: GateConfig; remove: () => void }> {
+  if (!fromGitRef(config)) return { config, remove: () => undefined };
+  const { placeTrees } = await import('../connect/git-baseline.js');
+  return placeTrees(config, io.env, progress(server, io));
 }
 
 /** One baseline/candidate pair, gated and its report written; null when the gate was interrupted. */
@@ -164,32 +175,17 @@ async function bundleCommand(config: GateConfig, flags: RunFlags, io: CommandIO)
   assertRenders('bundle', flags.format);
   const startedAt = new Date().toISOString();
   io.log(`mcp-gate: bundle of ${bundle.servers.length} servers, ${bundle.concurrency} at a time`);
-  const outcomes = await mapLimit(bundle.servers, bundle.concurrency, async (server): Promise<ServerOutcome & { written: boolean }> => {
-    try {
-      const gated = await gateOne(await fromGit(server.config, server.name, flags, io), server.name, flags, io);
-      if (!gated)
-        return {
-          name: server.name,
-          report: null,
-          error: 'interrupted',
-          baseline: server.config.baseline,
-          candidate: server.config.candidate,
-          written: false,
-        };
-      io.log(`mcp-gate: [${server.name}] ${gated.report.decision.verdict}${gated.reportPath ? `, report ${gated.reportPath}` : ''}`);
-      return { name: server.name, report: gated.report, reportPath: gated.reportPath, written: gated.reportPath !== null };
-    } catch (error) {
-      io.error(`mcp-gate: [${server.name}] undecided: ${describe(error)}`);
-      return {
-        name: server.name,
-        report: null,
-        error: describe(error),
-        baseline: server.config.baseline,
-        candidate: server.config.candidate,
-        written: false,
-      };
-    }
-  });
+  // Every git baseline is built (or found whole in the cache) before any server starts: no server's
+  // code has run yet while a tree is made (docs/baselines.md, "The cache").
+  const built = await mapLimit(bundle.servers, bundle.concurrency, (server) =>
+    fromGit(server.config, server.name, flags, io).then(
+      (ready) => ({ ready }),
+      (error: unknown) => ({ error }),
+    ),
+  );
+  const outcomes = await mapLimit(bundle.servers, bundle.concurrency, (server) =>
+    gateServer(server, built[bundle.servers.indexOf(server)]!, flags, io),
+  );
   if (io.interrupted()) return { kind: 'undecided' };
   const summary = redactDeep(
     summarizeBundle(outcomes, config.promotion, {
@@ -207,6 +203,39 @@ async function bundleCommand(config: GateConfig, flags: RunFlags, io: CommandIO)
     );
   }
   return printBundle(summary, summaryPath, outcomes.every((o) => o.report === null || o.written) && summaryPath !== null, flags, io);
+}
+
+/** One server of a bundle, its trees made already (or the error that stopped them): gated, or undecided and why. */
+async function gateServer(
+  server: ServerGate,
+  made: { ready: GateConfig } | { error: unknown },
+  flags: RunFlags,
+  io: CommandIO,
+): Promise<ServerOutcome & { written: boolean }> {
+  const undecided = (error: string) => ({
+    name: server.name,
+    report: null,
+    error,
+    baseline: server.config.baseline,
+    candidate: server.config.candidate,
+    written: false,
+  });
+  try {
+    if ('error' in made) throw made.error;
+    const placed = await placeGit(made.ready, server.name, io);
+    let gated: Awaited<ReturnType<typeof gateOne>>;
+    try {
+      gated = await gateOne(placed.config, server.name, flags, io);
+    } finally {
+      placed.remove();
+    }
+    if (!gated) return undecided('interrupted');
+    io.log(`mcp-gate: [${server.name}] ${gated.report.decision.verdict}${gated.reportPath ? `, report ${gated.reportPath}` : ''}`);
+    return { name: server.name, report: gated.report, reportPath: gated.reportPath, written: gated.reportPath !== null };
+  } catch (error) {
+    io.error(`mcp-gate: [${server.name}] undecided: ${describe(error)}`);
+    return undecided(describe(error));
+  }
 }
 
 function serverOf(config: GateConfig, name: string, file: string): ServerGate {

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
+import type { Event } from 'js-yaml';
 import { LineCounter, parseDocument, isNode, visit, type Document } from 'yaml';
 import { type Problem } from '../base/problems.js';
+import { fastLines, jsonTree, yamlTree } from './source-lines.js';
 import { plainYamlValue } from './yaml-values.js';
 
 /** A parsed YAML or JSON file that remembers where each value came from. */
@@ -49,14 +51,28 @@ const MAX_ALIAS_COUNT = 100;
  * the Document that maps a path to its line is built only when a line is asked for.
  */
 export function parseSource(text: string, displayName: string, options: ReadOptions = {}): Parsed {
-  const fast = options.jsonFastPath && /^\s*[[{]/.test(text) ? tryJson(text) : plainYamlValue(text);
+  const fast: { value: unknown; events?: Event[] } | undefined =
+    options.jsonFastPath && /^\s*[[{]/.test(text) ? tryJson(text) : plainYamlValue(text);
   if (fast !== undefined) {
+    let events = fast.events ?? null;
+    const tree = () => {
+      const built = events ? yamlTree(text, events, LINES_DEPTH) : jsonTree(text, LINES_DEPTH);
+      events = null; // the tree holds what lines need; the events can go
+      return built;
+    };
+    const quick = fastLines(text, tree);
     let located: Located | null = null;
-    const lineOf = (path: (string | number)[]) => lineIn((located ??= locate(text)), path);
+    const lineOf = (path: (string | number)[]) => quick(path) ?? lineIn((located ??= locate(text)), path);
     return { ok: true, source: { file: displayName, value: fast.value, lineOf } };
   }
   return parseWithYamlPackage(text, displayName);
 }
+
+/**
+ * How deep the starts of values are kept for lines: a snapshot's `features.prompts[i].name`, a
+ * dataset's `cases[i].id`. A line deeper (only a problem asks for one) comes from the yaml package.
+ */
+const LINES_DEPTH = 4;
 
 /** The reader of record: every value plainYamlValue gives up on, and every problem. */
 export function parseWithYamlPackage(text: string, displayName: string): Parsed {

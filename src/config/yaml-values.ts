@@ -30,14 +30,15 @@ import {
  * placed as before. test/unit/yaml-values.test.ts holds both readers to the same value over the
  * repository's YAML files, a table of edge cases, and generated and edited documents.
  */
-export function plainYamlValue(text: string): { value: unknown } | undefined {
+export function plainYamlValue(text: string): { value: unknown; events: Event[] } | undefined {
   if (OUTSIDE_THE_PLAIN_SUBSET.test(text)) return undefined;
   try {
     const events = parseEvents(text, {});
     if (!isPlain(events)) return undefined;
     // maxAliases 0: an alias is refused here, so the yaml package applies its own limits to it.
     const documents = constructFromEvents(events, { source: text, schema: CORE_AS_THE_YAML_PACKAGE_READS_IT, maxAliases: 0, json: false });
-    return documents.length === 1 ? { value: documents[0] } : undefined;
+    // The events stay with the value: where each value starts, for lines (source-lines.ts).
+    return documents.length === 1 ? { value: documents[0], events } : undefined;
   } catch {
     return undefined; // js-yaml throws on what it refuses, and on keys or tags handed back
   }

@@ -68,11 +68,12 @@ export class BaselineUnavailableError extends Error {
     readonly failure: SideUnavailableError,
     profile: string,
     /** Why the first start failed, when this failure is of the second. */
-    firstStart?: { phase: string; message: string },
+    firstStart?: { phase: string; message: string; alone?: boolean },
     /** Why the profile's fallback did not stand in, when it has one. */
     fallbackNote = '',
   ) {
-    const retry = firstStart ? ` (started twice: the first start failed too, in ${firstStart.phase}: ${firstStart.message})` : '';
+    const times = firstStart?.alone ? 'three times, the last alone with the candidate stopped' : 'twice';
+    const retry = firstStart ? ` (started ${times}: the first start failed too, in ${firstStart.phase}: ${firstStart.message})` : '';
     super(
       `baseline profile "${profile}" is unavailable (${failure.phase}): ${failure.message}${retry}${fallbackNote}${stderrExcerpt(failure)}`,
     );

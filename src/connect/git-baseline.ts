@@ -1,7 +1,12 @@
+import { cpSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { InputError } from '../base/problems.js';
 import type { GateConfig, GitSource, Profile } from '../config/types.js';
-import { baselineCommit, builtTree, cloneTop, fileAtRef, BaselineBuildError } from './git-tree.js';
+import { containment } from './containment.js';
+import { baselineCommit, builtDigest, builtTree, cloneTop, fileAtRef, BaselineBuildError } from './git-tree.js';
+import { changedPaths, digestOf, MANIFEST, readManifest, treeManifest } from './tree-digest.js';
+import { MARK } from './git-cache.js';
 
 export { BaselineBuildError } from './git-tree.js';
 
@@ -93,4 +98,53 @@ async function checkout(
   if (profile.transport === 'stdio') return { ...profile, cwd: inTree(profile.cwd, 'cwd'), git: source };
   if (!profile.launch) return profile;
   return { ...profile, launch: { ...profile.launch, cwd: inTree(profile.launch.cwd, 'cwd') }, git: source };
+}
+
+/**
+ * The pair's git profiles made ready to start, just before they do. Where each server gets a mount
+ * namespace, the cache is read-only to every server (namespace-setup.ts) and the trees are used
+ * where they are. Elsewhere nothing keeps a server of the same user out of a shared tree, so each
+ * profile runs from a copy of its own, made now and checked against the digest of the tree this run
+ * built or found whole: a tree changed since (by a server of an earlier pair of the bundle) is
+ * exit 3. `remove` deletes the copies once the pair's servers have ended.
+ */
+export function placeTrees(
+  config: GateConfig,
+  env: NodeJS.ProcessEnv,
+  log: (line: string) => void,
+): { config: GateConfig; remove: () => void } {
+  const copies: string[] = [];
+  const remove = () => copies.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true }));
+  const live = [...new Set([config.baseline, config.candidate])].map((name) => config.profiles[name]!);
+  const built = live.filter((profile) => profile.transport !== 'snapshot' && profile.git?.tree);
+  if (!built.length || containment(env).baselineTrees === 'read-only') return { config, remove };
+  const profiles = { ...config.profiles };
+  try {
+    for (const profile of built) {
+      if (profile.transport === 'snapshot' || !profile.git?.tree) continue;
+      const { name } = profile;
+      const tree = profile.git.tree;
+      const copy = join(mkdtempSync(join(tmpdir(), 'mcp-gate-tree-')), 'tree');
+      copies.push(dirname(copy));
+      cpSync(tree, copy, { recursive: true, verbatimSymlinks: true, mode: constants.COPYFILE_FICLONE });
+      const expected = builtDigest(tree);
+      const manifest = treeManifest(copy, [MARK, MANIFEST]);
+      if (expected && digestOf(manifest) !== expected) {
+        const { paths } = changedPaths(readManifest(tree), manifest);
+        throw new BaselineBuildError(
+          `profile "${name}": the built tree ${tree} changed during this run (${paths.join(', ') || 'its manifest'}): a process of this user wrote to it after it was built or checked. This machine gives servers no mount namespace, so they can write the cache (docs/security.md)`,
+        );
+      }
+      const moved = (dir: string) => join(copy, relative(tree, dir));
+      profiles[name] =
+        profile.transport === 'stdio'
+          ? { ...profile, cwd: moved(profile.cwd) }
+          : { ...profile, ...(profile.launch && { launch: { ...profile.launch, cwd: moved(profile.launch.cwd) } }) };
+      log(`profile "${name}": runs from a copy of its built tree, ${copy} (no mount namespace here to make the cache read-only)`);
+    }
+  } catch (error) {
+    remove();
+    throw error;
+  }
+  return { config: { ...config, profiles }, remove };
 }

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync } f
 import { rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { changedPaths, digestOf, MANIFEST, readManifest, treeManifest } from './tree-digest.js';
 
 /**
  * The cache of built git baselines (git-tree.ts builds them): where it is, how an entry is marked
@@ -45,6 +46,29 @@ export const touch = (file: string) => {
     // a cache that cannot be written still serves; the entry only looks older than it is
   }
 };
+
+/**
+ * The digest of a cache entry when its files are still those its manifest lists, and the manifest
+ * the one its mark names; otherwise null, with the entry moved aside (to where the next build of it
+ * starts by clearing) and a warning that names what changed.
+ */
+export function wholeEntry(dir: string, log: (line: string) => void): string | null {
+  const recorded = /^[0-9a-f]{64}$/.exec(readFileSync(join(dir, MARK), 'utf8').split('\n')[1] ?? '')?.[0];
+  const written = readManifest(dir);
+  const now = treeManifest(dir, [MARK, MANIFEST]);
+  if (recorded && digestOf(written) === recorded && digestOf(now) === recorded) return recorded;
+  let why = 'it has no manifest (built by an older mcp-gate)';
+  if (recorded && written) {
+    const { paths, count } = changedPaths(written, now);
+    why =
+      digestOf(written) === recorded
+        ? `its files differ from the manifest written when it was built: ${paths.join(', ')}${count > paths.length ? ` and ${count - paths.length} more` : ''}`
+        : 'its manifest is not the one written when it was built';
+  }
+  log(`warning: the cached baseline tree ${dir}: ${why}; it is moved aside and built again`);
+  renameSync(dir, `${dir}.${process.pid}.tmp`);
+  return null;
+}
 
 /**
  * Removes what the cache no longer needs: entries no run has used for CACHE_UNUSED_DAYS (their

@@ -1,12 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crashExcerpt } from '../base/error-text.js';
-import { cacheRoot, dropWorktree, MARK, tidy, touch } from './git-cache.js';
+import { cacheRoot, dropWorktree, MARK, tidy, touch, wholeEntry } from './git-cache.js';
 import { serverEnvironment } from './environment.js';
 import { endGroup, spawnGroup } from './process-group.js';
 import { StreamTail } from './stderr-tail.js';
+import { writeManifest } from './tree-digest.js';
 
 /**
  * A baseline built from a git ref: the tree of one commit, checked out in a worktree of the
@@ -82,6 +83,8 @@ export interface BuiltTree {
   commit: string;
   /** The cache already held it: nothing was checked out or built. */
   cached: boolean;
+  /** The digest of its manifest (tree-digest.ts), as it was built. */
+  digest: string;
 }
 
 /** Lines of a failed build's output shown in the error (its first error line too, when earlier). */
@@ -89,9 +92,10 @@ const BUILD_TAIL_LINES = 20;
 
 /**
  * The tree of `commit`, built with `build` (run with `sh -c`, in the tree, with the same scrubbed
- * environment a server gets), from the cache when it holds it. A build that fails is a
- * BaselineBuildError with the tail of its output, and leaves nothing behind. An interrupted gate
- * (which ends the build's process group) removes the half-made tree on its way out.
+ * environment a server gets), from the cache when it holds it whole: a cached tree is hashed again
+ * and compared with the manifest its build wrote, and one that differs (or has none) is built again.
+ * A build that fails is a BaselineBuildError with the tail of its output, and leaves nothing behind.
+ * An interrupted gate (which ends the build's process group) removes the half-made tree on its way out.
  */
 export async function builtTree(
   top: string,
@@ -102,25 +106,45 @@ export async function builtTree(
   /** How long the build may take (timeouts.runMs): a build that hangs must not hold the gate forever. */
   buildMs: number,
 ): Promise<BuiltTree> {
-  const root = cacheRoot(env);
+  const root = cacheFolder(env);
   const key = createHash('sha256')
     .update(`${commit}\0${build ?? ''}`)
     .digest('hex')
     .slice(0, 16);
   const dir = join(root, `${commit.slice(0, 12)}-${key}`);
-  if (existsSync(join(dir, MARK))) {
-    touch(join(dir, MARK));
-    tidy(root, dir, log);
-    return { dir, commit, cached: true };
-  }
-  // Servers of one bundle, gated at once, may need the same tree: one build, which the others
-  // wait for (a second would make its tree in the same folder, and remove the first's).
+  // Checked once per run: no server of this run can write the cache (namespace-setup.ts), or each runs from a copy checked again.
+  const known = verified.get(dir);
+  if (known) return { dir, commit, cached: true, digest: known };
+  // Servers of one bundle may need the same tree: one build, which the others wait for (a
+  // second would make its tree in the same folder, and remove the first's).
   const pending = building.get(dir);
   if (pending) return pending.then((tree) => ({ ...tree, cached: true }));
-  const made = makeTree({ top, commit, build, env, log, buildMs }, root, dir).finally(() => building.delete(dir));
+  const digest = existsSync(join(dir, MARK)) ? wholeEntry(dir, log) : null;
+  if (digest) {
+    verified.set(dir, digest);
+    touch(join(dir, MARK));
+    tidy(root, dir, log);
+    return { dir, commit, cached: true, digest };
+  }
+  const made = makeTree({ top, commit, build, env, log, buildMs }, root, dir)
+    .then((tree) => (verified.set(dir, tree.digest), tree))
+    .finally(() => building.delete(dir));
   building.set(dir, made);
   return made;
 }
+
+/** The cache's folder, made if need be, by its real path: a link on the way could be swapped for another. */
+function cacheFolder(env: NodeJS.ProcessEnv): string {
+  const root = cacheRoot(env);
+  mkdirSync(root, { recursive: true });
+  return realpathSync(root);
+}
+
+/** The digest each tree had when this run built it or first found it whole in the cache. */
+const verified = new Map<string, string>();
+
+/** The digest a built tree had when this run built it or found it whole; undefined for a tree it did not. */
+export const builtDigest = (dir: string): string | undefined => verified.get(dir);
 
 /** The trees this process is building now, by their cache folder. */
 const building = new Map<string, Promise<BuiltTree>>();
@@ -135,9 +159,8 @@ interface TreeRequest {
   buildMs: number;
 }
 
-/** The tree checked out in a folder of its own, built, and moved into the cache at `dir`. */
+/** The tree checked out in a folder of its own, built, hashed (tree-digest.ts), and moved into the cache at `dir`. */
 async function makeTree({ top, commit, build, env, log, buildMs }: TreeRequest, root: string, dir: string): Promise<BuiltTree> {
-  mkdirSync(root, { recursive: true });
   const making = `${dir}.${process.pid}.tmp`;
   const discard = () => dropWorktree(making, true);
   process.once('exit', discard);
@@ -153,16 +176,22 @@ async function makeTree({ top, commit, build, env, log, buildMs }: TreeRequest, 
       await runBuild(build, making, env, buildMs);
     }
     dropWorktree(making, false);
-    writeFileSync(join(making, MARK), `${commit}\n${build ?? ''}\n`);
+    // The digest on the mark's second line: the build command, last, may span lines.
+    const digest = writeManifest(making, [MARK]);
+    writeFileSync(join(making, MARK), `${commit}\n${digest}\n${build ?? ''}\n`);
     try {
       renameSync(making, dir);
     } catch {
       // another run built the same tree meanwhile: use its, drop this one
       if (!existsSync(join(dir, MARK))) throw new BaselineBuildError(`could not move the built tree into the cache at ${dir}`);
       rmSync(making, { recursive: true, force: true });
+      const theirs = wholeEntry(dir, log);
+      if (!theirs) throw new BaselineBuildError(`the built tree at ${dir}, made by another run meanwhile, is not whole`);
+      tidy(root, dir, log);
+      return { dir, commit, cached: false, digest: theirs };
     }
     tidy(root, dir, log);
-    return { dir, commit, cached: false };
+    return { dir, commit, cached: false, digest };
   } catch (error) {
     discard();
     throw error;
@@ -174,10 +203,12 @@ async function makeTree({ top, commit, build, env, log, buildMs }: TreeRequest, 
 async function runBuild(build: string, cwd: string, source: NodeJS.ProcessEnv, buildMs: number): Promise<void> {
   const { env } = serverEnvironment({}, source);
   const output = new StreamTail(64 * 1024);
+  // The build writes its own tree; every other tree in the cache stays read-only to it (namespace-setup.ts).
   const group = spawnGroup(process.platform === 'win32' ? 'cmd.exe' : 'sh', process.platform === 'win32' ? ['/c', build] : ['-c', build], {
     cwd,
     env,
     gateEnv: source,
+    writable: cwd,
   });
   group.child.stdin?.end();
   group.child.stdout!.on('data', (chunk: Buffer) => output.push(chunk));

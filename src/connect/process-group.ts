@@ -56,14 +56,15 @@ export interface SpawnedGroup {
 /**
  * Starts a server as a group leader, inside the strongest containment this machine allows
  * (containment.ts): `env` is the server's environment, `gateEnv` the gate's own, which decides how.
+ * `writable` is for a baseline's build only: its own tree, in the cache every server sees read-only.
  */
 export function spawnGroup(
   command: string,
   args: string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; gateEnv: NodeJS.ProcessEnv },
+  options: { cwd: string; env: NodeJS.ProcessEnv; gateEnv: NodeJS.ProcessEnv; writable?: string },
 ): SpawnedGroup {
   const env = { ...options.env, [RUN_MARK.split('=')[0]!]: RUN_MARK.slice(RUN_MARK.indexOf('=') + 1) };
-  const contained = contain(command, args, env, options.cwd, options.gateEnv);
+  const contained = contain(command, args, env, options.cwd, options.gateEnv, options.writable ?? null);
   const child = spawn(contained.command, contained.args, {
     cwd: options.cwd,
     env,

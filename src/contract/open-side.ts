@@ -18,7 +18,7 @@ export interface OpenSide {
   session: Session | null;
   timing: { connectMs: number; discoverMs: number };
   /** Set when the first start failed and this is the second (see pipeline.ts): why the first failed. */
-  retried?: { phase: string; message: string };
+  retried?: { phase: string; message: string; alone?: boolean };
   /** The baseline could not start, and its profile's fallback stood in (see report/fallback.ts). */
   fallback?: BaselineFallback;
 }

@@ -28,6 +28,8 @@ const TICK_EVERY = 2048;
 export class SchemaWork {
   /** Nodes the walks visited: what the run's budget bounds. */
   visited = 0;
+  /** Witness searches run (witness/search.ts): a release-wide change costs one per distinct pair of schemas. */
+  searches = 0;
   /** Every node read, measuring included: what the clock is looked at by. */
   private read = 0;
   private nextTick = TICK_EVERY;

@@ -4,6 +4,7 @@ import { GATE_NAME, GATE_VERSION } from '../base/version.js';
 import { sortKeys } from './canonical.js';
 import { buildContract } from './normalize.js';
 import { buildFeatures, type RawFeatures } from './features.js';
+import { snapshotSource } from './places.js';
 import type { Contract, ContractTool, Features } from './types.js';
 
 const SNAPSHOT_KIND = 'mcp-gate/contract';
@@ -47,7 +48,11 @@ export function toSnapshot(contract: Contract): string {
   return `${JSON.stringify(sortKeys(snapshot), null, 2)}\n`;
 }
 
-/** A snapshot file; `text` when it was read already (from a git ref), so `file` is only its name. */
+/**
+ * A snapshot file; `text` when it was read already (from a git ref), so `file` is only its name.
+ * A file read from the working tree records where it writes each tool and feature (`source`); one
+ * read from a ref does not, as its lines need not be the working tree's.
+ */
 export function readSnapshot(file: string, display: string, text?: string): Contract {
   const parsed =
     text === undefined ? readSource(file, display, { jsonFastPath: true }) : parseSource(text, display, { jsonFastPath: true });
@@ -76,8 +81,9 @@ export function readSnapshot(file: string, display: string, text?: string): Cont
     value.tools,
     { pages: 0, durationMs: 0, errors: [] },
   );
+  const source = text === undefined ? { source: snapshotSource(display, value, parsed.source.lineOf) } : {};
   // A snapshot written before mcp-gate read more than tools has no features: it stays unknown, never empty.
-  if (value.features === undefined) return contract;
+  if (value.features === undefined) return { ...contract, ...source };
   if (!value.features || typeof value.features !== 'object')
     throw problem('features', 'must be an object (capabilities, prompts, resources, resourceTemplates)');
   const raw = value.features as Record<string, unknown>;
@@ -91,5 +97,5 @@ export function readSnapshot(file: string, display: string, text?: string): Cont
     },
     contract.discovery.errors,
   );
-  return { ...contract, features };
+  return { ...contract, features, ...source };
 }

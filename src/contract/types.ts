@@ -1,3 +1,4 @@
+import type { ContractSource } from './places.js';
 import type { ServerIdentity } from '../connect/session.js';
 import type { EffectiveAnnotations, Hint } from './annotations.js';
 
@@ -50,6 +51,8 @@ export interface Contract {
    * read more than tools, which is never taken as "everything removed".
    */
   features?: Features;
+  /** Where a snapshot file writes this contract (contract/places.ts); absent for a live server. In memory only. */
+  source?: ContractSource;
 }
 
 /**

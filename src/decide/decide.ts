@@ -124,7 +124,10 @@ function reasonOf(code: JudgedCode, action: Exclude<Action, 'ignore'>, group: Si
     return { code, action, count: group.length, message: group[0]!.message, tools };
   let message = reasonMessage(code, action, group.length, tools.length ? tools : features);
   const whys = STRENGTH[action] < STRENGTH[ruled] ? [...new Set(group.flatMap((s) => (s.cap ? [s.cap.why] : [])))].sort() : [];
-  if (whys.length && code !== 'tool-added-destructive')
+  // A reason raised only by the fixes of baseline findings says so, whatever capped it.
+  const fixes = group.every((s) => s.fixes) ? [...new Set(group.map((s) => s.fixes!))].sort() : [];
+  if (fixes.length && action === 'hold') message = `${message.replace(/\.$/, '')}; held: part of a fix for ${fixes.join(', ')}.`;
+  else if (whys.length && code !== 'tool-added-destructive')
     message = `${message.replace(/\.$/, '')}; held, not rolled back: ${whys.join('; ')}.`;
   return { code, action, count: group.length, message, tools };
 }

@@ -23,6 +23,12 @@ export interface Signal {
    */
   cap?: { action: 'hold' | 'ignore'; why: string };
   /**
+   * The baseline finding (its code) this signal is part of the fix of: an output field the baseline
+   * held only as null removed, an output schema the baseline's own results failed repaired. A reason
+   * all of whose signals are says so ("held: part of a fix for …").
+   */
+  fixes?: string;
+  /**
    * The roles whose share of the run this signal is: a case's roles, the roles of the cases that
    * forbid an exposed tool, a role finding's role. Changes and the audit's findings belong to no
    * role: they weigh on the run's verdict alone (decide/decide.ts decideByRole).
@@ -84,6 +90,7 @@ export function collectSignals(
     .map((c) => {
       const feature = featureNameOf(c.subject);
       const cap = capOf(c, context);
+      const fixes = fixOf(c, context);
       return {
         code: c.code,
         tool: c.tool,
@@ -91,6 +98,7 @@ export function collectSignals(
         message: c.message,
         ...(feature && { about: feature }),
         ...(cap && { cap }),
+        ...(fixes && { fixes }),
       };
     });
   signals.push(...exposureSignals(candidateCases));
@@ -150,6 +158,12 @@ function exposureSignals(candidateCases: CaseResult[]): Signal[] {
 /** Every role a case counts for: the dataset's role, then the case's own `roles`. */
 export const rolesOf = (result: CaseResult): string[] => result.roles ?? [result.role];
 
+/** The baseline finding a change is part of the fix of (Signal.fixes), if any. */
+function fixOf(c: Change, { repairedOutputs }: SignalContext): string | undefined {
+  if (c.tool !== null && CODES[c.code].area === 'output' && repairedOutputs?.has(c.tool)) return 'structured-content-invalid';
+  return c.results?.outcome === 'only-null' ? c.results.fixes : undefined;
+}
+
 /**
  * What caps a change at Hold. The original design blocks new destructive tools "in the role
  * surface": where roles are defined, one that reaches a role rolls back, one that reaches none is
@@ -157,7 +171,8 @@ export const rolesOf = (result: CaseResult): string[] => result.roles ?? [result
  * `promotion.destructiveToolsOutsideRoles` is `rollback`). A schema break the witness search could
  * not confirm, or whose witness the live candidate answered without an error, is held with what
  * was tried. An output schema that the baseline's own results failed
- * is a repair when it changes: held at most, never rolled back. A new bare tool on a server that
+ * is a repair when it changes: held at most, never rolled back. So is an output field the results
+ * show still returned, or held by the baseline only as null. A new bare tool on a server that
  * declares no hints may be judged like its siblings, when `promotion.unannotatedServers` says so.
  */
 function capOf(c: Change, { reach = null, repairedOutputs, calmRemovals, unannotated }: SignalContext): Signal['cap'] | undefined {
@@ -170,6 +185,10 @@ function capOf(c: Change, { reach = null, repairedOutputs, calmRemovals, unannot
   if (c.tool !== null && CODES[c.code].area === 'output' && repairedOutputs?.has(c.tool)) {
     return { action: 'hold', why: "the baseline's own results failed this output schema, so changing it is a repair" };
   }
+  // What the run's results show of an output field (diff/observed-outputs.ts).
+  if (c.results?.outcome === 'still-returned')
+    return { action: 'hold', why: 'every result of the tool the candidate gave still carries the field' };
+  if (c.results?.outcome === 'only-null') return { action: 'hold', why: "the baseline's results held the field only as null, or never" };
   if (c.code === 'tool-added-destructive' && c.tool !== null && !(reach?.(c.tool) ?? false)) {
     return {
       action: 'hold',
@@ -187,12 +206,9 @@ function capOf(c: Change, { reach = null, repairedOutputs, calmRemovals, unannot
     // The candidate's own server answered the witness without an error (cases/witness-calls.ts).
     return { action: 'hold', why: 'the candidate answered the witness live without an error' };
   }
-  if (c.witness?.status === 'unconfirmed') {
-    // Held when the search found no witness for a break; not held when it found nothing either way
-    // for a change the walk could not classify (calm: the schemas accept the same instances).
-    return c.severity === 'safe'
-      ? { action: 'ignore', why: 'no instance tells the two schemas apart' }
-      : { action: 'hold', why: 'no call shows the break' };
-  }
+  // Calm rests on a proof (diff/confirm.ts): a search that found nothing holds, it never lets go.
+  if (c.witness?.status === 'proven')
+    return { action: 'ignore', why: c.witness.note ?? 'a proof shows no instance tells the schemas apart' };
+  if (c.witness?.status === 'unconfirmed') return { action: 'hold', why: 'no call shows the break' };
   return undefined;
 }

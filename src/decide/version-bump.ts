@@ -68,22 +68,53 @@ function parse(version: string | null): Parsed | null {
 /** A year first (2000-2999), as the reference servers' `2025.8.21`. */
 const isCalendar = (p: Parsed) => p.numbers[0] >= 2000 && p.numbers[0] < 3000;
 
-/** a < b: -1, equal: 0, a > b: 1; a pre-release sorts before its release (semver §11, identifiers as text). */
-function compare(a: Parsed, b: Parsed): number {
+/**
+ * The runs of letters and digits an identifier is made of, digits counted: `alpha-2026-06-29` is
+ * `a-9999-99-99`, `alpha-1783623505000` is `a-9999999999999`. Semver §11 compares such identifiers
+ * as ASCII text, which orders `alpha-10` before `alpha-9` and a timestamp before a date; text
+ * orders them as people do only where both have the same runs.
+ */
+const shapeOf = (identifier: string) => identifier.replace(/[A-Za-z]+/g, 'a').replace(/\d/g, '9');
+
+const NUMERIC = /^\d+$/;
+
+/**
+ * Pre-release tags by semver §11.4, identifier by identifier: numbers by value, a number before
+ * letters, other identifiers as ASCII text, and a tag that runs out first before the longer one.
+ * Two identifiers with letters whose runs differ (a date against a timestamp) cannot be ordered:
+ * null. Each tag is at most 64 characters (SEMVER), so this is cheap.
+ */
+function comparePre(a: string, b: string): number | null {
+  const [x, y] = [a.split('.'), b.split('.')];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const [p, q] = [x[i]!, y[i]!];
+    if (p === q) continue;
+    const [pn, qn] = [NUMERIC.test(p), NUMERIC.test(q)];
+    if (pn && qn) return BigInt(p) < BigInt(q) ? -1 : 1;
+    if (pn !== qn) return pn ? -1 : 1;
+    if (shapeOf(p) !== shapeOf(q)) return null;
+    return p < q ? -1 : 1;
+  }
+  return x.length === y.length ? 0 : x.length < y.length ? -1 : 1;
+}
+
+/** a < b: -1, equal: 0, a > b: 1, null when their pre-release tags cannot be ordered; a pre-release sorts before its release. */
+function compare(a: Parsed, b: Parsed): number | null {
   for (let i = 0; i < 3; i++) if (a.numbers[i] !== b.numbers[i]) return a.numbers[i]! < b.numbers[i]! ? -1 : 1;
   if (a.pre === b.pre) return 0;
   if (a.pre === null) return 1;
   if (b.pre === null) return -1;
-  return a.pre < b.pre ? -1 : 1;
+  return comparePre(a.pre, b.pre);
 }
 
 /**
  * The bump from a to b, as its level counts for callers. Under major 0 every level moves down one
  * (semver §4: anything may change; the common reading, npm's caret and Cargo's, is that 0.y -> 0.(y+1)
- * may break and 0.y.z -> 0.y.(z+1) may add).
+ * may break and 0.y.z -> 0.y.(z+1) may add). Null when the two cannot be ordered.
  */
-function bumpOf(a: Parsed, b: Parsed): Bump | 'lower' {
+function bumpOf(a: Parsed, b: Parsed): Bump | 'lower' | null {
   const order = compare(a, b);
+  if (order === null) return null;
   if (order > 0) return 'lower';
   if (order === 0) return 'none';
   const level: Bump = a.numbers[0] !== b.numbers[0] ? 'major' : a.numbers[1] !== b.numbers[1] ? 'minor' : 'patch';
@@ -119,6 +150,12 @@ export function checkVersionBump(baseline: ServerIdentity, candidate: ServerIden
     };
   }
   const actual = bumpOf(a, b);
+  const scheme = isCalendar(a) || isCalendar(b) ? 'calendar' : 'semver';
+  if (actual === null) {
+    // Neither forward nor back: reading it as "went back" would hold a release for a tag's spelling.
+    const summary = `Versions ${versions}: the same release with pre-release tags ${quoted(a.pre)} and ${quoted(b.pre)} of different shapes, which cannot be ordered, so the bump is not checked; ${calls}.`;
+    return { ...base, scheme, actual, summary, findings: needed === 'none' ? [] : [finding('version-unreadable', { summary }, RUN)] };
+  }
   const findings: Finding[] = [];
   if (isCalendar(a) || isCalendar(b)) {
     // A date says when, not what: only "it moved forward" can be checked.

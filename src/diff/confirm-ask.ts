@@ -9,17 +9,17 @@ import { findWitness, type WitnessOutcome } from '../witness/search.js';
 export type Side = 'input' | 'output';
 
 /**
- * The schemas a side's searches use. A witness is accepted by `accept` and refused by `refuse`. A
- * search the other way (is the change calm?) looks for an instance `back` accepts and `rawAccept`
- * refuses. For an input both ends are read as a caller reads them: a caller of the candidate sends
- * the arguments it declares too, so an input opened elsewhere in the same release does not keep a
- * change from being calm.
+ * The schemas a side's searches use: a witness is accepted by `accept` and refused by `refuse`. For
+ * an input, `accept` is the baseline read as a caller reads it (it takes the arguments it declares);
+ * `rawBefore` and `rawAfter` are the two schemas as served, where a change's node is looked up.
  */
 export interface SchemaPair {
+  /** The two schemas' canonical text: what a run's searches are remembered by (the same pair, searched once). */
+  key: string;
   accept: JsonSchema;
   refuse: JsonSchema;
-  rawAccept: JsonSchema;
-  back: JsonSchema;
+  rawBefore: JsonSchema;
+  rawAfter: JsonSchema;
 }
 
 /**
@@ -42,22 +42,20 @@ export function pairOf(memo: PairMemo, side: Side, old: ContractTool, now: Contr
 function schemasOf(side: Side, old: ContractTool, now: ContractTool): SchemaPair | null {
   if (side === 'input') {
     if (!old.inputSchema || old.inputSchema.type !== 'object' || !now.inputSchema) return null; // a repaired root is held already
-    return {
-      accept: sorted(declaredOnly(old.inputSchema, 0)),
-      refuse: sorted(now.inputSchema),
-      rawAccept: sorted(old.inputSchema),
-      back: sorted(declaredOnly(now.inputSchema, 0)),
-    };
+    const [accept, refuse] = [declaredOnly(old.inputSchema, 0), now.inputSchema];
+    return { ...canonical(side, accept, refuse), rawBefore: old.inputSchema, rawAfter: now.inputSchema };
   }
   if (!old.outputSchema || !now.outputSchema) return null;
-  const [accept, refuse] = [sorted(now.outputSchema), sorted(old.outputSchema)];
-  return { accept, refuse, rawAccept: accept, back: refuse };
+  return { ...canonical(side, now.outputSchema, old.outputSchema), rawBefore: old.outputSchema, rawAfter: now.outputSchema };
+}
+
+/** Both schemas with their keys in canonical order (the same schema served reordered gives the same witness), and the key. */
+function canonical(side: Side, accept: JsonSchema, refuse: JsonSchema): { key: string; accept: JsonSchema; refuse: JsonSchema } {
+  const [a, r] = [canonicalJson(accept), canonicalJson(refuse)];
+  return { key: `${side}\u0000${a}\u0000${r}`, accept: JSON.parse(a) as JsonSchema, refuse: JSON.parse(r) as JsonSchema };
 }
 
 const MAX_CLOSE_DEPTH = 64;
-
-/** Keys in canonical order, so the same schema served with its keys reordered gives the same witness. */
-const sorted = (schema: JsonSchema): JsonSchema => JSON.parse(canonicalJson(schema)) as JsonSchema;
 
 /**
  * The baseline's input schema as a caller reads it: an object that declares its properties and

@@ -1,7 +1,7 @@
 import type { Change, LiveCheck } from '../findings/types.js';
 import { toolChange } from './change.js';
 import { instancePath } from './confirm-ask.js';
-import { evidence } from './confirm-words.js';
+import { evidence, schemaClaim } from './confirm-words.js';
 
 /**
  * What a witness sent live (cases/witness-calls.ts) makes of its change, as data and as a sentence:
@@ -27,11 +27,16 @@ function withLive(c: Change, live: LiveCheck): Change {
   switch (live.outcome) {
     case 'refuted': {
       const held = c.severity === 'breaking' ? ', so it is held, not rolled back' : '';
+      // The live answer contradicts "is now refused": the sentence says only what the schemas claim.
+      const claimed = evidence(witness.side, witness.instance, witness.refusal ?? '');
+      const message = c.message.includes(claimed)
+        ? c.message.replace(claimed, schemaClaim(witness.side, witness.instance, witness.refusal ?? ''))
+        : c.message;
       return {
         ...c,
         severity: c.severity === 'breaking' ? 'dangerous' : c.severity,
         witness,
-        message: `${c.message} Refuted live: the candidate answered this call without an error${said('candidate')}${held}.`,
+        message: `${message} Refuted live: the candidate answered this call without an error${said('candidate')}${held}.`,
       };
     }
     case 'confirmed': {

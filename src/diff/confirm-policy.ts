@@ -1,4 +1,4 @@
-/** The codes diff/confirm.ts holds whatever a witness shows, and those it lets go when no instance tells the schemas apart. */
+/** The codes diff/confirm.ts holds whatever a witness shows, and those whose search's silence it says proves nothing. */
 
 /**
  * Codes held by documented policy though an instance may witness them (README, "Documented
@@ -21,10 +21,10 @@ export const POLICY_HELD = new Set<string>([
 ]);
 
 /**
- * Held changes that are not held when no instance tells the schemas apart either way: what the
- * walk could not classify, and a bound or value list declared that the rest already implied
- * (`minLength: 0` on a string). Other held changes stay held: a search that misses a witness must
- * not turn a policy Hold into silence.
+ * Held changes a search that found nothing used to let go, and that now stay held and say so (the
+ * search's silence proves nothing; docs/verdicts.md, "Calm needs a proof"): what the walk could not
+ * classify, and a bound, value list or output alternative declared. The deeper spot check looks
+ * for a break hidden under them, which is a Rollback, not a Hold.
  */
 export const CALMABLE = new Set<string>([
   'schema-changed',

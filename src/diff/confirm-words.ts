@@ -32,7 +32,7 @@ export function withWitness(c: Change, side: Side, outcome: WitnessOutcome): Cha
     ...c,
     severity: 'dangerous',
     witness,
-    message: `${c.message} Unconfirmed: ${what} was found in ${outcome.tried} tries (${clip(note, 160)}), so it is held, not rolled back.`,
+    message: `${c.message} Unconfirmed: ${what} was found in ${outcome.tried} tries (${clip(note, 160)}). A search that finds nothing proves nothing, so it is held, not rolled back.`,
   };
 }
 
@@ -70,23 +70,45 @@ export function evidence(side: Side, instance: unknown, refusal: string): string
     : `A result like ${shown(instance)} may now be returned, which the baseline's schema refused: ${refusal}.`;
 }
 
+/** What a witness shows of the schemas alone, where a live answer contradicts what they claim of the server. */
+export function schemaClaim(side: Side, instance: unknown, refusal: string): string {
+  return side === 'input'
+    ? `${shown(instance)} is refused by the candidate's schema (${refusal}); the baseline's accepted it.`
+    : `${shown(instance)} is allowed by the candidate's schema; the baseline's refused it (${refusal}).`;
+}
+
 export const spotted = (side: Side, tool: string): Change =>
   side === 'input'
     ? toolChange('input-call-refused', tool, ['inputSchema'], null, null)
     : toolChange('output-result-unpromised', tool, ['outputSchema'], null, null);
 
-/** A change no instance shows, either way: the two schemas accept the same instances as far as the search can tell. */
-export function calm(c: Change, side: Side, tried: number): Change {
+/**
+ * A held change let go because a proof shows the two schemas accept the same instances (normal-form
+ * equality, a structural rule, patterns compared as languages): never because a search found nothing.
+ */
+export function proven(c: Change, side: Side, proof: string): Change {
+  const witness: Witness = { status: 'proven', side, tried: 0, note: proof };
+  return { ...c, severity: 'safe', witness, message: `${c.message} Proven calm: ${proof}, so it is not held.` };
+}
+
+/**
+ * A held change no instance was found for, either way, and no proof lets go: it stays held, and says
+ * that the search's silence is no evidence (docs/verdicts.md, "Calm needs a proof").
+ */
+export function unproven(c: Change, side: Side, tried: number): Change {
+  const what =
+    side === 'input'
+      ? 'no call the baseline accepts and the candidate refuses'
+      : 'no result the candidate may return and the baseline refused';
   const witness: Witness = {
     status: 'unconfirmed',
     side,
     tried,
-    note: 'no instance found that one schema accepts and the other refuses, either way',
+    note: `${what} was found; nothing proves the schemas accept the same instances`,
   };
   return {
     ...c,
-    severity: 'safe',
     witness,
-    message: `${c.message} Checked: in ${tried} tries no instance tells the two schemas apart, so it is not held.`,
+    message: `${c.message} Not proven calm: the search found ${what} in ${tried} tries, but a search that finds nothing proves nothing, so it is held.`,
   };
 }

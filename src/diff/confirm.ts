@@ -1,7 +1,7 @@
 import type { Contract, JsonSchema } from '../contract/types.js';
 import { CODES } from '../findings/codes.js';
 import type { Change } from '../findings/types.js';
-import type { WitnessBudget, WitnessOutcome } from '../witness/search.js';
+import type { WitnessBudget, WitnessOptions, WitnessOutcome } from '../witness/search.js';
 import {
   refusesOptionLike,
   instancePath,
@@ -13,9 +13,11 @@ import {
   type SchemaPair,
   type Side,
 } from './confirm-ask.js';
-import { calm, evidenced, hardening, spotted, withWitness } from './confirm-words.js';
+import { evidenced, hardening, proven, spotted, unproven, withWitness } from './confirm-words.js';
+import { patternHints, type Hint } from './confirm-hints.js';
+import { placeOf } from './confirm-place.js';
 import { CALMABLE, POLICY_HELD } from './confirm-policy.js';
-import { isTooComplex, isUnread } from './schema-context.js';
+import { isTooComplex, isUnread, proofOf } from './schema-context.js';
 import { canonicalJson } from '../contract/canonical.js';
 import { SchemaWork } from '../contract/schema-work.js';
 import { normalForm } from './schema-normal-form.js';
@@ -29,8 +31,10 @@ import { normalForm } from './schema-normal-form.js';
  *   was tried;
  * - a side whose schema changed with nothing judged breaking is spot-checked the same way, and a
  *   witness found there is a break of its own (`input-call-refused`, `output-result-unpromised`);
- * - a change the walk could not classify (`schema-changed`) with no witness either way is calm:
- *   the two schemas accept the same instances as far as the search can tell, so it is not held.
+ * - a change is calm (not held) only on a proof: the two sides' normal forms are equal, or the walk
+ *   proved it (schema-context.ts, withProof). A search that finds nothing proves nothing: what it
+ *   could not witness stays held, and says so (docs/verdicts.md, "Calm needs a proof"). Patterns were compared as languages by the walk, and
+ *   the words that tell them apart are the search's first values where they changed.
  * The search is seeded, and bounded per tool and per run by instances judged and schema nodes read.
  */
 export interface SearchBudget extends WitnessBudget {
@@ -63,6 +67,7 @@ export function confirmChanges(
 ): Change[] {
   const left: Ledger = { instances: budget.perRun, memo: new Map() };
   const pairs: PairMemo = new Map();
+  const normals: NormalMemo = new Map();
   const byTool = new Map<string, Change[]>();
   for (const c of changes) if (c.tool !== null) byTool.set(c.tool, [...(byTool.get(c.tool) ?? []), c]);
   const afterByName = new Map(after.tools.map((t) => [t.name, t]));
@@ -72,21 +77,28 @@ export function confirmChanges(
     const now = afterByName.get(old.name);
     if (!now || now.hash === old.hash) continue;
     for (const side of ['input', 'output'] as const) {
-      const own = (byTool.get(old.name) ?? []).filter(
+      const mine = (byTool.get(old.name) ?? []).filter(
         (c) =>
           c.path.startsWith(side === 'input' ? '/inputSchema' : '/outputSchema') &&
           CODES[c.code].area !== 'text' &&
           c.code !== 'schema-annotation-changed',
       );
+      // What the walk proved calm is let go with its proof, and searched for by nothing.
+      for (const c of mine) {
+        const proof = proofOf(c);
+        if (proof !== undefined && c.severity !== 'safe') out.set(c, proven(c, side, proof));
+      }
+      const own = mine.filter((c) => proofOf(c) === undefined);
       // Schemas that differ only in what validates nothing (descriptions, titles, examples) are not searched.
       const [was, is] = side === 'input' ? [old.inputSchema, now.inputSchema] : [old.outputSchema, now.outputSchema];
       // Too complex to walk is too complex to search: held as it is.
       if (own.some(isTooComplex)) continue;
-      if (
-        !own.length &&
-        (!was || !is || canonicalJson(was) === canonicalJson(is) || normalForm(was, was, work) === normalForm(is, is, work))
-      )
+      if (!was || !is) continue;
+      // The same normal form is a proof: whatever the walk held on this side is calm, and nothing is searched.
+      if (canonicalJson(was) === canonicalJson(is) || sameNormalForm(normals, was, is, work)) {
+        for (const c of own) if (c.severity !== 'safe' && !BY_DESIGN.has(c.code) && !isUnread(c)) out.set(c, proven(c, side, SAME_FORM));
         continue;
+      }
       const pair = pairOf(pairs, side, old, now);
       if (!pair) continue;
       const judged = judgeSide(side, old.name, pair, own, budget, left, work);
@@ -97,13 +109,29 @@ export function confirmChanges(
   return [...changes.map((c) => out.get(c) ?? c), ...added];
 }
 
+const SAME_FORM =
+  'the two schemas have the same normal form (local $refs resolved, allOf folded, alternatives as a set, implied constraints dropped)';
+
+/** Normal forms a run made, by the schema's text: a release-wide change compares each distinct schema once. */
+type NormalMemo = Map<string, string>;
+
+function sameNormalForm(memo: NormalMemo, was: JsonSchema, is: JsonSchema, work: SchemaWork): boolean {
+  const form = (s: JsonSchema) => {
+    const key = JSON.stringify(s);
+    let known = memo.get(key);
+    if (known === undefined) memo.set(key, (known = normalForm(s, s, work)));
+    return known;
+  };
+  return form(was) === form(is);
+}
+
 interface Judged {
   replaced: [Change, Change][];
   added: Change[];
 }
 
 function judgeSide(side: Side, tool: string, pair: Pair, own: Change[], budget: SearchBudget, left: Ledger, work: SchemaWork): Judged {
-  const searches = searcher(pair, budget, left, work);
+  const searches = searcher(pair, budget, left, work, patternHints(own, side, pair));
   const breaking = own.filter((c) => c.severity === 'breaking' && !BY_DESIGN.has(c.code));
   if (breaking.length) return { replaced: judgeBreaks(breaking, side, searches), added: [] };
   return spotCheck(side, tool, own, searches);
@@ -114,53 +142,68 @@ type Pair = SchemaPair;
 /** The searches one side of one tool may run, within the tool's and the run's budgets. */
 interface Searches {
   pair: Pair;
-  /** A search at the first depth; `share` of the tool's instances. */
-  search(accept: JsonSchema, refuse: JsonSchema, focus?: string[][], share?: number): WitnessOutcome;
+  /** A search at the first depth; `share` of the tool's instances; for `c`'s own refusal when given. */
+  search(focus?: string[][], share?: number, c?: Change): WitnessOutcome;
   /** The instances a deeper search may build now: DEEP times the tool's, within what the run has left. */
   deepInstances(): number;
   /** A deeper search, with another seed, focused where the changes are; sparing option-like refusals if asked. */
-  deep(accept: JsonSchema, refuse: JsonSchema, focus: string[][], instances: number, spareOptions?: boolean): WitnessOutcome;
+  deep(focus: string[][], instances: number, spareOptions?: boolean, c?: Change): WitnessOutcome;
   /** The instances one search at the first depth may judge: what a proof by a search that found nothing must reach. */
   perTool: number;
 }
 
-function searcher(pair: Pair, budget: SearchBudget, left: Ledger, work: SchemaWork): Searches {
+function searcher(pair: Pair, budget: SearchBudget, left: Ledger, work: SchemaWork, hints: Hint[]): Searches {
   const spent = (): WitnessOutcome | null =>
     left.instances <= 0
       ? { kind: 'unsearchable', reason: "the run's search budget (limits.witnessInstancesPerRun) was spent before this tool", tried: 0 }
       : work.runSpent
         ? { kind: 'unsearchable', reason: "the run's schema budget (limits.schemaNodesPerRun) was spent before this tool", tried: 0 }
         : null;
+  const { accept, refuse } = pair;
   return {
     pair,
-    search: (accept, refuse, focus = [], share = 1) => {
+    search: (focus = [], share = 1, c) => {
       const none = spent();
       if (none) return none;
       const instances = Math.min(Math.ceil(budget.instances * share), left.instances);
-      return remembered(left, [accept, refuse, focus, instances, SEED], () =>
-        searchSafely(accept, refuse, { seed: SEED, budget: { instances, nodes: budget.nodes }, focus, work }),
+      const { key, spare } = sparing(c, false);
+      return remembered(left, [pair.key, focus, instances, SEED, hints, key], () =>
+        searchSafely(accept, refuse, { seed: SEED, budget: { instances, nodes: budget.nodes }, focus, work, hints, spare }),
       );
     },
     deepInstances: () => Math.min(budget.instances * DEEP, Math.max(0, left.instances)),
-    deep: (accept, refuse, focus, instances, spareOptions = false) => {
-      const spare = spareOptions ? refusesOptionLike : undefined;
+    deep: (focus, instances, spareOptions = false, c) => {
+      const { key, spare } = sparing(c, spareOptions);
       return remembered(
         left,
-        [accept, refuse, focus, instances, SEED + 1, spareOptions],
-        () => spent() ?? searchSafely(accept, refuse, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus, work, spare }),
+        [pair.key, focus, instances, SEED + 1, spareOptions, hints, key],
+        () =>
+          spent() ??
+          searchSafely(accept, refuse, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus, work, spare, hints }),
       );
     },
     perTool: budget.instances,
   };
 }
 
+/**
+ * What a search spares: a refusal that is not `c`'s own (confirm-place.ts), and, if asked, one of a
+ * value a command line reads as an option. `key` tells the searches apart in the run's memo.
+ */
+function sparing(c: Change | undefined, options: boolean): { key: string | null; spare?: NonNullable<WitnessOptions['spare']> } {
+  const place = c ? placeOf(c) : null;
+  if (!place && !options) return { key: null };
+  return {
+    key: place && c ? JSON.stringify(c.subject.kind === 'tool' ? c.subject.at : []) : null,
+    spare: (instance, at, keyword, name) => (place !== null && !place(at, keyword, name)) || (options && refusesOptionLike(instance, at)),
+  };
+}
+
 /** Each break the walk named, searched for a witness: the first few each on its own, the rest together. */
 function judgeBreaks(breaking: Change[], side: Side, s: Searches): [Change, Change][] {
-  const { accept, refuse } = s.pair;
   let shared: WitnessOutcome | undefined;
   return breaking.map((c, i) => {
-    const outcome =
-      i < MAX_FOCUSED ? s.search(accept, refuse, [instancePath(c)]) : (shared ??= s.search(accept, refuse, breaking.map(instancePath)));
+    const outcome = i < MAX_FOCUSED ? s.search([instancePath(c)], 1, c) : (shared ??= s.search(breaking.map(instancePath)));
     return [c, settle(c, side, outcome, s)];
   });
 }
@@ -176,7 +219,7 @@ type Found = Extract<WitnessOutcome, { kind: 'found' }>;
  */
 function found(c: Change, side: Side, outcome: Found, s: Searches, focus: string[][]): Change {
   if (side !== 'input' || !refusesOptionLike(outcome.instance, outcome.at)) return withWitness(c, side, outcome);
-  const spared = s.deep(s.pair.accept, s.pair.refuse, focus, s.deepInstances(), true);
+  const spared = s.deep(focus, s.deepInstances(), true, c);
   const tried = outcome.tried + spared.tried;
   if (spared.kind === 'found') return withWitness(c, side, { ...spared, tried });
   return thorough(spared, s.perTool) ? hardening(c, side, outcome, tried) : withWitness(c, side, outcome);
@@ -198,38 +241,30 @@ function settle(c: Change, side: Side, first: WitnessOutcome, s: Searches): Chan
   if (first.kind === 'found') return found(c, side, first, s, focus);
   if (first.kind !== 'none') return withWitness(c, side, first);
   const instances = s.deepInstances();
-  const deep = s.deep(s.pair.accept, s.pair.refuse, focus, instances);
+  const deep = s.deep(focus, instances, false, c);
   if (deep.kind === 'found') return found(c, side, deep, s, focus);
-  if (deep.kind !== 'none') return withWitness(c, side, deep);
-  // Nothing either way, at depth: the walk over-claimed (a constraint the rest implied, a
-  // condition that cannot fire), and the change is calm. A witness the other way: held, unconfirmed.
-  const back = s.deep(s.pair.back, s.pair.rawAccept, focus, instances);
-  const tried = first.tried + deep.tried + back.tried;
-  return proves(deep) && proves(back) && reachable(c) ? calm(c, side, tried) : withWitness(c, side, { ...deep, tried });
+  // Nothing at depth either: unconfirmed and held, never calm. That the walk over-claimed (a
+  // constraint the rest implied) is for a proof to show, in the walk or its normal form.
+  return withWitness(c, side, deep.kind === 'none' ? { ...deep, tried: first.tried + deep.tried } : deep);
 }
 
-/** A side whose schema changed with no break named: a spot check, and what it makes of the held changes. */
+/**
+ * A side whose schema changed with no break named: a spot check, and a deeper one where a change the
+ * walk could not classify may hide a break. Nothing found lets nothing go: the held changes stay
+ * held, and say that the search's silence proves nothing.
+ */
 function spotCheck(side: Side, tool: string, own: Change[], s: Searches): Judged {
-  const { accept, refuse, rawAccept, back: backAccept } = s.pair;
   const flagged = own.filter((c) => c.severity === 'dangerous');
-  // A spot check, where the walk found no break, spends half the budget: most such sides are calm.
-  const outcome = s.search(accept, refuse, own.map(instancePath), SPOT);
+  // A spot check, where the walk found no break, spends half the budget: most such sides break nothing.
+  const outcome = s.search(own.map(instancePath), SPOT);
   if (outcome.kind === 'found') return witnessed(flagged, own, side, tool, outcome, s);
-  const calmable = flagged.filter((c) => CALMABLE.has(c.code) && !isUnread(c) && reachable(c));
-  if (outcome.kind !== 'none' || !calmable.length) return { replaced: [], added: [] };
-  // Before a held change is let go as calm, the search goes deeper both ways: a miss must not be silence.
-  const instances = s.deepInstances();
-  // Focused where the calmable changes are: a search whose instances never reach them proves nothing.
-  const focus = calmable.map(instancePath);
-  const forward = s.deep(accept, refuse, focus, instances);
+  const open = flagged.filter((c) => CALMABLE.has(c.code) && !isUnread(c));
+  if (outcome.kind !== 'none' || !open.length) return { replaced: [], added: [] };
+  // Focused where those changes are: a break they hide is a Rollback, not a Hold.
+  const forward = s.deep(open.map(instancePath), s.deepInstances());
   if (forward.kind === 'found') return witnessed(flagged, own, side, tool, forward, s);
-  const back = forward.kind === 'none' ? s.deep(backAccept, rawAccept, focus, instances) : forward;
-  // Calm: no instance tells the two schemas apart, either way, at the first depth too.
-  if (!proves(outcome) || !proves(forward) || !proves(back)) return { replaced: [], added: [] };
-  const reverse = s.search(backAccept, rawAccept);
-  if (!proves(reverse)) return { replaced: [], added: [] };
-  const tried = outcome.tried + forward.tried + back.tried + reverse.tried;
-  return { replaced: calmable.map((c) => [c, calm(c, side, tried)]), added: [] };
+  const tried = outcome.tried + (forward.kind === 'none' ? forward.tried : 0);
+  return { replaced: open.map((c) => [c, unproven(c, side, tried)]), added: [] };
 }
 
 /**
@@ -238,7 +273,14 @@ function spotCheck(side: Side, tool: string, own: Change[], s: Searches): Judged
  * classify), the witness is a break of its own.
  */
 function witnessed(flagged: Change[], own: Change[], side: Side, tool: string, outcome: Found, s: Searches): Judged {
-  const replaced = flagged.filter((c) => POLICY_HELD.has(c.code)).map((c): [Change, Change] => [c, evidenced(c, side, outcome)]);
+  const replaced = flagged
+    .filter((c) => POLICY_HELD.has(c.code))
+    .flatMap((c): [Change, Change][] => {
+      // Evidence for a change shows that change: a witness refused elsewhere is searched for again, there.
+      const place = placeOf(c);
+      const own = !place || place(outcome.at, outcome.keyword, outcome.name) ? outcome : s.search([instancePath(c)], SPOT, c);
+      return own.kind === 'found' ? [[c, evidenced(c, side, own)]] : [];
+    });
   // A removal the lifecycle judges explains a refused call too.
   const explained = (flagged.length > 0 || own.some((c) => LIFECYCLE.has(c.code))) && flagged.every((c) => POLICY_HELD.has(c.code));
   return { replaced, added: explained ? [] : [found(spotted(side, tool), side, outcome, s, own.map(instancePath))] };
@@ -250,10 +292,3 @@ function witnessed(flagged: Change[], own: Change[], side: Side, tool: string, o
  * nothing, and a change is not calmed on it.
  */
 const proves = (o: WitnessOutcome): boolean => o.kind === 'none' && !o.barren;
-
-/**
- * How deep the search builds instances on purpose (deeper it only walks at random): a change
- * further down is never calmed, since finding nothing there proves nothing. It is held.
- */
-const MAX_CALM_DEPTH = 5;
-const reachable = (c: Change): boolean => instancePath(c).length <= MAX_CALM_DEPTH;

@@ -8,6 +8,7 @@ import { diffProtocolVersion } from './protocol.js';
 import { diffSchemas, type WalkMemo } from './schemas.js';
 import { diffDeprecations, removalsAfterDeprecation } from './deprecation.js';
 import { diffFeatures } from './features.js';
+import { newOptions } from './new-options.js';
 import { diffNewToolText, diffText } from './text.js';
 import { diffToolSet } from './tools.js';
 
@@ -31,6 +32,7 @@ export function diffContracts(
     const successor = afterByName.get(tool.name);
     if (!successor || successor.hash === tool.hash) continue;
     changes.push(...diffSchemas(tool, successor, work, walks), ...diffAnnotations(tool, successor), ...diffText(tool, successor));
+    changes.push(...newOptions(tool, successor));
   }
   changes.push(...diffDeprecations(before, after));
   const b = before.server;

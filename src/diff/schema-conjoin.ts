@@ -18,18 +18,24 @@ const CONDITIONAL = ['if', 'then', 'else'];
 const both = (a: unknown, b: unknown): unknown => {
   if (a === undefined || a === true || (isObject(a) && Object.keys(a).length === 0)) return b;
   if (b === undefined || b === true || (isObject(b) && Object.keys(b).length === 0)) return a;
+  // A schema conjoined with itself is itself.
+  if (isObject(a) && isObject(b) && JSON.stringify(a) === JSON.stringify(b)) return a;
   return { allOf: [a, b] };
 };
 
-/** The schema that applies to property `name`: its declaration and matching patterns, else the fallback. */
-export function propertySchema(schema: JsonSchema, name: string): { schema: unknown; declared: boolean } {
+/**
+ * The schema that applies to property `name`: its declaration and matching patterns, else the
+ * fallback. `conjunct`: the schema is one of several applied together, where a name a sibling
+ * declares is evaluated, so `unevaluatedProperties` does not govern it (only `additionalProperties`).
+ */
+export function propertySchema(schema: JsonSchema, name: string, conjunct = false): { schema: unknown; declared: boolean } {
   const parts: unknown[] = [];
   const declared = isObject(schema.properties) && Object.hasOwn(schema.properties, name);
   if (declared) parts.push((schema.properties as JsonSchema)[name]);
   if (isObject(schema.patternProperties)) {
     for (const [pattern, sub] of Object.entries(schema.patternProperties)) if (matches(pattern, name)) parts.push(sub);
   }
-  if (parts.length === 0) return { schema: fallback(schema), declared };
+  if (parts.length === 0) return { schema: conjunct ? schema.additionalProperties : fallback(schema), declared };
   return { schema: parts.length === 1 ? parts[0] : { allOf: parts }, declared };
 }
 
@@ -115,7 +121,7 @@ function mergeProperties(a: JsonSchema, b: JsonSchema): JsonSchema {
     ...Object.keys(isObject(b.properties) ? b.properties : {}),
   ]);
   const out: JsonSchema = {};
-  for (const name of names) setMember(out, name, both(propertySchema(a, name).schema, propertySchema(b, name).schema));
+  for (const name of names) setMember(out, name, both(propertySchema(a, name, true).schema, propertySchema(b, name, true).schema));
   return out;
 }
 

@@ -2,6 +2,8 @@ import type { Change } from '../findings/types.js';
 import type { JsonSchema } from '../contract/types.js';
 import { constraint, unclassified, type Direction, type WalkContext } from './schema-context.js';
 import { accepts } from './schema-keywords.js';
+import { toolChange } from './change.js';
+import { patternDifference } from '../witness/pattern-language.js';
 
 /** Count bounds where a larger value accepts less, and where a smaller one does. */
 const LOWER_COUNTS = { string: ['minLength'], array: ['minItems'], object: ['minProperties'] } as const;
@@ -70,6 +72,21 @@ function boundDirection(lower: boolean, b: Bound | null, a: Bound | null): Direc
   return a.exclusive ? 'tightened' : 'loosened';
 }
 
+const integerOnly = (s: JsonSchema): boolean => s.type === 'integer';
+
+/** A bound as it bounds the integers: an exclusive one is the inclusive one next to it, a fraction rounded inwards. */
+function onIntegers(b: Bound | null, lower: boolean): Bound | null {
+  if (b === null || (!b.exclusive && Number.isInteger(b.value))) return b;
+  const value = lower
+    ? b.exclusive
+      ? Math.floor(b.value) + 1
+      : Math.ceil(b.value)
+    : b.exclusive
+      ? Math.ceil(b.value) - 1
+      : Math.floor(b.value);
+  return { value, exclusive: false, keyword: lower ? 'minimum' : 'maximum' };
+}
+
 /** Whether every multiple of `m` is a multiple of `of` (`of` divides `m`), within float noise. */
 const divides = (of: number, m: number): boolean => {
   const ratio = m / of;
@@ -79,9 +96,12 @@ const divides = (of: number, m: number): boolean => {
 export function compareNumbers(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkContext): Change[] {
   if (!accepts(b, 'number') && !accepts(a, 'number')) return [];
   const out: Change[] = [];
+  // Where one side takes integers only, the type change tells the fractions apart: the bounds are
+  // compared over the integers (`exclusiveMinimum: 0` on a number is `minimum: 1` there).
+  const integers = integerOnly(b) || integerOnly(a);
   for (const lower of [true, false]) {
-    const before = bound(b, lower);
-    const after = bound(a, lower);
+    const before = integers ? onIntegers(bound(b, lower), lower) : bound(b, lower);
+    const after = integers ? onIntegers(bound(a, lower), lower) : bound(a, lower);
     const direction = boundDirection(lower, before, after);
     if (direction)
       out.push(constraint(ctx, direction, [...path, (after ?? before)!.keyword], shownBound(before, after), shownBound(after, before)));
@@ -89,7 +109,11 @@ export function compareNumbers(b: JsonSchema, a: JsonSchema, path: string[], ctx
   const mb = typeof b.multipleOf === 'number' && b.multipleOf > 0 ? b.multipleOf : null;
   const ma = typeof a.multipleOf === 'number' && a.multipleOf > 0 ? a.multipleOf : null;
   if (mb !== ma) {
-    const direction: Direction = ma === null ? 'loosened' : mb === null ? 'tightened' : divides(ma, mb) ? 'loosened' : 'tightened';
+    // Neither step divides the other (2 -> 3): each side takes a multiple the other refuses, which
+    // breaks a caller (input) and a consumer (output) alike.
+    const apart: Direction = ctx.side === 'input' ? 'tightened' : 'loosened';
+    const direction: Direction =
+      ma === null ? 'loosened' : mb === null ? 'tightened' : divides(ma, mb) ? 'loosened' : divides(mb, ma) ? 'tightened' : apart;
     out.push(constraint(ctx, direction, [...path, 'multipleOf'], mb, ma));
   }
   return out;
@@ -109,27 +133,70 @@ export function compareStrings(b: JsonSchema, a: JsonSchema, path: string[], ctx
   const out = compareCounts('string', b, a, path, ctx);
   const pb = typeof b.pattern === 'string' ? b.pattern : null;
   const pa = typeof a.pattern === 'string' ? a.pattern : null;
-  if (pb !== pa) {
-    const at = [...path, 'pattern'];
-    if (pb === null) out.push(constraint(ctx, 'tightened', at, null, pa));
-    else if (pa === null) out.push(constraint(ctx, 'loosened', at, pb, null));
-    else
-      out.push(
-        unclassified(
-          ctx,
-          at,
-          `The pattern changed from ${JSON.stringify(pb)} to ${JSON.stringify(pa)}; the gate cannot tell whether it accepts less.`,
-        ),
-      );
-  }
+  if (pb !== pa) out.push(...comparePatterns(b, a, pb, pa, [...path, 'pattern'], ctx));
   const fb = typeof b.format === 'string' ? b.format : null;
   const fa = typeof a.format === 'string' ? a.format : null;
   if (fb !== fa) {
     const loosened = fa === null || (fb !== null && (WIDER_FORMATS[fb] ?? []).includes(fa));
-    out.push(constraint(ctx, loosened ? 'loosened' : 'tightened', [...path, 'format'], fb, fa));
+    const tightened = fb === null || (fa !== null && (WIDER_FORMATS[fa] ?? []).includes(fb));
+    // Formats neither of which holds the other (ipv4 -> hostname): each takes strings the other
+    // refuses, so it breaks on either side.
+    const direction: Direction = loosened ? 'loosened' : tightened ? 'tightened' : ctx.side === 'input' ? 'tightened' : 'loosened';
+    out.push(constraint(ctx, direction, [...path, 'format'], fb, fa));
   }
   return out;
 }
+
+/**
+ * Two patterns (null: none) compared as regular languages (witness/pattern-language.ts), within the
+ * lengths both nodes allow (a length changed is its own change). The direction is proven, with a
+ * string that shows it; patterns that accept the same strings are a rewrite, which validates the
+ * same. Patterns refa cannot compare (lookaround, backreferences, too many states) are held.
+ */
+function comparePatterns(b: JsonSchema, a: JsonSchema, pb: string | null, pa: string | null, at: string[], ctx: WalkContext): Change[] {
+  const lengths = {
+    min: Math.max(count(b.minLength, 0), count(a.minLength, 0)),
+    max: Math.min(count(b.maxLength, Infinity), count(a.maxLength, Infinity)),
+  };
+  const lost = patternDifference(pb, pa, lengths);
+  const gained = patternDifference(pa, pb, lengths);
+  if ('unknown' in lost || 'unknown' in gained) {
+    const why = 'unknown' in lost ? lost.unknown : (gained as { unknown: string }).unknown;
+    // A pattern added or dropped keeps its direction: what it refuses is for the search to show.
+    if (pb === null) return [constraint(ctx, 'tightened', at, null, pa)];
+    if (pa === null) return [constraint(ctx, 'loosened', at, pb, null)];
+    return [
+      unclassified(
+        ctx,
+        at,
+        `The pattern changed from ${JSON.stringify(pb)} to ${JSON.stringify(pa)}, and the patterns could not be compared as languages (${why}).`,
+      ),
+    ];
+  }
+  const [less, more] = [lost.words, gained.words];
+  if (!less.length && !more.length)
+    return [
+      toolChange(
+        'schema-annotation-changed',
+        ctx.tool,
+        at,
+        pb,
+        pa,
+        'Compared as regular languages, the two patterns accept the same strings.',
+      ),
+    ];
+  const shown = [
+    ...(less.length ? [`${JSON.stringify(less[0])} matched before and no longer does`] : []),
+    ...(more.length ? [`${JSON.stringify(more[0])} matches now and did not`] : []),
+  ];
+  const note = `Compared as regular languages: ${shown.join('; ')}.`;
+  // Input: accepting less breaks callers. Output: promising more breaks consumers.
+  const breaks = ctx.side === 'input' ? less.length > 0 : more.length > 0;
+  const direction: Direction = breaks === (ctx.side === 'input') ? 'tightened' : 'loosened';
+  return [constraint(ctx, direction, at, pb, pa, note)];
+}
+
+const count = (value: unknown, none: number): number => (typeof value === 'number' && value >= 0 ? value : none);
 
 /** The schema for position `i` of an array: its `prefixItems` entry, else the rest (`items`, then `unevaluatedItems`). */
 const restOf = (s: JsonSchema): unknown => (s.items !== undefined ? s.items : s.unevaluatedItems);

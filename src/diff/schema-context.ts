@@ -153,6 +153,19 @@ export function unread(ctx: WalkContext, path: string[], why: string): Change {
 
 export const isUnread = (c: Change): boolean => UNREAD.has(c);
 
+/**
+ * Changes the walk proved no caller meets, with the proof: diff/confirm.ts lets them go as calm
+ * without a search (docs/verdicts.md, "Calm needs a proof").
+ */
+const PROOFS = new WeakMap<Change, string>();
+
+export function withProof(c: Change, proof: string): Change {
+  PROOFS.set(c, proof);
+  return c;
+}
+
+export const proofOf = (c: Change): string | undefined => PROOFS.get(c);
+
 /** Changes on a side that was not walked at all: too complex, so the witness search does not read it either. */
 const TOO_COMPLEX = new WeakSet<Change>();
 

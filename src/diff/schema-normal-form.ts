@@ -1,7 +1,7 @@
 import { setMember } from '../base/json-object.js';
 import { SchemaWork } from '../contract/schema-work.js';
 import type { JsonSchema } from '../contract/types.js';
-import { LIST, MAP, SETS, SINGLE, TEXT_KEYWORDS, constraintKey, isObject, valueKey } from './schema-keywords.js';
+import { LIST, MAP, SETS, SINGLE, TEXT_KEYWORDS, constraintKey, isAnnotation, isObject, valueKey } from './schema-keywords.js';
 import { MAX_NORMALIZE_DEPTH, normalize, type Resolved } from './schema-normalize.js';
 
 /**
@@ -36,9 +36,11 @@ function form(raw: unknown, root: JsonSchema, refs: string[], depth: number, bud
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(node).sort()) {
     const value = node[key];
-    if (TEXT_KEYWORDS.has(key) || key === '$defs' || key === 'definitions' || value === undefined) continue;
+    // Annotations (`$schema`, `deprecated`, `x-…`) validate nothing: the walk tells them apart, the form does not.
+    if (TEXT_KEYWORDS.has(key) || isAnnotation(key) || value === undefined) continue;
     const sub = (v: unknown) => form(v, root, followed, depth + 1, budget);
     if (SINGLE.has(key) && (isObject(value) || typeof value === 'boolean')) out[key] = sub(value);
+    else if (ALTERNATIVES.has(key) && Array.isArray(value)) out[key] = alternatives(value.map(sub), key === 'anyOf');
     else if (LIST.has(key) && Array.isArray(value)) out[key] = value.map(sub);
     else if (MAP.has(key) && isObject(value))
       out[key] = Object.fromEntries(
@@ -50,4 +52,15 @@ function form(raw: unknown, root: JsonSchema, refs: string[], depth: number, bud
     else setMember(out, key, valueKey(value));
   }
   return out;
+}
+
+const ALTERNATIVES = new Set(['anyOf', 'oneOf']);
+
+/**
+ * Alternatives are a set: their order never changes what validates. `anyOf` also takes each once;
+ * `oneOf` keeps a repeated one, which refuses what it matches (two alternatives match it).
+ */
+function alternatives(formed: unknown[], dedupe: boolean): unknown[] {
+  const keyed = formed.map((f) => [JSON.stringify(f), f] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return (dedupe ? keyed.filter(([k], i) => i === 0 || keyed[i - 1]![0] !== k) : keyed).map(([, f]) => f);
 }

@@ -1,6 +1,7 @@
 import type { JsonSchema } from '../contract/types.js';
 import { TEXT_KEYWORDS, isAnnotation, isObject, valueKey } from './schema-keywords.js';
 import { conjoin, type Node } from './schema-conjoin.js';
+import { dropImplied } from './schema-implied.js';
 import { unescapeSegment } from '../base/json-pointer.js';
 
 /**
@@ -64,7 +65,9 @@ export function normalize(raw: unknown, root: JsonSchema, reached: Set<string>, 
       return { node: false, refs: followed };
     }
   }
+  if (node !== false) node = foldValues(node, root, reached, refs, depth);
   if (node !== false) node = foldNullable(node, root, reached, refs, depth);
+  if (node !== false) node = dropImplied(node, (sub) => normalize(sub, root, reached, refs, depth + 1).node);
   return { node: node === false ? false : bounds(types(node)), refs: followed };
 }
 
@@ -120,24 +123,73 @@ function spellings(input: JsonSchema): JsonSchema {
   return s;
 }
 
-/** `anyOf: [X, {type: "null"}]` (any order) is "X or null": a type list, when X has one type. */
+/**
+ * `anyOf: [X, null]` (any order; null spelled `{type: "null"}`, `{const: null}` or `{enum: [null]}`)
+ * is "X or null": a type list, when X names its types and asserts nothing a null would meet (a
+ * `not`, a conditional, a combination). A list of values in X gains null too.
+ */
 function foldNullable(node: JsonSchema, root: JsonSchema, reached: Set<string>, refs: string[], depth: number): Node {
   for (const key of ['anyOf', 'oneOf'] as const) {
     const branches = node[key];
     if (!Array.isArray(branches) || branches.length !== 2) continue;
     const parts = branches.map((b) => normalize(b, root, reached, refs, depth + 1).node);
-    const nullAt = parts.findIndex((p) => p !== false && p.type === 'null' && !hasOtherAssertions(p, 'type'));
+    const nullAt = parts.findIndex(isNull);
     const other = parts[1 - nullAt];
-    if (nullAt === -1 || !other || typeof other.type !== 'string' || other.anyOf || other.oneOf) continue;
+    if (nullAt === -1 || !other || isNull(other) || !typed(other) || Object.keys(other).some((k) => REACHES_NULL.has(k))) continue;
     const { [key]: _pair, ...rest } = node;
-    const merged = conjoin(rest, { ...other, type: [other.type, 'null'] });
+    const widened: JsonSchema = { ...other, type: [...new Set([...[other.type].flat(), 'null'])] };
+    if (Array.isArray(other.enum)) widened.enum = [...other.enum.filter((v) => v !== null), null];
+    const merged = conjoin(rest, widened);
     return merged === false ? false : merged;
   }
   return node;
 }
 
-const hasOtherAssertions = (schema: JsonSchema, except: string) =>
-  Object.keys(schema).some((k) => k !== except && !TEXT_KEYWORDS.has(k) && !isAnnotation(k));
+/**
+ * `anyOf` (or a `oneOf` whose lists share no value) of branches that each list values, and assert
+ * nothing else but a type, is one list of values: `enum: [a, b]` spelled as
+ * `anyOf: [{type: "string", const: a}, {const: b}]`. A value its own branch's type refuses is no value.
+ */
+function foldValues(node: JsonSchema, root: JsonSchema, reached: Set<string>, refs: string[], depth: number): Node {
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const branches = node[key];
+    if (!Array.isArray(branches) || branches.length < 2) continue;
+    const parts = branches.map((b) => normalize(b, root, reached, refs, depth + 1).node);
+    if (!parts.every((p) => p !== false && Array.isArray(p.enum) && !hasOtherAssertions(p, 'enum', 'type'))) continue;
+    const values = parts.flatMap((p) => ((p as JsonSchema).enum as unknown[]).filter((v) => ofType(v, (p as JsonSchema).type)));
+    const keys = values.map(valueKey);
+    if (key === 'oneOf' && new Set(keys).size !== keys.length) continue;
+    const { [key]: _values, ...rest } = node;
+    return conjoin(rest, { enum: values.filter((_, i) => keys.indexOf(keys[i]!) === i) });
+  }
+  return node;
+}
+
+/** Whether a JSON value is of a `type` (a name or a list; absent: any). */
+function ofType(value: unknown, type: unknown): boolean {
+  if (type === undefined) return true;
+  const kind = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'object' ? 'object' : (typeof value as string);
+  return [type].flat().some((t) => t === kind || (t === 'integer' && Number.isInteger(value)) || (t === 'number' && kind === 'number'));
+}
+
+/** A branch that takes null and nothing else. */
+const isNull = (p: Node): boolean =>
+  p !== false &&
+  ((p.type === 'null' && !hasOtherAssertions(p, 'type')) ||
+    (Array.isArray(p.enum) &&
+      p.enum.length === 1 &&
+      p.enum[0] === null &&
+      (p.type === undefined || p.type === 'null') &&
+      !hasOtherAssertions(p, 'enum', 'type')));
+
+const typed = (p: JsonSchema): boolean =>
+  typeof p.type === 'string' || (Array.isArray(p.type) && p.type.length > 0 && p.type.every((t) => typeof t === 'string'));
+
+/** Keywords that judge a null too: a branch that carries one cannot take null as a type alone. */
+const REACHES_NULL = new Set(['not', 'if', 'then', 'else', 'allOf', 'anyOf', 'oneOf', '$ref', 'const']);
+
+const hasOtherAssertions = (schema: JsonSchema, ...except: string[]) =>
+  Object.keys(schema).some((k) => !except.includes(k) && !TEXT_KEYWORDS.has(k) && !isAnnotation(k));
 
 const TYPE_ORDER = ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'];
 
@@ -159,6 +211,11 @@ function bounds(node: Node): Node {
   if (node === false) return false;
   const s = { ...node };
   const limit = Number.MAX_SAFE_INTEGER;
+  // Of an inclusive and an exclusive bound on the same side, only the tighter one bounds anything.
+  if (typeof s.minimum === 'number' && typeof s.exclusiveMinimum === 'number')
+    delete s[s.exclusiveMinimum >= s.minimum ? 'minimum' : 'exclusiveMinimum'];
+  if (typeof s.maximum === 'number' && typeof s.exclusiveMaximum === 'number')
+    delete s[s.exclusiveMaximum <= s.maximum ? 'maximum' : 'exclusiveMaximum'];
   if (typeof s.minimum === 'number' && s.minimum <= -limit) delete s.minimum;
   if (typeof s.exclusiveMinimum === 'number' && s.exclusiveMinimum < -limit) delete s.exclusiveMinimum;
   if (typeof s.maximum === 'number' && s.maximum >= limit) delete s.maximum;

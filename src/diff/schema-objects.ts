@@ -4,7 +4,7 @@ import type { JsonSchema } from '../contract/types.js';
 import { memberOf } from '../base/json-object.js';
 import { toolChange } from './change.js';
 import { compareCounts } from './schema-constraints.js';
-import { annotationChange, constraint, emit, type WalkContext } from './schema-context.js';
+import { annotationChange, constraint, emit, withProof, type WalkContext } from './schema-context.js';
 import { accepts, isObject, valueKey } from './schema-keywords.js';
 import { fallback, matches, propertySchema } from './schema-conjoin.js';
 import { normalize } from './schema-normalize.js';
@@ -152,14 +152,16 @@ function comparePropertyNames(b: JsonSchema, a: JsonSchema, closed: boolean, pat
   const at = [...path, 'propertyNames'];
   const declared = [...new Set([...keysOf(b.properties), ...keysOf(a.properties)])];
   const noPatterns = !isObject(b.patternProperties) && !isObject(a.patternProperties);
-  if (
-    closed &&
-    noPatterns &&
-    declared.every((n) => nameAccepted(b.propertyNames, n) === true && nameAccepted(a.propertyNames, n) === true)
-  ) {
-    return [annotationChange(ctx, at, b.propertyNames ?? null, a.propertyNames ?? null)];
-  }
-  return ctx.walk(b.propertyNames, a.propertyNames, at, ctx);
+  const everyDeclared =
+    noPatterns && declared.every((n) => nameAccepted(b.propertyNames, n) === true && nameAccepted(a.propertyNames, n) === true);
+  if (closed && everyDeclared) return [annotationChange(ctx, at, b.propertyNames ?? null, a.propertyNames ?? null)];
+  const changes = ctx.walk(b.propertyNames, a.propertyNames, at, ctx);
+  // An open input: only an undeclared name is refused, which a caller that sends what the schema
+  // declares never sends (the reading docs/verdicts.md gives every input witness).
+  if (ctx.side !== 'input' || !everyDeclared) return changes;
+  return changes.map((c) =>
+    withProof(c, 'every name the schema declares passes both versions of propertyNames, so only a name it does not declare is refused'),
+  );
 }
 
 /** Whether a simple string schema accepts a name; null when the schema uses more than the gate evaluates. */

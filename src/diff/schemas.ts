@@ -4,8 +4,8 @@ import type { ContractTool, JsonSchema } from '../contract/types.js';
 import { changeMeta } from '../findings/codes.js';
 import type { Change } from '../findings/types.js';
 import { pointer, toolChange } from './change.js';
-import { annotationChange, isUnread, markTooComplex, walkContext, type SchemaSide } from './schema-context.js';
-import { constraintKey, isObject } from './schema-keywords.js';
+import { annotationChange, isUnread, markTooComplex, proofOf, walkContext, type SchemaSide } from './schema-context.js';
+import { COMPARED_KEYWORDS, TEXT_KEYWORDS, constraintKey, isAnnotation, isObject } from './schema-keywords.js';
 import { normalForm } from './schema-normal-form.js';
 import { compareSchemaNodes } from './schema-walk.js';
 
@@ -50,7 +50,10 @@ export function diffSchemas(
 /**
  * Tool arguments are always a JSON object. A baseline whose input schema is not an object schema
  * breaks the protocol, so what changed against it is a repair for a person to check: at most a
- * Hold, never breaking. Its root is read as an object schema so that the repair is described.
+ * Hold, never breaking. Its root is read as an object schema so that the repair is described. The
+ * same holds for a baseline schema that is not JSON Schema at all but a validator serialized by
+ * mistake (zod's `{def, type}`): it constrains nothing a client could rely on, so a candidate that
+ * declares its real arguments repairs the contract; whether old calls worked is for a person.
  */
 function inputChanges(
   before: ContractTool,
@@ -58,7 +61,8 @@ function inputChanges(
   walk: (side: SchemaSide, before: JsonSchema, after: JsonSchema) => Change[],
 ): Change[] {
   const changes = walk('input', asArguments(before.inputSchema), asArguments(after.inputSchema));
-  const invalid = before.inputSchema?.type !== 'object';
+  const serialized = serializedMembers(before.inputSchema);
+  const invalid = before.inputSchema?.type !== 'object' || serialized !== null;
   if (!invalid || !changes.some((c) => c.severity !== 'safe')) return changes;
   const shown = changes
     .slice(0, 3)
@@ -70,11 +74,24 @@ function inputChanges(
       'input-schema-repaired',
       before.name,
       ['inputSchema'],
-      before.inputSchema?.type ?? null,
+      serialized ?? before.inputSchema?.type ?? null,
       after.inputSchema?.type ?? null,
       note,
     ),
   ];
+}
+
+/**
+ * The members of a root that constrains nothing (no keyword beside `type`, text and annotations)
+ * yet carries objects under names JSON Schema does not define: a serialized validator. Null for any
+ * other schema, however odd.
+ */
+function serializedMembers(schema: JsonSchema | null): string[] | null {
+  if (!schema) return null;
+  const keys = Object.keys(schema);
+  if (keys.some((k) => k !== 'type' && COMPARED_KEYWORDS.has(k))) return null;
+  const foreign = keys.filter((k) => !COMPARED_KEYWORDS.has(k) && !TEXT_KEYWORDS.has(k) && !isAnnotation(k) && isObject(schema[k]));
+  return foreign.length ? foreign.sort() : null;
 }
 
 const asArguments = (schema: JsonSchema | null): JsonSchema => (schema?.type === undefined ? { ...schema, type: 'object' } : schema);
@@ -90,7 +107,8 @@ function walkOnce(walks: WalkMemo, side: SchemaSide, tool: string, before: JsonS
   const from = work.visited;
   const changes = walk(side, tool, before, after, work);
   const made = changes.map(madeOf);
-  if (made.every((m): m is Made => m !== null && !isUnread(m.change))) walks.set(key, { made, visited: work.visited - from });
+  if (made.every((m): m is Made => m !== null && !isUnread(m.change) && proofOf(m.change) === undefined))
+    walks.set(key, { made, visited: work.visited - from });
   return changes;
 }
 

@@ -2,9 +2,11 @@ import type { ContractTool } from '../contract/types.js';
 import type { Subject } from '../findings/subject.js';
 import type { Change } from '../findings/types.js';
 import { change, pointer } from './change.js';
+import { statedConstraint } from './stated-constraint.js';
+import { steeringCues, steeringSentence, type TextKind } from './steering.js';
 import { suspiciousReasons } from './suspicious.js';
 import { wordDiff } from './word-diff.js';
-import { judgeWording } from './wording.js';
+import { editSize } from './wording.js';
 import { isObject, memberOf } from '../base/json-object.js';
 
 interface Text {
@@ -33,7 +35,12 @@ function textChanges(tool: string, at: string[], before: string | undefined, aft
   const out: Change[] = [];
   const subject: Subject = { kind: 'tool', tool, at };
   // New text (a new tool or parameter) is only checked for injection; "changed" needs an old text.
-  if (before !== undefined && before !== after) out.push(wordingChange('description', subject, before, after));
+  if (before !== undefined && before !== after) {
+    out.push(wordingChange('description', subject, before, after));
+    const rule =
+      at[0] === 'inputSchema' || at.length === 1 ? statedConstraint(before, after, at.length === 1 ? 'description' : 'parameter') : null;
+    if (rule) out.push(change('description-constraint-added', subject, before, after, `"${rule}"`));
+  }
   // Text kept as it was has nothing new to flag (each pattern is held against the old text): a changed
   // tool's unchanged descriptions are not read again.
   const reasons = before === after ? [] : suspiciousReasons(after, before ?? '');
@@ -44,16 +51,30 @@ function textChanges(tool: string, at: string[], before: string | undefined, aft
   return out;
 }
 
+const kindOf = (subject: Subject): TextKind =>
+  subject.kind === 'server' ? 'instructions' : subject.kind === 'tool' && subject.at.length > 1 ? 'parameter' : 'description';
+
 /**
- * A changed text: a rewrite (`*-changed`, judged) or a wording edit (`*-reworded`, reported), by
- * the line in diff/wording.ts. The note says which rule decided, then the word diff.
+ * A changed text: one that newly steers the model (`*-changed`, held) or any other edit (`*-reworded`,
+ * reported), by diff/steering.ts. The note says which cue decided, or the edit's size, then the word diff.
  */
 function wordingChange(kind: 'description' | 'instructions', subject: Subject, before: string | null, after: string | null): Change {
-  const wording = judgeWording(before ?? '', after ?? '');
-  const rewritten = wording.kind === 'rewritten';
-  const code = rewritten ? (`${kind}-changed` as const) : (`${kind}-reworded` as const);
+  const cues = steeringCues(before ?? '', after ?? '', kindOf(subject));
   const shown = wordDiff(before ?? '', after ?? '');
-  return change(code, subject, before, after, `${wording.why[0]!.toUpperCase()}${wording.why.slice(1)}${shown ? `: ${shown}` : '.'}`);
+  const why = cues.length ? steeringSentence(cues) : `${editSize(before ?? '', after ?? '')}; no new instruction to the model`;
+  const code = cues.length ? (`${kind}-changed` as const) : (`${kind}-reworded` as const);
+  return change(code, subject, before, after, `${why}${shown ? `: ${shown}` : '.'}`);
+}
+
+/**
+ * Text where the place had none (a parameter that was there, or the tool itself): held when it steers,
+ * as any text that newly steers is; otherwise a parameter's is `description-added`, reported.
+ */
+function textAdded(tool: ContractTool, at: string[], text: string): Change[] {
+  const subject: Subject = { kind: 'tool', tool: tool.name, at };
+  const cues = steeringCues('', text, kindOf(subject));
+  if (cues.length) return [change('description-changed', subject, null, text, `${steeringSentence(cues)}.`)];
+  return at.length > 1 ? [change('description-added', subject, null, text)] : [];
 }
 
 /** Whether the schema node a description sits on (`at` without its last step) exists in the tool. */
@@ -73,9 +94,8 @@ export function diffText(before: ContractTool, after: ContractTool): Change[] {
   const was = descriptions(before);
   const now = descriptions(after);
   for (const [path, { at, text }] of now) {
-    // A description where the same place had none, on a parameter that was there: guidance added.
-    if (!was.has(path) && at.length > 1 && placeExists(before, at))
-      out.push(change('description-added', { kind: 'tool', tool: after.name, at }, null, text));
+    // A description where the same place had none, on a parameter (or the tool) that was there.
+    if (!was.has(path) && placeExists(before, at)) out.push(...textAdded(after, at, text));
     out.push(...textChanges(after.name, at, was.get(path)?.text, text));
   }
   for (const [path, { at, text }] of was) {

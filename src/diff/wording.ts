@@ -1,29 +1,23 @@
 import { wordHunks, words } from './word-diff.js';
 
 /**
- * The line between a wording edit and a change in what the model is told, for descriptions and
- * server instructions. Set on the published releases in docs/judgements.md and written down in the
- * README ("Wording edits"). An edit is a rewrite (judged: Hold) when any of these holds, and a
- * wording edit (reported, not judged) otherwise:
+ * How much a text edit rewrote, for the text of a tool's result (audit/result-drift.ts). Descriptions
+ * and server instructions are judged by what the edit tells the model instead (diff/steering.ts):
+ * the size of an edit, a changed figure or a directive word gone says nothing of that, and holding on
+ * them held factual edits (docs/verdicts.md, "Text that steers the model"). An edit is a rewrite
+ * when any of these holds, and a wording edit otherwise:
  *
  * 1. **An instruction appears or goes.** The count of any directive word differs between the two
  *    texts: obligations (must, always, should, required), prohibitions (never, do not, cannot),
  *    emphasis (important, critical), preference and scope (prefer, instead, whenever, even
  *    when/if, only, avoid), workflow (first, retry, confirm, ask the user), or a negation of a
- *    verb (`does not`, `isn't`, `no longer`). Counting both texts catches an added rule, a removed
- *    rule and a flipped meaning ("Deletes the file" → "Does not delete the file") alike.
+ *    verb (`does not`, `isn't`, `no longer`).
  * 2. **A figure changes.** A number replaced by another in the same place ("up to 10" → "up to 5").
- * 3. **Text appears or goes.** Instructions where there were none, or none where there were.
+ * 3. **Text appears or goes.**
  * 4. **Much of it is new.** More words inserted or removed than 8 or 30% of the longer text
  *    (whichever is larger), more than 40 words inserted, or a changed middle too large to diff,
  *    unless the edit only adds (at most 2 words out, at most 40 in) in plain words (no link,
- *    markup, mention or code) and no added sentence opens with a command ("Use …", "Send …"):
- *    an explanation appended is wording.
- *
- * So a prefix ("Notion | "), a clarified phrase ("public" → "public or pre-defined"), renamed
- * identifiers (`next_thought_needed` → `nextThoughtNeeded`) and reworded guidance with the same
- * rules are wording; a new "Never read server-side files", a workflow that tells the model to
- * retry, or instructions grown from one line to a page are rewrites.
+ *    markup, mention or code) and no added sentence opens with a command ("Use …", "Send …").
  */
 export type Wording = { kind: 'reworded'; why: string } | { kind: 'rewritten'; why: string };
 
@@ -45,6 +39,17 @@ const DIRECTIVES: [string, RegExp][] = [
 ];
 
 const wordsCount = (n: number) => `${n} word${n === 1 ? '' : 's'}`;
+
+/** The size of an edit, for a change's note: "3 words in, 1 out, of 12", "whitespace only". */
+export function editSize(before: string, after: string): string {
+  if (!words(before).length || !words(after).length) return words(after).length ? 'text where there was none' : 'the text was removed';
+  const hunks = wordHunks(before, after);
+  const longer = Math.max(words(before).length, words(after).length);
+  if (!hunks) return `too large a change to compare word by word (${longer} words)`;
+  let [added, removed] = [0, 0];
+  for (const hunk of hunks) if (!('same' in hunk)) [added, removed] = [added + hunk.added.length, removed + hunk.removed.length];
+  return added + removed ? `${wordsCount(added)} in, ${removed} out, of ${longer}` : 'whitespace only';
+}
 const count = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0;
 
 /** Directive words whose count differs between the texts, with the change ("never +1"). */

@@ -5,7 +5,7 @@ import { AUDIT_RESULT_CODES } from './codes/audit-results.js';
 import { CASE_FAILURE_CODES } from './codes/cases.js';
 import { FEATURE_CODES } from './codes/features.js';
 import { INPUT_CODES } from './codes/input.js';
-import type { Action, ChangeFacts, CodeMeta, FindingMeta, Severity } from './codes/meta.js';
+import type { Action, ChangeFacts, CodeMeta, FindingMeta, Resolves, Severity } from './codes/meta.js';
 import { OUTPUT_CODES } from './codes/output.js';
 import { GOVERNANCE_CODES, RUN_CODES } from './codes/run.js';
 import { RELEASE_CODES, RELEASE_FINDING_CODES } from './codes/release.js';
@@ -80,3 +80,6 @@ export function severityOf(code: ChangeCode, facts: ChangeFacts): Severity {
 /** The facts of a code a check emits; undefined for a code this build does not know (a report of another build). */
 export const findingMeta = (code: string): FindingMeta | undefined =>
   isCode(code) && 'noun' in CODES[code] ? (CODES[code] as FindingMeta) : undefined;
+
+/** The baseline findings a code is the fix of (codes/meta.ts `resolves`): none for most codes. */
+export const resolvesOf = (code: string): Resolves => (isCode(code) && 'resolves' in CODES[code] ? (CODES[code].resolves as Resolves) : {});

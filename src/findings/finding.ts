@@ -6,10 +6,10 @@ import type { Finding } from './types.js';
 /**
  * Where a finding was seen: its side and what it is about (the server when no subject is given),
  * and what the check adds beside the facts: the case whose probe showed it, the place in the result,
- * the client or the role it concerns, and whether it is new.
+ * the client or the role it concerns, whether it is new, and where it comes from in the repository.
  */
 export type Occurrence = Pick<Finding, 'side'> &
-  Partial<Pick<Finding, 'subject' | 'caseId' | 'path' | 'keyword' | 'client' | 'role' | 'regression' | 'direction'>>;
+  Partial<Pick<Finding, 'subject' | 'caseId' | 'path' | 'keyword' | 'client' | 'role' | 'regression' | 'direction' | 'source'>>;
 
 /**
  * Builds a Finding, the only way findings are made: the severity and the message come from the

@@ -4,6 +4,18 @@ import type { Subject } from './subject.js';
 export type Side = 'baseline' | 'candidate';
 
 /**
+ * Where something a person keeps in the repository says what a change, a finding or a case is
+ * about: a case's `id` in its dataset, a tool in a committed snapshot, a role's scope. Recorded when
+ * the file is read, so a format places it without reading any file again.
+ */
+export interface Source {
+  /** Relative to the working directory of the run. */
+  file: string;
+  /** 1-based. */
+  line: number;
+}
+
+/**
  * One difference between the two contracts. Plain data: a saved report renders it again. Its code's
  * facts (severity, default action, message) come from findings/codes; `tool` and `path` are derived
  * from `subject` (findings/subject.ts) and kept for readers of the report.
@@ -23,8 +35,31 @@ export interface Change {
   fingerprint: string;
   /** The instance search's evidence for a schema change (src/witness/): absent on other changes and in older reports. */
   witness?: Witness;
+  /** What the run's results show of an output field's change (diff/observed-outputs.ts): absent on other changes and in older reports. */
+  results?: ResultEvidence;
+  /** Where the baseline's snapshot file writes its subject; absent for a live baseline and in older reports. */
+  source?: Source;
   /** What a second session at the baseline's revision showed, on a change of protocol era (contract/era-check.ts); absent otherwise, and in older reports. */
   eraCheck?: EraCheck;
+}
+
+/**
+ * An output field no longer declared (or no longer required), as the results of its tool held it on
+ * each side. `still-returned`: every candidate result that could hold it does, so it is held, not
+ * rolled back. `only-null`: the baseline's results held it only as null (`never`: not at all) and the
+ * candidate's leave it out, part of a fix for `fixes`: held too. `gone`: the candidate's results lack
+ * it where the baseline's carried a value (or a case reads it, `read`): the break stands. `unseen`:
+ * no result of the tool holds a place for it; judged from the schemas alone.
+ */
+export interface ResultEvidence {
+  outcome: 'still-returned' | 'only-null' | 'gone' | 'unseen';
+  /** Results of the tool answered without an error, on each side. */
+  baseline: number;
+  candidate: number;
+  read?: true;
+  never?: true;
+  /** The finding code the change is part of a fix for (findings/codes `resolves`). */
+  fixes?: string;
 }
 
 /**
@@ -51,7 +86,11 @@ export interface EraCheck {
  * budget without one; `unsearchable`: the schemas cannot be searched, and `note` says why.
  */
 export interface Witness {
-  status: 'found' | 'unconfirmed' | 'unsearchable';
+  /**
+   * `proven`: no instance tells the schemas apart, and `note` says the proof (normal-form equality, a
+   * structural rule, patterns compared as languages); the change is calm. Absent in older reports.
+   */
+  status: 'found' | 'unconfirmed' | 'unsearchable' | 'proven';
   side: 'input' | 'output';
   /** The instance, when found. */
   instance?: unknown;
@@ -95,8 +134,12 @@ export interface LiveAnswer {
   kind: 'result' | 'error' | 'failed';
   /** It reads as input validation (the SDK's "Input validation error", JSON-RPC -32602, pydantic's); on a `result`, an error written as data. */
   validation?: boolean;
-  /** What it said, inert, at most 300 characters. */
-  text: string;
+  /**
+   * What it said, inert, at most 300 characters. The baseline's text is kept only for an error: the
+   * witness is chosen by the candidate's schema, so a result of the baseline is its data, which the
+   * report (read by the pull request's author) must not carry. Absent then.
+   */
+  text?: string;
 }
 
 /**
@@ -130,4 +173,9 @@ export interface Finding {
   path?: string;
   /** The JSON Schema keyword a result failed (`type`, `required`, `enum`…), for structured-content-invalid. */
   keyword?: string;
+  /**
+   * Where it comes from in the repository: the case whose probe showed it, the dataset that scopes
+   * the role, the baseline snapshot's entry for its tool. Absent where none is (and in older reports).
+   */
+  source?: Source;
 }

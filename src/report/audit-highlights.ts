@@ -37,14 +37,39 @@ function counted(findings: Finding[]): { code: Finding['code']; count: number; w
 export const fixedCounts = (report: Report) =>
   counted(report.audit.findings.filter((f) => f.side === 'baseline' && f.direction === 'fixed'));
 
-/** The candidate's findings that the baseline had too, by code: what a release has not fixed yet. */
-export function stillSentence(report: Report): string | null {
-  const still = counted(report.audit.findings.filter((f) => f.side === 'candidate' && f.direction === 'still' && !informational(f)));
-  return still.length ? `Still there: ${still.map((s) => s.words).join(', ')}.` : null;
-}
+/** The most tools a standing names; the rest are counted. */
+const TOOLS_NAMED = 8;
 
-/** "Fixed in this release: 7 hidden next-page signals, 1 error not flagged." or null. */
-export function fixedSentence(report: Report): string | null {
-  const fixed = fixedCounts(report);
-  return fixed.length ? `Fixed in this release: ${fixed.map((f) => f.words).join(', ')}.` : null;
+/**
+ * Where the release leaves what the model sees, in the order a reviewer of a fix wants it: what it
+ * fixed, what it newly gets wrong, and what it has not fixed yet. Each is one sentence, its findings
+ * counted by code with their nouns, then how many findings on how many tools, the first few named.
+ * Empty standings are left out; an older report without directions has none.
+ */
+export function standings(report: Report): { kind: 'fixed' | 'new' | 'still'; sentence: string }[] {
+  const findings = report.audit.findings;
+  const groups = [
+    { kind: 'fixed', label: 'Fixed in this release', of: findings.filter((f) => f.side === 'baseline' && f.direction === 'fixed') },
+    {
+      kind: 'new',
+      label: 'New in this release',
+      of: findings.filter((f) => f.side === 'candidate' && f.direction === 'new' && !informational(f)),
+    },
+    {
+      kind: 'still',
+      label: 'Still there',
+      of: findings.filter((f) => f.side === 'candidate' && f.direction === 'still' && !informational(f)),
+    },
+  ] as const;
+  return groups
+    .filter((g) => g.of.length)
+    .map(({ kind, label, of }) => {
+      const tools = [...new Set(of.map((f) => f.tool).filter((t): t is string => !!t))].sort();
+      const named = tools.slice(0, TOOLS_NAMED).join(', ') + (tools.length > TOOLS_NAMED ? `, and ${tools.length - TOOLS_NAMED} more` : '');
+      const on = tools.length ? ` on ${countedWords(tools.length, ['tool', 'tools'])} (${named})` : '';
+      const byCode = counted(of)
+        .map((c) => c.words)
+        .join(', ');
+      return { kind, sentence: `${label}: ${byCode}. ${countedWords(of.length, ['finding', 'findings'])}${on}.` };
+    });
 }

@@ -1,8 +1,9 @@
-import { renderBundleMarkdown, renderBundleText } from '../bundle/render.js';
-import type { BundleSummary } from '../bundle/summary.js';
 import { jsonInert } from '../base/inert.js';
 import { redactAll } from '../base/secrets.js';
+import { renderBundleMarkdown, renderBundleText } from './bundle-render.js';
+import type { BundleSummary } from './bundle-summary.js';
 import { renderChangelog } from './changelog.js';
+import { renderCheckRun } from './check-run.js';
 import { renderHistoryHtml } from './history/html.js';
 import { renderHistoryMarkdown, renderHistoryText } from './history/render.js';
 import type { History } from './history/runs.js';
@@ -12,6 +13,7 @@ import { renderMarkdown } from './markdown.js';
 import { renderSarif } from './sarif.js';
 import { colours, plain, renderText } from './text.js';
 import type { Report } from './types.js';
+import { renderWorkflowCommands } from './workflow-commands.js';
 
 /**
  * The output formats, in one table: what `--format` accepts, what each renders for each kind of
@@ -29,6 +31,14 @@ export interface RenderOptions {
   approveLabel?: string;
   /** Markdown of a report: a link to the run that wrote it. */
   reportLink?: string;
+  /**
+   * Formats that place findings beside the code (workflow annotations, a check run): where the run's
+   * working directory sits in the repository, posix and relative to its root, since the report
+   * names files from the former and GitHub from the latter. '' (the default): the same folder.
+   */
+  sourceRoot?: string;
+  /** A check run: the commit it is for (`head_sha`); left out when not given. */
+  headSha?: string;
 }
 
 export type DocumentKind = 'report' | 'bundle' | 'history';
@@ -86,6 +96,18 @@ export const FORMATS = {
     report: (r) => renderChangelog(redactAll(r)),
     bundle: perServer('changelog'),
     history: perRun('changelog'),
+  },
+  'workflow-annotations': {
+    help: 'GitHub Actions workflow commands, at the lines of datasets and snapshots',
+    report: (r, o) => renderWorkflowCommands(r, o.sourceRoot),
+    bundle: perServer('workflow-annotations'),
+    history: perRun('workflow-annotations'),
+  },
+  'check-run': {
+    help: 'a GitHub check run (JSON), annotated at the lines of datasets and snapshots',
+    report: (r, o) => renderCheckRun(r, o),
+    bundle: perServer('check-run'),
+    history: perRun('check-run'),
   },
 } as const satisfies Record<string, FormatSpec>;
 

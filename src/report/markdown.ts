@@ -1,10 +1,11 @@
 import { protocolLabel } from './protocol-label.js';
 import type { Change } from '../findings/types.js';
 import { inert, markdownCode, markdownText } from '../base/inert.js';
-import { fixedSentence, auditHighlights, stillSentence } from './audit-highlights.js';
+import { auditHighlights, standings } from './audit-highlights.js';
 import { featureRows } from './feature-rows.js';
 import { passRateText } from './case-tally.js';
 import { fallbackLine } from './side.js';
+import { runNotes } from './run-notes.js';
 import type { Report, SideReport } from './types.js';
 
 /** The hidden line that marks the gate's PR comment, so a later run updates it instead of adding one. */
@@ -13,12 +14,16 @@ export const STICKY_MARKER = '<!-- mcp-gate:report -->';
 const MARKDOWN_BUDGET = 60_000;
 
 export const VERDICT_ICON = { Promote: '✅', Hold: '⚠️', Rollback: '⛔' } as const;
+const STANDING_ICON = { fixed: '✅', new: '🆕', still: '⏳' } as const;
+/** A group of changes longer than this is folded: a fix release's long tables come after what it fixed, closed. */
+const OPEN_ROWS = 10;
 /** The longest server text a cell shows (a tool name can be 70 KB); the report keeps it whole. */
 const CELL_CHARACTERS = 300;
 /** Text in markdown prose or a table cell: one line, clipped, and nothing GitHub would act on (see src/base/inert.ts). */
-const clip = (text: string) =>
-  text.length > CELL_CHARACTERS ? `${[...text.slice(0, CELL_CHARACTERS + 1)].slice(0, CELL_CHARACTERS).join('')}…` : text;
+const clip = (text: string, max = CELL_CHARACTERS) => (text.length > max ? `${[...text.slice(0, max + 1)].slice(0, max).join('')}…` : text);
 export const cell = (text: string): string => markdownText(clip(text));
+/** A Fixed / New / Still there line names up to eight tools beside its counts: longer than a cell, still bounded. */
+const standingLine = (text: string): string => markdownText(clip(text, 1_500));
 const code = (text: string): string => markdownCode(clip(text));
 const short = (hash: string | null) => (hash ? markdownCode(hash.replace(/^sha256:/, '').slice(0, 12)) : '-');
 
@@ -46,6 +51,10 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
     `## ${VERDICT_ICON[decision.verdict]} mcp-gate: **${decision.verdict}**${approved}: ${cell(b.profile)} → ${cell(c.profile)}${reasons ? ` — ${reasons}` : ''}`,
   );
   head.push('');
+  // Fix first: what the release fixed, broke and left, before the reasons and any table of changes.
+  const standing = standings(report);
+  for (const s of standing) head.push(`- ${STANDING_ICON[s.kind]} ${standingLine(s.sentence)}`);
+  if (standing.length) head.push('');
   if (decision.staleApproval) head.push('> [!WARNING]', `> ${cell(decision.staleApproval.message)}`, '');
   for (const r of decision.reasons) head.push(`- **${r.action}** ${markdownCode(r.code)} (${r.count}): ${cell(r.message)}`);
   if (!decision.reasons.length) head.push('- No finding asks for Hold or Rollback.');
@@ -64,6 +73,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   ];
   if (report.policy?.error)
     fixed.unshift('', `> [!WARNING]\n> The gate's own config and datasets were not compared with the base: ${cell(report.policy.error)}`);
+  for (const note of runNotes(report).reverse()) fixed.unshift('', `> [!NOTE]\n> ${cell(note)}`);
   if (options.reportLink)
     fixed.push('', `The full report (JSON, and an HTML page to open in a browser) is in [this run's artifacts](${options.reportLink}).`);
   // The whole body is budgeted. The head (verdict and reasons, one line per code, every cell
@@ -139,7 +149,7 @@ function changeSection(changes: Change[], budget: number, reportLink?: string): 
     if (!rows.length) continue;
     out.push(
       '',
-      `<details${severity === 'breaking' ? ' open' : ''}><summary>${group.length} ${severity} change${group.length === 1 ? '' : 's'}</summary>`,
+      `<details${severity === 'breaking' && group.length <= OPEN_ROWS ? ' open' : ''}><summary>${group.length} ${severity} change${group.length === 1 ? '' : 's'}</summary>`,
       '',
     );
     out.push('| code | tool | path | change |', '|---|---|---|---|', ...rows, '', '</details>');
@@ -184,14 +194,11 @@ function roleSection(report: Report): string[] {
   return out;
 }
 
+/** The new findings themselves (what was fixed, new and still there is counted at the top). */
 function auditSection(report: Report): string[] {
   const audit = auditHighlights(report);
-  const fixed = fixedSentence(report);
-  if (!audit.regressions && !audit.preexisting && !fixed) return [];
+  if (!audit.regressions && !audit.preexisting) return [];
   const out = ['', '### What the model sees', ''];
-  if (fixed) out.push(`- ✅ ${cell(fixed)}`);
-  const still = fixed ? stillSentence(report) : null;
-  if (still) out.push(`- ${cell(still)}`);
   for (const f of audit.shown) out.push(`- ${markdownCode(f.code)}: ${cell(f.message)}`);
   out.push(`- ${audit.regressions} new on the candidate, ${audit.preexisting} shared with the baseline (reported, not judged).`);
   return out;
@@ -219,7 +226,7 @@ function serverSection(b: SideReport, c: SideReport): string[] {
 const started = (s: SideReport): string =>
   s.retried
     ? cell(
-        `${s.available ? 'on the second try' : 'twice, failing both times'}; the first start failed (${s.retried.phase}: ${s.retried.message})`,
+        `${s.available ? (s.retried.alone ? 'on the third try, alone' : 'on the second try') : s.retried.alone ? 'three times, the last alone, failing each time' : 'twice, failing both times'}; the first start failed (${s.retried.phase}: ${s.retried.message})`,
       )
     : 'first try';
 

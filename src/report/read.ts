@@ -1,11 +1,18 @@
-import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
+import { readRegularFile, UnreadableFile } from '../base/bounded-read.js';
 import { InputError } from '../base/problems.js';
 import { validator } from '../base/validators.js';
 import { onTool, SERVER, type Subject } from '../findings/subject.js';
 import type { Change } from '../findings/types.js';
 import type { Report } from './types.js';
 import { unescapeSegment } from '../base/json-pointer.js';
+import { MAX_REPORT_BYTES } from './trim.js';
+
+/**
+ * The most a saved report is read at: four times the bound a run writes (report/trim.ts), since a
+ * diff alone past that bound is still written whole. A file in `reports/` may come from a pull request.
+ */
+export const MAX_READ_BYTES = 4 * MAX_REPORT_BYTES;
 
 /** Validates a value against schemas/report.schema.json; returns the problems as text. */
 export function reportProblems(value: unknown): string[] {
@@ -14,16 +21,25 @@ export function reportProblems(value: unknown): string[] {
   return (validate.errors ?? []).slice(0, 10).map((e) => `${e.instancePath || '/'}: ${e.message ?? e.keyword}`);
 }
 
-/** Reads a saved report. Anything that is not a valid report (of a version this build reads) is an InputError. */
+/**
+ * Reads a saved report: a regular file (or a link to one) of at most MAX_READ_BYTES. Anything that
+ * is not a valid report (of a version this build reads), a FIFO or a device among them, is an InputError.
+ */
 export function readReport(file: string, cwd: string): Report {
   const display = relative(cwd, resolve(cwd, file)) || file;
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(resolve(cwd, file), 'utf8'));
+    value = JSON.parse(readRegularFile(resolve(cwd, file), MAX_READ_BYTES));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why =
-      code === 'ENOENT' ? 'file not found' : error instanceof SyntaxError ? `not JSON: ${error.message}` : (error as Error).message;
+      code === 'ENOENT'
+        ? 'file not found'
+        : error instanceof UnreadableFile
+          ? `not read: it ${error.message}`
+          : error instanceof SyntaxError
+            ? `not JSON: ${error.message}`
+            : (error as Error).message;
     throw new InputError([{ file: display, line: null, path: '', message: why }]);
   }
   const version = (value as { schemaVersion?: unknown } | null)?.schemaVersion;

@@ -1,10 +1,11 @@
 import { protocolLabel } from './protocol-label.js';
 import { crashExcerpt } from '../base/error-text.js';
 import { inert, inertLines } from '../base/inert.js';
-import { fixedSentence, auditHighlights, stillSentence } from './audit-highlights.js';
+import { auditHighlights, standings } from './audit-highlights.js';
 import { featureRows } from './feature-rows.js';
 import { passRateText } from './case-tally.js';
 import { fallbackLine } from './side.js';
+import { runNotes } from './run-notes.js';
 import type { Report, SideReport } from './types.js';
 
 export interface TextStyle {
@@ -32,6 +33,7 @@ export function renderText(report: Report, style: TextStyle = plain, reportPath:
   if (skipped.length) lines.push('', style.bold('Cases skipped (not run, not failed)'), ...skipped.map((line) => style.dim(line)));
   lines.push(...auditSection(report, style));
   for (const side of [b, c]) lines.push(...sideTrouble(side === b ? 'Baseline' : 'Candidate', side, style));
+  for (const note of runNotes(report)) lines.push('', style.yellow(`Note: ${inert(note)}`));
   lines.push(...roleSection(report, style));
   if (report.policy?.error) lines.push('', style.yellow(`Policy not checked: ${inert(report.policy.error)}`));
   lines.push('', ...decisionSection(report, style));
@@ -45,7 +47,11 @@ function headSection(report: Report, style: TextStyle): string[] {
   const protocol = (s: SideReport) => (s.server.protocolVersion ? `, protocol ${inert(protocolLabel(s.server))}` : '');
   const server = (s: SideReport) =>
     s.server.name ? inert(`${s.server.name} ${s.server.version ?? ''}`.trim()) + protocol(s) : s.available ? 'unknown' : 'unavailable';
-  const lines = [style.bold('mcp-gate contract promotion')];
+  // Fix first: the verdict, then what the release fixed, broke and left, before any detail.
+  const lines = [`${style.bold('mcp-gate contract promotion:')} ${verdictColour(report, style)(style.bold(report.decision.verdict))}`];
+  const colour = { fixed: style.green, new: style.yellow, still: (t: string) => t };
+  for (const s of standings(report)) lines.push(`  ${colour[s.kind](inert(s.sentence))}`);
+  lines.push('');
   if (report.server) lines.push(`  server     ${inert(report.server)} (one server of a bundle)`);
   lines.push(`  baseline   ${inert(b.profile)} (${b.transport}, ${server(b)})`);
   lines.push(`  candidate  ${inert(c.profile)} (${c.transport}, ${server(c)})`);
@@ -85,16 +91,12 @@ function diffSection({ diff, release }: Report, style: TextStyle): string[] {
   return lines;
 }
 
-/** What the model sees: what the candidate fixed, its new findings, and the tool definitions' cost. */
+/** What the model sees: the candidate's new findings (counted at the top with the fixed ones), and the tool definitions' cost. */
 function auditSection(report: Report, style: TextStyle): string[] {
   const lines: string[] = [];
   const audit = auditHighlights(report);
-  const fixed = fixedSentence(report);
-  const still = fixed ? stillSentence(report) : null;
-  if (audit.regressions || audit.preexisting || fixed) {
+  if (audit.regressions || audit.preexisting) {
     lines.push('', style.bold('What the model sees'));
-    if (fixed) lines.push(`  ${style.green(fixed)}`);
-    if (still) lines.push(`  ${still}`);
     for (const f of audit.shown) lines.push(`  ${f.code}: ${inert(f.message)}`);
     if (audit.regressions > audit.shown.length)
       lines.push(style.dim(`  ... ${audit.regressions - audit.shown.length} more regressions in the report`));
@@ -116,10 +118,12 @@ function auditSection(report: Report, style: TextStyle): string[] {
 function sideTrouble(name: string, side: SideReport, style: TextStyle): string[] {
   const lines: string[] = [];
   const first = side.retried ? `${side.retried.phase}: ${inert(side.retried.message)}` : '';
-  if (side.retried && !side.error) lines.push('', style.yellow(`${name} started on the second try; the first start failed (${first})`));
+  const tries = side.retried?.alone ? 'on the third try, alone (the other side stopped)' : 'on the second try';
+  if (side.retried && !side.error) lines.push('', style.yellow(`${name} started ${tries}; the first start failed (${first})`));
   if (side.error) {
     lines.push('', style.red(`${name} unavailable (${side.error.phase}): ${inert(side.error.message)}`));
-    if (side.retried) lines.push(style.red(`  started twice; the first start failed too (${first})`));
+    const times = side.retried?.alone ? 'three times, the last alone (the other side stopped)' : 'twice';
+    if (side.retried) lines.push(style.red(`  started ${times}; the first start failed too (${first})`));
     if (side.fallback) lines.push(style.yellow(`  ${inert(fallbackLine(side.fallback))}`));
   }
   // The crash's first error line, then its last lines: a stack's end alone hides the reason.
@@ -128,12 +132,16 @@ function sideTrouble(name: string, side: SideReport, style: TextStyle): string[]
 }
 
 /** The verdict, any approval, and each reason behind it. */
-function decisionSection({ decision }: Report, style: TextStyle): string[] {
-  const verdictColour = decision.verdict === 'Promote' ? style.green : decision.verdict === 'Hold' ? style.yellow : style.red;
+const verdictColour = ({ decision }: Report, style: TextStyle) =>
+  decision.verdict === 'Promote' ? style.green : decision.verdict === 'Hold' ? style.yellow : style.red;
+
+function decisionSection(report: Report, style: TextStyle): string[] {
+  const { decision } = report;
+  const colourOf = verdictColour(report, style);
   const approval = decision.approval
     ? ` (approved by label "${inert(decision.approval.label)}"; the gate said ${decision.approval.verdictBefore})`
     : '';
-  const lines = [`${style.bold('Decision:')} ${verdictColour(style.bold(decision.verdict))}${approval}`];
+  const lines = [`${style.bold('Decision:')} ${colourOf(style.bold(decision.verdict))}${approval}`];
   if (decision.staleApproval) lines.push(style.yellow(`  ${inert(decision.staleApproval.message)}`));
   for (const reason of decision.reasons) lines.push(`  - [${reason.action}] ${reason.code}: ${inert(reason.message)}`);
   if (!decision.reasons.length) lines.push('  - no finding asks for Hold or Rollback');

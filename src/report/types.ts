@@ -5,7 +5,7 @@ import type { Decision } from '../decide/decide.js';
 import type { ReleaseCheck } from '../decide/version-bump.js';
 import type { DiffSummary } from '../diff/summary.js';
 import type { Audit } from '../audit/index.js';
-import type { Change } from '../findings/types.js';
+import type { Change, Side } from '../findings/types.js';
 import type { RoleReport } from '../roles/breakdown.js';
 import type { PolicyDrift } from '../config/policy-drift.js';
 import type { Containment } from '../connect/containment.js';
@@ -23,7 +23,7 @@ export interface SideReport {
    * ended) and it was started once more, after the other side: why the first start failed. The
    * side is available when the second start worked. Absent in reports of older builds.
    */
-  retried?: { phase: string; message: string };
+  retried?: { phase: string; message: string; alone?: boolean };
   /** The baseline only: what stood in for it when its server could not start (the profile's `fallback`). */
   fallback?: BaselineFallback;
   server: ServerIdentity;
@@ -52,6 +52,12 @@ export interface RunEnvironment {
    * the gate started no server (snapshots, remote servers).
    */
   containment: Containment | null;
+  /**
+   * The pair's profiles that ran from a git baseline's built tree that no mount namespace kept
+   * read-only (`containment.baselineTrees` is `copied`): each from a checked copy of its own, which
+   * a server of the same user could still write. Absent when there is none, and in older reports.
+   */
+  unprotectedTrees?: string[];
 }
 
 export interface Report {
@@ -71,6 +77,12 @@ export interface Report {
   /** Results and surface findings per role (see roles/breakdown.ts). Absent in reports of older builds. */
   roles?: RoleReport[];
   decision: Decision;
+  /**
+   * Set when the sides could not run at once: `side` failed to start while the other ran (twice;
+   * `failed` is the second time) and started alone, so each side was started, read, replayed and
+   * sent its witnesses in turn. Absent when they ran at once, and in reports of older builds.
+   */
+  sidesInTurn?: { side: Side; failed: { phase: string; message: string } };
   /** The gate's own config and datasets compared with the change's base (`--policy-base`); absent when not asked. */
   policy?: PolicyDrift;
   /** Absent in reports of builds before containment was reported. */

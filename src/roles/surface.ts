@@ -39,17 +39,19 @@ export function roleFindings(role: RoleDefinition, baseline: Contract, candidate
   const before = surfaceView(role, baseline);
   const after = surfaceView(role, candidate);
   const findings: Finding[] = [];
+  // Where the dataset scopes the role: where a person changes the allowlist or the cap.
+  const scope = role.surface.source ? { source: role.surface.source } : {};
   if (role.surface.allowedTools) {
     const exposedBefore = new Set(baseline.tools.map((t) => t.name));
     for (const tool of after.outside) {
       const old = exposedBefore.has(tool);
-      const at = { side: 'candidate', subject: onTool(tool), role: role.name, regression: !old } as const;
+      const at = { side: 'candidate', subject: onTool(tool), role: role.name, regression: !old, ...scope } as const;
       findings.push(finding('role-surface-leak', { tool, role: role.name, exposedBefore: old }, at));
     }
   }
   const cap = role.surface.maxDestructiveTools;
   if (cap !== null && after.destructive.length > cap) {
-    const at = { side: 'candidate', role: role.name, regression: after.destructive.length > before.destructive.length } as const;
+    const at = { side: 'candidate', role: role.name, regression: after.destructive.length > before.destructive.length, ...scope } as const;
     findings.push(finding('role-destructive-limit', { role: role.name, destructive: after.destructive, cap }, at));
   }
   return findings;

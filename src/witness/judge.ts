@@ -42,6 +42,10 @@ export interface Judge {
   refusal(): string;
   /** Where in the last instance judged that error is: a JSON Pointer ('' for the whole instance). */
   refusedAt(): string;
+  /** The keyword of that error (`maximum`, `type`, `required`, `anyOf`…). */
+  refusedBy(): string;
+  /** The member that error names, if any: a required one missing, an additional one sent. */
+  refusedName(): string | undefined;
 }
 
 const OPTIONS: Options = {
@@ -110,6 +114,8 @@ export function judgeOf(schema: JsonSchema): Judge | string {
     },
     refusal: () => sentence(validate.errors?.[0]),
     refusedAt: () => validate.errors?.[0]?.instancePath ?? '',
+    refusedBy: () => validate.errors?.[0]?.keyword ?? '',
+    refusedName: () => nameOf(validate.errors?.[0]),
   };
 }
 
@@ -123,6 +129,12 @@ function compile(schema: JsonSchema, dialect: Dialect, hasId: boolean): Validate
   } catch (error) {
     return `ajv cannot compile it: ${error instanceof Error ? error.message : String(error)}`;
   }
+}
+
+function nameOf(error: ErrorObject | undefined): string | undefined {
+  const params = (error?.params ?? {}) as Record<string, unknown>;
+  const named = params.missingProperty ?? params.additionalProperty ?? params.unevaluatedProperty;
+  return typeof named === 'string' ? named : undefined;
 }
 
 function sentence(error: ErrorObject | undefined): string {

@@ -9,8 +9,11 @@ export interface WitnessBudget {
 }
 
 export type WitnessOutcome =
-  /** `at`: where in the instance the refusing schema's first error is, as a JSON Pointer. */
-  | { kind: 'found'; instance: unknown; refusal: string; at: string; tried: number }
+  /**
+   * `at`: where in the instance the refusing schema's first error is, as a JSON Pointer; `keyword`:
+   * its keyword; `name`: the member it names (a required one missing, an additional one sent).
+   */
+  | { kind: 'found'; instance: unknown; refusal: string; at: string; keyword: string; name?: string; tried: number }
   /**
    * `barren`: the search built no instance that the accepting schema takes, or none that reached a
    * focus location, so finding nothing proves nothing.
@@ -31,5 +34,10 @@ export interface WitnessOptions {
    * a value a command line reads as an option). They still seed mutations, so a witness without
    * them can be found from them.
    */
-  spare?: (instance: unknown, at: string) => boolean;
+  spare?: (instance: unknown, at: string, keyword: string, name: string | undefined) => boolean;
+  /**
+   * Values to try first at an instance path, before the search's own (diff/confirm-hints.ts: words
+   * that tell two patterns apart, found by comparing them as languages).
+   */
+  hints?: { path: string[]; values: unknown[] }[];
 }

@@ -15,6 +15,7 @@ export const DEFAULT_WITNESS_BUDGET: WitnessBudget = { instances: 2000, nodes: 2
  * same outcome and the same witness.
  */
 export function findWitness(accept: JsonSchema, refuse: JsonSchema, options: WitnessOptions): WitnessOutcome {
+  if (options.work) options.work.searches++;
   const work = new Work(options.budget.nodes, options.work);
   const readers = [accept, refuse].map((s) => new SchemaReader(s, dialectOf(s), work)) as [SchemaReader, SchemaReader];
   for (const [i, reader] of readers.entries()) {

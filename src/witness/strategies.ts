@@ -99,7 +99,7 @@ export class Search {
     const [accept, refuse] = this.judges;
     if (!accept.accepts(instance)) return;
     if (this.valid.length < 400) this.valid.push(instance);
-    if (!refuse.accepts(instance) && !this.options.spare?.(instance, refuse.refusedAt()))
+    if (!refuse.accepts(instance) && !this.options.spare?.(instance, refuse.refusedAt(), refuse.refusedBy(), refuse.refusedName()))
       this.witness = { instance, refusal: refuse.refusal() };
   }
 
@@ -107,7 +107,7 @@ export class Search {
    * The witness with whatever it can lose removed (properties, items), so it shows the difference
    * and little else. Each attempt is judged and counted; the budget bounds this too.
    */
-  private shrink(instance: unknown): { instance: unknown; refusal: string; at: string } {
+  private shrink(instance: unknown): { instance: unknown; refusal: string; at: string; keyword: string; name?: string } {
     const [accept, refuse] = this.judges;
     let current = instance;
     let shrunk = true;
@@ -118,7 +118,11 @@ export class Search {
         const smaller = editAt(current, path, ABSENT);
         if (smaller === ABSENT) continue;
         this.tried++;
-        if (accept.accepts(smaller) && !refuse.accepts(smaller) && !this.options.spare?.(smaller, refuse.refusedAt())) {
+        if (
+          accept.accepts(smaller) &&
+          !refuse.accepts(smaller) &&
+          !this.options.spare?.(smaller, refuse.refusedAt(), refuse.refusedBy(), refuse.refusedName())
+        ) {
           current = smaller;
           shrunk = true;
           break;
@@ -126,7 +130,14 @@ export class Search {
       }
     }
     refuse.accepts(current);
-    return { instance: current, refusal: refuse.refusal(), at: refuse.refusedAt() };
+    const name = refuse.refusedName();
+    return {
+      instance: current,
+      refusal: refuse.refusal(),
+      at: refuse.refusedAt(),
+      keyword: refuse.refusedBy(),
+      ...(name !== undefined && { name }),
+    };
   }
 
   /** Whole instances from each schema's boundaries, under several choices of branches. */
@@ -213,8 +224,11 @@ export class Search {
         const choose = chooser(0, this.rng);
         return [maker.candidates(direct, choose, true), ...spread.map((n) => maker.candidates([n], choose, false))];
       });
-      // In turns, so that each subschema's first values (a branch's, a `not`'s) come before any list's tail.
-      values = dedupe([...interleave(lists), ...GENERIC]).slice(0, VALUES_PER_LOCATION);
+      // The asker's hints first; then in turns, so that each subschema's first values (a branch's, a
+      // `not`'s) come before any list's tail.
+      const hinted = (this.options.hints ?? []).filter((h) => pathKey(h.path.map((s) => (s === '*' ? '0' : s))) === pathKey(path));
+      const first = hinted.flatMap((h) => h.values);
+      values = dedupe([...first, ...interleave(lists), ...GENERIC]).slice(0, VALUES_PER_LOCATION + first.length);
       this.valuesAt.set(key, values);
     }
     return values;

@@ -1,7 +1,7 @@
 import { Ajv } from 'ajv';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BundleSummary } from '../../src/bundle/summary.js';
+import type { BundleSummary } from '../../src/report/bundle-summary.js';
 import { ROOT } from './cli.js';
 
 const validate = new Ajv({ allErrors: true, strict: false, validateFormats: false }).compile(

@@ -1,5 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildContract } from '../../src/contract/normalize.js';
+import type { Contract } from '../../src/contract/types.js';
 import { ROOT } from './cli.js';
 
 /** A tool as a recorded release listed it. */
@@ -26,4 +28,49 @@ export function consecutiveReleases(): [before: RawTool[], after: RawTool[]][] {
       out.push([older, newer], [newer, older]);
     }
   return out;
+}
+
+/** A recorded release as the gate reads it, with its package and version. */
+export interface RecordedRelease {
+  pkg: string;
+  version: string;
+  contract: Contract;
+}
+
+/**
+ * Each pair of consecutive recorded versions of a package, oldest first, in semver order (the
+ * recordings have no pre-releases): what `mcp-gate run` compares when the newer one ships.
+ */
+export function recordedPairs(): [before: RecordedRelease, after: RecordedRelease][] {
+  const dir = join(ROOT, 'test/fixtures/releases');
+  const byPackage = new Map<string, RecordedRelease[]>();
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
+    const recorded = JSON.parse(readFileSync(join(dir, file), 'utf8')) as {
+      package: string;
+      version: string;
+      serverInfo?: { name?: string; version?: string };
+      instructions?: string;
+      tools: unknown[];
+    };
+    const server = {
+      name: recorded.serverInfo?.name ?? null,
+      version: recorded.serverInfo?.version ?? null,
+      protocolVersion: null,
+      instructions: recorded.instructions ?? null,
+    };
+    const contract = buildContract(server, recorded.tools, { pages: 1, durationMs: 0, errors: [] });
+    byPackage.set(recorded.package, [
+      ...(byPackage.get(recorded.package) ?? []),
+      { pkg: recorded.package, version: recorded.version, contract },
+    ]);
+  }
+  const numbers = (v: string) => v.split('.').map(Number);
+  const order = (a: RecordedRelease, b: RecordedRelease) => {
+    const [x, y] = [numbers(a.version), numbers(b.version)];
+    for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+    return 0;
+  };
+  return [...byPackage.values()].flatMap((releases) =>
+    releases.sort(order).flatMap((r, i, all) => (i ? [[all[i - 1]!, r] as [RecordedRelease, RecordedRelease]] : [])),
+  );
 }

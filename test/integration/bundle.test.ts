@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { BundleSummary } from '../../src/bundle/summary.js';
+import type { BundleSummary } from '../../src/report/bundle-summary.js';
 import { comparable, readBundleFile } from '../helpers/bundle.js';
 import { ROOT, runCli, type CliResult } from '../helpers/cli.js';
 import { processesMatching } from '../helpers/processes.js';

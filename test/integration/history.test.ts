@@ -1,4 +1,5 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -128,6 +129,35 @@ describe('mcp-gate history over real saved reports', () => {
     expect(stderr).toMatch(/future\.json: schemaVersion: is 2; this mcp-gate reads report schemaVersion 1/);
     expect(stderr).toContain('3 files are not readable reports');
   });
+
+  // A pull request can commit either under reports/: before, the FIFO blocked for ever and the
+  // link to /dev/zero grew the gate to 16.8 GB, too busy reading to take a SIGTERM.
+  it.runIf(process.platform !== 'win32')(
+    'reads regular files only: a FIFO and a link to /dev/zero are named and skipped (exit 3), a link to a report is read, and show refuses each',
+    async () => {
+      const mixed = mkdtempSync(join(tmpdir(), 'mcp-gate-history-'));
+      writeFileSync(join(mixed, 'run.json'), JSON.stringify(reports[0]));
+      symlinkSync(join(mixed, 'run.json'), join(mixed, 'link.json'));
+      execFileSync('mkfifo', [join(mixed, 'pipe.json')]);
+      symlinkSync('/dev/zero', join(mixed, 'zero.json'));
+      // Sparse: past the bound a report is read at (4 × 32 MiB) without taking the disk space.
+      writeFileSync(join(mixed, 'zzz-huge.json'), '');
+      truncateSync(join(mixed, 'zzz-huge.json'), 128 * 1024 * 1024 + 1);
+      const result = await runCli(['history', mixed, '--format', 'json'], { cwd: dir, timeoutMs: 15_000 });
+      expect(result.code).toBe(3);
+      const history = JSON.parse(result.stdout) as History;
+      expect(history.runs.map((r) => r.file.split('/').pop()).sort()).toEqual(['link.json', 'run.json']);
+      expect(history.unreadable.map((u) => u.file.split('/').pop())).toEqual(['pipe.json', 'zero.json', 'zzz-huge.json']);
+      expect(result.stderr).toMatch(/pipe\.json: not read: it is a FIFO \(named pipe\), not a regular file/);
+      expect(result.stderr).toMatch(/zero\.json: not read: it is a symbolic link to a character device, not a regular file/);
+      expect(result.stderr).toMatch(/zzz-huge\.json: not read: it is larger than 134217728 bytes/);
+      for (const name of ['pipe.json', 'zero.json']) {
+        const shown = await runCli(['show', join(mixed, name)], { cwd: mixed, timeoutMs: 15_000 });
+        expect([shown.code, shown.stdout]).toEqual([3, '']);
+        expect(shown.stderr).toContain(`${name}: not read: it is `);
+      }
+    },
+  );
 
   it('refuses a folder that does not exist (exit 3) and says what to pass', async () => {
     const result = await runCli(['history', 'no-such-folder'], { cwd: dir });

@@ -74,3 +74,64 @@ describe("the write-ups' lessons a second call or a second release shows (issue 
     expect(same.decision.verdict).toBe('Promote');
   });
 });
+
+describe('the lessons the gate missed before (docs/writeups-lessons.md)', () => {
+  it('v1 -> v2: no instructions, an unbounded limit, excerpts without the query, orders in the text, an unlisted tool in any form', async () => {
+    const report = await gate('v1', 'v2');
+    const codes = (code: string) => of(report, code);
+    expect(codes('instructions-missing')).toEqual([['candidate', undefined, null, 'new']]);
+    expect(codes('list-limit-unbounded')).toEqual([['candidate', undefined, 'search_notes', 'new']]);
+    expect(codes('search-excerpt-misses-query')).toEqual([['candidate', 'LS-search', 'search_notes', 'new']]);
+    expect(codes('result-text-suspicious')).toEqual([['candidate', 'LS-owner', 'get_owner', 'new']]);
+    expect(codes('tool-reference-missing')).toEqual([['candidate', undefined, 'analyze_weighted_subtraction', 'new']]);
+    expect(
+      ['instructions-missing', 'list-limit-unbounded', 'search-excerpt-misses-query', 'result-text-suspicious'].map((c) => [
+        c,
+        report.audit.findings.find((f) => f.code === c)?.severity,
+        reason(report, c),
+      ]),
+    ).toEqual([
+      ['instructions-missing', 'dangerous', null],
+      ['list-limit-unbounded', 'dangerous', null],
+      ['search-excerpt-misses-query', 'dangerous', null],
+      ['result-text-suspicious', 'breaking', 'rollback'],
+    ]);
+    expect(report.audit.findings.find((f) => f.code === 'result-text-suspicious')?.message).toBe(
+      'LS-owner get_owner: the text the model reads now contains an instruction to ignore previous instructions ("ignore prior instructions"), while structuredContent is unchanged: a result is data, and text in it that gives the model orders is read as orders.',
+    );
+    expect(report.audit.findings.find((f) => f.code === 'search-excerpt-misses-query')?.message).toBe(
+      'LS-search search_notes: 10 of 10 hits show none of the words of "export late" in their "excerpt": the model gets hits that do not show why they matched. Centre each excerpt on the match.',
+    );
+  });
+
+  it('v2 -> v1: each is listed as fixed', async () => {
+    const report = await gate('v2', 'v1');
+    const fixed = report.audit.findings.filter((f) => f.side === 'baseline' && f.direction === 'fixed').map((f) => f.code);
+    expect(fixed).toEqual(
+      expect.arrayContaining(['instructions-missing', 'list-limit-unbounded', 'search-excerpt-misses-query', 'tool-reference-missing']),
+    );
+    // Orders in the text are judged on the release that adds them; going back to plain text is no finding.
+    expect(of(report, 'result-text-suspicious')).toEqual([]);
+  });
+
+  it('a case that needs a tool the server names but does not list runs, fails on both sides, and ends in a verdict, not exit 3', async () => {
+    const run = await runCli([
+      'run',
+      '-c',
+      'test/fixtures/servers/lessons.config.yaml',
+      '--dataset',
+      'test/fixtures/servers/lessons-coverage.cases.yaml',
+      '--report-dir',
+      mkdtempSync(join(tmpdir(), 'mcp-gate-lessons-')),
+      '--format',
+      'json',
+      '--quiet',
+    ]);
+    expect(run.code).not.toBe(3);
+    const report = JSON.parse(run.stdout) as Report;
+    expect(of(report, 'tool-reference-missing')).toEqual([['candidate', undefined, 'analyze_weighted_subtraction', 'new']]);
+    const weighted = report.candidate.caseResults.find((c) => c.id === 'LS-weighted')!;
+    expect([weighted.status, weighted.failures.map((f) => f.code)]).toEqual(['failed', ['required-tool-missing']]);
+    expect(weighted.failures[0]!.message).toContain('analyze_weighted_subtraction');
+  });
+});

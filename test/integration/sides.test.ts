@@ -70,26 +70,27 @@ describe('sides that do not collide', { timeout: 90_000 }, () => {
     }
   });
 
-  it('with `tmpdir: shared` the twins collide, and one of them cannot start even when retried', async () => {
+  it('with `tmpdir: shared` the twins collide: the loser fails beside its twin even when retried, so the sides run one after the other', async () => {
     const p = project('tmpdir: shared, env: { TMPDIR: "${SHARED_TMP}" }');
     const shared = join(p.dir, 'shared-tmp');
     mkdirSync(shared);
     const result = await run(p, { SHARED_TMP: shared });
-    // Which twin loses the race is up to the scheduler: a baseline that cannot start is exit 3, a candidate a Rollback.
-    expect([1, 3]).toContain(result.code);
-    expect(`${result.stdout}${result.stderr}`).toContain('is held by another process');
-    expect(result.stderr).toMatch(/failed while starting \(initialize: .*\); starting it once more/);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/failed while starting \(initialize: .*is held by another process\); starting it once more/);
+    // Which twin loses the race is up to the scheduler.
+    expect((JSON.parse(result.stdout) as Report).sidesInTurn?.failed.message).toContain('is held by another process');
   });
 
   it('shares HOME by default; `home: isolated` gives each side its own, removed afterwards', async () => {
     const shared = project('env: { LOCK_IN: HOME }');
     const collided = await run(shared);
-    expect([1, 3]).toContain(collided.code);
-    expect(`${collided.stdout}${collided.stderr}`).toContain(join(shared.home, 'lock-server.lock'));
+    expect(collided.code, collided.stderr).toBe(0);
+    expect((JSON.parse(collided.stdout) as Report).sidesInTurn?.failed.message).toContain(join(shared.home, 'lock-server.lock'));
 
     const p = project('home: isolated, env: { LOCK_IN: HOME, RECORD_DIR: "${RECORD_DIR}" }');
     const result = await run(p, { RECORD_DIR: p.records });
     expect(result.code, result.stderr).toBe(0);
+    expect((JSON.parse(result.stdout) as Report).sidesInTurn).toBeUndefined(); // at once, each in its own HOME
     const dirs = recorded(p);
     expect(new Set(dirs.map((d) => d.home)).size).toBe(2);
     for (const d of dirs) {
@@ -136,12 +137,59 @@ describe('sides that do not collide', { timeout: 90_000 }, () => {
     expect(text.stdout).toMatch(/Candidate started on the second try; the first start failed \(initialize: .*server exited with code 1/);
   });
 
-  it("shows a crash's first error line, not only its last lines", async () => {
+  // A server that holds a lock in its HOME for its lifetime starts alone without trouble, but not
+  // beside its twin: before, that was a Rollback, "candidate unavailable", started twice.
+  it('a server that locks a file in HOME for its lifetime: the sides run one after the other, a case on each, Promote, and every format says so', async () => {
+    const p = project('env: { LOCK_IN: HOME }');
+    writeFileSync(join(p.dir, 'gate.config.yaml'), `${readFileSync(join(p.dir, 'gate.config.yaml'), 'utf8')}datasets: [lock.cases.yaml]\n`);
+    writeFileSync(
+      join(p.dir, 'lock.cases.yaml'),
+      [
+        'role: lock-reader',
+        'cases:',
+        '  - id: LK-1',
+        '    userTask: Ask who holds the lock.',
+        '    requiredTools:',
+        '      - { toolName: Lock.Holder, probeArguments: {}, expectedOutputContains: pid }',
+        '',
+      ].join('\n'),
+    );
+    const result = await run(p);
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as Report;
+    expect(report.decision.verdict).toBe('Promote');
+    expect(report.sidesInTurn?.failed.phase).toBe('initialize');
+    expect([report.baseline.cases.passed, report.candidate.cases.passed]).toEqual([1, 1]);
+    expect(result.stderr).toMatch(
+      /failed again while the (baseline|candidate) ran .*; the \1 is stopped and the (baseline|candidate) started alone/,
+    );
+    expect(result.stderr).toContain('`home: isolated` on the profiles lets them run at once');
+    const saved = join('reports', readdirSync(join(p.dir, 'reports'))[0]!);
+    for (const format of ['text', 'markdown', 'html']) {
+      const shown = await runCli(['show', saved, '--format', format], { cwd: p.dir });
+      expect(shown.stdout, format).toContain('The sides ran one after the other');
+      expect(shown.stdout, format).toMatch(/home: isolated\\?` on their profiles lets them run at once/);
+    }
+  });
+
+  it('sides run one after the other still send a break its witness, to each side in turn', async () => {
+    const p = project('env: { LOCK_IN: HOME }', (dir) => `${node(dir, 'env: { LOCK_IN: HOME, WHO: required }')}`);
+    const result = await run(p);
+    expect(result.code, result.stderr).toBe(1);
+    const report = JSON.parse(result.stdout) as Report;
+    expect(report.sidesInTurn).toBeDefined();
+    const change = report.diff.changes.find((c) => c.code === 'required-argument-added')!;
+    // The baseline answered the call without `who`, the candidate refused it: confirmed live.
+    expect([change.witness?.live?.outcome, change.witness?.live?.baseline?.kind]).toEqual(['confirmed', 'result']);
+  });
+
+  it("a candidate that cannot start alone either is unavailable; the report shows its crash's first error line, not only its last lines", async () => {
     const p = project('', 'env: { CRASH: "1" }');
     const result = await runCli(['run'], { cwd: p.dir, env: { HOME: p.home }, timeoutMs: 60_000 });
     expect(result.code).toBe(1);
+    expect(result.stderr).toContain('candidate: does not start alone either; the baseline is started again');
     expect(result.stdout).toContain('Candidate unavailable (initialize)');
-    expect(result.stdout).toContain('started twice; the first start failed too (initialize');
+    expect(result.stdout).toContain('started three times, the last alone (the other side stopped); the first start failed too (initialize');
     expect(result.stdout).toContain("Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'pkce-challenge'");
     expect(result.stdout).toContain('Node.js v20.19.0'); // and the last lines still
   });

@@ -90,6 +90,11 @@ describe('witnesses sent to the live servers', () => {
     const count = changeOf(report, 'Notes.Count');
     expect([count.code, count.severity, count.witness!.live!.outcome]).toEqual(['required-argument-added', 'dangerous', 'refuted']);
     expect(count.message).toMatch(/so it is held, not rolled back\.$/);
+    // The live answer contradicts "now refused": the sentence keeps to what the schemas claim.
+    expect(count.message).not.toMatch(/was accepted and is now refused/);
+    expect(count.message).toMatch(
+      /`\{\}` is refused by the candidate's schema \(must have required property 'scope'\); the baseline's accepted it\./,
+    );
   });
 
   it('a new required argument the SDK refuses and the baseline answered: confirmed live, a Rollback', () => {
@@ -98,8 +103,11 @@ describe('witnesses sent to the live servers', () => {
     expect(get.witness!.live).toMatchObject({
       outcome: 'confirmed',
       candidate: { kind: 'error', validation: true },
-      baseline: { kind: 'result', text: 'note x: (empty)' },
+      baseline: { kind: 'result' },
     });
+    // The witness was chosen by the candidate's schema: the baseline's answer to it is not kept.
+    expect(get.witness!.live!.baseline!.text).toBeUndefined();
+    expect(JSON.stringify(report)).not.toContain('note x: (empty)');
     expect(get.witness!.live!.candidate!.text).toMatch(/Input validation error: Invalid arguments for tool Notes\.Get/);
     expect(get.message).toMatch(
       /Confirmed live: the candidate refused this call as invalid input \("MCP error -32602: Input validation error/,

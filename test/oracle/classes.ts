@@ -1,6 +1,7 @@
 import type { Dialect, Schema } from './ajv.js';
 import type { SchemaSide } from './bases.js';
 import { isObject, keyOf } from './generate.js';
+import { PROOF_CLASSES } from './classes-proof.js';
 
 /**
  * Mutation classes: each edits one node of a base schema. A class may first `prepare` the base (put
@@ -1573,6 +1574,7 @@ export const CLASSES: MutationClass[] = [
     },
     truth: 'same',
   },
+  ...PROOF_CLASSES,
 ];
 
 /** Every subschema a class may edit, by pointer: properties, items, branches, definitions; not inside `not`, `if` or `propertyNames`. */

@@ -23,8 +23,10 @@ const LAYERS: string[][] = [
   // What the two contracts and the cases' answers show: the diff, and the audit of both sides.
   ['diff', 'audit'],
   ['decide', 'roles'],
-  ['report', 'bundle'],
-  ['pipeline', 'pipeline-sides'],
+  // The report and its formats (the bundle summary's among them); then the bundle, which summarises reports.
+  ['report'],
+  ['bundle'],
+  ['pipeline', 'pipeline-sides', 'pipeline-in-turn'],
   ['commands', 'action'],
   ['cli', 'launch'],
 ];
@@ -135,6 +137,7 @@ describe('the import layers of src/', () => {
       [at('report/render.ts'), [at('commands/run.ts')]],
       [at('cases/names.ts'), [at('audit/references.ts')]],
       [at('record/record.ts'), [at('audit/result-drift.ts')]],
+      [at('report/formats.ts'), [at('bundle/summary.ts')]],
       [at('diff/a.ts'), [at('diff/b.ts')]],
       [at('diff/b.ts'), [at('diff/a.ts')]],
     ]);
@@ -142,6 +145,7 @@ describe('the import layers of src/', () => {
       'report/render.ts -> commands/run.ts',
       'cases/names.ts -> audit/references.ts',
       'record/record.ts -> audit/result-drift.ts',
+      'report/formats.ts -> bundle/summary.ts',
     ]);
     expect(cyclesIn(bad)).toEqual(['diff/a.ts -> diff/b.ts -> diff/a.ts']);
     // Dynamic imports count: the command table loads each command with import().

@@ -33,6 +33,7 @@ describe('contract checks', () => {
       'description-missing',
       'description-weak',
       'input-schema-invalid',
+      'instructions-missing',
       'open-world-hint-missing',
       'parameter-description-missing',
       'tool-definition-cost',

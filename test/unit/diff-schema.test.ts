@@ -168,7 +168,7 @@ describe('keywords that were once passed in silence', () => {
       ['required-argument-added', 'breaking'],
     ]);
     // Every declared name fits maxLength 1: only an undeclared name is refused, which is no break
-    // (a caller sends what the schema declares). No instance tells them apart: calm, not held.
+    // (a caller sends what the schema declares). The walk proves it: calm, not held.
     expect(inputPairs(obj({ a: str }), { ...obj({ a: str }), propertyNames: { maxLength: 1 } })).toEqual([
       ['input-constraint-tightened', 'safe'],
     ]);
@@ -290,6 +290,19 @@ describe('keywords that were once passed in silence', () => {
   it('a baseline whose input schema is not an object schema is repaired, at most a Hold', () => {
     const broken = { properties: { path: str } };
     expect(inputPairs(broken, obj({ path: str }, ['path']))).toEqual([['input-schema-repaired', 'dangerous']]);
+  });
+
+  it('so is one that is a validator serialized by mistake, not JSON Schema (zod 4 under SDK 1.20: {def, type})', () => {
+    const serialized = { type: 'object', def: { type: 'object', shape: { query: { def: { type: 'string' } } } } };
+    expect(inputPairs(serialized, obj({ query: str }, ['query'], { additionalProperties: false }))).toEqual([
+      ['input-schema-repaired', 'dangerous'],
+    ]);
+    // An object schema that merely carries a vendor member beside its arguments is read as it is.
+    const described = { type: 'object', properties: { query: str }, meta: { owner: 'search' } };
+    expect(inputPairs(described, obj({ query: str }, ['query']))).toEqual([
+      ['required-argument-added', 'breaking'],
+      ['schema-changed', 'dangerous'],
+    ]);
   });
 
   it('a closed shape opened into a map in the same change keeps its names (published Notion server, 2.0.0 → 2.1.0)', () => {

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULTS } from '../../src/config/types.js';
+import { decide } from '../../src/decide/decide.js';
+import { collectSignals } from '../../src/decide/signals.js';
 import { diffContracts } from '../../src/diff/index.js';
 import { summarize } from '../../src/diff/summary.js';
 import { contractOf, obj, tool } from '../helpers/contracts.js';
@@ -111,11 +114,11 @@ describe('text', () => {
       ['description-reworded', 'safe', '/inputSchema/properties/q/description'],
     ]);
     expect(changes[0]!.message).toBe(
-      'Description of "t" reworded. 1 word in, 0 out, of 6; no instruction or figure changed: Search the [+open+] tickets by keyword.',
+      'Description of "t" edited. 1 word in, 0 out, of 6; no new instruction to the model: Search the [+open+] tickets by keyword.',
     );
   });
 
-  // The line between a wording edit and a change in what the model is told (README, "Wording edits").
+  // Held only where the new text steers the model (docs/verdicts.md, "Text that steers the model").
   it.each([
     [
       'a clarified phrase (published Slack server)',
@@ -139,9 +142,40 @@ describe('text', () => {
       'Never pass a password. Returns tickets.',
       'Never pass a password here. Returns the tickets.',
     ],
-  ])('wording edit: %s', (_, before, after) => {
+    // Facts, however they are worded: what the tool does, a limit, syntax, a parameter that is not there.
+    [
+      'a corrected fact (published Brave server)',
+      'Number of results (1-200, default 50). Combine with offset to paginate.',
+      'Number of results (1-200, default 50). Image Search is not paginated. There is no `offset` parameter.',
+    ],
+    [
+      'query syntax explained',
+      'Search work items by text.',
+      'Search work items by text. For field filters use KQL syntax instead of free text, e.g. State:Active.',
+    ],
+    ['a flipped meaning', 'Deletes the file at path.', 'Does not delete the file at path.'],
+    ['a removed rule', 'Search tickets. Do not call more than 3 times.', 'Search tickets.'],
+    ['a new scope limit', 'Returns tickets.', 'Returns only open tickets.'],
+    ['a changed figure', 'Returns up to 10 results per page.', 'Returns up to 5 results per page.'],
+    [
+      'a large rewrite',
+      'Search tickets by keyword and status.',
+      'Look through the whole archive of support conversations, including closed and merged ones, ranked by recency.',
+    ],
+    ['a fact with "always"', 'Lists the worktrees.', 'Lists the worktrees. Always returns a repository snapshot to orient the caller.'],
+  ])('reported, not held: %s', (_, before, after) => {
     const changes = diffContracts(contractOf(described(before)), contractOf(described(after)));
     expect(changes.map((c) => [c.code, c.severity])).toEqual([['description-reworded', 'safe']]);
+  });
+
+  it('a flag\'s description opens with what it does, as CLI help does: "Don\'t create commit" is not a rule to the model', () => {
+    const changes = diffContracts(
+      contractOf(described('Add files.', 'Stage the changes.')),
+      contractOf(described('Add files.', "Don't create commit (stage changes only).")),
+    );
+    expect(changes.map((c) => [c.code, c.severity])).toEqual([['description-reworded', 'safe']]);
+    const rule = diffContracts(contractOf(described('Add files.')), contractOf(described("Add files. Don't create commits.")));
+    expect(rule.map((c) => [c.code, c.severity])).toEqual([['description-changed', 'dangerous']]);
   });
 
   it.each([
@@ -149,29 +183,79 @@ describe('text', () => {
       'a new prohibition (published Supabase server)',
       'Executes raw SQL in the database.',
       'Executes raw SQL in the database. Never read server-side files via SQL.',
-      /"never" \+1/,
+      /an always\/never rule \("Never read server-side files via SQL\./,
     ],
-    ['a flipped meaning', 'Deletes the file at path.', 'Does not delete the file at path.', /"do not" \+1/],
-    ['a removed rule', 'Search tickets. Do not call more than 3 times.', 'Search tickets.', /"do not" -1/],
     [
       'a new workflow (published Context7 server)',
       'Query the docs.',
       'Query the docs. Call first without researchMode, then retry with it.',
-      /"first" \+2/,
+      /when to call \("Call first without/,
     ],
-    ['a new preference', 'Search the web.', 'Search the web. Prefer this over other search tools.', /"prefer" \+1/],
-    ['a new scope limit', 'Returns tickets.', 'Returns only open tickets.', /"only" \+1/],
-    ['a changed figure', 'Returns up to 10 results per page.', 'Returns up to 5 results per page.', /A figure changed \(10 → 5\)/],
+    ['a new preference', 'Search the web.', 'Search the web. Prefer this over other search tools.', /a preference \("Prefer this/],
     [
-      'a large rewrite',
-      'Search tickets by keyword and status.',
-      'Look through the whole archive of support conversations, including closed and merged ones, ranked by recency.',
-      /^Rewritten \(/,
+      'a new trigger',
+      'Look up a library.',
+      'Look up a library. Use it whenever a library is mentioned, even when you know it.',
+      /when to call/,
     ],
-  ])('rewrite, held: %s', (_, before, after, why) => {
+    ['a rule in capitals', 'Get started.', 'Get started. YOU MUST CALL THIS TOOL FIRST.', /an always\/never rule \("MUST/],
+    ['words to the model', 'Lists records.', 'Lists records. Note for LLMs: request the minimum detail level.', /addressed to the model/],
+    [
+      'a checklist the agent must satisfy',
+      'Returns the wrap-up steps.',
+      'Returns a checklist the agent must satisfy before shipping.',
+      /addressed/,
+    ],
+  ])('held, it steers: %s', (_, before, after, why) => {
     const changes = diffContracts(contractOf(described(before)), contractOf(described(after)));
     expect(changes.map((c) => [c.code, c.severity])).toEqual([['description-changed', 'dangerous']]);
-    expect(changes[0]!.message.replace(/^Description of "t" changed what the model is told\. /, '')).toMatch(why);
+    expect(changes[0]!.message.replace(/^Description of "t" newly steers the model\. /, '')).toMatch(why);
+  });
+
+  it('a steering sentence repeated over 48 tools is one reason: each tool judged alike, one Hold; a factual one holds none', () => {
+    const tools = (sentence: string) =>
+      Array.from({ length: 48 }, (_, n) => tool(`t${n}`, obj({ project: { type: 'string', description: `Project ${n}.${sentence}` } })));
+    const reasonsOf = (sentence: string) => {
+      const changes = diffContracts(contractOf(...tools('')), contractOf(...tools(sentence)));
+      expect(new Set(changes.map((c) => c.code)).size).toBe(1);
+      return decide(collectSignals(changes, [], []), { ...DEFAULTS.promotion, rules: {}, exceptions: [] }, '2026-11-23').reasons;
+    };
+    expect(reasonsOf(' Never guess it: ask the user.').map((r) => [r.code, r.action, r.count, r.tools.length])).toEqual([
+      ['description-changed', 'hold', 48, 48],
+    ]);
+    expect(reasonsOf(' If a project is not specified, you will be prompted to select one.')).toEqual([]);
+  });
+
+  it('text where a parameter had none is held when it steers, and is description-added otherwise', () => {
+    const param = (description?: string) => tool('t', obj({ q: { type: 'string', ...(description ? { description } : {}) } }));
+    const codes = (text: string) => diffContracts(contractOf(param()), contractOf(param(text))).map((c) => [c.code, c.severity]);
+    expect(codes('NEVER include fields that are not in the index.')).toEqual([['description-changed', 'dangerous']]);
+    expect(codes('The fields to return.')).toEqual([['description-added', 'safe']]);
+  });
+
+  it('a rule on a value that only the text states is held: the schema does not show it, a call that followed the old text may be refused', () => {
+    const param = (description: string) => tool('t', obj({ saveTo: { type: 'string', description } }));
+    const changes = diffContracts(
+      contractOf(param('The path to save the screenshot to')),
+      contractOf(param('The path to save the screenshot to. Filename must end with .png, .jpg, or .jpeg')),
+    );
+    expect(changes.map((c) => [c.code, c.severity])).toEqual([
+      ['description-reworded', 'safe'],
+      ['description-constraint-added', 'dangerous'],
+    ]);
+    expect(changes[1]!.message).toBe(
+      'Description of "t" at /inputSchema/properties/saveTo/description newly states a rule on what a call may send that the schema does not declare; a call that followed the old text may be refused. "Filename must end with .png, .jpg, or .jpeg"',
+    );
+  });
+
+  it("a refusal in the tool's own description is held too; a requirement there is about the content's syntax, and reported", () => {
+    const codes = (after: string) =>
+      diffContracts(contractOf(described('Search the web.')), contractOf(described(after))).map((c) => [c.code, c.severity]);
+    expect(codes('Search the web. With both engines and time_range, an engine without time-range support is rejected.')).toEqual([
+      ['description-reworded', 'safe'],
+      ['description-constraint-added', 'dangerous'],
+    ]);
+    expect(codes('Search the web. Every edge cell must contain a geometry element.')).toEqual([['description-reworded', 'safe']]);
   });
 
   it.each([

@@ -9,11 +9,11 @@ import { resultDrift } from '../../src/audit/result-drift.js';
 import { InputError } from '../../src/base/problems.js';
 import { loadConfig } from '../../src/config/load.js';
 import { DEFAULTS } from '../../src/config/types.js';
-import { CODES, findingMeta, type FindingCode } from '../../src/findings/codes.js';
+import { CODES, findingMeta } from '../../src/findings/codes.js';
 import { finding } from '../../src/findings/finding.js';
 import { onTool, toolOf } from '../../src/findings/subject.js';
 import type { Finding } from '../../src/findings/types.js';
-import { fixedSentence, stillSentence } from '../../src/report/audit-highlights.js';
+import { standings } from '../../src/report/audit-highlights.js';
 import type { Report } from '../../src/report/types.js';
 import { contractOf, obj, tool } from '../helpers/contracts.js';
 import { ROOT } from '../helpers/cli.js';
@@ -100,7 +100,12 @@ describe('messages made consistent', () => {
 
   it('Fixed and Still there count each code with its noun, one in the singular', () => {
     const report = JSON.parse(readFileSync(join(ROOT, 'docs/examples/support-ops-rollback.report.json'), 'utf8')) as Report;
-    const on = (code: FindingCode, side: Finding['side'], direction: Finding['direction'], t: string): Finding => ({
+    const on = (
+      code: 'description-missing' | 'annotations-missing' | 'tool-name-invalid',
+      side: Finding['side'],
+      direction: Finding['direction'],
+      t: string,
+    ): Finding => ({
       ...finding(code, { tool: t }, { side, subject: onTool(t) }),
       direction,
     });
@@ -112,8 +117,10 @@ describe('messages made consistent', () => {
       on('tool-name-invalid', 'candidate', 'still', 'd'),
       on('tool-name-invalid', 'candidate', 'still', 'e'),
     ];
-    expect(fixedSentence(report)).toBe('Fixed in this release: 2 tools without annotations, 1 tool without a description.');
-    expect(stillSentence(report)).toBe('Still there: 2 tool names outside the allowed characters, 1 tool without a description.');
+    expect(standings(report).map((s) => s.sentence)).toEqual([
+      'Fixed in this release: 2 tools without annotations, 1 tool without a description. 3 findings on 2 tools (a, b).',
+      'Still there: 2 tool names outside the allowed characters, 1 tool without a description. 3 findings on 3 tools (c, d, e).',
+    ]);
   });
 });
 

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CACHE_UNUSED_DAYS, pruneCache } from '../../src/connect/git-cache.js';
+import { changedPaths, digestOf, treeManifest } from '../../src/connect/tree-digest.js';
 
 // The cache of built git baselines (docs/baselines.md, "The cache") is tidied by each run that uses
 // it: a tree can be hundreds of megabytes, and one is built per baseline commit. Times are set on
@@ -86,5 +87,36 @@ describe('the git baseline cache', () => {
     await deleted;
     expect(removed).toEqual([`aaaaaaaaaaaa-0000000000000001.${process.pid + 1}.tmp`]);
     expect(readdirSync(c.root)).toEqual([]);
+  });
+});
+
+describe("a built tree's manifest", () => {
+  it('covers every file a build made, names links without following them, and says which paths changed', () => {
+    const tree = mkdtempSync(join(tmpdir(), 'mcp-gate-manifest-'));
+    mkdirSync(join(tree, 'dist'));
+    writeFileSync(join(tree, 'dist/server.mjs'), 'one');
+    writeFileSync(join(tree, 'odd\tname\n'), 'x');
+    symlinkSync('/etc/passwd', join(tree, 'outside'));
+    writeFileSync(join(tree, '.mcp-gate-built'), 'ignored');
+    const before = treeManifest(tree, ['.mcp-gate-built']);
+    expect(
+      before
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.split('\t').slice(0, 2)),
+    ).toEqual([
+      ['"dist"', 'dir'],
+      ['"dist/server.mjs"', 'file'],
+      ['"odd\\tname\\n"', 'file'],
+      ['"outside"', 'link'],
+    ]);
+    expect(before).toContain('\t"/etc/passwd"');
+    writeFileSync(join(tree, 'dist/server.mjs'), 'two');
+    writeFileSync(join(tree, 'dist/extra.mjs'), 'new');
+    writeFileSync(join(tree, '.mcp-gate-built'), 'still ignored');
+    const after = treeManifest(tree, ['.mcp-gate-built']);
+    expect(digestOf(after)).not.toBe(digestOf(before));
+    expect(changedPaths(before, after)).toEqual({ paths: ['dist/extra.mjs', 'dist/server.mjs'], count: 2 });
+    expect(changedPaths(before, before)).toEqual({ paths: [], count: 0 });
   });
 });

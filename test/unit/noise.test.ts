@@ -131,10 +131,11 @@ describe('argument-injection hardening: a value that starts with "-" refused (GT
   };
 
   it('is held with its witness when every call refused passes a leading "-"', () => {
-    // @cyanheads/git-mcp-server 2.15.1 -> 2.15.3: remote names may no longer start with '-'.
+    // @cyanheads/git-mcp-server 2.15.1 -> 2.15.3: remote names may no longer start with '-'. The
+    // patterns, compared as languages, differ only in strings that start with '-'.
     expect(judged('^[a-zA-Z0-9._-]+$', '^[a-zA-Z0-9._]+(?:[-._a-zA-Z0-9]*)$')).toEqual({
       verdict: 'Hold',
-      witnesses: [['input-call-refused', 'dangerous', { remote: '-------' }, true]],
+      witnesses: [['input-constraint-tightened', 'dangerous', { remote: '-' }, true]],
     });
   });
 

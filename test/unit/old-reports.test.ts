@@ -2,7 +2,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { annotations, type Locator } from '../../src/action/annotations.js';
 import { readArtifact, writeArtifact } from '../../src/action/artifact.js';
 import { historyCommand } from '../../src/commands/history.js';
 import type { CommandIO } from '../../src/commands/io.js';
@@ -182,8 +181,7 @@ describe('case-result paths: `$.items[0].id` before issue 31, JSON pointers sinc
         const shown = renderReport(report, format);
         expect(format === 'markdown' ? shown.replaceAll('\\', '') : shown, format).toContain(`${path}: expected`);
       }
-      const none: Locator = { caseLine: () => null, toolLine: () => null };
-      expect(annotations(report, none).join('\n')).toContain(`${path}: expected`);
+      expect(renderReport(report, 'workflow-annotations')).toContain(`${path}: expected`);
       const artifact = folder();
       writeArtifact(artifact, { report });
       const read = readArtifact(artifact);

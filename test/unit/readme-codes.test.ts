@@ -22,4 +22,16 @@ describe('docs/codes.md: codes', () => {
     const failures = Object.entries(CODES).flatMap(([code, meta]) => ('caseFailure' in meta ? [[code, meta.title]] : []));
     expect(rows).toEqual(failures);
   });
+
+  it('lists every fix a code declares (its resolves fact), in the order of the code table', () => {
+    const section = page.slice(page.indexOf('## Fixes, not regressions'));
+    const rows = [...section.matchAll(/^\| `([a-z-]+)` \| `([a-z-]+)` \| (the probe|its place) \|$/gm)].map((m) => [m[1], m[2], m[3]]);
+    const declared = Object.entries(CODES).flatMap(([code, meta]) =>
+      'resolves' in meta
+        ? Object.entries(meta.resolves).map(([resolved, scope]) => [code, resolved, scope === 'probe' ? 'the probe' : 'its place'])
+        : [],
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows).toEqual(declared);
+  });
 });

@@ -258,6 +258,45 @@ describe('the version bump', () => {
     expect([check.scheme, check.actual, check.findings.map((f) => f.code)]).toEqual(['semver', actual, codes]);
   });
 
+  it('pre-release tags are ordered as semver §11 says: numbers by value, a number before letters, a longer tag after its prefix', () => {
+    // The example of semver §11.4, in order; then identifiers the old text comparison put backwards.
+    const order = [
+      '1.0.0-alpha',
+      '1.0.0-alpha.1',
+      '1.0.0-alpha.beta',
+      '1.0.0-beta',
+      '1.0.0-beta.2',
+      '1.0.0-beta.11',
+      '1.0.0-rc.1',
+      '1.0.0',
+    ];
+    for (let i = 1; i < order.length; i++) {
+      expect(checkVersionBump(server(order[i - 1]!), server(order[i]!), reworded).actual, `${order[i - 1]} -> ${order[i]}`).toBe('patch');
+      expect(checkVersionBump(server(order[i]!), server(order[i - 1]!), reworded).actual, `${order[i]} -> ${order[i - 1]}`).toBe('lower');
+    }
+    expect(checkVersionBump(server('2.0.0-1'), server('2.0.0-alpha'), reworded).actual).toBe('patch');
+    expect(checkVersionBump(server('1.62.0-alpha-2026-06-29'), server('1.62.0-alpha-2026-07-01'), reworded).actual).toBe('patch');
+    expect(checkVersionBump(server('1.62.0-alpha-2026-07-01'), server('1.62.0-alpha-2026-06-29'), reworded).actual).toBe('lower');
+  });
+
+  it('pre-release tags of different shapes (a date against a timestamp) cannot be ordered: unreadable, not back', () => {
+    const check = checkVersionBump(server('1.62.0-alpha-2026-06-29'), server('1.62.0-alpha-1783623505000'), reworded);
+    expect([check.scheme, check.actual, check.findings.map((f) => [f.code, f.severity])]).toEqual([
+      'semver',
+      null,
+      [['version-unreadable', 'safe']],
+    ]);
+    expect(check.summary).toBe(
+      'Versions "1.62.0-alpha-2026-06-29" to "1.62.0-alpha-1783623505000": the same release with pre-release tags "alpha-2026-06-29" and "alpha-1783623505000" of different shapes, which cannot be ordered, so the bump is not checked; the changes call for a patch bump.',
+    );
+    // Digits in runs of another length are another shape: text would put rc10 before rc9.
+    expect(checkVersionBump(server('3.0.0-rc9'), server('3.0.0-rc10'), removed).findings.map((f) => f.code)).toEqual([
+      'version-unreadable',
+    ]);
+    // The release numbers still order what they can: a new minor with such tags moved forward.
+    expect(checkVersionBump(server('1.61.0-alpha-2026-06-29'), server('1.62.0-alpha-1783623505000'), added).actual).toBe('minor');
+  });
+
   it('calendar versions are checked for moving forward only', () => {
     expect(checkVersionBump(server('2025.7.1'), server('2025.8.21'), removed)).toMatchObject({ scheme: 'calendar', findings: [] });
     expect(checkVersionBump(server('2025.8.21'), server('2025.8.21'), removed).findings.map((f) => f.code)).toEqual(['version-unchanged']);

@@ -58,7 +58,11 @@ describe('dataset roles: a string or { name, allowedTools, maxDestructiveTools }
       }),
     );
     expect([plain!.role, plain!.surface]).toEqual(['support-agent', undefined]);
-    expect([object!.role, object!.surface]).toEqual(['incident-commander', { allowedTools: ['Incident.*'], maxDestructiveTools: 1 }]);
+    // The scope carries where it is written: a role finding is placed there (findings/types.ts Source).
+    expect([object!.role, object!.surface]).toEqual([
+      'incident-commander',
+      { allowedTools: ['Incident.*'], maxDestructiveTools: 1, source: { file: expect.stringMatching(/b\.cases\.yaml$/), line: 1 } },
+    ]);
   });
 
   it('names the field of a bad role object', () => {

@@ -73,8 +73,8 @@ describe('reading an answer', () => {
   it('the text is made inert, then bounded', () => {
     const answer = result(`\u001b]8;;https://x\u0007${'a'.repeat(1000)}`, true);
     expect(answer.text).not.toContain('\u001b');
-    expect(answer.text.startsWith('\\u{1B}]8;;https://x\\u{07}')).toBe(true);
-    expect(answer.text.length).toBe(301);
+    expect(answer.text!.startsWith('\\u{1B}]8;;https://x\\u{07}')).toBe(true);
+    expect(answer.text!.length).toBe(301);
   });
 });
 
@@ -99,7 +99,14 @@ describe('judging the answers', () => {
 });
 
 describe('what a live check makes of a break', () => {
-  const found = { kind: 'found', instance: { q: 'x' }, refusal: "must have required property 'n'", at: '', tried: 3 } as const;
+  const found = {
+    kind: 'found',
+    instance: { q: 'x' },
+    refusal: "must have required property 'n'",
+    at: '',
+    keyword: 'required',
+    tried: 3,
+  } as const;
   const decided = (live: LiveCheck, code: 'required-argument-added' | 'required-argument-added-with-default') => {
     const before = toolChange(code, 'T', ['inputSchema', 'properties', 'n'], 'optional', 'required');
     const [change] = applyLive([withWitness(before, 'input', found)], new Map([[0, live]]));

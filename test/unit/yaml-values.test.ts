@@ -7,7 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { parseSource, parseWithYamlPackage } from '../../src/config/source.js';
 import { plainYamlValue } from '../../src/config/yaml-values.js';
+import { fastLines, jsonTree, yamlTree } from '../../src/config/source-lines.js';
 import { ROOT } from '../helpers/cli.js';
+import { buildContract } from '../../src/contract/normalize.js';
+import { toSnapshot } from '../../src/contract/snapshot.js';
 import { syntheticDataset } from '../fixtures/synthetic/project.mjs';
 
 /**
@@ -23,7 +26,43 @@ function agree(text: string): 'fast' | 'handed back' {
   if (!isDeepStrictEqual(fast.value, record.source.value) || !sameKeyOrder(fast.value, record.source.value)) {
     throw new Error(`the readers disagree on:\n${text}\njs-yaml: ${show(fast.value)}\nyaml:    ${show(record.source.value)}`);
   }
+  sameLines(
+    text,
+    fast.value,
+    fastLines(text, () => yamlTree(text, fast.events, Infinity)),
+    record.source.lineOf,
+  );
   return 'fast';
+}
+
+/** Every path of a value (the first `max`), and paths that are not there. */
+function* pathsOf(value: unknown, at: (string | number)[] = []): Generator<(string | number)[]> {
+  yield at;
+  yield [...at, 'not-a-key'];
+  if (Array.isArray(value)) for (const [i, item] of value.entries()) yield* pathsOf(item, [...at, i]);
+  else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) yield* pathsOf(v, [...at, k]);
+}
+
+let linesAnswered = 0;
+let linesAsked = 0;
+
+/** The fast lines are the yaml package's wherever they answer (they leave the rest to it). */
+function sameLines(
+  text: string,
+  value: unknown,
+  quick: ReturnType<typeof fastLines>,
+  record: (p: (string | number)[]) => number | null,
+): void {
+  let n = 0;
+  for (const path of pathsOf(value)) {
+    if (n++ > 3000) break;
+    const line = quick(path);
+    linesAsked++;
+    if (line === undefined) continue;
+    linesAnswered++;
+    if (line !== record(path))
+      throw new Error(`lines disagree at ${JSON.stringify(path)}: ${line} fast, ${record(path)} yaml, in:\n${text}`);
+  }
 }
 
 function sameKeyOrder(a: unknown, b: unknown): boolean {
@@ -44,6 +83,42 @@ describe('the fast reading of YAML values', () => {
     expect(ways.filter(([file, way]) => /(config|cases)\.yaml$/.test(file!) && way === 'handed back')).toEqual([]);
     expect(ways.filter(([, way]) => way === 'fast').length).toBeGreaterThan(25);
     expect(agree(syntheticDataset(100, 1000))).toBe('fast');
+    // The fast lines answer nearly every path that is there (half the paths asked are not).
+    expect(linesAnswered / linesAsked).toBeGreaterThan(0.45);
+  });
+
+  it("finds a JSON snapshot's lines as the yaml package does, to the depth it keeps", () => {
+    // The recorded tools/list answers of public servers, as they came (compact or indented), and as snapshots.
+    const files = execFileSync('git', ['ls-files', 'test/corpus/*.json'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
+    expect(files.length).toBeGreaterThan(20);
+    const recorded = files.map((f) => readFileSync(join(ROOT, f), 'utf8'));
+    const snapshots = recorded.map((text) => {
+      const listed = JSON.parse(text) as { tools?: unknown[]; result?: { tools?: unknown[] } };
+      return toSnapshot(
+        buildContract({ name: 's', version: '1', protocolVersion: null, instructions: null }, listed.tools ?? listed.result?.tools ?? [], {
+          pages: 1,
+          durationMs: 0,
+          errors: [],
+        }),
+      );
+    });
+    const texts = [...recorded, ...snapshots, '{"a":[1,{"b":"\\"x\\"","c":[[[]]]}],"d" : { } }', '[]', '"s"'];
+    for (const text of texts) {
+      const record = parseWithYamlPackage(text, 'x.json');
+      if (!record.ok) throw new Error('not JSON to the yaml package');
+      const before = linesAnswered;
+      sameLines(
+        text,
+        JSON.parse(text),
+        fastLines(text, () => jsonTree(text, Infinity)),
+        record.source.lineOf,
+      );
+      if (text.length > 100) expect(linesAnswered).toBeGreaterThan(before);
+    }
+    const read = parseSource('{\n  "tools": [\n    { "name": "a" },\n    {\n      "name": "b"\n    }\n  ]\n}\n', 's.json', {
+      jsonFastPath: true,
+    });
+    expect(read.ok && [read.source.lineOf(['tools', 1, 'name']), read.source.lineOf(['tools', 1, 'missing'])]).toEqual([5, 4]);
   });
 
   it('agrees on each plain scalar form of the YAML 1.2 core schema, and on keys that are not strings', () => {

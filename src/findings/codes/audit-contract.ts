@@ -179,7 +179,7 @@ export const AUDIT_CONTRACT_CODES = {
     severity: 'safe',
     action: 'ignore',
     title: 'Resources and templates without a description',
-    noun: ['list of resources without a description', 'lists of resources without a description'],
+    noun: ['list of resources and templates without a description', 'lists of resources and templates without a description'],
     message: undescribed(['resource or template', 'resources and templates']),
   },
   'instructions-cost-regression': {

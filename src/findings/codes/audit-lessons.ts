@@ -6,8 +6,10 @@ const MAX_PLACES = 10;
 
 /**
  * The write-ups' lessons (docs/writeups-lessons.md): a tool the contract sends the model to but does
- * not list, a server that annotates nothing, results nulled, rewritten or padded with nulls, page
- * hints that lead nowhere, and results thinned under a description that still promises them.
+ * not list, a server that annotates nothing or gives no instructions, page sizes with no bound,
+ * results nulled, rewritten, steering the model or padded with nulls, page hints that lead nowhere,
+ * search excerpts that miss the query, and results thinned under a description that still promises
+ * them. A check that fires on most recorded releases is reported, never judged (`ignore`).
  */
 export const AUDIT_LESSON_CODES = {
   'tool-reference-missing': {
@@ -28,6 +30,26 @@ export const AUDIT_LESSON_CODES = {
     message: (f: { tools: number }) =>
       `None of the ${f.tools} tools declares an annotation, so by the spec's defaults every one is destructive and open-world: with side effects off the gate calls none of them, and what the model would read is not audited. Declare readOnlyHint and destructiveHint, or list the tools a person knows are safe to call in the profile's safeTools.`,
   },
+  // Fires on 30 of the 45 recorded servers (docs/writeups-lessons.md): reported, not judged.
+  'instructions-missing': {
+    area: 'audit',
+    severity: 'dangerous',
+    action: 'ignore',
+    title: 'Servers with several tools and no instructions',
+    noun: ['server with several tools and no instructions', 'servers with several tools and no instructions'],
+    message: (f: { tools: number }) =>
+      `${f.tools} tools and no instructions: each tool's schema says what it does, not how the tools relate (which tool an id comes from, what to call first, how to page). Ship server instructions with the domain, the id map and the paging rule.`,
+  },
+  // Fires on 11 of the 45 recorded servers: reported, not judged.
+  'list-limit-unbounded': {
+    area: 'audit',
+    severity: 'dangerous',
+    action: 'ignore',
+    title: 'List sizes with no maximum',
+    noun: ['list size with no maximum', 'list sizes with no maximum'],
+    message: (f: { tool: string; parameters: string[] }) =>
+      `${f.parameters.map((p) => `"${inert(p)}"`).join(', ')} of "${inert(f.tool)}" ${f.parameters.length === 1 ? 'has' : 'have'} no maximum: one call can ask for a list as large as the backend allows, and every byte of it lands in the model's context. Declare a maximum (and a default).`,
+  },
   'result-field-nulled': {
     area: 'audit',
     severity: 'dangerous',
@@ -36,9 +58,17 @@ export const AUDIT_LESSON_CODES = {
     noun: ['result value now null', 'result values now null'],
     message: (f: { at: string; was: string }) => `${f.at} was ${f.was}, is null.`,
   },
-  // `suspicious`: what the new text carries that an injection looks like; else `why` it reads as rewritten.
+  // `why` it reads as rewritten; `suspicious` only in reports written before result-text-suspicious.
   'result-text-changed': {
     area: 'audit',
+    // The text was rewritten to carry what the model lacked: the items, the page hint, a flagged error.
+    resolves: {
+      'pagination-hint-hidden': 'probe',
+      'structured-content-without-text': 'probe',
+      'error-not-flagged': 'probe',
+      'result-pretty-json': 'probe',
+      'result-too-large': 'probe',
+    },
     severity: 'dangerous',
     action: 'hold',
     title: 'Result text rewritten with the same data',
@@ -47,6 +77,43 @@ export const AUDIT_LESSON_CODES = {
       'suspicious' in f
         ? `the text the model reads now contains ${f.suspicious.join('; ')}, while structuredContent is unchanged.`
         : `the text the model reads was rewritten while structuredContent is unchanged: ${f.why}.`,
+  },
+  // diff/suspicious.ts says what the new text carries; the text the model reads, whatever structuredContent does.
+  'result-text-suspicious': {
+    area: 'audit',
+    severity: 'breaking',
+    action: 'rollback',
+    title: 'Result text that steers the model',
+    noun: ['result text that steers the model', 'result texts that steer the model'],
+    message: (f: { reasons: string[]; dataSame: boolean }) =>
+      `the text the model reads now contains ${f.reasons.join('; ')}${f.dataSame ? ', while structuredContent is unchanged' : ''}: a result is data, and text in it that gives the model orders is read as orders.`,
+  },
+  // Hits whose excerpt holds none of the query's words; reported, not judged (the write-up's own server does not centre them yet).
+  'search-excerpt-misses-query': {
+    area: 'audit',
+    severity: 'dangerous',
+    action: 'ignore',
+    title: 'Search excerpts that do not show the match',
+    noun: ['search whose excerpts miss the query', 'searches whose excerpts miss the query'],
+    message: (f: { query: string; missing: number; hits: number; field: string }) =>
+      `${f.missing} of ${f.hits} hits show none of the words of ${JSON.stringify(inert(f.query).slice(0, 80))} in their "${inert(f.field)}": the model gets hits that do not show why they matched. Centre each excerpt on the match.`,
+  },
+  // The double envelope is the upstream answer passed through; reported, not judged (a heuristic on one shape).
+  'result-upstream-envelope': {
+    area: 'audit',
+    severity: 'dangerous',
+    action: 'ignore',
+    title: 'Results passed through in their REST envelope',
+    noun: ['result passed through in its REST envelope', 'results passed through in their REST envelope'],
+    message: (f: { beside: string[] }) =>
+      `the result is the upstream API's answer passed through, an envelope inside an envelope ({"data": {"data": [...]${
+        f.beside.length
+          ? `, ${f.beside
+              .slice(0, 4)
+              .map((k) => JSON.stringify(inert(k)))
+              .join(', ')}`
+          : ''
+      }}}): the model reads the API's paging fields instead of the items and the next call. Shape the result for the model: a head line, the items, the way on.`,
   },
   'result-null-fields': {
     area: 'audit',

@@ -89,6 +89,13 @@ export const AUDIT_RESULT_CODES = {
   },
   'result-size-regression': {
     area: 'audit',
+    // The items or the page hint moved into the text the model reads: it grew because it carries them now.
+    resolves: {
+      'pagination-hint-hidden': 'probe',
+      'structured-content-without-text': 'probe',
+      'structured-content-invalid': 'probe',
+      'error-not-flagged': 'probe',
+    },
     severity: 'dangerous',
     action: 'hold',
     title: 'Results grew',
@@ -99,6 +106,8 @@ export const AUDIT_RESULT_CODES = {
   },
   'result-field-removed': {
     area: 'audit',
+    // The null keys removed are the null keys fixed; `has_more: true` removed is the hidden signal gone.
+    resolves: { 'result-null-fields': 'place', 'pagination-hint-hidden': 'place' },
     severity: 'dangerous',
     action: 'hold',
     title: 'Result fields gone',
@@ -123,6 +132,8 @@ export const AUDIT_RESULT_CODES = {
   },
   'result-error-flipped': {
     area: 'audit',
+    // The error is flagged now: what the model read as data was an error all along.
+    resolves: { 'error-not-flagged': 'probe' },
     severity: 'dangerous',
     action: 'hold',
     title: 'Probes that now return an error',
@@ -132,6 +143,7 @@ export const AUDIT_RESULT_CODES = {
   // `to`: where the data is now; JSON text turned into prose is still text for the model.
   'result-content-moved': {
     area: 'audit',
+    resolves: { 'structured-content-without-text': 'probe', 'structured-content-invalid': 'probe', 'error-not-flagged': 'probe' },
     severity: 'dangerous',
     action: 'hold',
     title: 'Result data moved between text and structuredContent',

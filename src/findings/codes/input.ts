@@ -48,6 +48,24 @@ export const INPUT_CODES = {
     title: 'Optional arguments added',
     message: (c) => `"${toolName(c)}" accepts new optional argument "${place(c)}".`,
   },
+  // A new list value or boolean switch whose name says it deletes or exposes, on a tool that is not read-only (diff/new-options.ts).
+  'input-destructive-option-added': {
+    area: 'input',
+    severity: 'dangerous',
+    action: 'hold',
+    title: 'Destructive options added to existing tools',
+    message: (c) =>
+      `"${toolName(c)}" ${c.after === place(c).split('.').pop() ? `gains the switch "${place(c)}"` : `argument "${place(c)}" gains the value ${show(c.after)}`}, and the tool is not read-only: a caller can now ask it to do what the name says.`,
+  },
+  // A new argument whose text says the caller lifts a guard with it (diff/new-options.ts).
+  'input-safety-override-added': {
+    area: 'input',
+    severity: 'dangerous',
+    action: 'hold',
+    title: 'Arguments added that lift a safety guard',
+    message: (c) =>
+      `"${toolName(c)}" accepts new argument ${show(c.after)}, and its text says it lifts a guard: a model that is refused can now set it itself.`,
+  },
   'input-property-removed': {
     area: 'input',
     severity: 'dangerous',
@@ -153,7 +171,9 @@ export const INPUT_CODES = {
     action: 'hold',
     title: 'Input schemas repaired from a protocol violation',
     message: (c) =>
-      `"${toolName(c)}" input schema was not an object schema (root type ${show(c.before)}), so its changes are a repair to check, not a break.`,
+      Array.isArray(c.before)
+        ? `"${toolName(c)}" input schema was not JSON Schema but a serialized validator (it declares no argument and carries ${c.before.map(show).join(', ')}), so its changes are a repair to check, not a break.`
+        : `"${toolName(c)}" input schema was not an object schema (root type ${show(c.before)}), so its changes are a repair to check, not a break.`,
   },
   // The witness search found a call the baseline accepted that the candidate refuses where the walk
   // named no break (src/diff/confirm.ts): the witness is the evidence, in the message.

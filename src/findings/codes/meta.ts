@@ -32,6 +32,14 @@ export interface ChangeFacts {
   after: unknown;
 }
 
+/**
+ * Where a change or finding of this code is the fix of a baseline finding, on the same probe: `probe`
+ * anywhere in that probe's result (an error now flagged, whatever else its text became), `place` only
+ * at the place the baseline's finding was about (a null key removed fixes the null keys; a field with
+ * data removed from the same items fixes nothing). docs/audit.md, "The fixes the audit asks for".
+ */
+export type Resolves = Readonly<Record<string, 'probe' | 'place'>>;
+
 /** A code that policy judges: rules and exceptions name it, and a reason lists it. */
 interface Judged {
   area: Area;
@@ -41,6 +49,12 @@ interface Judged {
   title: string;
   /** Also a reason a case fails (a `CaseFailure` code), beside what it is on its own. */
   caseFailure?: true;
+  /**
+   * The baseline findings (their codes) this code is the fix of, or the mirror of. A finding that
+   * resolves one is that finding fixed, not raised; a change that does is held at most, its reason
+   * saying "part of a fix for" it. Nothing else is spared: a result fixed one way can regress another.
+   */
+  resolves?: Resolves;
 }
 
 /**

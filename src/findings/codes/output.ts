@@ -35,8 +35,11 @@ export const OUTPUT_CODES = {
     message: (c) =>
       `"${toolName(c)}" output gains field "${place(c)}", which the baseline's schema refused as undeclared; a consumer that validates results against it refuses one that carries the field.`,
   },
+  // A field the baseline's results held only as null (or never), removed: the null keys fixed
+  // (diff/observed-outputs.ts reads the results).
   'output-property-removed': {
     area: 'output',
+    resolves: { 'result-null-fields': 'place' },
     severity: 'breaking',
     action: 'rollback',
     title: 'Output fields removed',
@@ -52,6 +55,7 @@ export const OUTPUT_CODES = {
   },
   'output-property-optional': {
     area: 'output',
+    resolves: { 'result-null-fields': 'place' },
     severity: 'breaking',
     action: 'rollback',
     title: 'Output fields no longer guaranteed',

@@ -32,6 +32,18 @@ export const RUN_CODES = {
           : `its contract in the saved report ${f.report}`
       } (fallback: ${f.kind}), not with the release in production, and no case ran on the baseline. Fix the baseline's start, or have a person approve this run.`,
   },
+  // A git baseline ran from a tree no mount namespace kept read-only (a checked copy of its own): a
+  // candidate of the same user could have written it. Reported (every format says so), judged only
+  // when a rule says hold: docs/baselines.md, "Where the tree cannot be kept read-only".
+  'baseline-tree-unprotected': {
+    area: 'discovery',
+    severity: 'dangerous',
+    action: 'ignore',
+    title: 'Baseline tree not read-only',
+    noun: ['baseline tree not read-only', 'baseline trees not read-only'],
+    message: (f: { profiles: string[] }) =>
+      `${f.profiles.map((p) => `"${p}"`).join(' and ')} ran from a copy of ${f.profiles.length > 1 ? 'their' : 'its'} built git tree that no mount namespace kept read-only (this machine allows none): a candidate of the same user could have written it (baseline-tree-unprotected; docs/security.md).`,
+  },
   // What discovery found wrong in what a side listed (contract/discover.ts words it).
   'protocol-violation': {
     area: 'discovery',

@@ -6,20 +6,21 @@ const at = (c: ChangeFacts): string => (pathOf(c.subject) === '/description' ? '
 
 /** What the model reads: descriptions, titles, the server's instructions (diff/text.ts, diff/wording.ts). */
 export const TEXT_CODES = {
+  // Text that newly steers the model: when to call, a preference, an always/never rule, words to the model (diff/steering.ts).
   'description-changed': {
     area: 'text',
     severity: 'dangerous',
     action: 'hold',
-    title: 'Descriptions rewritten',
-    message: (c) => `Description of "${toolName(c)}"${at(c)} changed what the model is told.`,
+    title: 'Descriptions that newly steer the model',
+    message: (c) => `Description of "${toolName(c)}"${at(c)} newly steers the model.`,
   },
-  // A small wording edit that adds, removes or flips no instruction and changes no figure (diff/wording.ts).
+  // Any other edit, however large: it documents (what a tool returns, a limit, syntax), so it is reported.
   'description-reworded': {
     area: 'text',
     severity: 'safe',
     action: 'ignore',
-    title: 'Descriptions reworded',
-    message: (c) => `Description of "${toolName(c)}"${at(c)} reworded.`,
+    title: 'Descriptions edited without new steering',
+    message: (c) => `Description of "${toolName(c)}"${at(c)} edited.`,
   },
   // A parameter that keeps its place but loses its description: the model loses what it was told (issue 27 §6).
   'description-removed': {
@@ -36,6 +37,15 @@ export const TEXT_CODES = {
     title: 'Descriptions added',
     message: (c) => `Description of "${toolName(c)}"${at(c)} added.`,
   },
+  // A rule on what a call may send, stated in words only where the schema shows none (diff/stated-constraint.ts).
+  'description-constraint-added': {
+    area: 'text',
+    severity: 'dangerous',
+    action: 'hold',
+    title: 'Argument rules stated in descriptions only',
+    message: (c) =>
+      `Description of "${toolName(c)}"${at(c)} newly states a rule on what a call may send that the schema does not declare; a call that followed the old text may be refused.`,
+  },
   // The reasons (with the matched text, clipped) are the message: the whole texts stay in before/after.
   'description-suspicious': { area: 'text', severity: 'breaking', action: 'rollback', title: 'Suspicious descriptions', message: () => '' },
   'title-changed': {
@@ -49,14 +59,14 @@ export const TEXT_CODES = {
     area: 'text',
     severity: 'dangerous',
     action: 'hold',
-    title: 'Server instructions rewritten',
-    message: () => `The server's instructions changed what the model is told.`,
+    title: 'Server instructions that newly steer the model',
+    message: () => `The server's instructions newly steer the model.`,
   },
   'instructions-reworded': {
     area: 'text',
     severity: 'safe',
     action: 'ignore',
-    title: 'Server instructions reworded',
-    message: () => `The server's instructions were reworded.`,
+    title: 'Server instructions edited without new steering',
+    message: () => `The server's instructions were edited.`,
   },
 } as const satisfies Record<string, ChangeMeta>;

@@ -16,7 +16,8 @@ h2 { margin: 28px 0 10px; font-size: 18px; border-bottom: 1px solid var(--line);
 h4 { margin: 14px 0 6px; }
 code, .hash, .json, .tool-name { font-family: var(--mono); font-size: 12.5px; }
 .muted { color: var(--muted); }
-.fixed { color: var(--safe, #1a7f37); font-weight: 600; }
+.standing-fixed { color: var(--safe, #1a7f37); font-weight: 600; }
+.standing-new { font-weight: 600; }
 header.verdict { padding: 20px 24px; border-bottom: 4px solid var(--line); background: var(--panel); }
 .verdict-Rollback { border-color: var(--breaking) !important; } .verdict-Rollback #verdict { color: var(--breaking); }
 .verdict-Hold { border-color: var(--dangerous) !important; } .verdict-Hold #verdict { color: var(--dangerous); }
@@ -85,6 +86,7 @@ table.cases th { width: 140px; } table.cases th .muted { font-weight: 400; font-
 ul.failures, ul.probes { margin: 4px 0 0; padding-left: 18px; }
 ul.probes { color: var(--muted); font-size: 12.5px; }
 .side-error { color: var(--breaking); }
+.run-note { color: var(--dangerous); }
 button.more { font: inherit; font-size: 12.5px; border: 1px solid var(--line); border-radius: 4px; padding: 3px 10px; background: var(--panel); color: var(--fg); cursor: pointer; }
 details.other-findings > summary { cursor: pointer; color: var(--muted); padding: 6px 0; }
 pre { white-space: pre-wrap; font-family: var(--mono); font-size: 12px; }

@@ -1,10 +1,11 @@
-import { fixedSentence } from '../audit-highlights.js';
+import { standings } from '../audit-highlights.js';
 import type { CaseResult } from '../../cases/types.js';
 import type { ContractTool, Features } from '../../contract/types.js';
 import { CODES, type Severity } from '../../findings/codes.js';
 import type { Change, Finding } from '../../findings/types.js';
 import type { Report, SideReport } from '../types.js';
 import { naturalCompare } from '../natural-order.js';
+import { runNotes } from '../run-notes.js';
 
 /** How a tool differs between the two sides, as the surface view marks it. */
 type ToolStatus = 'added' | 'removed' | 'renamed' | 'changed' | 'unchanged' | 'not-compared';
@@ -69,6 +70,8 @@ export interface ReportView {
   compared: boolean;
   severityCounts: Record<Severity, number>;
   sides: { baseline: SideView; candidate: SideView };
+  /** How the run went, beside its findings (report/run-notes.ts); absent in views of older builds. */
+  notes?: string[];
   rows: ToolRow[];
   /** Capabilities, prompts, templates and resources side by side; null when neither side read them. */
   features: FeatureRow[] | null;
@@ -77,8 +80,8 @@ export interface ReportView {
   cases: CaseRow[];
   /** Candidate regressions first (those that move the verdict before those that do not), then the rest. */
   findings: Finding[];
-  /** "Fixed in this release: …", from the baseline findings the candidate fixed; null when none (or an older report). */
-  fixed: string | null;
+  /** "Fixed in this release: …", "New in this release: …", "Still there: …", the empty ones left out (all of them in an older report). */
+  standings: ReturnType<typeof standings>;
   cost: Report['audit']['cost'] | null;
 }
 
@@ -211,12 +214,13 @@ export function reportView(report: Report): ReportView {
       safe: changes.filter((c) => c.severity === 'safe').length,
     },
     sides: { baseline: sideView(report.baseline), candidate: sideView(report.candidate) },
+    notes: runNotes(report),
     rows,
     features: featureRows(report),
     serverChanges: changes.filter((c) => !shown.has(c)),
     cases: caseRows(report),
     findings: orderedFindings(report.audit.findings),
-    fixed: fixedSentence(report),
+    standings: standings(report),
     cost: report.audit.cost ?? null,
   };
 }

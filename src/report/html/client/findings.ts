@@ -43,8 +43,7 @@ function findingTable(findings: Finding[]): HTMLElement {
  * (shared with the baseline, or on the baseline alone) is folded and built when opened.
  */
 export function renderFindings(view: ReportView): HTMLElement {
-  const fixed = view.fixed ? el('p', { class: 'fixed' }, view.fixed) : null;
-  if (!view.findings.length) return section('audit', 'Audit findings', fixed, el('p', { class: 'muted' }, 'No audit findings.'));
+  if (!view.findings.length) return section('audit', 'Audit findings', el('p', { class: 'muted' }, 'No audit findings.'));
   const regressions = view.findings.filter((f) => f.regression);
   const others = view.findings.filter((f) => !f.regression);
   const folded = el(
@@ -58,7 +57,6 @@ export function renderFindings(view: ReportView): HTMLElement {
   return section(
     'audit',
     'Audit findings',
-    fixed,
     regressions.length ? findingTable(regressions) : el('p', { class: 'muted' }, 'No regressions: the candidate added no audit finding.'),
     others.length ? folded : null,
   );

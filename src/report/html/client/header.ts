@@ -5,7 +5,7 @@ import { passRateText } from '../../case-tally.js';
 import { naturalCompare } from '../../natural-order.js';
 import { el, section } from './dom.js';
 
-/** The verdict, its reasons and any approvals: what a reader needs first. */
+/** The verdict, what the release fixed, broke and left, its reasons and any approvals: what a reader needs first. */
 export function renderVerdict(view: ReportView): HTMLElement {
   const { decision } = view;
   const b = view.sides.baseline;
@@ -20,6 +20,14 @@ export function renderVerdict(view: ReportView): HTMLElement {
       el('span', { id: 'verdict', 'data-verdict': decision.verdict }, decision.verdict),
       el('span', { class: 'route' }, ` ${b.profile} → ${c.profile}`),
     ),
+    // Fix first: what the release fixed, broke and left, before the reasons.
+    view.standings.length
+      ? el(
+          'ul',
+          { id: 'standings' },
+          view.standings.map((s) => el('li', { class: `standing standing-${s.kind}`, 'data-standing': s.kind }, s.sentence)),
+        )
+      : null,
     decision.reasons.length
       ? el(
           'ul',
@@ -118,6 +126,7 @@ export function renderProfiles(view: ReportView): HTMLElement {
       ),
     ),
     errors,
+    (view.notes ?? []).map((note) => el('p', { class: 'run-note' }, el('strong', null, 'Note: '), note)),
   );
 }
 

@@ -1,7 +1,7 @@
 import { inert, markdownCode } from '../base/inert.js';
-import { cell, VERDICT_ICON } from '../report/markdown.js';
-import { plain, type TextStyle } from '../report/text.js';
-import type { BundleSummary } from './summary.js';
+import type { BundleSummary } from './bundle-summary.js';
+import { cell, VERDICT_ICON } from './markdown.js';
+import { plain, type TextStyle } from './text.js';
 
 const verdictOf = (s: { verdict: string | null }) => s.verdict ?? 'undecided';
 

@@ -1,0 +1,75 @@
+import type { Change } from '../findings/types.js';
+import { unescapeSegment } from '../base/json-pointer.js';
+
+/**
+ * Whether a refusal is the one a change is about (docs/verdicts.md, "A witness shows its own
+ * change"): ajv's first error sits where the change is, for its keyword. A witness shown for
+ * "whole numbers only" must be refused as a fraction, not as `page: 0` under a new minimum beside
+ * it; one shown for an argument removed must send that argument. Null: any refusal will do (a
+ * change the walk could not place, or one inside alternatives, where ajv reports a branch's error).
+ */
+export type Place = (at: string, keyword: string, name: string | undefined) => boolean;
+
+/** ajv keywords that report the same assertion a change's keyword is about. */
+const FAMILIES: Record<string, string[]> = {
+  minimum: ['minimum', 'exclusiveMinimum'],
+  exclusiveMinimum: ['minimum', 'exclusiveMinimum'],
+  maximum: ['maximum', 'exclusiveMaximum'],
+  exclusiveMaximum: ['maximum', 'exclusiveMaximum'],
+  enum: ['enum', 'const'],
+  const: ['enum', 'const'],
+  type: ['type'],
+  multipleOf: ['multipleOf'],
+  minLength: ['minLength'],
+  maxLength: ['maxLength'],
+  pattern: ['pattern'],
+  format: ['format'],
+  minItems: ['minItems'],
+  maxItems: ['maxItems'],
+  uniqueItems: ['uniqueItems'],
+  minProperties: ['minProperties'],
+  maxProperties: ['maxProperties'],
+};
+
+/** Where the walk cannot say which error ajv reports first: the place alone is not checked. */
+const LOOSE = new Set(['anyOf', 'oneOf', 'allOf', 'not', 'if', 'then', 'else', '$ref', 'propertyNames', 'patternProperties']);
+
+export function placeOf(c: Change): Place | null {
+  const at = c.subject.kind === 'tool' ? c.subject.at : [];
+  if (at.length < 2 || at.some((s) => LOOSE.has(s))) return null;
+  const steps: (string | null)[] = [];
+  let i = 1;
+  for (; i < at.length; i++) {
+    if (at[i] === 'properties' && at[i + 1] !== undefined) steps.push(at[++i]!);
+    else if (at[i] === 'items') steps.push(null);
+    else break;
+  }
+  const rest = at.slice(i);
+  // A node made `false` (or made from it) is refused by whatever governs it: `items`,
+  // `additionalItems`, `additionalProperties`, at the array or the object, not at the node.
+  if (c.before === 'never' || c.after === 'never') return null;
+  const family = rest.length === 1 ? FAMILIES[rest[0]!] : undefined;
+  // A keyword of the node: refused there, for that keyword.
+  if (family) return (pointer, keyword) => matches(pointer, steps) && (family.includes(keyword) || keyword === 'false schema');
+  // A property added, removed or made required: refused at the object for that name (`required`,
+  // `additionalProperties`), or at the property itself.
+  const name = steps.at(-1);
+  if (rest.length === 0 && at[at.length - 2] === 'properties' && typeof name === 'string')
+    return (pointer, _keyword, named) =>
+      (matches(pointer, steps.slice(0, -1)) && (named === undefined || named === name)) || within(pointer, steps);
+  return null;
+}
+
+const segments = (pointer: string): string[] => (pointer === '' ? [] : pointer.split('/').slice(1).map(unescapeSegment));
+
+/** The pointer is exactly the place (`null`: any item). */
+function matches(pointer: string, steps: (string | null)[]): boolean {
+  const parts = segments(pointer);
+  return parts.length === steps.length && steps.every((s, k) => s === null || s === parts[k]);
+}
+
+/** The pointer is at the place or under it. */
+function within(pointer: string, steps: (string | null)[]): boolean {
+  const parts = segments(pointer);
+  return parts.length >= steps.length && steps.every((s, k) => s === null || s === parts[k]);
+}

@@ -1,0 +1,179 @@
+import type { JsonSchema } from '../contract/types.js';
+import { conjoin, propertySchema, type Node } from './schema-conjoin.js';
+import { constraintKey, isObject } from './schema-keywords.js';
+
+/**
+ * Keywords a node's other keywords already imply, dropped, and conditionals settled where the node
+ * decides them. Each rule is a proof that the node accepts the same instances without the keyword
+ * (docs/verdicts.md, "Calm needs a proof"), so the walk and the normal form see no change where
+ * none is:
+ * - a bound nothing is under (`minLength: 0`, `minItems: 0`, `minProperties: 0`), `uniqueItems`
+ *   where at most one item fits, `multipleOf: 1` on integers (and `number` with it is `integer`);
+ * - `items: true` (and the like), which is no `items`; `propertyNames: {type: "string"}`, since
+ *   every name is a string; a `format` ajv does not assert;
+ * - `unevaluatedProperties` where nothing but the node's own `properties` evaluates;
+ * - `not: X` where no instance of the node is an X (the two conjoined accept nothing);
+ * - `if` that no instance of the node satisfies (only `else` applies), or that every one does
+ *   (only `then` applies);
+ * - a `dependentSchemas` entry, or a `contains` under `minItems` of at least one, that the node
+ *   already asks for (conjoined with it, the node reads the same).
+ * `resolve` normalises a raw subschema (schema-normalize.ts), so these rules see through `$ref`s.
+ */
+export function dropImplied(node: JsonSchema, resolve: (raw: unknown) => Node): Node {
+  const s: JsonSchema = { ...node };
+  for (const key of ['minLength', 'minItems', 'minProperties'] as const) if (s[key] === 0) delete s[key];
+  if (s.uniqueItems === false || (s.uniqueItems === true && typeof s.maxItems === 'number' && s.maxItems <= 1)) delete s.uniqueItems;
+  for (const key of OPEN_BY_DEFAULT) if (s[key] !== undefined && accepting(s[key])) delete s[key];
+  // A member's name is a string: `propertyNames: {type: "string"}` (zod 4's records) asks nothing.
+  if (isObject(s.propertyNames) && Object.keys(s.propertyNames).every((k) => k === 'type' || k === 'description' || k === 'title'))
+    if ([s.propertyNames.type].flat().includes('string')) delete s.propertyNames;
+  // A tuple whose every position takes what the rest takes is no tuple (draft-07's `items: [X]` with `additionalItems: X`).
+  if (Array.isArray(s.prefixItems) && s.items !== undefined && s.prefixItems.every((p) => constraintKey(p) === constraintKey(s.items)))
+    delete s.prefixItems;
+  if (s.format !== undefined && (typeof s.format !== 'string' || !ASSERTED_FORMATS.has(s.format))) delete s.format;
+  integers(s);
+  unevaluatedAsAdditional(s);
+  const { not, if: condition, then, else: otherwise, ...rest } = s;
+  let out = s as Node;
+  if (not !== undefined && unsatisfiable(conjoin(rest, resolve(not)), resolve)) {
+    const { not: _implied, ...kept } = s;
+    out = kept;
+  }
+  if (out !== false && 'if' in out) out = settle(out, condition, then, otherwise, resolve);
+  if (out !== false && 'if' in out && implied(out, [then, otherwise], resolve)) {
+    const { if: _if, then: _then, else: _else, ...kept } = out;
+    out = kept;
+  }
+  if (out !== false) out = withoutImpliedDependents(out, resolve);
+  if (out !== false) out = withoutImpliedContains(out, resolve);
+  return out;
+}
+
+/**
+ * `multipleOf: 1` says "integer" of numbers, and nothing of other kinds: `integer` then needs no
+ * more, and `number` with it is `integer`. A node that names no type keeps it (it would need a list).
+ */
+function integers(s: JsonSchema): void {
+  if (s.multipleOf !== 1 || s.type === undefined) return;
+  const types = [s.type].flat();
+  if (types.some((t) => typeof t !== 'string')) return;
+  const next = [...new Set(types.map((t) => (t === 'number' ? 'integer' : t)))];
+  s.type = next.length === 1 ? next[0] : next;
+  delete s.multipleOf;
+}
+
+/**
+ * Whether no instance satisfies a normalised node: it is `false`, or it takes only objects and
+ * requires a name whose schema no value satisfies. Not knowing is false.
+ */
+function unsatisfiable(node: Node, resolve: (raw: unknown) => Node, depth = 0): boolean {
+  if (node === false) return true;
+  if (depth > 8 || node.type !== 'object') return false;
+  const required = Array.isArray(node.required) ? node.required : [];
+  return required.some((name) => typeof name === 'string' && unsatisfiable(resolve(propertySchema(node, name).schema), resolve, depth + 1));
+}
+
+/** Keywords whose absent value is "accept anything": `true` or `{}` there says nothing. */
+const OPEN_BY_DEFAULT = [
+  'items',
+  'additionalItems',
+  'unevaluatedItems',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'propertyNames',
+] as const;
+const accepting = (v: unknown): boolean => v === true || (isObject(v) && Object.keys(v).length === 0);
+
+/**
+ * The formats ajv-formats asserts, as the MCP SDK and the gate's judge run it (witness/judge.ts); ajv
+ * ignores any other name, so a format outside these validates nothing (`format: "x-ticket"`).
+ */
+const ASSERTED_FORMATS = new Set([
+  'date',
+  'time',
+  'date-time',
+  'iso-time',
+  'iso-date-time',
+  'duration',
+  'uri',
+  'uri-reference',
+  'uri-template',
+  'url',
+  'email',
+  'hostname',
+  'ipv4',
+  'ipv6',
+  'regex',
+  'uuid',
+  'json-pointer',
+  'json-pointer-uri-fragment',
+  'relative-json-pointer',
+  'byte',
+  'int32',
+  'int64',
+  'float',
+  'double',
+  'password',
+  'binary',
+]);
+
+/** Applicators whose subschemas evaluate properties: beside one, `unevaluatedProperties` is not `additionalProperties`. */
+const EVALUATES = ['allOf', 'anyOf', 'oneOf', 'if', 'then', 'else', '$ref', '$dynamicRef', 'dependentSchemas'];
+
+/**
+ * `unevaluatedProperties` on a node that evaluates properties only by its own `properties` and
+ * `patternProperties` (its `allOf` and local `$ref`s are folded in by now) is `additionalProperties`;
+ * beside an `additionalProperties`, which evaluates every other name, it says nothing.
+ */
+function unevaluatedAsAdditional(s: JsonSchema): void {
+  if (s.unevaluatedProperties === undefined || EVALUATES.some((k) => k in s)) return;
+  if (s.additionalProperties === undefined) s.additionalProperties = s.unevaluatedProperties;
+  delete s.unevaluatedProperties;
+}
+
+/** Whether every branch given (raw; undefined: none) asks nothing the node does not already ask. */
+function implied(node: JsonSchema, branches: unknown[], resolve: (raw: unknown) => Node): boolean {
+  const { if: _if, then: _then, else: _else, ...rest } = node;
+  const key = constraintKey(rest);
+  return branches.every((raw) => {
+    if (raw === undefined) return true;
+    const both = conjoin(rest, resolve(raw));
+    return both !== false && constraintKey(both) === key;
+  });
+}
+
+/** A conditional whose `if` the node decides: gone, with the branch that always applies conjoined. */
+function settle(node: JsonSchema, condition: unknown, then: unknown, otherwise: unknown, resolve: (raw: unknown) => Node): Node {
+  const { if: _if, then: _then, else: _else, ...rest } = node;
+  const guard = resolve(condition);
+  const never = guard === false || unsatisfiable(conjoin(rest, guard), resolve);
+  const always = guard !== false && !never && Object.keys(guard).length === 0;
+  if (!never && !always) return node;
+  const branch = never ? otherwise : then;
+  return branch === undefined ? rest : conjoin(rest, resolve(branch));
+}
+
+function withoutImpliedDependents(node: JsonSchema, resolve: (raw: unknown) => Node): Node {
+  if (!isObject(node.dependentSchemas)) return node;
+  const { dependentSchemas, ...rest } = node;
+  const kept: Record<string, unknown> = {};
+  for (const [name, raw] of Object.entries(dependentSchemas)) {
+    // With the name present, the node asks the same as the node with the dependent schema too.
+    const present = conjoin(rest, { required: [name] });
+    const both = present === false ? false : conjoin(present, resolve(raw));
+    if (present === false || both === false || constraintKey(both) !== constraintKey(present)) kept[name] = raw;
+  }
+  return Object.keys(kept).length ? { ...rest, dependentSchemas: kept } : rest;
+}
+
+function withoutImpliedContains(node: JsonSchema, resolve: (raw: unknown) => Node): Node {
+  if (!('contains' in node) || 'minContains' in node || 'maxContains' in node || 'prefixItems' in node) return node;
+  if (typeof node.minItems !== 'number' || node.minItems < 1 || node.items === undefined) return node;
+  const items = resolve(node.items);
+  const contains = resolve(node.contains);
+  if (items === false || contains === false) return node;
+  const both = conjoin(items, contains);
+  if (both === false || constraintKey(both) !== constraintKey(items)) return node;
+  const { contains: _implied, ...rest } = node;
+  return rest;
+}

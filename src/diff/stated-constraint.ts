@@ -1,0 +1,28 @@
+/**
+ * A rule on what a call may send that only the text states: "Filename must end with .png", "Must
+ * not start with '-'", "Absolute paths are accepted only inside the image directory", "otherwise
+ * the request is rejected". It is not steering (the model is told what the server refuses, not how
+ * to behave), but the schema, which validators read, does not show it: a caller that followed the
+ * old text may now be refused. The gate holds a bound the schema newly declares
+ * (`input-constraint-declared`), so it holds the same bound written in words (docs/verdicts.md,
+ * "Text that steers the model").
+ */
+/** A refusal, in a tool's description or a parameter's: "otherwise the request is rejected". */
+const REFUSAL = String.raw`(?:is|are|will be|gets?) (?:rejected|refused|not (?:allowed|accepted|permitted))|only (?:accepts?|allows?)|(?:accepted|allowed) only`;
+/** A requirement on the value, in a parameter's description only: a tool's text says "must" of its syntax too. */
+const REQUIREMENT = String.raw`must (?:not )?(?:be|end with|start with|begin with|contain|match|include|have|exceed|use)`;
+
+const PATTERNS = {
+  parameter: new RegExp(String.raw`\b(?:${REQUIREMENT}|${REFUSAL})\b`, 'gi'),
+  description: new RegExp(String.raw`\b(?:${REFUSAL})\b`, 'gi'),
+};
+
+/** The sentence of `after` that states a rule `before` did not, clipped; null when there is none. */
+export function statedConstraint(before: string, after: string, kind: keyof typeof PATTERNS): string | null {
+  const count = (text: string) => text.match(PATTERNS[kind])?.length ?? 0;
+  if (count(after) <= count(before)) return null;
+  const known = new Set(before.split(/(?<=[.!?])\s+/).map((s) => s.trim()));
+  const sentence = after.split(/(?<=[.!?])\s+/).find((s) => count(s) > 0 && !known.has(s.trim())) ?? after;
+  const text = sentence.trim().replace(/\s+/g, ' ');
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}

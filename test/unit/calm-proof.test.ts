@@ -1,0 +1,219 @@
+import { describe, expect, it } from 'vitest';
+import { SchemaWork } from '../../src/contract/schema-work.js';
+import { DEFAULTS } from '../../src/config/types.js';
+import { decide } from '../../src/decide/decide.js';
+import { collectSignals } from '../../src/decide/signals.js';
+import { diffContracts } from '../../src/diff/index.js';
+import type { Change } from '../../src/findings/types.js';
+import { contractOf, inputPairs, obj, outputPairs, tool } from '../helpers/contracts.js';
+
+// docs/verdicts.md, "Calm needs a proof": a change the walk held is let go only on a proof (the same
+// normal form, a structural rule, patterns compared as languages). A search that finds nothing
+// proves nothing: what it could not witness stays held, and says so.
+
+const str = { type: 'string' };
+const diff = (before: Record<string, unknown>, after: Record<string, unknown>): Change[] =>
+  diffContracts(contractOf(tool('t', before)), contractOf(tool('t', after)));
+const verdictOf = (changes: Change[]) =>
+  decide(collectSignals(changes, [], []), { ...DEFAULTS.promotion, rules: {}, exceptions: [] }, '2026-12-01').verdict;
+const withPattern = (pattern: string) => obj({ ref: { type: 'string', pattern } }, ['ref']);
+
+describe('patterns are compared as regular languages', () => {
+  it('a pattern tightened against values real refs carry is a break, with a witness the search never drew before', () => {
+    const changes = diff(withPattern('^.+$'), withPattern('^[^-][^/]*$'));
+    expect(changes.map((c) => [c.code, c.severity])).toEqual([['input-constraint-tightened', 'breaking']]);
+    const [c] = changes;
+    expect(c!.witness).toMatchObject({ status: 'found', side: 'input' });
+    // Not option-like: a '/' the candidate refuses, so it is no argument-injection hardening either.
+    expect((c!.witness!.instance as { ref: string }).ref).toMatch(/^[^-].*\//);
+    expect(c!.witness!.optionLike).toBeUndefined();
+    expect(verdictOf(changes)).toBe('Rollback');
+  });
+
+  it('the other values a search never drew: a dot, upper case', () => {
+    expect(inputPairs(withPattern('^.*$'), withPattern('^[^.]*$'))).toEqual([['input-constraint-tightened', 'breaking']]);
+    expect(inputPairs(withPattern('^[A-Za-z]+$'), withPattern('^[a-z]+$'))).toEqual([['input-constraint-tightened', 'breaking']]);
+  });
+
+  it('where every string told apart starts with a dash, it is argument-injection hardening, held', () => {
+    const changes = diff(withPattern('^[a-z-]+$'), withPattern('^[a-z][a-z-]*$'));
+    expect(changes.map((c) => [c.code, c.severity])).toEqual([['input-constraint-tightened', 'dangerous']]);
+    expect(changes[0]!.witness?.optionLike).toBe(true);
+    expect(verdictOf(changes)).toBe('Hold');
+  });
+
+  it('a pattern rewritten to accept the same strings is proven the same, and is no Hold', () => {
+    const changes = diff(withPattern('^[a-z]+$'), withPattern('^[a-z]{1,}$'));
+    expect(changes.map((c) => [c.code, c.severity])).toEqual([['schema-annotation-changed', 'safe']]);
+    expect(changes[0]!.message).toContain('Compared as regular languages, the two patterns accept the same strings.');
+  });
+
+  it('patterns refa cannot compare are held, with the reason, never calm', () => {
+    // The same language (an even number of a's), through a backreference no automaton holds.
+    const changes = diff(withPattern('^(a+)\\1$'), withPattern('^(?:aa)+$'));
+    expect(changes.map((c) => [c.code, c.severity])).toEqual([['schema-changed', 'dangerous']]);
+    expect(changes[0]!.message).toContain('could not be compared as languages (it uses a backreference)');
+    expect(verdictOf(changes)).toBe('Hold');
+  });
+
+  it('on outputs, a pattern that lets more through is held with the string it lets through', () => {
+    const output = (pattern: string) => ({ type: 'object', properties: { id: { type: 'string', pattern } }, required: ['id'] });
+    expect(outputPairs(output('^[a-z]+$'), output('^[a-z0-9]+$'))).toEqual([['output-constraint-loosened', 'dangerous']]);
+    expect(outputPairs(output('^[a-z0-9]+$'), output('^[a-z]+$'))).toEqual([['output-constraint-tightened', 'safe']]);
+  });
+});
+
+describe('a step or a format swapped for one neither wider nor narrower', () => {
+  const field = (v: Record<string, unknown>) => ({ type: 'object', properties: { v }, required: ['v'] });
+  it('on an output it lets more through, and is held as a loosening, not passed as a tightening', () => {
+    expect(outputPairs(field({ type: 'integer', multipleOf: 2 }), field({ type: 'integer', multipleOf: 3 }))).toEqual([
+      ['output-constraint-loosened', 'dangerous'],
+    ]);
+    expect(outputPairs(field({ type: 'string', format: 'date' }), field({ type: 'string', format: 'date-time' }))).toEqual([
+      ['output-constraint-loosened', 'dangerous'],
+    ]);
+    // A step that divides the old one, or a format that holds the old one, is a tightening still.
+    expect(outputPairs(field({ type: 'integer', multipleOf: 2 }), field({ type: 'integer', multipleOf: 4 }))).toEqual([
+      ['output-constraint-tightened', 'safe'],
+    ]);
+  });
+
+  it('on an input it refuses what was taken: a break', () => {
+    expect(inputPairs(field({ type: 'integer', multipleOf: 2 }), field({ type: 'integer', multipleOf: 3 }))).toEqual([
+      ['input-constraint-tightened', 'breaking'],
+    ]);
+  });
+});
+
+describe('a search that finds nothing proves nothing', () => {
+  it('a break no call witnesses stays held, unconfirmed, and says the search proves nothing', () => {
+    // `not` excludes strings of 5 or more, which maxLength already refused: no witness exists, but
+    // no rule proves it either, so it is held, not let go.
+    const changes = diff(obj({ s: { type: 'string', maxLength: 3 } }), obj({ s: { type: 'string', maxLength: 3, not: { minLength: 5 } } }));
+    expect(changes.map((c) => [c.code, c.severity])).toEqual([['input-constraint-tightened', 'dangerous']]);
+    expect(changes[0]!.witness?.status).toBe('unconfirmed');
+    expect(changes[0]!.message).toContain('A search that finds nothing proves nothing');
+    expect(verdictOf(changes)).toBe('Hold');
+  });
+
+  it('a change the walk could not classify, with no witness either way and no proof, is held and says why', () => {
+    const changes = diff(obj({ s: str }), obj({ s: { type: 'string', 'x-unknown-assertion': 1, unknownKeyword: { a: 1 } } }));
+    expect(changes.map((c) => [c.code, c.severity])).toContainEqual(['schema-changed', 'dangerous']);
+    expect(changes.find((c) => c.code === 'schema-changed')!.message).toContain('a search that finds nothing proves nothing');
+    expect(verdictOf(changes)).toBe('Hold');
+  });
+});
+
+describe('schemas equal by construction are proven equal, never held', () => {
+  const same: [string, Record<string, unknown>, Record<string, unknown>][] = [
+    ['anyOf branches reordered', obj({ a: { anyOf: [str, { type: 'integer' }] } }), obj({ a: { anyOf: [{ type: 'integer' }, str] } })],
+    ['oneOf branches reordered', obj({ a: { oneOf: [str, { type: 'null' }] } }), obj({ a: { oneOf: [{ type: 'null' }, str] } })],
+    [
+      'a local $ref inlined',
+      { ...obj({ a: { $ref: '#/$defs/A' } }), $defs: { A: { type: 'string', maxLength: 3 } } },
+      obj({ a: { type: 'string', maxLength: 3 } }),
+    ],
+    ['a one-branch allOf wrap', obj({ a: str }), { allOf: [obj({ a: str })] }],
+    ['multipleOf: 1 on an integer', obj({ n: { type: 'integer' } }), obj({ n: { type: 'integer', multipleOf: 1 } })],
+    ['number with multipleOf: 1 is integer', obj({ n: { type: 'integer' } }), obj({ n: { type: 'number', multipleOf: 1 } })],
+    [
+      'unevaluatedProperties: false where additionalProperties: false means the same',
+      obj({ a: str }, [], { additionalProperties: false }),
+      obj({ a: str }, [], { unevaluatedProperties: false }),
+    ],
+    [
+      'uniqueItems under maxItems: 1',
+      obj({ l: { type: 'array', maxItems: 1 } }),
+      obj({ l: { type: 'array', maxItems: 1, uniqueItems: true } }),
+    ],
+    ['items set to true', obj({ l: { type: 'array' } }), obj({ l: { type: 'array', items: true } })],
+    ['not that excludes another type', obj({ s: str }), obj({ s: { type: 'string', not: { type: 'integer' } } })],
+    [
+      'if that no instance satisfies',
+      obj({ s: str, t: str }),
+      { ...obj({ s: str, t: str }), if: { properties: { s: { type: 'integer' } }, required: ['s'] }, then: { required: ['t'] } },
+    ],
+    [
+      'dependentSchemas that asks what is already required',
+      obj({ a: str, b: str }, ['b']),
+      { ...obj({ a: str, b: str }, ['b']), dependentSchemas: { a: { required: ['b'] } } },
+    ],
+    [
+      'contains that every item of a non-empty list satisfies',
+      obj({ l: { type: 'array', items: str, minItems: 1 } }),
+      obj({ l: { type: 'array', items: str, minItems: 1, contains: str } }),
+    ],
+    ['null spelled as a const', obj({ s: { type: ['string', 'null'] } }), obj({ s: { anyOf: [str, { const: null }] } })],
+    ['an enum spelled as consts', obj({ s: { enum: ['a', 'b'] } }), obj({ s: { anyOf: [{ const: 'a' }, { const: 'b' }] } })],
+    ['a format ajv does not know', obj({ s: str }), obj({ s: { type: 'string', format: 'x-ticket' } })],
+  ];
+
+  it.each(same)('%s: nothing held, and nothing calm on a search alone', (_, before, after) => {
+    for (const [b, a] of [
+      [before, after],
+      [after, before],
+    ]) {
+      const changes = diff(b!, a!);
+      expect(changes.filter((c) => c.severity !== 'safe').map((c) => [c.code, c.severity, c.message])).toEqual([]);
+      // A calm change rests on a proof: never on a witness search that found nothing.
+      expect(changes.filter((c) => c.witness && c.witness.status !== 'proven')).toEqual([]);
+      expect(verdictOf(changes)).toBe('Promote');
+    }
+  });
+});
+
+describe('the search runs once per distinct pair of schemas', () => {
+  const family = (n: number, schema: (i: number) => Record<string, unknown>) =>
+    contractOf(...Array.from({ length: n }, (_, i) => tool(`tool_${i}`, schema(i))));
+
+  it('identical releases run no search', () => {
+    const work = new SchemaWork();
+    const release = family(5, () => obj({ q: str, limit: { type: 'integer', maximum: 100 } }));
+    expect(
+      diffContracts(
+        release,
+        family(5, () => obj({ q: str, limit: { type: 'integer', maximum: 100 } })),
+        undefined,
+        work,
+      ),
+    ).toEqual([]);
+    expect(work.searches).toBe(0);
+  });
+
+  it('a release-wide change over N tools runs the searches of one', () => {
+    const [before, after] = [
+      obj({ q: str, limit: { type: 'integer', maximum: 100 } }),
+      obj({ q: str, limit: { type: 'integer', maximum: 10 } }),
+    ];
+    const one = new SchemaWork();
+    diffContracts(
+      family(1, () => before),
+      family(1, () => after),
+      undefined,
+      one,
+    );
+    const many = new SchemaWork();
+    const changes = diffContracts(
+      family(12, () => before),
+      family(12, () => after),
+      undefined,
+      many,
+    );
+    expect(changes.filter((c) => c.code === 'input-constraint-tightened')).toHaveLength(12);
+    expect(one.searches).toBeGreaterThan(0);
+    expect(many.searches).toBe(one.searches);
+  });
+
+  it('a side that differs only in annotations ($schema) is proven the same and not searched', () => {
+    const work = new SchemaWork();
+    const draft7 = { $schema: 'http://json-schema.org/draft-07/schema#', ...obj({ q: str }) };
+    const changes = diffContracts(
+      family(3, () => draft7),
+      family(3, () => obj({ q: str })),
+      undefined,
+      work,
+    );
+    expect(changes.map((c) => c.code)).toEqual(['schema-annotation-changed', 'schema-annotation-changed', 'schema-annotation-changed']);
+    expect(work.searches).toBe(0);
+  });
+});

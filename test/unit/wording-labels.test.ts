@@ -1,0 +1,124 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { diffContracts } from '../../src/diff/index.js';
+import { CODES, type Code } from '../../src/findings/codes.js';
+import { ROOT } from '../helpers/cli.js';
+import { contractOf } from '../helpers/contracts.js';
+
+/**
+ * The wording rule measured against a reviewer's labels (test/fixtures/wording/README.md): every
+ * description and instructions change between consecutive recorded releases, labelled `steers`,
+ * `neutral` or `borderline` by someone who never read the gate's rules. "Held" is the rule's Hold
+ * (`description-changed`, `instructions-changed`); precision and recall are of "held" against
+ * `steers`, with `borderline` read both ways. The set is split by package before the rule was
+ * redesigned: the rule was tuned on one half, and the other half is measured only.
+ */
+interface Item {
+  id: string;
+  package: string;
+  kind: 'instructions' | 'tool' | 'argument';
+  before: string;
+  after: string;
+  arguments?: { tool: string; argument: string }[];
+}
+type Label = 'steers' | 'neutral' | 'borderline';
+
+const dir = join(ROOT, 'test/fixtures/wording');
+const items = JSON.parse(readFileSync(join(dir, 'description-changes.json'), 'utf8')) as Item[];
+const labels = JSON.parse(readFileSync(join(dir, 'labels.json'), 'utf8')) as { id: string; label: Label }[];
+
+/** Fixed before any tuning: a package's half is the parity of its name's SHA-256 first byte. */
+const halfOf = (pkg: string): 'tuning' | 'heldOut' => ((createHash('sha256').update(pkg).digest()[0]! & 1) === 0 ? 'tuning' : 'heldOut');
+
+/** An input schema with `description` at an argument path as the labels name it (`sort[].direction`). */
+function schemaWith(path: string, description: string): Record<string, unknown> {
+  const leaf: Record<string, unknown> = { type: 'string', ...(description ? { description } : {}) };
+  const steps = path.split('.');
+  let node = leaf;
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const [name, ...arrays] = steps[i]!.split('[]');
+    for (let n = 0; n < arrays.length; n++) node = { type: 'array', items: node };
+    node = { type: 'object', properties: { [name!]: node } };
+  }
+  return node;
+}
+
+function contractWith(item: Item, text: string) {
+  if (item.kind === 'instructions') {
+    const contract = contractOf({ name: 't', description: 'A tool.', inputSchema: { type: 'object' } });
+    contract.server = { ...contract.server, instructions: text || null };
+    return contract;
+  }
+  if (item.kind === 'tool') return contractOf({ name: 't', ...(text ? { description: text } : {}), inputSchema: { type: 'object' } });
+  return contractOf({ name: 't', description: 'A tool.', inputSchema: schemaWith(item.arguments![0]!.argument, text) });
+}
+
+/** The codes the gate reports for one item, as `mcp-gate run` would with the default policy. */
+const codesOf = (item: Item): Code[] =>
+  diffContracts(contractWith(item, item.before), contractWith(item, item.after), null).map((c) => c.code as Code);
+
+const RULE = new Set<Code>(['description-changed', 'instructions-changed']);
+const judged = items.map((item, n) => {
+  if (labels[n]?.id !== item.id) throw new Error(`labels.json is out of step with description-changes.json at ${n}`);
+  const codes = codesOf(item);
+  return { item, label: labels[n]!.label, half: halfOf(item.package), codes, held: codes.some((c) => RULE.has(c)) };
+});
+
+type Judged = (typeof judged)[number];
+
+/** Precision and recall of "held" against `steers`, with borderline as steers and as neutral, in per cent to one decimal. */
+function figures(rows: Judged[]) {
+  const held = rows.filter((r) => r.held);
+  const measure = (positive: (r: Judged) => boolean) => {
+    const hits = held.filter(positive).length;
+    const all = rows.filter(positive).length;
+    const pct = (a: number, b: number) => (b ? Math.round((1000 * a) / b) / 10 : 0);
+    return { hits, precision: pct(hits, held.length), recall: pct(hits, all), of: all };
+  };
+  return {
+    items: rows.length,
+    held: held.length,
+    borderlineAsNeutral: measure((r) => r.label === 'steers'),
+    borderlineAsSteers: measure((r) => r.label !== 'neutral'),
+  };
+}
+
+describe('the wording rule against the labelled description changes (test/fixtures/wording)', () => {
+  it('the labelled set is whole and the split is fixed: 501 items, labels in the same order', () => {
+    expect(judged.length).toBe(501);
+    expect(judged.filter((r) => r.half === 'tuning').length).toBe(306);
+    const steers = judged.filter((r) => r.label === 'steers');
+    expect([steers.filter((r) => r.half === 'tuning').length, steers.length]).toEqual([12, 29]);
+  });
+
+  // Floors at the figures reached (docs/verdicts.md, "Text that steers the model"). The rule before
+  // (held on any directive word, figure or large edit) held 117 of the tuning half's 306 items and
+  // 129 of the held-out 195: precision on steers 8.5% and 10.1%, recall 83.3% and 76.5%.
+  it.each([
+    ['tuning', { held: 13, precision: [84.6, 92.3], recall: [91.7, 63.2] }],
+    ['heldOut', { held: 20, precision: [55, 70], recall: [64.7, 53.8] }],
+  ] as const)('figures on the %s half, borderline as neutral and as steers', (half, floor) => {
+    const f = figures(judged.filter((r) => r.half === half));
+    expect(f.held, 'items held').toBeLessThanOrEqual(floor.held);
+    expect(f.borderlineAsNeutral.precision, 'precision, borderline as neutral').toBeGreaterThanOrEqual(floor.precision[0]);
+    expect(f.borderlineAsSteers.precision, 'precision, borderline as steers').toBeGreaterThanOrEqual(floor.precision[1]);
+    expect(f.borderlineAsNeutral.recall, 'recall, borderline as neutral').toBeGreaterThanOrEqual(floor.recall[0]);
+    expect(f.borderlineAsSteers.recall, 'recall, borderline as steers').toBeGreaterThanOrEqual(floor.recall[1]);
+  });
+
+  it('a parameter whose text goes entirely is description-removed, another rule: the model loses what it was told', () => {
+    const removed = judged.filter((r) => r.codes.includes('description-removed'));
+    expect(removed.map((r) => [r.item.kind, r.item.after, r.label, CODES['description-removed'].action])).toEqual(
+      removed.map(() => ['argument', '', 'neutral', 'hold']),
+    );
+    expect(removed).toHaveLength(17);
+  });
+
+  it('a rule on a value stated in text only is description-constraint-added, another question: 35 items in 8 pairs, none labelled steers', () => {
+    const stated = judged.filter((r) => r.codes.includes('description-constraint-added'));
+    expect(stated.map((r) => r.label)).toEqual(stated.map(() => 'neutral'));
+    expect([stated.length, new Set(stated.map((r) => r.item.id.split('/')[0])).size]).toEqual([35, 8]);
+  });
+});
