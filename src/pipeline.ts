@@ -13,11 +13,13 @@ import { RunDeadline } from './connect/run-deadline.js';
 import { containmentUsed } from './connect/containment.js';
 import { approveCovering, decideByRole, type Decision } from './decide/decide.js';
 import { calmRemovals, REMOVED_AFTER_DEPRECATION, removalKey } from './decide/deprecation-window.js';
-import { collectSignals } from './decide/signals.js';
+import { collectSignals, unannotatedSiblings } from './decide/signals.js';
 import { checkVersionBump } from './decide/version-bump.js';
 import { savedReports } from './report/history/saved.js';
 import { deprecatedSince } from './report/history/deprecations.js';
 import { diffContracts } from './diff/index.js';
+import { withEraCheck } from './diff/protocol.js';
+import { checkEra } from './contract/era-check.js';
 import { judgeByResults } from './diff/observed-outputs.js';
 import { SchemaWork } from './contract/schema-work.js';
 import { summarize } from './diff/summary.js';
@@ -80,9 +82,18 @@ export async function runGate(config: GateConfig, options: RunOptions): Promise<
   const dirs = options.sideDirs ?? makeSideDirs(config, options.env);
   try {
     const connected = await discoverBoth(config, datasets, { deadline, log, clock }, dirs, options.server ?? null, options.env);
+    // Only when the sides' eras differ: the candidate asked for the baseline's revision while the diff and the cases run.
+    const era = checkEra(connected.base.contract.server, connected.cand, {
+      config,
+      env: options.env,
+      dirs: dirs.candidate,
+      log,
+      track: deadline.adopt,
+      expired: () => deadline.expired,
+    });
     const observed = await observe(config, datasets, connected, { deadline, log, clock });
     const today = startedAt.toISOString().slice(0, 10);
-    const { changes, calm } = deprecationLifecycle(observed.confirmed, config, today, options.server);
+    const { changes, calm } = deprecationLifecycle(withEraCheck(observed.confirmed, await era), config, today, options.server);
     const release = checkVersionBump(connected.base.contract.server, connected.cand?.contract.server ?? null, changes);
     const definitions = roleDefinitions(datasets);
     const environment = runEnvironment(config, containmentUsed());
@@ -232,10 +243,12 @@ function decideRun(
   const forbidden = run.datasets.flatMap((d) => d.cases.flatMap((c) => c.forbiddenTools ?? []));
   const reach = roleReach(definitions, forbidden);
   const repairedOutputs = failedOutputSchemas(base.contract, observed.audited.findings);
+  const unannotated = unannotatedSiblings(base.contract, cand?.contract ?? null);
   const signals = collectSignals(run.changes, observed.candCases, [...findings, ...observed.audited.findings, ...roles.findings], {
     reach,
     repairedOutputs,
     calmRemovals: run.calm,
+    ...(unannotated && { unannotated }),
   });
   // One pass: the run's decision, and each role's share of it.
   const names = definitions.map((d) => d.name);

@@ -41,6 +41,7 @@ export const DEFAULTS = {
     maxNewDestructiveTools: 0,
     maxBrokenCases: 0,
     destructiveToolsOutsideRoles: 'hold' as 'hold' | 'rollback',
+    unannotatedServers: 'hold' as 'hold' | 'like-siblings',
     release: false,
     deprecationWindowDays: 30,
   },

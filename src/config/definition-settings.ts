@@ -66,6 +66,13 @@ export const promotion = z.strictObject({
       "What tool-added-destructive does for a new tool that reaches no role's surface (no dataset defines roles, or every role's allowedTools leaves it out): hold for a person to approve, or roll back as it did before. Default hold.",
     )
     .optional(),
+  unannotatedServers: z
+    .enum(['hold', 'like-siblings'])
+    .default(DEFAULTS.promotion.unannotatedServers)
+    .describe(
+      'What tool-added-destructive-by-default does for a new tool that declares no hint, when the baseline declares no hint on any of its tools either: hold for a person to look (the default: by the spec such a tool may be destructive, and nothing the server says tells otherwise), or like-siblings: judge it like the bare tools already in production, and do not hold it. A new tool that declares any hint, or a baseline that annotates any tool, is judged as usual. Default hold.',
+    )
+    .optional(),
   exceptions: z.array(exception).describe('Approved findings that do not count, until they expire.').optional(),
   release: z
     .boolean()

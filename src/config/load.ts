@@ -249,6 +249,7 @@ function normalise(
       maxNewDestructiveTools: config.promotion?.maxNewDestructiveTools ?? DEFAULTS.promotion.maxNewDestructiveTools,
       maxBrokenCases: config.promotion?.maxBrokenCases ?? DEFAULTS.promotion.maxBrokenCases,
       destructiveToolsOutsideRoles: config.promotion?.destructiveToolsOutsideRoles ?? DEFAULTS.promotion.destructiveToolsOutsideRoles,
+      unannotatedServers: config.promotion?.unannotatedServers ?? DEFAULTS.promotion.unannotatedServers,
       exceptions: (config.promotion?.exceptions ?? []) as Exception[],
       release: config.promotion?.release ?? DEFAULTS.promotion.release,
       deprecationWindowDays: config.promotion?.deprecationWindowDays ?? DEFAULTS.promotion.deprecationWindowDays,

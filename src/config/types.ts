@@ -146,6 +146,8 @@ export interface GateConfig {
     maxBrokenCases: number;
     /** tool-added-destructive for a tool outside every role's surface: held (the default), or rolled back as before. */
     destructiveToolsOutsideRoles?: 'hold' | 'rollback';
+    /** tool-added-destructive-by-default for a bare new tool on a server that declares no hints: held (the default), or judged like its siblings. */
+    unannotatedServers?: 'hold' | 'like-siblings';
     exceptions: Exception[];
     /** The candidate is a release, not a PR head: version-unchanged holds (docs/releases.md). */
     release?: boolean;

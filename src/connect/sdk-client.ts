@@ -1,4 +1,4 @@
-import { Client, SdkError, SdkErrorCode, type jsonSchemaValidator } from '@modelcontextprotocol/client';
+import { Client, SdkError, SdkErrorCode, SUPPORTED_PROTOCOL_VERSIONS, type jsonSchemaValidator } from '@modelcontextprotocol/client';
 import type { Timeouts } from '../config/types.js';
 import { GATE_NAME, GATE_VERSION } from '../base/version.js';
 
@@ -17,15 +17,18 @@ const SDK_OUTPUT_CHECKS_UNUSED: jsonSchemaValidator = {
  * The SDK's client in `auto` negotiation: it probes with `server/discover` (2026-07-28) and falls
  * back to `initialize` when the server gives no modern evidence (a "method not found" answer, or,
  * on stdio, silence until the probe times out). The probe gets the startup timeout, like the
- * handshake it may replace.
+ * handshake it may replace. `legacyAt` opens a 2025-era session whose `initialize` offers that
+ * revision first (contract/era-check.ts: what a client of the baseline's revision would get); any
+ * 2025 revision is accepted back, so the caller reads what the server answered.
  */
-export const newClient = (timeouts: Timeouts, era: 'auto' | 'legacy' = 'auto') =>
+export const newClient = (timeouts: Timeouts, era: 'auto' | 'legacy' = 'auto', legacyAt: string | null = null) =>
   new Client(
     { name: GATE_NAME, version: GATE_VERSION },
     {
       capabilities: {},
       jsonSchemaValidator: SDK_OUTPUT_CHECKS_UNUSED,
-      versionNegotiation: { mode: era, probe: { timeoutMs: timeouts.startupMs } },
+      versionNegotiation: { mode: legacyAt ? 'legacy' : era, probe: { timeoutMs: timeouts.startupMs } },
+      ...(legacyAt && { supportedProtocolVersions: [legacyAt, ...SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v !== legacyAt)] }),
     },
   );
 

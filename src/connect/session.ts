@@ -74,12 +74,14 @@ export class Session {
     track: (session: Session) => void = () => undefined,
     /** The side's own TMPDIR and HOME (connect/side-dirs.ts); null: the gate's. */
     dirs: SideDirs | null = null,
+    /** A 2025-era session whose `initialize` offers this revision (sdk-client.ts); null: the gate's own negotiation. */
+    legacyAt: string | null = null,
   ): Promise<Session> {
     // An unset variable is a config problem (exit 3), whichever side it is on: it says nothing about the server.
     if (profile.unresolved.length) throw new InputError(profile.unresolved);
     return profile.transport === 'stdio'
-      ? Session.openStdio(side, profile, timeouts, limits, env, track, dirs)
-      : Session.openRemote(side, profile, timeouts, limits, env, track, dirs);
+      ? Session.openStdio(side, profile, timeouts, limits, env, track, dirs, legacyAt)
+      : Session.openRemote(side, profile, timeouts, limits, env, track, dirs, legacyAt);
   }
 
   private static async openStdio(
@@ -90,6 +92,7 @@ export class Session {
     env: NodeJS.ProcessEnv,
     track: (session: Session) => void,
     dirs: SideDirs | null,
+    legacyAt: string | null,
   ): Promise<Session> {
     const era = probeEndedServer.has(profile) ? 'legacy' : 'auto';
     const { spec } = launchSpecOf(profile, env, dirs);
@@ -101,7 +104,7 @@ export class Session {
       stderrTailBytes: limits.stderrTailBytes,
       killGraceMs: timeouts.killGraceMs,
     });
-    const session = new Session(side, newClient(timeouts, era), transport, timeouts, new Redactor([]), profile);
+    const session = new Session(side, newClient(timeouts, era, legacyAt), transport, timeouts, new Redactor([]), profile);
     track(session); // before start: whoever holds the run deadline can end a server still starting
     try {
       await transport.start();
@@ -129,6 +132,7 @@ export class Session {
     env: NodeJS.ProcessEnv,
     track: (session: Session) => void,
     dirs: SideDirs | null,
+    legacyAt: string | null,
   ): Promise<Session> {
     const { url, headers, redactor } = resolveRemote(profile, env);
     let server: LaunchedServer | null = null;
@@ -149,7 +153,7 @@ export class Session {
       limits.stderrTailBytes,
       limits,
     );
-    const session = new Session(side, newClient(timeouts), transport, timeouts, redactor);
+    const session = new Session(side, newClient(timeouts, 'auto', legacyAt), transport, timeouts, redactor);
     track(session);
     if (server && profile.launch) {
       const command = `\`${[profile.launch.command, ...profile.launch.args].join(' ')}\``;

@@ -39,3 +39,9 @@ export function effectiveAnnotations(raw: unknown): { effective: EffectiveAnnota
 
 /** A tool that can change the world in a way that cannot be undone: not read-only, and destructive. */
 export const isDestructive = (effective: EffectiveAnnotations): boolean => !effective.readOnlyHint && effective.destructiveHint;
+
+/**
+ * A tool that declares none of the four hints: every one is the spec's default. A server whose
+ * tools all do has told its clients nothing (docs/verdicts.md, `promotion.unannotatedServers`).
+ */
+export const declaresNoHint = (tool: { defaultedHints: readonly Hint[] }): boolean => tool.defaultedHints.length === HINTS.length;

@@ -142,10 +142,15 @@ function judgedKeys(reasons: Reason[], signals: Signal[]): string[] {
 const defaultAction = (code: JudgedCode, policy: Policy): Action =>
   code === 'version-unchanged' && policy.release ? 'hold' : CODES[code].action;
 
-/** A signal's action under its cap (decide/signals.ts capOf); the old rule for new destructive tools is one setting away. */
+/**
+ * A signal's action under its cap (decide/signals.ts capOf); the old rule for new destructive tools
+ * is one setting away, and a new bare tool on a server that declares no hints is judged like its
+ * siblings only when `promotion.unannotatedServers` says so (docs/verdicts.md says why it holds by default).
+ */
 function capped(action: Action, signal: Signal, policy: Policy): Action {
   if (!signal.cap || STRENGTH[action] <= STRENGTH[signal.cap.action]) return action;
   if (signal.code === 'tool-added-destructive' && policy.destructiveToolsOutsideRoles === 'rollback') return action;
+  if (signal.code === 'tool-added-destructive-by-default' && policy.unannotatedServers !== 'like-siblings') return action;
   return signal.cap.action;
 }
 

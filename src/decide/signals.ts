@@ -1,4 +1,6 @@
 import type { CaseResult } from '../cases/types.js';
+import { declaresNoHint } from '../contract/annotations.js';
+import type { Contract } from '../contract/types.js';
 import { CODES, type JudgedCode } from '../findings/codes.js';
 import { featureNameOf } from '../findings/subject.js';
 import type { Change, Finding } from '../findings/types.js';
@@ -44,6 +46,24 @@ export interface SignalContext {
   repairedOutputs?: Set<string>;
   /** Deprecated things whose removal the lifecycle allows, by removalKey (decide/deprecation-window.ts), with why. */
   calmRemovals?: ReadonlyMap<string, string>;
+  /** Set when the baseline declares no hint on any of its tools (unannotatedSiblings): the candidate's tools that declare none either. */
+  unannotated?: Unannotated;
+}
+
+interface Unannotated {
+  /** The baseline's tools, every one without a hint. */
+  siblings: number;
+  tools: ReadonlySet<string>;
+}
+
+/**
+ * A baseline with tools, none of which declares a hint, and the candidate's tools that declare none
+ * either; null otherwise. Such a server has told its clients nothing, release after release: a new
+ * bare tool may be judged like its siblings (`promotion.unannotatedServers`, decide/decide.ts).
+ */
+export function unannotatedSiblings(baseline: Contract, candidate: Contract | null): Unannotated | null {
+  if (!candidate || !baseline.tools.length || !baseline.tools.every(declaresNoHint)) return null;
+  return { siblings: baseline.tools.length, tools: new Set(candidate.tools.filter(declaresNoHint).map((t) => t.name)) };
 }
 
 const FEATURE_AREAS = new Set(['prompts', 'resources', 'capabilities']);
@@ -152,11 +172,16 @@ function fixOf(c: Change, { repairedOutputs }: SignalContext): string | undefine
  * not confirm, or whose witness the live candidate answered without an error, is held with what
  * was tried. An output schema that the baseline's own results failed
  * is a repair when it changes: held at most, never rolled back. So is an output field the results
- * show still returned, or held by the baseline only as null.
+ * show still returned, or held by the baseline only as null. A new bare tool on a server that
+ * declares no hints may be judged like its siblings, when `promotion.unannotatedServers` says so.
  */
-function capOf(c: Change, { reach = null, repairedOutputs, calmRemovals }: SignalContext): Signal['cap'] | undefined {
+function capOf(c: Change, { reach = null, repairedOutputs, calmRemovals, unannotated }: SignalContext): Signal['cap'] | undefined {
   const calm = REMOVED_AFTER_DEPRECATION.has(c.code) ? calmRemovals?.get(removalKey(c)) : undefined;
   if (calm) return { action: 'ignore', why: calm };
+  if (c.code === 'tool-added-destructive-by-default' && c.tool !== null && unannotated?.tools.has(c.tool)) {
+    // Applied only under promotion.unannotatedServers: like-siblings (decide/decide.ts capped).
+    return { action: 'ignore', why: `like its siblings: the baseline declares no hint on any of its ${unannotated.siblings} tools` };
+  }
   if (c.tool !== null && CODES[c.code].area === 'output' && repairedOutputs?.has(c.tool)) {
     return { action: 'hold', why: "the baseline's own results failed this output schema, so changing it is a repair" };
   }

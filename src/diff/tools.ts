@@ -1,4 +1,4 @@
-import { isDestructive } from '../contract/annotations.js';
+import { declaresNoHint, isDestructive } from '../contract/annotations.js';
 import { canonicalJson } from '../contract/canonical.js';
 import { toolDeprecation } from '../contract/deprecation.js';
 import type { Contract, ContractTool, JsonSchema } from '../contract/types.js';
@@ -40,6 +40,8 @@ export function diffToolSet(before: Contract, after: Contract): Change[] {
     );
     if (successor) renamedTo.set(gone.name, successor);
   }
+  // A server that declares no hint on any tool: a new bare tool is like its siblings (promotion.unannotatedServers).
+  const bare = before.tools.length > 0 && before.tools.every(declaresNoHint);
   const out: Change[] = [];
   for (const gone of removed) {
     const successor = renamedTo.get(gone.name);
@@ -56,10 +58,16 @@ export function diffToolSet(before: Contract, after: Contract): Change[] {
       // Most servers declare no annotations, so the spec's defaults make every new tool destructive.
       // One that says so itself is a rollback; one that is destructive only by default is held until declared.
       const declared = tool.annotations?.destructiveHint === true && tool.annotations.readOnlyHint !== true;
-      const defaulted =
+      const defaulted = [
         tool.annotations === null
           ? 'It declares no annotations, so this comes from the spec defaults: declare readOnlyHint and destructiveHint.'
-          : `Hints left to spec defaults: ${tool.defaultedHints.join(', ')}; declare them.`;
+          : `Hints left to spec defaults: ${tool.defaultedHints.join(', ')}; declare them.`,
+        bare && declaresNoHint(tool)
+          ? `The baseline declares no hint on any of its ${before.tools.length} tools either: promotion.unannotatedServers says whether it is judged like them (hold by default).`
+          : '',
+      ]
+        .join(' ')
+        .trim();
       out.push(
         declared
           ? toolChange('tool-added-destructive', tool.name, ['annotations'], null, tool.effectiveAnnotations)

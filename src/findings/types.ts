@@ -39,6 +39,8 @@ export interface Change {
   results?: ResultEvidence;
   /** Where the baseline's snapshot file writes its subject; absent for a live baseline and in older reports. */
   source?: Source;
+  /** What a second session at the baseline's revision showed, on a change of protocol era (contract/era-check.ts); absent otherwise, and in older reports. */
+  eraCheck?: EraCheck;
 }
 
 /**
@@ -58,6 +60,23 @@ export interface ResultEvidence {
   never?: true;
   /** The finding code the change is part of a fix for (findings/codes `resolves`). */
   fixes?: string;
+}
+
+/**
+ * A change of protocol era, asked of the candidate at the baseline's revision (contract/era-check.ts).
+ * `served`: it answered that revision and listed the contract the gate judged, so the baseline's
+ * clients still connect; `not-served`: it refused that revision or answered another; `differs`: it
+ * answered, but listed another contract; `not-checked`: nothing could be asked (a snapshot, the
+ * run's deadline), so the era move is judged from the revisions alone.
+ */
+export interface EraCheck {
+  outcome: 'served' | 'not-served' | 'differs' | 'not-checked';
+  /** The revision asked for: the one the baseline negotiated. */
+  revision: string;
+  /** What was tried, in words. */
+  tried: string;
+  /** What the candidate answered, bounded (server text: inert in every format), or why nothing was asked. */
+  answer: string;
 }
 
 /**

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildContract } from '../../src/contract/normalize.js';
 import { DEFAULTS } from '../../src/config/types.js';
 import { decide, type Verdict } from '../../src/decide/decide.js';
-import { collectSignals } from '../../src/decide/signals.js';
+import { collectSignals, unannotatedSiblings } from '../../src/decide/signals.js';
 import { diffContracts } from '../../src/diff/index.js';
 import { ROOT } from '../helpers/cli.js';
 
@@ -93,6 +93,32 @@ describe('judgements on published releases (docs/judgements.md)', () => {
   it('false Rollbacks are the ones the page names, and no more', () => {
     const falseRollbacks = rows.filter((r) => verdicts.get(r.id) === 'Rollback' && !r.accepts.includes('Rollback')).map((r) => r.id);
     expect(disagreements).toContain(`false Rollbacks: ${falseRollbacks.length === 0 ? 'none' : falseRollbacks.join(', ')}`);
+  });
+
+  // docs/verdicts.md: the default holds a new bare tool on a server that annotates none; the setting is the way through.
+  it('what promotion.unannotatedServers: like-siblings would change is what the page says, and none of it is a Rollback or a silent break', () => {
+    const under = rows.map((row) => {
+      const [before, after] = [contract(row.pkg, row.before), contract(row.pkg, row.after)];
+      const unannotated = unannotatedSiblings(before, after);
+      const changes = diffContracts(before, after);
+      const signals = collectSignals(changes, [], [], unannotated ? { unannotated } : {});
+      const policy = { ...DEFAULTS.promotion, rules: {}, exceptions: [], unannotatedServers: 'like-siblings' as const };
+      const bare = changes.some((c) => c.code === 'tool-added-destructive-by-default' && unannotated?.tools.has(c.tool!));
+      return { row, bare, verdict: decide(signals, policy, '2026-11-23').verdict };
+    });
+    const moved = under.filter((u) => u.verdict !== verdicts.get(u.row.id));
+    expect(moved.every((u) => verdicts.get(u.row.id) === 'Hold' && u.verdict === 'Promote')).toBe(true);
+    const ids = moved.map((u) => u.row.id);
+    const accepted = moved.filter((u) => u.row.accepts.includes('Promote')).map((u) => u.row.id);
+    const agree = under.filter((u) => u.row.accepts.includes(u.verdict)).length;
+    const line = table.replace(/\s+/g, ' ');
+    expect(line).toContain(
+      `On this table it would change ${moved.length} rows: ${under.filter((u) => u.bare).length} rows add such a tool`,
+    );
+    expect(line).toContain(`${moved.length} of them move from Hold to Promote (${ids.join(', ')})`);
+    expect(line).toContain(`The reviewer accepts Promote on ${accepted.length} of the ${moved.length} (${accepted.join(', ')})`);
+    expect(line).toContain(`bring agreement to ${agree} of ${rows.length} rows`);
+    expect(under.filter((u) => u.verdict === 'Promote' && u.row.accepts.every((v) => v === 'Rollback'))).toEqual([]);
   });
 
   it('a release against itself is Promote with no change, for every recorded release', () => {

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { change } from '../../src/diff/change.js';
 import { approveCovering, decide, decideByRole, type Policy } from '../../src/decide/decide.js';
-import { collectSignals, type Signal } from '../../src/decide/signals.js';
+import { collectSignals, unannotatedSiblings, type Signal } from '../../src/decide/signals.js';
+import type { Contract } from '../../src/contract/types.js';
+import { diffContracts } from '../../src/diff/index.js';
+import { contractOf, tool } from '../helpers/contracts.js';
 import { markRegressions } from '../../src/cases/regression.js';
 import type { CaseFailure, CaseResult } from '../../src/cases/types.js';
 import type { FindingCode, JudgedCode } from '../../src/findings/codes.js';
@@ -143,6 +146,57 @@ describe('decide', () => {
   it('is deterministic: input order does not change the reasons', () => {
     const s = [signal('description-changed', 'z'), signal('tool-removed', 'b'), signal('input-closed', 'a'), signal('tool-removed', 'a')];
     expect(decide([...s].reverse(), policy(), TODAY)).toEqual(decide(s, policy(), TODAY));
+  });
+});
+
+describe('promotion.unannotatedServers: a new bare tool on a server that declares no hints (docs/verdicts.md)', () => {
+  const bare = (name: string) => tool(name);
+  const judge = (before: Contract, after: Contract, over: Partial<Policy> = {}) => {
+    const unannotated = unannotatedSiblings(before, after);
+    const signals = collectSignals(diffContracts(before, after), [], [], unannotated ? { unannotated } : {});
+    return decide(signals, policy(over), TODAY).reasons.map((r) => [r.code, r.action, r.tools]);
+  };
+  const baseline = contractOf(bare('list_issues'), bare('get_issue'));
+  const candidate = contractOf(
+    bare('list_issues'),
+    bare('get_issue'),
+    bare('add_category'),
+    tool('archive', { type: 'object' }, { annotations: { openWorldHint: false } }),
+  );
+
+  it('holds by default, every new tool destructive only by the defaults', () => {
+    expect(judge(baseline, candidate)).toEqual([['tool-added-destructive-by-default', 'hold', ['add_category', 'archive']]]);
+  });
+
+  it('like-siblings: the bare new tool is judged like the bare tools in production; one that declares a hint is judged as usual', () => {
+    expect(judge(baseline, candidate, { unannotatedServers: 'like-siblings' })).toEqual([
+      ['tool-added-destructive-by-default', 'hold', ['archive']],
+    ]);
+    // Whatever a rule asks of the code: the setting names these tools, and a rule names the code.
+    expect(
+      judge(baseline, candidate, { unannotatedServers: 'like-siblings', rules: { 'tool-added-destructive-by-default': 'rollback' } }),
+    ).toEqual([['tool-added-destructive-by-default', 'rollback', ['archive']]]);
+  });
+
+  it('a baseline that annotates any tool, or has none, has no bare siblings: held as usual', () => {
+    const readOnly = tool('get_issue', { type: 'object' }, { annotations: { readOnlyHint: true } });
+    const annotated = contractOf(bare('list_issues'), readOnly);
+    const next = contractOf(bare('list_issues'), readOnly, bare('add_category'));
+    expect(unannotatedSiblings(annotated, next)).toBeNull();
+    expect(unannotatedSiblings(contractOf(), next)).toBeNull();
+    expect(judge(annotated, next, { unannotatedServers: 'like-siblings' })).toEqual([
+      ['tool-added-destructive-by-default', 'hold', ['add_category']],
+    ]);
+    expect(unannotatedSiblings(baseline, candidate)).toEqual({ siblings: 2, tools: new Set(['list_issues', 'get_issue', 'add_category']) });
+  });
+
+  it("the change's message says the baseline declares no hint either, and which setting decides", () => {
+    const [added] = diffContracts(baseline, contractOf(bare('list_issues'), bare('get_issue'), bare('add_category'))).filter(
+      (c) => c.code === 'tool-added-destructive-by-default',
+    );
+    expect(added!.message).toContain(
+      'The baseline declares no hint on any of its 2 tools either: promotion.unannotatedServers says whether it is judged like them (hold by default).',
+    );
   });
 });
 

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { collectSignals } from '../../src/decide/signals.js';
 import { decide } from '../../src/decide/decide.js';
 import { diffContracts } from '../../src/diff/index.js';
+import { withEraCheck } from '../../src/diff/protocol.js';
+import type { EraCheck } from '../../src/findings/types.js';
 import { buildContract } from '../../src/contract/normalize.js';
 import { initializeHint } from '../../src/connect/protocol-versions.js';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
@@ -47,10 +49,36 @@ describe('protocol-version-changed', () => {
     expect(verdict('2025-11-25', '2026-07-28').reasons.map((r) => [r.code, r.action])).toEqual([['protocol-version-changed', 'hold']]);
     const [up] = diffContracts(contract('2025-11-25'), contract('2026-07-28'));
     expect(up!.message).toBe(
-      'Negotiated protocol version changed from "2025-11-25" to "2026-07-28" (an era change: from the 2025 era (an `initialize` handshake opens a session) to the 2026 era (stateless, `server/discover`); clients that speak only the 2025 revisions can no longer connect).',
+      'Negotiated protocol version changed from "2025-11-25" to "2026-07-28" (an era change: from the 2025 era (an `initialize` handshake opens a session) to the 2026 era (stateless, `server/discover`)). Clients that speak only the 2025 revisions can no longer connect.',
     );
     // Within the modern era, going up is an upgrade like any other.
     expect(changes('2026-07-28', '2027-01-01')).toEqual([['protocol-version-changed', 'safe', '2026-07-28', '2027-01-01']]);
+  });
+
+  it("an era move the candidate still serves at the baseline's revision is safe; any other answer holds, saying what was asked", () => {
+    const across = diffContracts(contract('2025-11-25'), contract('2026-07-28'));
+    const tried = 'a second session sent initialize, offering 2025-11-25';
+    const checked = (outcome: EraCheck['outcome'], answer: string) => {
+      const changed = withEraCheck(across, { outcome, revision: '2025-11-25', tried, answer });
+      const decided = decide(
+        collectSignals(changed, [], []),
+        { rules: {}, maxNewDestructiveTools: 0, maxBrokenCases: 0, exceptions: [] },
+        '2026-01-01',
+      );
+      return { change: changed[0]!, verdict: decided.verdict };
+    };
+    const served = checked('served', 'answered 2025-11-25 and listed the same contract (2 tools)');
+    expect([served.change.severity, served.verdict, served.change.eraCheck?.outcome]).toEqual(['safe', 'Promote', 'served']);
+    expect(served.change.message).toContain(
+      "Clients of the baseline's revision still connect: a second session sent initialize, offering 2025-11-25, and the candidate answered 2025-11-25 and listed the same contract (2 tools).",
+    );
+    // The fingerprint is the change's, whatever the check found: an exception given before still matches.
+    expect(served.change.fingerprint).toBe(across[0]!.fingerprint);
+    for (const outcome of ['not-served', 'differs', 'not-checked'] as const) {
+      const held = checked(outcome, 'refused it');
+      expect([outcome, held.change.severity, held.verdict]).toEqual([outcome, 'dangerous', 'Hold']);
+    }
+    expect(withEraCheck(across, null)).toBe(across);
   });
 
   it('eras: dated revisions from 2026-07-28 are modern, earlier ones legacy, other names unknown', () => {

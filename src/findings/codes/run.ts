@@ -55,7 +55,8 @@ export const RUN_CODES = {
   },
   // Fires (and holds) when the negotiated revision goes down, or moves to the other era (either way),
   // severity dangerous. An upgrade within one era is a safe change: listed in diff.changes, never a
-  // signal (see decide/signals.ts). Why an era move holds: docs/architecture.md "Protocol eras".
+  // signal (see decide/signals.ts), and so is an era move when the candidate still serves the
+  // baseline's revision (diff/protocol.ts). Why an era move holds: docs/architecture.md "Protocol eras".
   'protocol-version-changed': {
     area: 'discovery',
     severity: (c: ChangeFacts) => (revisionWentUp(c.before, c.after) && !erasDiffer(c.before, c.after) ? 'safe' : 'dangerous'),
@@ -111,13 +112,17 @@ const ERA_WORDS = {
   modern: 'the 2026 era (stateless, `server/discover`)',
 } as const;
 
-/** What a revision change means for callers: an era move names both eras and who can no longer connect. */
+/**
+ * The clients an era move may strand: those of the baseline's era alone. Whether it does is the
+ * era check's to say (contract/era-check.ts), so the change's note tells it, not its first sentence.
+ */
+export const strandedClients = (before: unknown): string =>
+  eraOf(before) === 'modern' ? 'clients pinned to the 2026 revisions' : 'clients that speak only the 2025 revisions';
+
+/** What a revision change means for callers: an era move names both eras. */
 function revisionNote(before: unknown, after: unknown): string {
   const [from, to] = [eraOf(before), eraOf(after)];
-  if (from && to && from !== to) {
-    const stranded = from === 'legacy' ? 'clients that speak only the 2025 revisions' : 'clients pinned to the 2026 revisions';
-    return ` (an era change: from ${ERA_WORDS[from]} to ${ERA_WORDS[to]}; ${stranded} can no longer connect)`;
-  }
+  if (from && to && from !== to) return ` (an era change: from ${ERA_WORDS[from]} to ${ERA_WORDS[to]})`;
   return revisionWentUp(before, after)
     ? ' (a newer revision)'
     : ' (an older or unknown revision: what the baseline negotiated may be gone)';
