@@ -90,9 +90,12 @@ describe('both protocol eras, through the SDK v2 client', () => {
       ['legacy', '2025-11-25'],
       ['modern', '2026-07-28'],
     ]);
+    // The SDK v2 server leaves out the default taskSupport: 'forbidden' the v1 one wrote: calm.
     expect(both.changes).toEqual([
       ['protocol-version-changed', 'safe'],
+      ['task-support-changed', 'safe'],
       ['schema-annotation-changed', 'safe'],
+      ['task-support-changed', 'safe'],
     ]);
     expect([both.verdict, both.reasons, both.code]).toEqual(['Promote', [], 0]);
     expect(both.era).toEqual({
