@@ -28,10 +28,11 @@ export interface LiveSide {
 /** Whether a live answer could move this change's verdict, so its witness is worth a call. */
 export const worthCalling = (c: Change): boolean =>
   c.tool !== null &&
-  c.witness?.status === 'found' &&
-  c.witness.side === 'input' &&
+  c.witness?.side === 'input' &&
   isRecord(c.witness.instance) &&
-  (c.severity === 'breaking' || c.code === 'required-argument-added-with-default');
+  ((c.witness.status === 'found' && (c.severity === 'breaking' || c.code === 'required-argument-added-with-default')) ||
+    // A removed argument's probe (diff/confirm-probe.ts): confirmed, the held removal is a break.
+    c.witness.status === 'probe');
 
 /** One witness to send: a tool and its arguments, and the changes (by position) it stands for. */
 interface Planned {

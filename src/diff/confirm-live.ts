@@ -24,6 +24,7 @@ const clip = (text: string, max = 160) => (text.length > max ? `${text.slice(0, 
 function withLive(c: Change, live: LiveCheck): Change {
   const witness = { ...c.witness!, live };
   const said = (side: 'candidate' | 'baseline') => (live[side]?.text ? ` ("${clip(live[side]!.text)}")` : '');
+  if (witness.status === 'probe') return probed(c, witness, live, said);
   switch (live.outcome) {
     case 'refuted': {
       const held = c.severity === 'breaking' ? ', so it is held, not rolled back' : '';
@@ -55,6 +56,40 @@ function withLive(c: Change, live: LiveCheck): Change {
     }
     case 'unconfirmed':
       return { ...c, witness, message: `${c.message} Not confirmed live: ${live.note}${said('candidate')}.` };
+    case 'not-called':
+      return { ...c, witness, message: `${c.message} Not sent live: ${live.note}.` };
+  }
+}
+
+/**
+ * A removed argument's probe (diff/confirm-probe.ts): a call that sends it, which both schemas take.
+ * Refused as invalid input where the baseline answered, the operation it chose is gone: a break. An
+ * answer leaves the removal held as it was: the argument may only be ignored.
+ */
+function probed(
+  c: Change,
+  witness: NonNullable<Change['witness']>,
+  live: LiveCheck,
+  said: (side: 'candidate' | 'baseline') => string,
+): Change {
+  const call = `the call ${JSON.stringify(witness.instance)}`;
+  switch (live.outcome) {
+    case 'confirmed': {
+      const refused = toolChange('input-option-refused', c.tool!, c.subject.kind === 'tool' ? c.subject.at : [], c.before, c.after);
+      return {
+        ...refused,
+        witness,
+        message: `${refused.message} Confirmed live: the candidate refused ${call} as invalid input${said('candidate')}, and the baseline answered it.`,
+      };
+    }
+    case 'refuted':
+      return {
+        ...c,
+        witness,
+        message: `${c.message} Sent live: the candidate answered ${call} without an error${said('candidate')}, so it may only ignore the argument.`,
+      };
+    case 'unconfirmed':
+      return { ...c, witness, message: `${c.message} Sent live, ${call}: not confirmed, ${live.note}${said('candidate')}.` };
     case 'not-called':
       return { ...c, witness, message: `${c.message} Not sent live: ${live.note}.` };
   }

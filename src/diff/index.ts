@@ -6,6 +6,7 @@ import { diffAnnotations } from './annotations.js';
 import { confirmChanges, DEFAULT_SEARCH_BUDGET, type SearchBudget } from './confirm.js';
 import { diffProtocolVersion } from './protocol.js';
 import { diffSchemas, type WalkMemo } from './schemas.js';
+import { probeRemovedArguments } from './confirm-probe.js';
 import { isTooComplex } from './schema-context.js';
 import { diffDeprecations, removalsAfterDeprecation } from './deprecation.js';
 import { diffFeatures } from './features.js';
@@ -46,7 +47,10 @@ export function diffContracts(
   // A side without features was read from a snapshot that holds tools only: nothing beside them is compared.
   if (before.features && after.features) changes.push(...diffFeatures(before.features, after.features));
   const judged = removalsAfterDeprecation(changes, before);
-  const confirmed = budget && budget.instances > 0 ? confirmChanges(judged, before, after, budget, work) : judged;
+  const confirmed =
+    budget && budget.instances > 0
+      ? probeRemovedArguments(confirmChanges(judged, before, after, budget, work), before, after, budget.instances, work)
+      : judged;
   return sortChanges([...confirmed, ...unexplainedDefinitions(before, after, confirmed)]);
 }
 

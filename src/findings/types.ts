@@ -88,9 +88,11 @@ export interface EraCheck {
 export interface Witness {
   /**
    * `proven`: no instance tells the schemas apart, and `note` says the proof (normal-form equality, a
-   * structural rule, patterns compared as languages); the change is calm. Absent in older reports.
+   * structural rule, patterns compared as languages); the change is calm. `probe`: a call that sends
+   * a removed argument, which both schemas take (diff/confirm-probe.ts): only the live server tells
+   * whether it still serves it. Absent in older reports.
    */
-  status: 'found' | 'unconfirmed' | 'unsearchable' | 'proven';
+  status: 'found' | 'unconfirmed' | 'unsearchable' | 'proven' | 'probe';
   side: 'input' | 'output';
   /** The instance, when found. */
   instance?: unknown;

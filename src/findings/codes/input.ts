@@ -177,6 +177,16 @@ export const INPUT_CODES = {
   },
   // The witness search found a call the baseline accepted that the candidate refuses where the walk
   // named no break (src/diff/confirm.ts): the witness is the evidence, in the message.
+  // A removed argument's probe (diff/confirm-probe.ts), sent live: the candidate refused a call that
+  // sends it as invalid input, and the baseline answered it (diff/confirm-live.ts).
+  'input-option-refused': {
+    area: 'input',
+    severity: 'breaking',
+    action: 'rollback',
+    title: 'Calls that send a removed argument, refused live',
+    message: (c) =>
+      `"${toolName(c)}" no longer accepts argument "${place(c)}", and refuses, live, a call that sends it which the baseline answered: the operation it chose is gone.`,
+  },
   'input-call-refused': {
     area: 'input',
     severity: 'breaking',
