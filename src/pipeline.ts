@@ -203,7 +203,7 @@ async function observe(config: GateConfig, datasets: Dataset[], connected: Conne
   // After the audit: a case is judged broken only where its probe's results show a break.
   const candCases = markRegressions(baseCases, candReplay.results, errorsAsData(audited.findings));
   // Output changes are judged with the results the cases saw (diff/observed-outputs.ts).
-  const judged = judgeByResults(confirmed, baseReplay.observations, candReplay.observations);
+  const judged = judgeByResults(confirmed, baseReplay.observations, candReplay.observations, cand?.contract ?? null);
   // What a change or a contract finding is about, placed where a committed baseline snapshot writes it.
   const placed = placedIn(base.contract.source);
   return { confirmed: judged.map(placed), baseCases, candCases, audited: { ...audited, findings: audited.findings.map(placed) } };

@@ -189,6 +189,8 @@ function capOf(c: Change, { reach = null, repairedOutputs, calmRemovals, unannot
   if (c.results?.outcome === 'still-returned')
     return { action: 'hold', why: 'every result of the tool the candidate gave still carries the field' };
   if (c.results?.outcome === 'only-null') return { action: 'hold', why: "the baseline's results held the field only as null, or never" };
+  if (c.results?.admitted)
+    return { action: 'hold', why: "no result of the tool was seen, and the candidate's schema still lets the field come" };
   if (c.code === 'tool-added-destructive' && c.tool !== null && !(reach?.(c.tool) ?? false)) {
     return {
       action: 'hold',

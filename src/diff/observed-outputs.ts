@@ -1,4 +1,5 @@
 import type { Observation } from '../cases/types.js';
+import type { Contract } from '../contract/types.js';
 import { isObject } from '../base/json-object.js';
 import { resolvesOf } from '../findings/codes.js';
 import type { Change, ResultEvidence } from '../findings/types.js';
@@ -23,17 +24,27 @@ interface SideResults {
  * declared, still returned: held at most. One the baseline's results held only as null, or never,
  * is part of a fix for the null keys. One a case read, or that the baseline's results carried with
  * data, and the candidate's lack, is a break as before. With no result of the tool, the change is
- * judged from the schemas, and says so. Pure: the same changes and results give the same changes.
+ * judged from the schemas, and says so: a field the candidate's schema excludes (gone from a closed
+ * object) is a break; one it still lets come (made optional, or left out of an open object, as the
+ * write-ups' permissive status envelope does) is held, since a Rollback needs the results or the
+ * contract to show the field gone. Pure: the same changes and results give the same changes.
  */
-export function judgeByResults(changes: Change[], baseline: Observation[], candidate: Observation[]): Change[] {
+export function judgeByResults(
+  changes: Change[],
+  baseline: Observation[],
+  candidate: Observation[],
+  after: Contract | null = null,
+): Change[] {
   const sides = { baseline: byTool(baseline), candidate: byTool(candidate) };
+  const tools = new Map((after?.tools ?? []).map((t) => [t.name, t]));
   return changes.map((c) => {
     if (!JUDGED.has(c.code) || c.subject.kind !== 'tool') return c;
     const place = instancePlace(c.subject.at);
     if (!place) return c;
     const empty: SideResults = { data: [], read: [] };
     const evidence = judge(c, place, sides.baseline.get(c.subject.tool) ?? empty, sides.candidate.get(c.subject.tool) ?? empty);
-    return withEvidence(c, evidence);
+    const admitted = evidence.outcome === 'unseen' && admits(c, tools.get(c.subject.tool)?.outputSchema);
+    return withEvidence(c, admitted ? { ...evidence, admitted: true } : evidence);
   });
 }
 
@@ -68,6 +79,22 @@ export function instancePlace(at: readonly string[]): string[] | null {
     else if (segment !== 'if' && segment !== 'then' && segment !== 'else') return null;
   }
   return place.length ? place : null;
+}
+
+/**
+ * Whether the candidate's output schema still lets the field come: made optional (still declared),
+ * or left out of an object that takes undeclared members (no `additionalProperties: false`, no
+ * `unevaluatedProperties: false`, no schema for them). A place behind a `$ref` or an alternative is
+ * not read: the change is judged as a break, as before.
+ */
+function admits(c: Change, schema: unknown): boolean {
+  if (c.code === 'output-property-optional') return true;
+  if (c.subject.kind !== 'tool') return false;
+  let node: unknown = { outputSchema: schema };
+  for (const segment of c.subject.at.slice(0, -2)) node = isObject(node) && Object.hasOwn(node, segment) ? node[segment] : undefined;
+  if (!isObject(node) || '$ref' in node || 'anyOf' in node || 'oneOf' in node || 'allOf' in node) return false;
+  const open = (value: unknown) => value === undefined || value === true || (isObject(value) && Object.keys(value).length === 0);
+  return open(node.additionalProperties) && open(node.unevaluatedProperties);
 }
 
 /** How the results of each side hold a place: the objects that could hold it, those that do, those that hold a value. */
@@ -142,6 +169,15 @@ function withEvidence(c: Change, results: ResultEvidence): Change {
       const none = results.candidate
         ? `No result of "${tool}" seen in this run holds a place for it (an empty list, another shape)`
         : `No result of "${tool}" was seen in this run`;
+      if (results.admitted) {
+        const how = c.code === 'output-property-optional' ? 'it is still declared' : 'its object takes undeclared fields';
+        return {
+          ...c,
+          ...held,
+          results,
+          message: `${c.message} ${none}, and the candidate's schema still lets the field come (${how}): whether it is still returned is for a person, so it is held, not rolled back.`,
+        };
+      }
       return { ...c, results, message: `${c.message} ${none}, so this is judged from the schemas alone.` };
     }
     case 'still-returned':

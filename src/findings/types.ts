@@ -58,6 +58,8 @@ export interface ResultEvidence {
   candidate: number;
   read?: true;
   never?: true;
+  /** `unseen` only: the candidate's schema still lets the field come (optional, or an open object), so it is held. */
+  admitted?: true;
   /** The finding code the change is part of a fix for (findings/codes `resolves`). */
   fixes?: string;
 }

@@ -6,6 +6,7 @@ import { DEFAULTS } from '../../src/config/types.js';
 import { decide, type Verdict } from '../../src/decide/decide.js';
 import { collectSignals, unannotatedSiblings } from '../../src/decide/signals.js';
 import { diffContracts } from '../../src/diff/index.js';
+import { judgeByResults } from '../../src/diff/observed-outputs.js';
 import { ROOT } from '../helpers/cli.js';
 
 // docs/judgements.md: consecutive published releases, recorded, with a reviewer's verdict (the
@@ -44,7 +45,9 @@ const contract = (pkg: string, version: string) => {
 
 /** The gate on a recorded pair, as `mcp-gate run` judges it with no datasets and the default policy. */
 const verdictOf = (row: (typeof rows)[number]): Verdict => {
-  const changes = diffContracts(contract(row.pkg, row.before), contract(row.pkg, row.after));
+  const after = contract(row.pkg, row.after);
+  // As a run with no dataset judges them: no result seen of any tool (diff/observed-outputs.ts).
+  const changes = judgeByResults(diffContracts(contract(row.pkg, row.before), after), [], [], after);
   return decide(collectSignals(changes, [], []), { ...DEFAULTS.promotion, rules: {}, exceptions: [] }, '2026-11-23').verdict;
 };
 
@@ -100,7 +103,7 @@ describe('judgements on published releases (docs/judgements.md)', () => {
     const under = rows.map((row) => {
       const [before, after] = [contract(row.pkg, row.before), contract(row.pkg, row.after)];
       const unannotated = unannotatedSiblings(before, after);
-      const changes = diffContracts(before, after);
+      const changes = judgeByResults(diffContracts(before, after), [], [], after);
       const signals = collectSignals(changes, [], [], unannotated ? { unannotated } : {});
       const policy = { ...DEFAULTS.promotion, rules: {}, exceptions: [], unannotatedServers: 'like-siblings' as const };
       const bare = changes.some((c) => c.code === 'tool-added-destructive-by-default' && unannotated?.tools.has(c.tool!));

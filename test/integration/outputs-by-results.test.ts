@@ -52,7 +52,7 @@ describe('output changes judged with the results the run saw', { timeout: 60_000
     ]);
     const rows = report.diff.changes.find((c) => c.path === '/outputSchema/properties/rows')!;
     expect(rows.message).toBe(
-      '"inspect_dataset" output no longer has field "rows". A result like `{}` may now be returned, which the baseline\'s schema refused: must have required property \'name\'. No longer declared, still returned: every result of "inspect_dataset" the candidate gave in this run (1) carries it, so it is held, not rolled back.',
+      '"inspect_dataset" output no longer has field "rows". A result like `{"name":"x"}` may now be returned, which the baseline\'s schema refused: must have required property \'rows\'. No longer declared, still returned: every result of "inspect_dataset" the candidate gave in this run (1) carries it, so it is held, not rolled back.',
     );
     // Null keys in a single object that holds a list; an end signal on the last page; has_more dropped
     // with the hint now in the text; the 404 flagged: fixed, and no result-field-removed as their mirror.
@@ -91,7 +91,8 @@ describe('output changes judged with the results the run saw', { timeout: 60_000
     const removed = report.diff.changes.filter((c) => c.results?.outcome === 'gone' || c.results?.outcome === 'unseen');
     expect(removed.map((c) => [c.tool, c.path, c.severity, c.results!.outcome])).toEqual([
       ['inspect_dataset', '/outputSchema/properties/rows', 'breaking', 'gone'],
-      ['update_dataset', '/outputSchema/properties/name', 'breaking', 'unseen'],
+      // Its witness, {}, is refused for "ok" first: "name" is held unconfirmed, "ok" is the break.
+      ['update_dataset', '/outputSchema/properties/name', 'dangerous', 'unseen'],
       ['update_dataset', '/outputSchema/properties/ok', 'breaking', 'unseen'],
     ]);
     expect(removed[1]!.message).toContain('No result of "update_dataset" was seen in this run, so this is judged from the schemas alone.');

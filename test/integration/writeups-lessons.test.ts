@@ -166,10 +166,9 @@ describe('the pairs, as each fixture’s reviewer says', { timeout: 60_000 }, ()
     expect([report.decision.verdict, code]).toEqual(['Hold', 2]);
   });
 
-  // Waits for output-schema changes judged from results (another branch): the Rollback comes from
-  // remove_tag_from_ticket's broken output schema replaced by a status envelope, on a write no case
-  // calls. EXPECTED.md holds it (Hold). When that lands, this passes: drop `.fails`.
-  it.fails('Ledgerline: before → after is Hold, never Rollback (EXPECTED.md)', () => {
+  // remove_tag_from_ticket's broken output schema is replaced by a status envelope, on a write no case
+  // calls: no result shows the fields gone, and the open envelope still lets them come, so it is held.
+  it('Ledgerline: before → after is Hold, never Rollback (EXPECTED.md)', () => {
     const { report, code } = run('Ledgerline', 'b→a');
     expect([report.decision.verdict, code]).toEqual(['Hold', 2]);
   });

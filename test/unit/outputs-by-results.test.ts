@@ -62,6 +62,34 @@ describe('an output field no longer declared, judged with the results', () => {
     expect(judged([failed], [failed]).map(([, , outcome]) => outcome)).toEqual(['unseen', 'unseen', 'unseen']);
   });
 
+  it("no result seen: a field the candidate's schema still lets come is held; one a closed object excludes is a break", () => {
+    // The write-ups' permissive status envelope: the object opened, fields no longer declared.
+    const envelope = obj({ success: { type: 'boolean' } }, [], { additionalProperties: {} });
+    const open = judgeByResults(diffContracts(withOutput(strict), withOutput(envelope)), [], [], withOutput(envelope));
+    const removed = open.filter((c) => c.code === 'output-property-removed');
+    expect(removed.map((c) => [c.severity, c.results?.outcome, c.results?.admitted])).toEqual([
+      ['dangerous', 'unseen', true],
+      ['dangerous', 'unseen', true],
+      ['dangerous', 'unseen', true],
+    ]);
+    expect(removed[0]!.message).toMatch(
+      /still lets the field come \(its object takes undeclared fields\): whether it is still returned is for a person/,
+    );
+    expect(decide(collectSignals(open, [], []), policy, '2026-12-02').verdict).toBe('Hold');
+    // Closed: the candidate's schema says the field cannot come, and that is a break without results.
+    const closed = obj({ id: { type: 'string' } }, ['id'], { additionalProperties: false });
+    const shut = judgeByResults(diffContracts(withOutput(strict), withOutput(closed)), [], [], withOutput(closed));
+    expect(
+      shut
+        .filter((c) => c.code === 'output-property-removed')
+        .map((c) => [c.path.split('/').at(-1), c.results?.outcome, c.results?.admitted]),
+    ).toEqual([
+      ['eta', 'unseen', undefined],
+      ['rows', 'unseen', undefined],
+    ]);
+    expect(decide(collectSignals(shut, [], []), policy, '2026-12-02').verdict).toBe('Rollback');
+  });
+
   it('a change capped by the results is held, and one part of a fix says so in its reason', () => {
     const returned = judgeByResults(diffContracts(withOutput(strict), withOutput(loose)), [], [observed({ id: 'a', eta: 'x', rows: 3 })]);
     expect(decide(collectSignals(returned, [], []), policy, '2026-12-02').reasons.map((r) => [r.code, r.action])).toEqual([
