@@ -37,4 +37,3 @@ export function markRegressions(
     return { ...result, failures, regression: failures.some((f) => f.regression) };
   });
 }
-
