@@ -11,18 +11,26 @@ import { ROOT } from '../helpers/cli.js';
 
 // docs/judgements.md: consecutive published releases, recorded, with a reviewer's verdict (the
 // truth) and the gate's (what the code says today, kept true by this test).
-const table = readFileSync(join(ROOT, 'docs/judgements.md'), 'utf8');
-const rows = [...table.matchAll(/^\| (\w+) \| `([^`]+)` \| (\S+) → (\S+) \| ([^|]+) \| (\w+) \| (.+) \|$/gm)].map(
-  ([, id, pkg, before, after, reviewer, gate]) => ({
-    id: id!,
-    pkg: pkg!,
-    before: before!,
-    after: after!,
-    // "Hold", "Hold (borderline)" or "Promote or Hold": the verdicts a reviewer accepts.
-    accepts: reviewer!.split(' or ').map((v) => v.trim().split(' ')[0] as Verdict),
-    gate: gate!,
-  }),
-);
+const page = readFileSync(join(ROOT, 'docs/judgements.md'), 'utf8');
+// The held-out pairs (HO1 on), recorded and judged by a reviewer who had not read the rules, are
+// held apart: their own section, their own figures.
+const HELD_OUT = '## Held-out pairs';
+const table = page.slice(0, page.indexOf(HELD_OUT));
+const heldOutSection = page.slice(page.indexOf(HELD_OUT));
+const tableRows = (text: string) =>
+  [...text.matchAll(/^\| (\w+) \| `([^`]+)` \| (\S+) → (\S+) \| ([^|]+) \| (\w+) \| (.+) \|$/gm)].map(
+    ([, id, pkg, before, after, reviewer, gate]) => ({
+      id: id!,
+      pkg: pkg!,
+      before: before!,
+      after: after!,
+      // "Hold", "Hold (borderline)" or "Promote or Hold": the verdicts a reviewer accepts.
+      accepts: reviewer!.split(' or ').map((v) => v.trim().split(' ')[0] as Verdict),
+      gate: gate!,
+    }),
+  );
+const rows = tableRows(table);
+const heldOut = tableRows(heldOutSection);
 
 const fixture = (pkg: string, version: string) =>
   join(ROOT, 'test/fixtures/releases', `${pkg.replace(/^@/, '').replace('/', '__')}@${version}.json`);
@@ -129,5 +137,32 @@ describe('judgements on published releases (docs/judgements.md)', () => {
       const same = contract(row.pkg, row.after);
       expect(diffContracts(same, contract(row.pkg, row.after))).toEqual([]);
     }
+  });
+});
+
+describe('the held-out pairs (docs/judgements.md, "Held-out pairs")', () => {
+  const gate = new Map(heldOut.map((r) => [r.id, verdictOf(r)]));
+  const missed = heldOut.filter((r) => !r.accepts.includes(gate.get(r.id)!));
+  const listed = (ids: string[]) => (ids.length ? ids.join(', ') : 'none');
+
+  it('39 pairs from 6 servers that the main table does not hold', () => {
+    expect(heldOut).toHaveLength(39);
+    expect(new Set(heldOut.map((r) => r.pkg)).size).toBe(6);
+    expect(heldOut.filter((r) => rows.some((m) => m.pkg === r.pkg))).toEqual([]);
+  });
+
+  it.each(heldOut.map((r) => [r.id, r] as const))('%s: the gate column says what the gate says', (_, row) => {
+    expect(gate.get(row.id)).toBe(row.gate);
+  });
+
+  it('the figures the section states: agreement, no silent break, the false Rollbacks and the noise Holds, each disagreement with its cause', () => {
+    const text = heldOutSection.replace(/\s+/g, ' ');
+    expect(text).toContain(`(${heldOut.length - missed.length} of ${heldOut.length} rows agree today)`);
+    const silent = heldOut.filter((r) => gate.get(r.id) === 'Promote' && r.accepts.every((v) => v === 'Rollback'));
+    expect(silent).toEqual([]);
+    const falseRollbacks = missed.filter((r) => gate.get(r.id) === 'Rollback').map((r) => r.id);
+    const noise = missed.filter((r) => gate.get(r.id) === 'Hold' && r.accepts.every((v) => v === 'Promote')).map((r) => r.id);
+    expect(text).toContain(`false Rollbacks: ${listed(falseRollbacks)}; noise Holds: ${listed(noise)}.`);
+    for (const row of missed) expect(heldOutSection).toMatch(new RegExp(`\\*\\*${row.id}\\*\\* \\(`));
   });
 });
