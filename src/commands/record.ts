@@ -3,7 +3,7 @@ import { dirname, relative, resolve } from 'node:path';
 import { writeFileAtomic } from '../base/atomic-write.js';
 import { loadDatasets } from '../cases/load.js';
 import { InputError, type Problem } from '../base/problems.js';
-import { readSource } from '../config/source.js';
+import { readSource } from '../input/source.js';
 import type { GateConfig, Profile } from '../config/types.js';
 import { openSide } from '../contract/open-side.js';
 import { ofProfile, SideUnavailableError } from '../connect/errors.js';

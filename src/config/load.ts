@@ -4,7 +4,7 @@ import type { Action } from '../findings/codes.js';
 import { applyOverride, envOverrides, type Override } from './env.js';
 import { InputError, dotted, type Problem } from '../base/problems.js';
 import { explainProfileProblem, normaliseProfile, type Locate } from './profiles.js';
-import { readSource } from './source.js';
+import { readSource } from '../input/source.js';
 import type { RawConfig } from './definition.js';
 import {
   applyRenamedKeys,
@@ -16,7 +16,7 @@ import {
   type PairConfig,
 } from './rules.js';
 import { DEFAULTS, type Exception, type GateConfig, type Profile } from './types.js';
-import { validateAgainst } from './validate.js';
+import { validateAgainst } from '../input/validate.js';
 import { expandReferences, referencedVariables } from '../base/references.js';
 import { isSecretHeader, isSecretValue, registerSecret, secretReferences, urlSecretReferences } from '../base/secrets.js';
 

@@ -13,6 +13,8 @@ import { ROOT } from '../helpers/cli.js';
 const LAYERS: string[][] = [
   // Shared by all: plain data (finding codes), text safety, redaction, small helpers.
   ['findings', 'base'],
+  // Reading the files a person writes (YAML and JSON, with their lines) and checking them against schemas/.
+  ['input'],
   ['config'],
   ['connect'],
   ['contract'],

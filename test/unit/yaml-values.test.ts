@@ -5,9 +5,9 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { parseSource, parseWithYamlPackage } from '../../src/config/source.js';
-import { plainYamlValue } from '../../src/config/yaml-values.js';
-import { fastLines, jsonTree, yamlTree } from '../../src/config/source-lines.js';
+import { parseSource, parseWithYamlPackage } from '../../src/input/source.js';
+import { plainYamlValue } from '../../src/input/yaml-values.js';
+import { fastLines, jsonTree, yamlTree } from '../../src/input/source-lines.js';
 import { ROOT } from '../helpers/cli.js';
 import { buildContract } from '../../src/contract/normalize.js';
 import { toSnapshot } from '../../src/contract/snapshot.js';
@@ -15,7 +15,7 @@ import { syntheticDataset } from '../fixtures/synthetic/project.mjs';
 import { property, runs, sweep } from '../helpers/property.js';
 
 /**
- * js-yaml reads a file's value first (src/config/yaml-values.ts); the yaml package stays the reader
+ * js-yaml reads a file's value first (src/input/yaml-values.ts); the yaml package stays the reader
  * of record. For every text, either the fast reading gives up, or the yaml package reads the same
  * text without a problem and to the same value: same types, same -0, same key order, same prototype.
  */
