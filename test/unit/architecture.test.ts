@@ -7,8 +7,9 @@ import { ROOT } from '../helpers/cli.js';
 /**
  * Imports run one way, in the order of the pipeline (docs/architecture.md): a module may import
  * from its own layer or an earlier one, never a later one, and no chain of imports comes back to
- * where it started. Folders of one layer (diff and audit) may use each other, without cycles. The cases
- * run before the audit that reads their answers, so cases/ and record/ never import from audit/.
+ * where it started. Two folders of one layer (diff and audit) may share code one way only: audit/
+ * imports diff/, so diff/ imports nothing from audit/. The cases run before the audit that reads
+ * their answers, so cases/ and record/ never import from audit/.
  */
 const LAYERS: string[][] = [
   // Shared by all: plain data (finding codes), text safety, redaction, small helpers.
@@ -58,6 +59,22 @@ const rel = (file: string): string => relative(SRC, file);
 
 const upwardImports = (g: Graph): string[] =>
   [...g].flatMap(([file, targets]) => targets.filter((t) => layerOf(t) > layerOf(file)).map((t) => `${rel(file)} -> ${rel(t)}`));
+
+/** Two folders of one layer that import each other, named by the first import each way. */
+function mutualImports(g: Graph): string[] {
+  const first = new Map<string, string>();
+  for (const [file, targets] of g)
+    for (const target of targets) {
+      const way = `${unitOf(file)} -> ${unitOf(target)}`;
+      if (unitOf(file) !== unitOf(target) && layerOf(file) === layerOf(target) && !first.has(way))
+        first.set(way, `${rel(file)} -> ${rel(target)}`);
+    }
+  return [...first].flatMap(([way, one]) => {
+    const [from, to] = way.split(' -> ') as [string, string];
+    const back = first.get(`${to} -> ${from}`);
+    return from < to && back ? [`${one} and ${back}`] : [];
+  });
+}
 
 function cyclesIn(g: Graph): string[] {
   const cycles: string[] = [];
@@ -133,6 +150,10 @@ describe('the import layers of src/', () => {
     expect(cyclesIn(graph)).toEqual([]);
   });
 
+  it('lets two folders of one layer import each other one way only', () => {
+    expect(mutualImports(graph)).toEqual([]);
+  });
+
   it('sees an upward import and a cycle when there is one', () => {
     const at = (path: string) => join(SRC, path);
     const bad: Graph = new Map([
@@ -142,6 +163,9 @@ describe('the import layers of src/', () => {
       [at('report/formats.ts'), [at('bundle/summary.ts')]],
       [at('diff/a.ts'), [at('diff/b.ts')]],
       [at('diff/b.ts'), [at('diff/a.ts')]],
+      // No cycle of files, yet the two folders lean on each other.
+      [at('audit/index.ts'), [at('diff/change.ts')]],
+      [at('diff/schemas.ts'), [at('audit/schema-check.ts')]],
     ]);
     expect(upwardImports(bad)).toEqual([
       'report/render.ts -> commands/run.ts',
@@ -150,6 +174,7 @@ describe('the import layers of src/', () => {
       'report/formats.ts -> bundle/summary.ts',
     ]);
     expect(cyclesIn(bad)).toEqual(['diff/a.ts -> diff/b.ts -> diff/a.ts']);
+    expect(mutualImports(bad)).toEqual(['audit/index.ts -> diff/change.ts and diff/schemas.ts -> audit/schema-check.ts']);
     // Dynamic imports count: the command table loads each command with import().
     expect(importsOf(at('commands/table.ts')).map(rel)).toContain('commands/run.ts');
   });
