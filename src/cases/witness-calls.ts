@@ -4,6 +4,7 @@ import type { ToolCallResult } from '../connect/session.js';
 import type { Change, LiveAnswer, LiveCheck, Side } from '../findings/types.js';
 import { consentGap, notReadOnlyWhy, openWorldWhy, type SideConsent } from './consent.js';
 import { judgeAnswers, readAnswer } from './witness-answers.js';
+import { isObject } from '../base/json-object.js';
 
 /**
  * Issue 26 §3: a break's witness sent to the live servers. The search (diff/confirm.ts) found an
@@ -30,7 +31,7 @@ export const worthCalling = (c: Change): boolean =>
   c.tool !== null &&
   c.witness?.status === 'found' &&
   c.witness.side === 'input' &&
-  isRecord(c.witness.instance) &&
+  isObject(c.witness.instance) &&
   (c.severity === 'breaking' || c.code === 'required-argument-added-with-default');
 
 /** One witness to send: a tool and its arguments, and the changes (by position) it stands for. */
@@ -155,5 +156,3 @@ function refusal(tool: ContractTool, side: LiveSide): string | null {
 }
 
 const notCalled = (note: string): LiveCheck => ({ outcome: 'not-called', note });
-
-const isRecord = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x);

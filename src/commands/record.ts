@@ -12,6 +12,7 @@ import { packageFile } from '../base/package-root.js';
 import { recordTools, type Recording } from '../record/record.js';
 import { mergeDataset, RECORDED_MARK, renderDataset } from '../record/write.js';
 import { readConfig, type CommandIO, type Outcome } from './io.js';
+import { isObject } from '../base/json-object.js';
 
 export interface RecordFlags {
   config: string;
@@ -197,14 +198,13 @@ function readArgsFile(path: string, cwd: string): Record<string, Record<string, 
   const parsed = readSource(path, shown);
   if (!parsed.ok) throw new InputError(parsed.problems);
   const value = parsed.source.value;
-  const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-  if (!isRecord(value))
+  if (!isObject(value))
     throw new InputError([
       { file: shown, line: 1, path: '', message: 'must map tool names to their arguments, e.g. Tickets.Search: { query: refund }' },
     ]);
   const problems: Problem[] = [];
   for (const [tool, args] of Object.entries(value)) {
-    if (!isRecord(args))
+    if (!isObject(args))
       problems.push({
         file: shown,
         line: parsed.source.lineOf([tool]),

@@ -130,6 +130,23 @@ describe('the environment', () => {
   });
 });
 
+/**
+ * A helper of its own that tests for a JSON object (not null, not an array): `isObject` in
+ * base/json-object.ts is the one, so a fix to it (a prototype, a class instance) reaches every reader.
+ */
+const OWN_OBJECT_TEST =
+  /\((\w+): unknown\)(?:: \1 is [^=]+)? =>\s*(?:\1 !== null && typeof \1 === 'object'|typeof \1 === 'object' && \1 !== null) && !Array\.isArray\(\1\)/;
+
+describe('one helper for one question', () => {
+  it('tests for a JSON object only through base/json-object.ts', () => {
+    const own = [...graph.keys()].filter((file) => rel(file) !== 'base/json-object.ts' && OWN_OBJECT_TEST.test(readFileSync(file, 'utf8')));
+    expect(own.map(rel)).toEqual([]);
+    expect(
+      OWN_OBJECT_TEST.test("const isRecord = (v: unknown): v is JsonSchema => v !== null && typeof v === 'object' && !Array.isArray(v);"),
+    ).toBe(true);
+  });
+});
+
 describe('the import layers of src/', () => {
   it('places every module in a layer', () => {
     expect([...graph.keys()].filter((file) => layerOf(file) < 0).map(rel)).toEqual([]);
