@@ -7,14 +7,15 @@ import { judgeAnswers, readAnswer } from './witness-answers.js';
 import { isObject } from '../base/json-object.js';
 
 /**
- * Issue 26 §3: a break's witness sent to the live servers. The search (diff/confirm.ts) found an
- * argument object the baseline's schema accepts and the candidate's refuses; what the servers do
- * with it settles what the schemas only claim. Only where a call can move the verdict: a break
- * (refuted, it is held at most) and a required argument with a default (confirmed, it rolls back).
- * Only where the consent guard (cases/consent.ts) lets the gate call the tool on every live side,
- * closed-world included. Witnesses go one at a time, in the changes' order, each to both sides at
- * once (or to one side, then all of them to the other, for sides that cannot run at once); the same
- * call for two changes is sent once. At most `limit` witnesses per run.
+ * A break's witness sent to the live servers (docs/verdicts.md, "Confirmed live"). The search
+ * (diff/confirm.ts) found an argument object the baseline's schema accepts and the candidate's
+ * refuses; what the servers do with it settles what the schemas only claim. Only where a call can
+ * move the verdict: a break (refuted, it is held at most) and a required argument with a default
+ * (confirmed, it rolls back). Only where the consent guard (cases/consent.ts) lets the gate call
+ * the tool on every live side, closed-world included. Witnesses go one at a time, in the changes'
+ * order, each to both sides at once (or to one side, then all of them to the other, for sides that
+ * cannot run at once); the same call for two changes is sent once. At most `limit` witnesses per
+ * run.
  */
 export interface LiveSide {
   side: Side;

@@ -65,7 +65,8 @@ export async function runCommand(flags: RunFlags, io: CommandIO): Promise<Outcom
   if (!gated) return { kind: 'undecided' };
   const { report, reportPath } = gated;
   const { render } = await import('../report/formats.js');
-  // The json format, which may be tens of megabytes, goes out a piece at a time (issue 28 §8).
+  // The json format, which may be tens of megabytes, goes out a piece at a time (docs/security.md,
+  // "The report is at most 32 MiB").
   if (flags.format === 'json') await emitPieces(jsonPieces(report, { toolsOnOneLine: false }), flags.output, io);
   else emit(render('report', report, flags.format, { reportPath, colour: io.colour && !flags.output }), flags.output, io);
   if (reportPath) io.log(`mcp-gate: report written to ${reportPath} (${report.timing.stages.report} ms)`);

@@ -33,7 +33,7 @@ export const RELEASE_CODES = {
       return `Tool "${s.kind === 'tool' ? s.tool : ''}" was removed after the baseline marked it deprecated.`;
     },
   },
-  // The same lifecycle for what a tool or a prompt takes, and for prompts (issue 30 §3): sibling
+  // The same lifecycle for what a tool or a prompt takes, and for prompts (docs/releases.md, "Deprecation"): sibling
   // codes, so a rule or an exception can treat a removed tool apart from a removed argument. An
   // argument keeps the severity its removal has unmarked (`before`: required or optional): the
   // mark changes what the gate does, not what callers lose.
