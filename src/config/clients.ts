@@ -1,6 +1,6 @@
 /**
- * What MCP clients accept of a tool's definition (issue 30 §4; docs/releases.md cites each rule's
- * public source, and says which could not be checked). `audit.clients` names the ones a team
+ * What MCP clients accept of a tool's definition (docs/releases.md, "Client profiles", cites each
+ * rule's public source, and says which could not be checked). `audit.clients` names the ones a team
  * depends on; audit/clients.ts checks every tool against them. Plain data: a rule changes here and
  * in the docs together.
  */
