@@ -30,9 +30,9 @@ export interface RunFlags {
   output?: string;
   /** Gate only this server of a bundle (`servers.<name>`). */
   server?: string;
-  /** The PR label that approved this run, if any (see decide/approve). */
+  /** The PR label that approved this run, if any (`approveCovering`, decide/decide.ts). */
   approvedByLabel?: string;
-  /** What the label's approval covers (see RunOptions.approvalCovers in run.ts). */
+  /** What the label's approval covers (`RunOptions.approvalCovers`, pipeline.ts). */
   approvalCovers?: string[] | null;
   /** Compare the config and datasets with this commit, the change's base (see config/policy-drift.ts). */
   policyBase?: string;

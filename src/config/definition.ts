@@ -15,12 +15,12 @@ import {
  * - schemas/gate.config.schema.json, which editors read through the `$schema` line and the gate
  *   validates against (`configJsonSchema()`, written by `npm run schemas`; a test fails when the
  *   committed file differs);
- * - the types of the file as written (`RawConfig`) and of its settings once defaulted (`Timeouts`,
- *   `Limits`, ...), in config/types.ts;
+ * - the types of the file as written (`RawConfig`, below) and of its settings once defaulted
+ *   (`Timeouts`, `Limits`, ... in config/types.ts, from the settings in config/definition-settings.ts);
  * - the schema's `default` keywords and descriptions, from the defaults (config/defaults.ts), which
  *   the gate reads at run time without building this definition.
  * Cross-field rules the schema cannot say (a baseline that names a defined profile, keys that do
- * not apply to a profile's transport) live in config/load.ts and config/profiles.ts.
+ * not apply to a profile's transport) live in config/rules.ts and config/profiles.ts.
  */
 
 /** A path inside HOME: relative, and never out of it. */
