@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { jsonSchemaOf } from '../base/json-schema-of.js';
 import {
   auditSchema,
   bundleSchema,
@@ -217,28 +218,4 @@ export type RawServer = z.input<typeof server>;
 export type RawPromotion = z.input<typeof promotion>;
 
 /** schemas/gate.config.schema.json, as this definition says it (draft-07, for ajv and editors). */
-export function configJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(configSchema, { target: 'draft-7', io: 'input', unrepresentable: 'throw' });
-  return {
-    $schema: schema.$schema,
-    $id: 'https://mcp-gate.dev/schemas/gate.config.schema.json',
-    ...(tidy(schema) as Record<string, unknown>),
-  };
-}
-
-/** What zod adds that says nothing here: "a safe integer" bounds, and `type: string` on a record's keys. */
-function tidy(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(tidy);
-  if (node === null || typeof node !== 'object') return node;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) {
-    if ((key === 'maximum' && value === Number.MAX_SAFE_INTEGER) || (key === 'minimum' && value === Number.MIN_SAFE_INTEGER)) continue;
-    if (key === 'propertyNames') {
-      const { type: _string, ...rest } = value as Record<string, unknown>;
-      if (Object.keys(rest).length) out[key] = rest;
-      continue;
-    }
-    out[key] = tidy(value);
-  }
-  return out;
-}
+export const configJsonSchema = (): Record<string, unknown> => jsonSchemaOf(configSchema, 'gate.config.schema.json');
