@@ -73,7 +73,13 @@ export const liveAnswer = z
         "It reads as input validation (the SDK's Input validation error, JSON-RPC -32602, pydantic's); on a result, an error written as data, which refutes nothing.",
       )
       .optional(),
-    text: z.string().max(301).describe('What it said, made inert, then cut to at most 300 characters and an ellipsis.'),
+    text: z
+      .string()
+      .max(301)
+      .describe(
+        "What it said, made inert, then cut to at most 300 characters and an ellipsis. Absent on a baseline's result: the call was chosen by the candidate's schema, so the baseline's data is not kept (only that it answered).",
+      )
+      .optional(),
   })
   .describe("One side's answer to a witness.")
   .meta({ id: 'liveAnswer' });
@@ -92,7 +98,7 @@ export const liveCheck = z
 
 export const witness = z
   .object({
-    status: z.enum(['found', 'unconfirmed', 'unsearchable']),
+    status: z.enum(['found', 'unconfirmed', 'unsearchable', 'proven', 'probe']),
     side: z.enum(['input', 'output']),
     instance: z.unknown().describe('The instance, when found.').optional(),
     refusal: z.string().describe("Why the refusing schema refuses it: ajv's first error, with the instance path.").optional(),
@@ -107,7 +113,7 @@ export const witness = z
     live: liveCheck.optional(),
   })
   .describe(
-    "The instance search's evidence for a schema change (src/witness/). found: an argument object the baseline's inputSchema accepts and the candidate's refuses (for outputs, a result the candidate's outputSchema allows and the baseline's refuses). unconfirmed: no such instance within the budget, so the change is held, not rolled back. unsearchable: the schemas could not be searched; note says why. Absent in older reports.",
+    "The instance search's evidence for a schema change (src/witness/). found: an argument object the baseline's inputSchema accepts and the candidate's refuses (for outputs, a result the candidate's outputSchema allows and the baseline's refuses). unconfirmed: no such instance within the budget, which proves nothing, so the change is held, not rolled back. unsearchable: the schemas could not be searched; note says why. proven: a proof (note) shows no instance tells the schemas apart (normal-form equality, a structural rule, patterns compared as languages), so the change is calm; never a search that found nothing. Absent in older reports.",
   )
   .meta({ id: 'witness' });
 
@@ -118,6 +124,12 @@ export const resultEvidence = z
     candidate: z.number().int().min(0).describe('Results of the tool the candidate answered without an error.'),
     read: z.literal(true).optional(),
     never: z.literal(true).optional(),
+    admitted: z
+      .literal(true)
+      .describe(
+        "unseen only: the candidate's schema still lets the field come (it is still declared, or its object takes undeclared fields), so the change is held, not rolled back.",
+      )
+      .optional(),
     fixes: z.string().describe('The finding code the change is part of a fix for.').optional(),
   })
   .describe(
@@ -134,6 +146,20 @@ export const source = z
     "Where something a person keeps in the repository says it: a case's id in its dataset, a tool in a committed snapshot, a role's scope. Recorded when the file was read, so a format places it without reading the file again.",
   )
   .meta({ id: 'source' });
+
+export const eraCheck = z
+  .object({
+    outcome: z.enum(['served', 'not-served', 'differs', 'not-checked']),
+    revision: z.string().describe('The revision asked for: the one the baseline negotiated.'),
+    tried: z.string().describe('What was tried.'),
+    answer: z
+      .string()
+      .describe('What the candidate answered (server text, at most 240 characters and an ellipsis), or why nothing was asked.'),
+  })
+  .describe(
+    "On a protocol-version-changed change across eras: the candidate asked for the baseline's revision (src/contract/era-check.ts). served: it answered that revision and listed the same contract, so the change is safe; not-served: it refused that revision or answered another; differs: it answered but listed another contract; not-checked: nothing could be asked (a snapshot candidate, the run's deadline). Absent on other changes and in older reports.",
+  )
+  .meta({ id: 'eraCheck' });
 
 export const change = z
   .object({
@@ -154,6 +180,7 @@ export const change = z
         "Where the baseline's snapshot file writes what the change is about. Absent for a live baseline, for a subject the snapshot does not list, and in older reports.",
       )
       .optional(),
+    eraCheck: eraCheck.optional(),
     before: z.unknown(),
     after: z.unknown(),
   })
@@ -181,7 +208,9 @@ export const finding = z
     path: z.string().describe("JSON pointer into the result, for findings that compare the two sides' results.").optional(),
     client: z
       .string()
-      .describe('client-rejects-tool: the client of audit.clients that refuses the tool. Absent on other findings and in older reports.')
+      .describe(
+        'client-rejects-tool, client-rejects-result, client-would-reject-tool: the client profile (audit.clients) that refuses the tool or the result. Absent on other findings and in older reports.',
+      )
       .optional(),
     source: source
       .describe(
