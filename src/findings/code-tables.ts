@@ -61,6 +61,8 @@ export const GENERATED: Record<string, Record<string, () => string>> = {
     'audit-results': () => checks(AUDIT_RESULT_CODES),
     'audit-contract': () => checks(AUDIT_CONTRACT_CODES),
     'audit-lessons': () => checks(AUDIT_LESSON_CODES),
+    // The checks against the clients a team names (audit.clients, config/clients.ts): release codes by area, found by the audit.
+    'audit-clients': () => checks(Object.fromEntries(entries(CODES).filter(([code]) => code.startsWith('client-')))),
   },
 };
 
