@@ -118,7 +118,7 @@ export const RELEASE_FINDING_CODES = {
     severity: 'dangerous',
     action: 'hold',
     title: 'Tools a declared client rejects',
-    doc: "a client named in `audit.clients` refuses the tool: its name breaks the client's rule, or its input schema does not meet the client\'s rules (a keyword it refuses, an object it needs closed) ([releases.md](releases.md#client-profiles) has each rule and its source).",
+    doc: "a client named in `audit.clients` refuses the tool: its name breaks the client's rule, or its input schema does not meet the client's rules (a keyword it refuses, an object it needs closed) ([releases.md](releases.md#client-profiles) has each rule and its source).",
     noun: ['tool a declared client rejects', 'tools a declared client rejects'],
     message: (f: { label: string; client: string; tool: string; problems: string[] }) =>
       `${f.label} (audit.clients: ${f.client}) rejects tool "${f.tool}": ${f.problems.slice(0, MAX_NAMED).join('; ')}${
