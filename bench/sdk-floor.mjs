@@ -1,6 +1,6 @@
 // The SDK floor: the floor client (bench/floor-client.cjs) plus what any gate built the way
 // mcp-gate must be built cannot avoid: the scenario's YAML datasets read (with js-yaml, the faster
-// of the gate's two readers; src/config/yaml-values.ts), and every request made through the SDK's
+// of the gate's two readers; src/input/yaml-values.ts), and every request made through the SDK's
 // Client (its initialize, its request bookkeeping, its zod check of each message) over the floor's
 // own stdio channel. Nothing else: no contract, diff, checks or report. It gets the gate's own
 // start-up shortcuts, so it is a floor, not a strawman: it runs packed, from a V8 code cache

@@ -3,8 +3,7 @@ import type { Contract, ContractTool, JsonSchema } from '../contract/types.js';
 import { finding } from '../findings/finding.js';
 import { onTool, pointer } from '../findings/subject.js';
 import type { Finding, Side } from '../findings/types.js';
-
-const isRecord = (v: unknown): v is JsonSchema => v !== null && typeof v === 'object' && !Array.isArray(v);
+import { isObject } from '../base/json-object.js';
 
 /** Keywords whose value is one subschema, a list of them, or a map of them. */
 const ONE = [
@@ -30,11 +29,11 @@ function* nodes(schema: JsonSchema, at: string[] = [], budget = { left: MAX_NODE
   yield [schema, at];
   for (const key of Object.keys(schema).sort()) {
     const value = schema[key];
-    if (MAP.includes(key) && isRecord(value)) {
-      for (const name of Object.keys(value).sort()) if (isRecord(value[name])) yield* nodes(value[name], [...at, key, name], budget);
+    if (MAP.includes(key) && isObject(value)) {
+      for (const name of Object.keys(value).sort()) if (isObject(value[name])) yield* nodes(value[name], [...at, key, name], budget);
     } else if (LIST.includes(key) && Array.isArray(value)) {
-      for (const [i, item] of value.entries()) if (isRecord(item)) yield* nodes(item, [...at, key, String(i)], budget);
-    } else if (ONE.includes(key) && isRecord(value)) yield* nodes(value, [...at, key], budget);
+      for (const [i, item] of value.entries()) if (isObject(item)) yield* nodes(item, [...at, key, String(i)], budget);
+    } else if (ONE.includes(key) && isObject(value)) yield* nodes(value, [...at, key], budget);
   }
 }
 
@@ -57,7 +56,7 @@ export function clientProblems(
     for (const keyword of profile.refusedKeywords ?? [])
       if (Object.hasOwn(node, keyword)) problems.push(`keyword "${keyword}"${where} is not supported`);
     if (!profile.closedObjects) continue;
-    const properties = isRecord(node.properties) ? Object.keys(node.properties) : null;
+    const properties = isObject(node.properties) ? Object.keys(node.properties) : null;
     if (node.type !== 'object' && properties === null) continue;
     if (node.additionalProperties !== false) problems.push(`an object${where} does not set additionalProperties: false`);
     const required = new Set(Array.isArray(node.required) ? node.required : []);

@@ -180,7 +180,8 @@ export function errorsAsData(findings: Finding[]): Set<string> {
 /**
  * Tools whose output schema the baseline's own results failed (`structured-content-invalid` on the
  * baseline, the SDK's "Output validation error" included), and tools that declare the very same
- * schema: a change to such a schema repairs it (issue 27 §2), whether or not a case probed that tool.
+ * schema: a change to such a schema repairs it (docs/verdicts.md, "Repairs"), whether or not a case
+ * probed that tool.
  */
 export function failedOutputSchemas(baseline: Contract, findings: Finding[]): Set<string> {
   const failed = new Set(

@@ -64,8 +64,9 @@ function schemaAt(schema: JsonSchema | undefined, parts: string[]): Record<strin
 
 /**
  * The reasons in an SDK "Output validation error" text, each with the path into structuredContent
- * and the schema keyword (issue 27 §4): the gate never sees the refused data, so these words are all
- * there is. At most `limit` reasons; a text it cannot split gives one reason at the root.
+ * and the schema keyword (docs/audit.md, structured-content-invalid): the gate never sees the
+ * refused data, so these words are all there is. At most `limit` reasons; a text it cannot split
+ * gives one reason at the root.
  */
 export function sdkRefusals(text: string, outputSchema: JsonSchema | undefined, limit = 5): Refusal[] {
   const body = (SDK_OUTPUT_INVALID.exec(text)?.[1] ?? text).replace(FOR_TOOL, '');

@@ -1,8 +1,8 @@
 import { safeRegex } from '../base/safe-regex.js';
 import { relative } from 'node:path';
 import { dotted, InputError, type Problem } from '../base/problems.js';
-import { readSource } from '../config/source.js';
-import { validateAgainst } from '../config/validate.js';
+import { readSource } from '../input/source.js';
+import { validateAgainst } from '../input/validate.js';
 import type { Case, Dataset, RoleSurface } from './types.js';
 
 type RawRole = string | { name: string; allowedTools?: string[]; maxDestructiveTools?: number };

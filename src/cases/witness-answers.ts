@@ -3,6 +3,7 @@ import type { ToolCallResult } from '../connect/session.js';
 import { describe } from '../base/error-text.js';
 import type { LiveAnswer, LiveCheck } from '../findings/types.js';
 import { inert } from '../base/inert.js';
+import { isObject } from '../base/json-object.js';
 
 /** How the gate reads what a server answered to a witness (cases/witness-calls.ts sends it). */
 
@@ -51,7 +52,7 @@ export function readAnswer(answer: { ok: true; response: ToolCallResult } | { ok
   const { response } = answer;
   if (response.droppedBytes !== undefined)
     return { kind: 'failed', text: bounded(response.droppedReason ?? `the answer (${response.droppedBytes} bytes) was over the byte cap`) };
-  const result = isRecord(response.result) ? response.result : {};
+  const result = isObject(response.result) ? response.result : {};
   const text = textOf(result);
   if (result.isError === true) {
     const validation = readsAsValidation(text);
@@ -87,13 +88,11 @@ export function judgeAnswers(candidate: LiveAnswer, baseline: LiveAnswer | null)
  */
 const judgedOnly = ({ text, ...answer }: LiveAnswer): LiveAnswer => (answer.kind === 'result' ? answer : { ...answer, text });
 
-const isRecord = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x);
-
 /** The text blocks of a result, joined; without any, its structuredContent as JSON. */
 function textOf(result: Record<string, unknown>): string {
   const content = Array.isArray(result.content) ? result.content : [];
   const texts = content.flatMap((block) =>
-    isRecord(block) && block.type === 'text' && typeof block.text === 'string' ? [block.text] : [],
+    isObject(block) && block.type === 'text' && typeof block.text === 'string' ? [block.text] : [],
   );
   if (texts.length) return texts.join('\n');
   return result.structuredContent === undefined ? '' : (JSON.stringify(result.structuredContent) ?? '');

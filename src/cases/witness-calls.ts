@@ -4,16 +4,18 @@ import type { ToolCallResult } from '../connect/session.js';
 import type { Change, LiveAnswer, LiveCheck, Side } from '../findings/types.js';
 import { consentGap, notReadOnlyWhy, openWorldWhy, type SideConsent } from './consent.js';
 import { judgeAnswers, readAnswer } from './witness-answers.js';
+import { isObject } from '../base/json-object.js';
 
 /**
- * Issue 26 §3: a break's witness sent to the live servers. The search (diff/confirm.ts) found an
- * argument object the baseline's schema accepts and the candidate's refuses; what the servers do
- * with it settles what the schemas only claim. Only where a call can move the verdict: a break
- * (refuted, it is held at most) and a required argument with a default (confirmed, it rolls back).
- * Only where the consent guard (cases/consent.ts) lets the gate call the tool on every live side,
- * closed-world included. Witnesses go one at a time, in the changes' order, each to both sides at
- * once (or to one side, then all of them to the other, for sides that cannot run at once); the same
- * call for two changes is sent once. At most `limit` witnesses per run.
+ * A break's witness sent to the live servers (docs/verdicts.md, "Confirmed live"). The search
+ * (diff/confirm.ts) found an argument object the baseline's schema accepts and the candidate's
+ * refuses; what the servers do with it settles what the schemas only claim. Only where a call can
+ * move the verdict: a break (refuted, it is held at most) and a required argument with a default
+ * (confirmed, it rolls back). Only where the consent guard (cases/consent.ts) lets the gate call
+ * the tool on every live side, closed-world included. Witnesses go one at a time, in the changes'
+ * order, each to both sides at once (or to one side, then all of them to the other, for sides that
+ * cannot run at once); the same call for two changes is sent once. At most `limit` witnesses per
+ * run.
  */
 export interface LiveSide {
   side: Side;
@@ -29,7 +31,7 @@ export interface LiveSide {
 export const worthCalling = (c: Change): boolean =>
   c.tool !== null &&
   c.witness?.side === 'input' &&
-  isRecord(c.witness.instance) &&
+  isObject(c.witness.instance) &&
   ((c.witness.status === 'found' && (c.severity === 'breaking' || c.code === 'required-argument-added-with-default')) ||
     // A removed argument's probe (diff/confirm-probe.ts): confirmed, the held removal is a break.
     c.witness.status === 'probe');
@@ -156,5 +158,3 @@ function refusal(tool: ContractTool, side: LiveSide): string | null {
 }
 
 const notCalled = (note: string): LiveCheck => ({ outcome: 'not-called', note });
-
-const isRecord = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x);

@@ -3,7 +3,7 @@ import { dirname, relative, resolve } from 'node:path';
 import { writeFileAtomic } from '../base/atomic-write.js';
 import { loadDatasets } from '../cases/load.js';
 import { InputError, type Problem } from '../base/problems.js';
-import { readSource } from '../config/source.js';
+import { readSource } from '../input/source.js';
 import type { GateConfig, Profile } from '../config/types.js';
 import { openSide } from '../contract/open-side.js';
 import { ofProfile, SideUnavailableError } from '../connect/errors.js';
@@ -12,6 +12,7 @@ import { packageFile } from '../base/package-root.js';
 import { recordTools, type Recording } from '../record/record.js';
 import { mergeDataset, RECORDED_MARK, renderDataset } from '../record/write.js';
 import { readConfig, type CommandIO, type Outcome } from './io.js';
+import { isObject } from '../base/json-object.js';
 
 export interface RecordFlags {
   config: string;
@@ -197,14 +198,13 @@ function readArgsFile(path: string, cwd: string): Record<string, Record<string, 
   const parsed = readSource(path, shown);
   if (!parsed.ok) throw new InputError(parsed.problems);
   const value = parsed.source.value;
-  const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-  if (!isRecord(value))
+  if (!isObject(value))
     throw new InputError([
       { file: shown, line: 1, path: '', message: 'must map tool names to their arguments, e.g. Tickets.Search: { query: refund }' },
     ]);
   const problems: Problem[] = [];
   for (const [tool, args] of Object.entries(value)) {
-    if (!isRecord(args))
+    if (!isObject(args))
       problems.push({
         file: shown,
         line: parsed.source.lineOf([tool]),

@@ -30,9 +30,9 @@ export interface RunFlags {
   output?: string;
   /** Gate only this server of a bundle (`servers.<name>`). */
   server?: string;
-  /** The PR label that approved this run, if any (see decide/approve). */
+  /** The PR label that approved this run, if any (`approveCovering`, decide/decide.ts). */
   approvedByLabel?: string;
-  /** What the label's approval covers (see RunOptions.approvalCovers in run.ts). */
+  /** What the label's approval covers (`RunOptions.approvalCovers`, pipeline.ts). */
   approvalCovers?: string[] | null;
   /** Compare the config and datasets with this commit, the change's base (see config/policy-drift.ts). */
   policyBase?: string;
@@ -65,7 +65,8 @@ export async function runCommand(flags: RunFlags, io: CommandIO): Promise<Outcom
   if (!gated) return { kind: 'undecided' };
   const { report, reportPath } = gated;
   const { render } = await import('../report/formats.js');
-  // The json format, which may be tens of megabytes, goes out a piece at a time (issue 28 §8).
+  // The json format, which may be tens of megabytes, goes out a piece at a time (docs/security.md,
+  // "The report is at most 32 MiB").
   if (flags.format === 'json') await emitPieces(jsonPieces(report, { toolsOnOneLine: false }), flags.output, io);
   else emit(render('report', report, flags.format, { reportPath, colour: io.colour && !flags.output }), flags.output, io);
   if (reportPath) io.log(`mcp-gate: report written to ${reportPath} (${report.timing.stages.report} ms)`);

@@ -2,6 +2,7 @@ import { basename, dirname, relative, resolve } from 'node:path';
 import { closest } from '../base/closest.js';
 import { clientLines, readClientFile, type ClientFile } from './client-file.js';
 import { dotted, type Problem } from '../base/problems.js';
+import { isObject } from '../base/json-object.js';
 
 /**
  * MCP client configs as the source of a profile: `from: .mcp.json#tickets` reads the server
@@ -19,8 +20,6 @@ import { dotted, type Problem } from '../base/problems.js';
 
 type LineOf = (path: (string | number)[]) => number | null;
 type RawProfile = Record<string, unknown>;
-
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Keys of a client entry the gate reads; any other key is named in a problem rather than dropped in silence. */
 const READ_KEYS = new Set(['type', 'transport', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'disabled', 'description', 'name']);
@@ -73,7 +72,7 @@ function translate(value: string, project: string, env: NodeJS.ProcessEnv, unans
 
 const strings = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === 'string');
 const stringMap = (value: unknown): value is Record<string, string> =>
-  isRecord(value) && Object.values(value).every((v) => typeof v === 'string');
+  isObject(value) && Object.values(value).every((v) => typeof v === 'string');
 
 /**
  * The profile keys one client entry stands for, or the problems that stop it. `at` names where in
@@ -86,7 +85,7 @@ function entryToProfile(
   env: NodeJS.ProcessEnv,
   say: (message: string) => void,
 ): RawProfile | null {
-  if (!isRecord(entry)) {
+  if (!isObject(entry)) {
     say('is not an object with "command" or "url"');
     return null;
   }
@@ -161,9 +160,9 @@ export function resolveClientProfiles(
   const sources = new Map<string, string>();
   const reading: Reading = { files: new Map(), configDir, env, cwd };
   for (const { at, profiles } of profileGroups(raw)) {
-    if (!isRecord(profiles)) continue;
+    if (!isObject(profiles)) continue;
     for (const [name, profile] of Object.entries(profiles)) {
-      if (!isRecord(profile) || profile.from === undefined) continue;
+      if (!isObject(profile) || profile.from === undefined) continue;
       const path = [...at, name, 'from'];
       const problem = (message: string) => problems.push({ file: display, line: lineOf(path), path: dotted(path), message });
       const resolved = fromClient(profile, reading, problem);
@@ -179,8 +178,8 @@ export function resolveClientProfiles(
 /** The profiles of the config, and those of each server of a bundle, with where each group is. */
 function profileGroups(raw: Record<string, unknown>): { at: (string | number)[]; profiles: unknown }[] {
   const groups: { at: (string | number)[]; profiles: unknown }[] = [{ at: ['profiles'], profiles: raw.profiles }];
-  for (const [name, server] of Object.entries(isRecord(raw.servers) ? raw.servers : {})) {
-    if (isRecord(server)) groups.push({ at: ['servers', name, 'profiles'], profiles: server.profiles });
+  for (const [name, server] of Object.entries(isObject(raw.servers) ? raw.servers : {})) {
+    if (isObject(server)) groups.push({ at: ['servers', name, 'profiles'], profiles: server.profiles });
   }
   return groups;
 }
@@ -235,7 +234,7 @@ function fromClient(
       entry: [client.key, reference.name],
       lineOf: clientLines(client.text, [client.key, reference.name]),
       ownKeys: new Set(Object.keys(own)),
-      ownEnv: new Set(Object.keys(isRecord(own.env) ? own.env : {})),
+      ownEnv: new Set(Object.keys(isObject(own.env) ? own.env : {})),
     },
   };
 }

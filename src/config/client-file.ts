@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { isObject } from '../base/json-object.js';
 
 // An MCP client config file (.mcp.json, .vscode/mcp.json), read as JSON with comments (client-config.ts).
-
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 const lineAt = (text: string, offset: number): number => text.slice(0, offset).split('\n').length;
 
@@ -34,9 +33,9 @@ export function readClientFile(path: string): ClientFile {
       .toLowerCase();
     return { ok: false, message: `is not valid JSON (line ${lineAt(text, first.offset)}: ${what})` };
   }
-  if (!isRecord(value)) return { ok: false, message: 'must be a JSON object with "mcpServers" or "servers"' };
+  if (!isObject(value)) return { ok: false, message: 'must be a JSON object with "mcpServers" or "servers"' };
   for (const key of ['mcpServers', 'servers']) {
-    if (isRecord(value[key])) return { ok: true, servers: value[key], key, text };
+    if (isObject(value[key])) return { ok: true, servers: value[key], key, text };
   }
   return { ok: false, message: 'has no "mcpServers" (Claude, Cursor) or "servers" (VS Code) object' };
 }

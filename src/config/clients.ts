@@ -1,5 +1,5 @@
 /**
- * What MCP clients accept of a tool's definition and of its results (docs/releases.md cites each
+ * What MCP clients accept of a tool's definition and of its results (docs/releases.md, "Client profiles", cites each
  * rule's public source, the releases that behave so, and what could not be checked).
  * `audit.clients` names the ones a team depends on; audit/clients.ts checks every tool, and every
  * live result, against them. Plain data: a rule changes here and in the docs together.

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { jsonSchemaOf } from '../base/json-schema-of.js';
 import {
   auditSchema,
   bundleSchema,
@@ -15,12 +16,12 @@ import {
  * - schemas/gate.config.schema.json, which editors read through the `$schema` line and the gate
  *   validates against (`configJsonSchema()`, written by `npm run schemas`; a test fails when the
  *   committed file differs);
- * - the types of the file as written (`RawConfig`) and of its settings once defaulted (`Timeouts`,
- *   `Limits`, ...), in config/types.ts;
+ * - the types of the file as written (`RawConfig`, below) and of its settings once defaulted
+ *   (`Timeouts`, `Limits`, ... in config/types.ts, from the settings in config/definition-settings.ts);
  * - the schema's `default` keywords and descriptions, from the defaults (config/defaults.ts), which
  *   the gate reads at run time without building this definition.
  * Cross-field rules the schema cannot say (a baseline that names a defined profile, keys that do
- * not apply to a profile's transport) live in config/load.ts and config/profiles.ts.
+ * not apply to a profile's transport) live in config/rules.ts and config/profiles.ts.
  */
 
 /** A path inside HOME: relative, and never out of it. */
@@ -217,28 +218,4 @@ export type RawServer = z.input<typeof server>;
 export type RawPromotion = z.input<typeof promotion>;
 
 /** schemas/gate.config.schema.json, as this definition says it (draft-07, for ajv and editors). */
-export function configJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(configSchema, { target: 'draft-7', io: 'input', unrepresentable: 'throw' });
-  return {
-    $schema: schema.$schema,
-    $id: 'https://mcp-gate.dev/schemas/gate.config.schema.json',
-    ...(tidy(schema) as Record<string, unknown>),
-  };
-}
-
-/** What zod adds that says nothing here: "a safe integer" bounds, and `type: string` on a record's keys. */
-function tidy(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(tidy);
-  if (node === null || typeof node !== 'object') return node;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) {
-    if ((key === 'maximum' && value === Number.MAX_SAFE_INTEGER) || (key === 'minimum' && value === Number.MIN_SAFE_INTEGER)) continue;
-    if (key === 'propertyNames') {
-      const { type: _string, ...rest } = value as Record<string, unknown>;
-      if (Object.keys(rest).length) out[key] = rest;
-      continue;
-    }
-    out[key] = tidy(value);
-  }
-  return out;
-}
+export const configJsonSchema = (): Record<string, unknown> => jsonSchemaOf(configSchema, 'gate.config.schema.json');

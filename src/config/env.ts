@@ -3,7 +3,7 @@
  * to the camelCase key, except under `promotion.rules` (kebab-case codes) and `profiles` (matched to
  * an existing profile name). Values are read as YAML scalars, so `1` is a number and `true` a boolean.
  */
-import { parseSource } from './source.js';
+import { parseSource } from '../input/source.js';
 
 const TOP_LEVEL = new Set([
   'profiles',

@@ -4,7 +4,7 @@ import type { Action } from '../findings/codes.js';
 import { applyOverride, envOverrides, type Override } from './env.js';
 import { InputError, dotted, type Problem } from '../base/problems.js';
 import { explainProfileProblem, normaliseProfile, type Locate } from './profiles.js';
-import { readSource } from './source.js';
+import { readSource } from '../input/source.js';
 import type { RawConfig } from './definition.js';
 import {
   applyRenamedKeys,
@@ -16,9 +16,10 @@ import {
   type PairConfig,
 } from './rules.js';
 import { DEFAULTS, type Exception, type GateConfig, type Profile } from './types.js';
-import { validateAgainst } from './validate.js';
+import { validateAgainst } from '../input/validate.js';
 import { expandReferences, referencedVariables } from '../base/references.js';
 import { isSecretHeader, isSecretValue, registerSecret, secretReferences, urlSecretReferences } from '../base/secrets.js';
+import { isObject } from '../base/json-object.js';
 
 /** Flags that override the file and the environment. */
 export interface ConfigFlags {
@@ -42,9 +43,9 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv, flags: ConfigFl
   const client = resolveClientProfiles(raw, dirname(absolute), env, source.lineOf, display, cwd);
   if (client.problems.length) throw new InputError(client.problems);
   registerProfileSecrets(raw.profiles, env); // before validation: even a message about a bad file is redacted
-  for (const server of Object.values(isRecord(raw.servers) ? raw.servers : {}))
-    registerProfileSecrets(isRecord(server) ? server.profiles : null, env);
-  const profiles = (isRecord(raw.profiles) ? raw.profiles : {}) as Record<string, Record<string, unknown>>;
+  for (const server of Object.values(isObject(raw.servers) ? raw.servers : {}))
+    registerProfileSecrets(isObject(server) ? server.profiles : null, env);
+  const profiles = (isObject(raw.profiles) ? raw.profiles : {}) as Record<string, Record<string, unknown>>;
   // Schema errors and cross-field errors (a baseline naming no profile) are reported together;
   // the cross-field rules look only at values of the right type, so a wrong type is said once.
   const schema = validateAgainst('gate.config.schema.json', { ...source, value: raw }).map((p) => explainProfileProblem(p, profiles));
@@ -141,9 +142,9 @@ function normaliseAll(
  * or a port is not registered: an error that names it stays readable.
  */
 function registerProfileSecrets(profiles: unknown, env: NodeJS.ProcessEnv): void {
-  if (!isRecord(profiles)) return;
+  if (!isObject(profiles)) return;
   for (const profile of Object.values(profiles)) {
-    if (!isRecord(profile)) continue;
+    if (!isObject(profile)) continue;
     const declared = Array.isArray(profile.secrets) ? profile.secrets.filter((s): s is string => typeof s === 'string') : [];
     const references = (value: unknown): void => {
       if (typeof value === 'string') secretReferences(value, env, declared).forEach(registerSecret);
@@ -151,14 +152,14 @@ function registerProfileSecrets(profiles: unknown, env: NodeJS.ProcessEnv): void
     };
     references(profile);
     if (typeof profile.url === 'string') urlSecretReferences(profile.url, env, declared).forEach(registerSecret);
-    if (isRecord(profile.env)) {
+    if (isObject(profile.env)) {
       for (const [key, template] of Object.entries(profile.env)) {
         if (typeof template !== 'string') continue;
         const value = expandReferences(template, env).value;
         if (isSecretValue(key, value, declared)) registerSecret(value);
       }
     }
-    if (isRecord(profile.headers)) {
+    if (isObject(profile.headers)) {
       for (const [key, template] of Object.entries(profile.headers)) {
         if (typeof template !== 'string' || !isSecretHeader(key, template)) continue;
         registerSecret(expandReferences(template, env).value);
@@ -194,8 +195,6 @@ function blamer(overrides: Override[], flags: ConfigFlags): (problem: Problem) =
     return from ? { ...problem, file: `environment ${from.variable}`, line: null } : problem;
   };
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 type LineOf = (path: (string | number)[]) => number | null;
 

@@ -6,6 +6,7 @@ import { RENAMED_KEYS } from './defaults.js';
 import type { RawConfig, RawProfile, RawPromotion, RawServer } from './definition.js';
 import { dotted, type Problem } from '../base/problems.js';
 import { profileProblems } from './profiles.js';
+import { isObject } from '../base/json-object.js';
 
 /**
  * What a config must hold beyond its schema, each problem at its line: the pair names defined
@@ -29,7 +30,7 @@ export function semanticProblems(config: RawConfig, lineOf: LineOf, file: string
 
 /** The baseline and candidate name defined profiles, and the candidate is live. */
 function pairProblems(config: { profiles?: unknown; baseline?: unknown; candidate?: unknown }, lineOf: LineOf, file: string): Problem[] {
-  if (!isRecord(config.profiles)) return []; // missing or of the wrong type: the schema says so
+  if (!isObject(config.profiles)) return []; // missing or of the wrong type: the schema says so
   const profiles = config.profiles;
   const problems: Problem[] = [];
   const names = Object.keys(profiles);
@@ -47,7 +48,7 @@ function pairProblems(config: { profiles?: unknown; baseline?: unknown; candidat
   }
   const candidate =
     typeof config.candidate === 'string' && Object.hasOwn(profiles, config.candidate) ? profiles[config.candidate] : undefined;
-  if (isRecord(candidate) && candidate.transport === 'snapshot') {
+  if (isObject(candidate) && candidate.transport === 'snapshot') {
     problems.push({
       file,
       line: lineOf(['candidate']),
@@ -61,11 +62,11 @@ function pairProblems(config: { profiles?: unknown; baseline?: unknown; candidat
 /** Profiles and promotion, wherever they are written (top level, or under a server of a bundle). */
 function partProblems(profiles: unknown, promotion: unknown, lineOf: LineOf, file: string): Problem[] {
   const problems: Problem[] = [];
-  for (const [name, profile] of Object.entries(isRecord(profiles) ? profiles : {})) {
-    if (isRecord(profile)) problems.push(...profileProblems(name, profile, lineOf, file));
+  for (const [name, profile] of Object.entries(isObject(profiles) ? profiles : {})) {
+    if (isObject(profile)) problems.push(...profileProblems(name, profile, lineOf, file));
   }
-  if (!isRecord(promotion)) return problems;
-  for (const code of Object.keys(isRecord(promotion.rules) ? promotion.rules : {})) {
+  if (!isObject(promotion)) return problems;
+  for (const code of Object.keys(isObject(promotion.rules) ? promotion.rules : {})) {
     if (!isJudgedCode(code))
       problems.push({
         file,
@@ -75,7 +76,7 @@ function partProblems(profiles: unknown, promotion: unknown, lineOf: LineOf, fil
       });
   }
   (Array.isArray(promotion.exceptions) ? promotion.exceptions : []).forEach((e: unknown, i) => {
-    if (!isRecord(e)) return;
+    if (!isObject(e)) return;
     const where = ['promotion', 'exceptions', i];
     if (typeof e.code === 'string' && !isJudgedCode(e.code))
       problems.push({
@@ -99,8 +100,8 @@ function partProblems(profiles: unknown, promotion: unknown, lineOf: LineOf, fil
 /** Every `datasets` entry (top level, and each server's) whose file does not exist, at its line. */
 export function missingDatasets(raw: Record<string, unknown>, base: string, lineOf: LineOf, file: string, cwd: string): Problem[] {
   const lists: { at: (string | number)[]; list: unknown }[] = [{ at: ['datasets'], list: raw.datasets }];
-  for (const [name, server] of Object.entries(isRecord(raw.servers) ? raw.servers : {})) {
-    if (isRecord(server)) lists.push({ at: ['servers', name, 'datasets'], list: server.datasets });
+  for (const [name, server] of Object.entries(isObject(raw.servers) ? raw.servers : {})) {
+    if (isObject(server)) lists.push({ at: ['servers', name, 'datasets'], list: server.datasets });
   }
   return lists.flatMap(({ at, list }) =>
     (Array.isArray(list) ? list : []).flatMap((entry: unknown, i) => {
@@ -115,7 +116,7 @@ export function missingDatasets(raw: Record<string, unknown>, base: string, line
 export function renamedKeyProblems(raw: Record<string, unknown>, lineOf: LineOf, file: string): Problem[] {
   return RENAMED_KEYS.flatMap(({ path, now }) => {
     const parent = valueAt(raw, path.slice(0, -1));
-    if (!isRecord(parent) || parent[path.at(-1)!] === undefined || parent[now] === undefined) return [];
+    if (!isObject(parent) || parent[path.at(-1)!] === undefined || parent[now] === undefined) return [];
     return [{ file, line: lineOf(path), path: dotted(path), message: `is the old name of ${now}, which is set too; keep only ${now}` }];
   });
 }
@@ -125,7 +126,7 @@ export function applyRenamedKeys(raw: Record<string, unknown>, lineOf: LineOf, f
   return RENAMED_KEYS.flatMap(({ path, now }) => {
     const parent = valueAt(raw, path.slice(0, -1));
     const old = path.at(-1)!;
-    if (!isRecord(parent) || parent[old] === undefined) return [];
+    if (!isObject(parent) || parent[old] === undefined) return [];
     parent[now] = parent[old];
     delete parent[old];
     return [{ file, line: lineOf(path), path: dotted(path), message: `is deprecated and still read; rename it ${now}` }];
@@ -133,10 +134,8 @@ export function applyRenamedKeys(raw: Record<string, unknown>, lineOf: LineOf, f
 }
 
 function valueAt(root: unknown, path: string[]): unknown {
-  return path.reduce<unknown>((value, key) => (isRecord(value) ? value[key] : undefined), root);
+  return path.reduce<unknown>((value, key) => (isObject(value) ? value[key] : undefined), root);
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** One server of a bundle as a single-pair config: its profiles over the shared ones, its promotion over the shared one. */
 export function serverConfig(config: RawConfig, server: RawServer): PairConfig {
@@ -171,8 +170,8 @@ export function bundleProblems(config: RawConfig, lineOf: LineOf, file: string):
       });
   }
   problems.push(...partProblems(config.profiles, config.promotion, lineOf, file));
-  for (const [name, server] of Object.entries(isRecord(config.servers) ? config.servers : {})) {
-    if (!isRecord(server)) continue;
+  for (const [name, server] of Object.entries(isObject(config.servers) ? config.servers : {})) {
+    if (!isObject(server)) continue;
     const scoped: LineOf = (path) => lineOf(['servers', name, ...path]);
     const prefixed = (p: Problem): Problem => ({ ...p, path: `servers.${name}.${p.path}` });
     problems.push(...pairProblems(serverConfig(config, server), scoped, file).map(prefixed));

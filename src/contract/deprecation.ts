@@ -1,4 +1,5 @@
 import type { ContractPrompt, ContractTool, JsonSchema } from './types.js';
+import { isObject } from '../base/json-object.js';
 
 /**
  * Whether a tool, a prompt or an argument carries a deprecation mark (docs/releases.md). MCP has no
@@ -12,13 +13,11 @@ import type { ContractPrompt, ContractTool, JsonSchema } from './types.js';
  */
 export type DeprecationMark = 'schema' | '_meta' | 'title' | 'description';
 
-const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
 /** Whether a `_meta` object marks its owner deprecated: `deprecated`, or a key ending in `/deprecated`. */
 export function metaMarked(meta: unknown): boolean {
-  if (!isRecord(meta)) return false;
+  if (!isObject(meta)) return false;
   return Object.entries(meta).some(
-    ([key, value]) => (key === 'deprecated' || key.endsWith('/deprecated')) && (value === true || isRecord(value)),
+    ([key, value]) => (key === 'deprecated' || key.endsWith('/deprecated')) && (value === true || isObject(value)),
   );
 }
 
@@ -47,11 +46,11 @@ export function toolDeprecation(tool: ContractTool): DeprecationMark | null {
 
 /** The tool's top-level arguments that carry a mark, sorted. */
 export function deprecatedArguments(tool: ContractTool): string[] {
-  const properties = isRecord(tool.inputSchema?.properties) ? (tool.inputSchema.properties as Record<string, JsonSchema>) : {};
+  const properties = isObject(tool.inputSchema?.properties) ? (tool.inputSchema.properties as Record<string, JsonSchema>) : {};
   return Object.keys(properties)
     .filter((name) => {
       const p = properties[name];
-      return isRecord(p) && (p.deprecated === true || metaMarked(p._meta) || textMark(str(p.title), str(p.description)) !== null);
+      return isObject(p) && (p.deprecated === true || metaMarked(p._meta) || textMark(str(p.title), str(p.description)) !== null);
     })
     .sort();
 }

@@ -39,7 +39,8 @@ export async function discover(session: Session, limits: Limits): Promise<Contra
     if (!declared) return { items: [], problems: own };
     const items: unknown[] = [];
     try {
-      // Each page slimmed as it arrives: the raw page, however fat, is not kept (issue 28 §8).
+      // Each page slimmed as it arrives: the raw page, however fat, is not kept (docs/security.md,
+      // "Memory is bounded").
       await readList(session, method, limits, own, (page) => items.push(...page.map(slimFeatureEntry)));
       return { items, problems: own };
     } catch (error) {
@@ -52,7 +53,7 @@ export async function discover(session: Session, limits: Limits): Promise<Contra
       return { items: null, problems: own };
     }
   };
-  // One list after another: pages in flight at once are what a server's fat pages cost (issue 28 §8).
+  // One list after another: pages in flight at once are what a server's fat pages cost (docs/security.md).
   const prompts = await optional('prompts/list', isObject(capabilities.prompts));
   const resources = await optional('resources/list', isObject(capabilities.resources));
   const resourceTemplates = await optional('resources/templates/list', isObject(capabilities.resources));

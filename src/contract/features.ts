@@ -59,8 +59,8 @@ function boundedText(value: unknown): unknown {
 
 /**
  * One raw entry of prompts/list, resources/list or resources/templates/list as discovery keeps it,
- * as each page arrives (issue 28 §8): the fields the gate compares, each text bounded, so what a
- * server lists costs memory by the entry, not by the bytes it sent.
+ * as each page arrives (docs/security.md, "Memory is bounded"): the fields the gate compares, each
+ * text bounded, so what a server lists costs memory by the entry, not by the bytes it sent.
  */
 export function slimFeatureEntry(raw: unknown): unknown {
   if (!isObject(raw)) return raw;

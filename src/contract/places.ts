@@ -12,7 +12,7 @@ export interface ContractSource {
 type Lines = (path: (string | number)[]) => number | null;
 
 /**
- * A snapshot's places, from its value as read and the reader's line finder (config/source.ts, which
+ * A snapshot's places, from its value as read and the reader's line finder (input/source.ts, which
  * finds a line without building the yaml package's Document). Each list is indexed by name once, on
  * the first subject looked up in it.
  */

@@ -3,11 +3,11 @@ import { isObject } from '../base/json-object.js';
 import { unescapeSegment } from '../base/json-pointer.js';
 
 /**
- * Work, not depth or time alone, bounds every walk over a server's schemas (issue 28 §4). A schema
- * whose definitions fan out (each level refers twice to the next) is small as text and 2^n nodes
- * once its `$ref`s are followed: every walk that follows them (the comparison, the witness search)
- * counts what it visits here, and a tool whose schemas would cost more than `perTool` is held as
- * too complex instead of being walked.
+ * Work, not depth or time alone, bounds every walk over a server's schemas (docs/security.md, "Work
+ * bounds every schema walk"). A schema whose definitions fan out (each level refers twice to the
+ * next) is small as text and 2^n nodes once its `$ref`s are followed: every walk that follows them
+ * (the comparison, the witness search) counts what it visits here, and a tool whose schemas would
+ * cost more than `perTool` is held as too complex instead of being walked.
  */
 export interface SchemaLimits {
   /** Schema nodes, `$ref`s followed, that one side of one tool may cost a walk (limits.schemaNodesPerTool). */

@@ -1,5 +1,5 @@
 import { InputError } from '../base/problems.js';
-import { parseSource, readSource } from '../config/source.js';
+import { parseSource, readSource } from '../input/source.js';
 import { GATE_NAME, GATE_VERSION } from '../base/version.js';
 import { sortKeys } from './canonical.js';
 import { buildContract } from './normalize.js';

@@ -42,7 +42,10 @@ export type RoleReach = ((tool: string) => boolean) | null;
 /** What the run knows beyond the changes, for the caps (capOf). */
 export interface SignalContext {
   reach?: RoleReach;
-  /** Tools whose output schema the baseline's own results failed: loosening it is a repair (issue 27 §2). */
+  /**
+   * Tools whose output schema the baseline's own results failed: loosening it is a repair
+   * (docs/verdicts.md, "Repairs").
+   */
   repairedOutputs?: Set<string>;
   /** Deprecated things whose removal the lifecycle allows, by removalKey (decide/deprecation-window.ts), with why. */
   calmRemovals?: ReadonlyMap<string, string>;

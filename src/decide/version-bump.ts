@@ -8,7 +8,7 @@ import { inert } from '../base/inert.js';
 export type Bump = 'major' | 'minor' | 'patch' | 'none';
 
 /**
- * The version check of a run (issue 30 §2; docs/releases.md): the bump the changes call for, the
+ * The version check of a run (docs/releases.md, "The version bump"): the bump the changes call for, the
  * bump `serverInfo.version` shows, and the findings. In every report from this build on; absent in
  * older ones.
  */

@@ -23,7 +23,7 @@ import { SchemaWork } from '../contract/schema-work.js';
 import { normalForm } from './schema-normal-form.js';
 
 /**
- * The structural diff proposes; the instance search disposes (issue 26 §1-§2, docs/verdicts.md).
+ * The structural diff proposes; the instance search disposes (docs/verdicts.md).
  * For each tool whose schemas changed, and each side:
  * - a change judged breaking gets a witness (for an input, an argument object the baseline's
  *   schema accepts and the candidate's refuses; for an output, a result the candidate's schema

@@ -123,7 +123,8 @@ function compareProperty(
   } else {
     if (before.declared && !after.declared) {
       // An optional field that the candidate can no longer return: every result it gives still
-      // satisfies the baseline's schema, so no consumer of the old contract breaks (issue 26 §4, 27 §2).
+      // satisfies the baseline's schema, so no consumer of the old contract breaks
+      // (docs/verdicts.md, "Hold": the mirror of output-closed-property-added).
       const gone = !reqB && isRefused(after.schema, ctx);
       return [here(gone ? 'output-optional-property-removed' : 'output-property-removed', before.schema ?? null, null)];
     }

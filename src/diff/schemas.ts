@@ -155,9 +155,10 @@ function walk(side: SchemaSide, tool: string, before: JsonSchema, after: JsonSch
 }
 
 /**
- * A side whose schemas changed but would cost more than the budget to walk (issue 28 §4): held as
- * too complex to compare, with the figure, and walked by nothing (neither the comparison nor the
- * witness search). The run's budget spent, what is left is not walked either, and says so.
+ * A side whose schemas changed but would cost more than the budget to walk (docs/security.md, "Work
+ * bounds every schema walk"): held as too complex to compare, with the figure, and walked by
+ * nothing (neither the comparison nor the witness search). The run's budget spent, what is left is
+ * not walked either, and says so.
  */
 function notWalked(side: SchemaSide, before: ContractTool, after: ContractTool, work: SchemaWork): Change[] {
   const root = side === 'input' ? 'inputSchema' : 'outputSchema';

@@ -5,7 +5,7 @@ import { markdownText } from '../base/inert.js';
 import type { Report } from './types.js';
 
 /**
- * Release notes in markdown, ready to paste into CHANGELOG.md (issue 30 §1; docs/releases.md): the
+ * Release notes in markdown, ready to paste into CHANGELOG.md (docs/releases.md, "The changelog"): the
  * contract's changes grouped by what callers must do (breaking, deprecated, added, changed), then
  * what the audit found fixed. A pure function of the report: a saved report gives the same notes.
  * Every sentence from a server is inert markdown; the order is the report's (stable).

@@ -96,11 +96,12 @@ const indentOf = (before: string): string => {
 };
 
 /**
- * A report's JSON text (two-space indent, a final newline) in inert pieces: the long lists an
- * entry at a time, so a report of tens of megabytes is never one string (issue 28 §8). Pieces
- * break only between JSON tokens, so a filter applied piece by piece (an escape, a token shape)
- * sees each string whole. With `toolsOnOneLine`, each tool definition takes one line (the saved
- * report); without it, the text is `JSON.stringify(report, null, 2)`'s (the json format).
+ * A report's JSON text (two-space indent, a final newline) in inert pieces: the long lists an entry
+ * at a time, so a report of tens of megabytes is never one string (docs/security.md, "The report is
+ * at most 32 MiB"). Pieces break only between JSON tokens, so a filter applied piece by piece (an
+ * escape, a token shape) sees each string whole. With `toolsOnOneLine`, each tool definition takes
+ * one line (the saved report); without it, the text is `JSON.stringify(report, null, 2)`'s (the
+ * json format).
  */
 export function* jsonPieces(report: Report, options: { toolsOnOneLine: boolean }): Generator<string> {
   const { parts, holes } = takeSkeleton(report);

@@ -4,7 +4,7 @@ import { InputError } from '../base/problems.js';
 import { validator } from '../base/validators.js';
 import { onTool, SERVER, type Subject } from '../findings/subject.js';
 import type { Change } from '../findings/types.js';
-import type { Report } from './types.js';
+import { REPORT_SCHEMA_VERSION, type Report } from './types.js';
 import { unescapeSegment } from '../base/json-pointer.js';
 import { MAX_REPORT_BYTES } from './trim.js';
 
@@ -43,13 +43,13 @@ export function readReport(file: string, cwd: string): Report {
     throw new InputError([{ file: display, line: null, path: '', message: why }]);
   }
   const version = (value as { schemaVersion?: unknown } | null)?.schemaVersion;
-  if (typeof version === 'number' && version > 1) {
+  if (typeof version === 'number' && version > REPORT_SCHEMA_VERSION) {
     throw new InputError([
       {
         file: display,
         line: null,
         path: 'schemaVersion',
-        message: `is ${version}; this mcp-gate reads report schemaVersion 1. Upgrade mcp-gate to read it.`,
+        message: `is ${version}; this mcp-gate reads report schemaVersion ${REPORT_SCHEMA_VERSION}. Upgrade mcp-gate to read it.`,
       },
     ]);
   }

@@ -71,7 +71,10 @@ export interface Report {
   baseline: SideReport;
   candidate: SideReport;
   diff: { summary: DiffSummary; changes: Change[] };
-  /** The version bump the changes call for, against both sides' serverInfo.version (issue 30). Absent in reports of older builds. */
+  /**
+   * The version bump the changes call for, against both sides' serverInfo.version
+   * (docs/releases.md, "The version bump"). Absent in reports of older builds.
+   */
   release?: ReleaseCheck;
   audit: Audit;
   /** Results and surface findings per role (see roles/breakdown.ts). Absent in reports of older builds. */
@@ -92,7 +95,7 @@ export interface Report {
   timing: Timing;
 }
 
-/** What a report too large to write whole left out (report/trim.ts, issue 28 §8). */
+/** What a report too large to write whole left out (report/trim.ts; docs/security.md, "The report is at most 32 MiB"). */
 export interface ReportTrim {
   maxBytes: number;
   note: string;

@@ -1,11 +1,12 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { audit } from '../../src/audit/index.js';
 import { DEFAULTS } from '../../src/config/defaults.js';
 import { subsetMismatches, withoutVolatile } from '../../src/cases/expect.js';
 import type { Observation } from '../../src/cases/types.js';
 import { diffContracts } from '../../src/diff/index.js';
 import { contractOf } from '../helpers/contracts.js';
+import { property, runs } from '../helpers/property.js';
 
 // A candidate writes its schemas and results as it likes. Random ones built from what has broken
 // the gate before must never make the diff, the audit or a case's checks throw: member names that
@@ -151,7 +152,7 @@ const FOUND: [[string, string | null]][] = [
 ];
 
 describe('hostile schemas and results', () => {
-  it('never make the diff or the audit throw, and a tool against itself is no change', () => {
+  property('never make the diff or the audit throw, and a tool against itself is no change', () => {
     fc.assert(
       fc.property(pair, ([before, drawn]) => {
         const after = drawn ?? before;
@@ -167,14 +168,14 @@ describe('hostile schemas and results', () => {
           DEFAULTS.audit,
         );
       }),
-      { seed: 32, numRuns: 500, examples: FOUND },
+      { seed: 32, numRuns: runs(500), examples: FOUND },
     );
   });
 
   // What a server returns is as hostile as what it lists: the same names and values as members
   // of results, read by the audit (each result against its tool's outputSchema, and baseline
   // against candidate) and by a case's `expect` (a subset of the result, volatile places left out).
-  it('in results never make the audit or the case checks throw', () => {
+  property('in results never make the audit or the case checks throw', () => {
     const { result } = fc.letrec<{ result: string; member: string }>((tie) => ({
       result: fc.oneof({ depthSize: 'small' }, value, tie('member')),
       member: fc.oneof(
@@ -221,7 +222,7 @@ describe('hostile schemas and results', () => {
           }
         },
       ),
-      { seed: 32, numRuns: 300 },
+      { seed: 32, numRuns: runs(300) },
     );
   });
 });

@@ -7,12 +7,15 @@ import { ROOT } from '../helpers/cli.js';
 /**
  * Imports run one way, in the order of the pipeline (docs/architecture.md): a module may import
  * from its own layer or an earlier one, never a later one, and no chain of imports comes back to
- * where it started. Folders of one layer (diff and audit) may use each other, without cycles. The cases
- * run before the audit that reads their answers, so cases/ and record/ never import from audit/.
+ * where it started. Two folders of one layer (diff and audit) may share code one way only: audit/
+ * imports diff/, so diff/ imports nothing from audit/. The cases run before the audit that reads
+ * their answers, so cases/ and record/ never import from audit/.
  */
 const LAYERS: string[][] = [
   // Shared by all: plain data (finding codes), text safety, redaction, small helpers.
   ['findings', 'base'],
+  // Reading the files a person writes (YAML and JSON, with their lines) and checking them against schemas/.
+  ['input'],
   ['config'],
   ['connect'],
   ['contract'],
@@ -56,6 +59,22 @@ const rel = (file: string): string => relative(SRC, file);
 
 const upwardImports = (g: Graph): string[] =>
   [...g].flatMap(([file, targets]) => targets.filter((t) => layerOf(t) > layerOf(file)).map((t) => `${rel(file)} -> ${rel(t)}`));
+
+/** Two folders of one layer that import each other, named by the first import each way. */
+function mutualImports(g: Graph): string[] {
+  const first = new Map<string, string>();
+  for (const [file, targets] of g)
+    for (const target of targets) {
+      const way = `${unitOf(file)} -> ${unitOf(target)}`;
+      if (unitOf(file) !== unitOf(target) && layerOf(file) === layerOf(target) && !first.has(way))
+        first.set(way, `${rel(file)} -> ${rel(target)}`);
+    }
+  return [...first].flatMap(([way, one]) => {
+    const [from, to] = way.split(' -> ') as [string, string];
+    const back = first.get(`${to} -> ${from}`);
+    return from < to && back ? [`${one} and ${back}`] : [];
+  });
+}
 
 function cyclesIn(g: Graph): string[] {
   const cycles: string[] = [];
@@ -111,6 +130,23 @@ describe('the environment', () => {
   });
 });
 
+/**
+ * A helper of its own that tests for a JSON object (not null, not an array): `isObject` in
+ * base/json-object.ts is the one, so a fix to it (a prototype, a class instance) reaches every reader.
+ */
+const OWN_OBJECT_TEST =
+  /\((\w+): unknown\)(?:: \1 is [^=]+)? =>\s*(?:\1 !== null && typeof \1 === 'object'|typeof \1 === 'object' && \1 !== null) && !Array\.isArray\(\1\)/;
+
+describe('one helper for one question', () => {
+  it('tests for a JSON object only through base/json-object.ts', () => {
+    const own = [...graph.keys()].filter((file) => rel(file) !== 'base/json-object.ts' && OWN_OBJECT_TEST.test(readFileSync(file, 'utf8')));
+    expect(own.map(rel)).toEqual([]);
+    expect(
+      OWN_OBJECT_TEST.test("const isRecord = (v: unknown): v is JsonSchema => v !== null && typeof v === 'object' && !Array.isArray(v);"),
+    ).toBe(true);
+  });
+});
+
 describe('the import layers of src/', () => {
   it('places every module in a layer', () => {
     expect([...graph.keys()].filter((file) => layerOf(file) < 0).map(rel)).toEqual([]);
@@ -131,6 +167,10 @@ describe('the import layers of src/', () => {
     expect(cyclesIn(graph)).toEqual([]);
   });
 
+  it('lets two folders of one layer import each other one way only', () => {
+    expect(mutualImports(graph)).toEqual([]);
+  });
+
   it('sees an upward import and a cycle when there is one', () => {
     const at = (path: string) => join(SRC, path);
     const bad: Graph = new Map([
@@ -140,6 +180,9 @@ describe('the import layers of src/', () => {
       [at('report/formats.ts'), [at('bundle/summary.ts')]],
       [at('diff/a.ts'), [at('diff/b.ts')]],
       [at('diff/b.ts'), [at('diff/a.ts')]],
+      // No cycle of files, yet the two folders lean on each other.
+      [at('audit/index.ts'), [at('diff/change.ts')]],
+      [at('diff/schemas.ts'), [at('audit/schema-check.ts')]],
     ]);
     expect(upwardImports(bad)).toEqual([
       'report/render.ts -> commands/run.ts',
@@ -148,6 +191,7 @@ describe('the import layers of src/', () => {
       'report/formats.ts -> bundle/summary.ts',
     ]);
     expect(cyclesIn(bad)).toEqual(['diff/a.ts -> diff/b.ts -> diff/a.ts']);
+    expect(mutualImports(bad)).toEqual(['audit/index.ts -> diff/change.ts and diff/schemas.ts -> audit/schema-check.ts']);
     // Dynamic imports count: the command table loads each command with import().
     expect(importsOf(at('commands/table.ts')).map(rel)).toContain('commands/run.ts');
   });

@@ -9,6 +9,7 @@ import { contractOf, tool } from '../helpers/contracts.js';
 import { markRegressions } from '../../src/cases/regression.js';
 import type { CaseFailure, CaseResult } from '../../src/cases/types.js';
 import type { FindingCode, JudgedCode } from '../../src/findings/codes.js';
+import { property, runs } from '../helpers/property.js';
 
 const policy = (over: Partial<Policy> = {}): Policy => ({
   rules: {},
@@ -325,7 +326,7 @@ describe('each role decided in the run pass', () => {
     probes: [],
   });
 
-  it('gives each role what deciding its own signals alone gives, and the run what deciding all of them gives', () => {
+  property('gives each role what deciding its own signals alone gives, and the run what deciding all of them gives', () => {
     fc.assert(
       fc.property(
         fc.array(caseResult, { maxLength: 8 }),
@@ -362,7 +363,7 @@ describe('each role decided in the run pass', () => {
           }
         },
       ),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });

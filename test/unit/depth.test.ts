@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, canonicalJsonWithin } from '../../src/contract/canonical.js';
 import { depthOf, MAX_DEFINITION_DEPTH } from '../../src/contract/normalize.js';
+import { property, runs } from '../helpers/property.js';
 
 // depthOf bounds every later walk (hash, diff, audit, report) of definitions and results: it must
 // measure exactly up to its limit, and stay within the stack for values nested far past it.
@@ -17,11 +18,12 @@ const nested = (levels: number): unknown => {
 };
 
 describe('depthOf', () => {
-  it('is the nesting depth of any JSON value, capped at its limit', () => {
+  property('is the nesting depth of any JSON value, capped at its limit', () => {
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 12 }), fc.integer({ min: 1, max: 14 }), (value, limit) => {
         expect(depthOf(value, limit)).toBe(Math.min(reference(value), limit));
       }),
+      { numRuns: runs() },
     );
   });
 
@@ -33,13 +35,14 @@ describe('depthOf', () => {
 });
 
 describe('canonicalJsonWithin: one walk that measures and sorts a definition', () => {
-  it('is canonicalJson for a value within the limit, and null exactly when depthOf says it is deeper', () => {
+  property('is canonicalJson for a value within the limit, and null exactly when depthOf says it is deeper', () => {
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 12 }), fc.integer({ min: 1, max: 14 }), (value, limit) => {
         const within = canonicalJsonWithin(value, limit);
         if (depthOf(value, limit + 1) > limit) expect(within).toBeNull();
         else expect(within).toBe(canonicalJson(value));
       }),
+      { numRuns: runs() },
     );
   });
 

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { CODES } from '../../src/findings/codes.js';
 import { diffContracts } from '../../src/diff/index.js';
 import { contractOf } from '../helpers/contracts.js';
+import { property, runs } from '../helpers/property.js';
 
 type Schema = Record<string, unknown>;
 
@@ -93,37 +94,37 @@ function widen(root: Schema, pick: number): Schema {
 // Hundreds of generated pairs, each through the walk and the witness search: minutes on a busy
 // machine. The timeout only guards against a hang.
 describe('diff invariants (fast-check)', { timeout: 600_000 }, () => {
-  it('diff(a, a) is empty', () => {
+  property('diff(a, a) is empty', () => {
     fc.assert(
       fc.property(schema, (a) => diffOf(a, structuredClone(a)).length === 0),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 
-  it('is stable when keys are reordered', () => {
+  property('is stable when keys are reordered', () => {
     fc.assert(
       fc.property(schema, schema, (a, b) => {
         expect(diffOf(a, reordered(a) as Schema)).toEqual([]);
         expect(diffOf(reordered(a) as Schema, reordered(b) as Schema)).toEqual(diffOf(a, b));
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 
-  it('a change that widens the input never yields a breaking input change', () => {
+  property('a change that widens the input never yields a breaking input change', () => {
     fc.assert(
       fc.property(schema, fc.nat(), (a, pick) => {
         const breaking = diffOf(a, widen(a, pick)).filter((c) => CODES[c.code].area === 'input' && c.severity === 'breaking');
         expect(breaking).toEqual([]);
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 
-  it('the widening helper really changes something (so the property above can fail)', () => {
+  property('the widening helper really changes something (so the property above can fail)', () => {
     fc.assert(
       fc.property(schema, fc.nat(), (a, pick) => diffOf(a, widen(a, pick)).length > 0),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 });

@@ -5,6 +5,7 @@ import type { Contract, ContractTool } from '../../src/contract/types.js';
 import { diffSchemas, type WalkMemo } from '../../src/diff/schemas.js';
 import { consecutiveReleases } from '../helpers/releases.js';
 import { syntheticTool } from '../fixtures/synthetic/tools.mjs';
+import { sweep } from '../helpers/property.js';
 
 // A release-wide change is walked once (src/diff/schemas.ts, WalkMemo): each other tool of the
 // family gets the changes made again under its own name. Held here to what walking it would give.
@@ -67,22 +68,25 @@ function alone(members: [ContractTool, ContractTool][]) {
 describe('a release-wide change is walked once', () => {
   const pairs = recordedPairs();
 
-  it('every changed tool of the recorded releases, copied twice (once with its keys reversed): the same changes and the same count as walking each', () => {
-    expect(pairs.length).toBeGreaterThan(1_000);
-    let walkedOnce = 0;
-    for (const pair of pairs) {
-      const run = family(pair);
-      const each = alone(run.members);
-      // As text: the values a change carries keep the order their keys were served in.
-      expect(JSON.stringify(run.changes), pair[0].name).toBe(JSON.stringify(each.changes));
-      // The run's budget is spent as if every member had been walked.
-      expect(run.work.visited, pair[0].name).toBe(each.visited);
-      if (run.walks.size > 0) walkedOnce++;
-      for (const [i, changes] of run.changes.entries()) for (const c of changes) expect(c.tool).toBe(run.members[i]![0].name);
-    }
-    // Most changed tools are walked; those whose walks were kept were walked once for the pair and its copy.
-    expect(walkedOnce).toBeGreaterThan(pairs.length / 2);
-  });
+  sweep(
+    'every changed tool of the recorded releases, copied twice (once with its keys reversed): the same changes and the same count as walking each',
+    () => {
+      expect(pairs.length).toBeGreaterThan(1_000);
+      let walkedOnce = 0;
+      for (const pair of pairs) {
+        const run = family(pair);
+        const each = alone(run.members);
+        // As text: the values a change carries keep the order their keys were served in.
+        expect(JSON.stringify(run.changes), pair[0].name).toBe(JSON.stringify(each.changes));
+        // The run's budget is spent as if every member had been walked.
+        expect(run.work.visited, pair[0].name).toBe(each.visited);
+        if (run.walks.size > 0) walkedOnce++;
+        for (const [i, changes] of run.changes.entries()) for (const c of changes) expect(c.tool).toBe(run.members[i]![0].name);
+      }
+      // Most changed tools are walked; those whose walks were kept were walked once for the pair and its copy.
+      expect(walkedOnce).toBeGreaterThan(pairs.length / 2);
+    },
+  );
 
   it('the synthetic family of the bench: one walk for each of the four drifts, not one for each tool', () => {
     const work = new SchemaWork();

@@ -102,4 +102,17 @@ describe('history runs', () => {
     expect(html).not.toMatch(/<img|<b>|<script/);
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
   });
+
+  it("has the report page's policy, without its script: one Content-Security-Policy for every page", () => {
+    const policyOf = (html: string) =>
+      /http-equiv="Content-Security-Policy" content="([^"]*)"/
+        .exec(html)![1]!
+        .replace(/&#39;/g, "'")
+        .replace(/'sha256-[^']+'/g, 'HASH')
+        .split('; ');
+    const history = policyOf(render('history', { dir: 'reports', runs: [], unreadable: [] }, 'html'));
+    const report = policyOf(render('report', at(1, ['a']), 'html'));
+    expect(history).toEqual(report.filter((directive) => !directive.startsWith('script-src')));
+    expect(history).toEqual(["default-src 'none'", 'style-src HASH', "base-uri 'none'", "form-action 'none'"]);
+  });
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { stringify } from 'yaml';
 import { loadDatasets } from '../../src/cases/load.js';
 import { loadConfig } from '../../src/config/load.js';
@@ -11,6 +11,7 @@ import { readSnapshot, toSnapshot } from '../../src/contract/snapshot.js';
 import { readReport } from '../../src/report/read.js';
 import { ROOT } from '../helpers/cli.js';
 import { contractOf, obj, tool } from '../helpers/contracts.js';
+import { property, runs } from '../helpers/property.js';
 
 /**
  * Random YAML and JSON never make a loader throw anything but an InputError, and an InputError
@@ -57,18 +58,18 @@ const writeTemp = (name: string, text: string) => {
 };
 
 describe('the loaders take any input without crashing', () => {
-  it('config: random text, JSON values and edited valid configs', () => {
+  property('config: random text, JSON values and edited valid configs', () => {
     const valid = readFileSync(join(ROOT, 'gate.config.yaml'), 'utf8');
     fc.assert(
       fc.property(texts(valid), (text) => {
         const file = writeTemp('gate.config.yaml', text);
         expectCleanFailure(() => loadConfig(file, {}, {}, dir), 'gate.config.yaml');
       }),
-      { numRuns: RUNS },
+      { numRuns: runs(RUNS) },
     );
   });
 
-  it('config: random MCPGATE_ environment overrides', () => {
+  property('config: random MCPGATE_ environment overrides', () => {
     const file = join(ROOT, 'gate.config.yaml');
     const key = fc.constantFrom(
       'CANDIDATE',
@@ -96,22 +97,22 @@ describe('the loaders take any input without crashing', () => {
           expectCleanFailure(() => loadConfig(file, env, {}, ROOT), /gate\.config\.yaml|^environment MCPGATE_/);
         },
       ),
-      { numRuns: RUNS },
+      { numRuns: runs(RUNS) },
     );
   });
 
-  it('datasets: random text, JSON values and edited valid datasets', () => {
+  property('datasets: random text, JSON values and edited valid datasets', () => {
     const valid = readFileSync(join(ROOT, 'datasets/support-ops.cases.yaml'), 'utf8');
     fc.assert(
       fc.property(texts(valid), (text) => {
         const file = writeTemp('cases.yaml', text);
         expectCleanFailure(() => loadDatasets([file], dir), 'cases.yaml');
       }),
-      { numRuns: RUNS },
+      { numRuns: runs(RUNS) },
     );
   });
 
-  it('snapshots: random text, JSON values, edited snapshots and random tool lists', () => {
+  property('snapshots: random text, JSON values, edited snapshots and random tool lists', () => {
     const valid = toSnapshot(
       contractOf(tool('a', obj({ q: { type: 'string' } }, ['q'])), tool('b', { type: 'object' }, { annotations: { readOnlyHint: true } })),
     );
@@ -123,18 +124,18 @@ describe('the loaders take any input without crashing', () => {
         const file = writeTemp('snapshot.json', text);
         expectCleanFailure(() => readSnapshot(file, file), 'snapshot.json');
       }),
-      { numRuns: RUNS },
+      { numRuns: runs(RUNS) },
     );
   });
 
-  it('reports: random text, JSON values and edited reports', () => {
+  property('reports: random text, JSON values and edited reports', () => {
     const valid = readFileSync(join(ROOT, 'docs/examples/support-ops-rollback.report.json'), 'utf8');
     fc.assert(
       fc.property(texts(valid), (text) => {
         const file = writeTemp('report.json', text);
         expectCleanFailure(() => readReport(file, dir), 'report.json');
       }),
-      { numRuns: RUNS },
+      { numRuns: runs(RUNS) },
     );
   });
 });

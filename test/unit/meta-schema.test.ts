@@ -7,6 +7,7 @@ import { schemaProblems } from '../../src/audit/schema-check.js';
 import { compileValidator } from '../../src/base/validators.js';
 import { syntheticTool } from '../fixtures/synthetic/tools.mjs';
 import { ROOT } from '../helpers/cli.js';
+import { property, runs } from '../helpers/property.js';
 
 /**
  * The audit's quick check of a 2020-12 schema (src/audit/meta-2020.ts) is the official meta-schema
@@ -82,7 +83,7 @@ describe('the hand-written 2020-12 meta-schema check', () => {
     expect(mistakes.filter((s) => !fast(s)).length).toBeGreaterThan(20); // the list is mostly mistakes
   });
 
-  it('agrees with the official meta-schema on generated schemas, valid and not', () => {
+  property('agrees with the official meta-schema on generated schemas, valid and not', () => {
     const scalar = fc.oneof(
       fc.string({ maxLength: 3 }),
       fc.integer({ min: -2, max: 4 }),
@@ -107,7 +108,7 @@ describe('the hand-written 2020-12 meta-schema check', () => {
     }));
     fc.assert(
       fc.property(schema, (s) => fast(s) === official(s)),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 

@@ -5,6 +5,7 @@ import { collectSignals } from '../../src/decide/signals.js';
 import { diffContracts } from '../../src/diff/index.js';
 import { contractOf, obj, tool } from '../helpers/contracts.js';
 import { recordedPairs } from '../helpers/releases.js';
+import { sweep } from '../helpers/property.js';
 
 const NEW_OPTIONS = new Set(['input-destructive-option-added', 'input-safety-override-added']);
 const writes = { annotations: { readOnlyHint: false } };
@@ -120,19 +121,22 @@ describe('a new optional input through which the model lifts a safety guard', ()
 // Measured on every consecutive pair of recorded releases (test/fixtures/releases): each firing is
 // listed, and each is one a reviewer would want to read before the release ships.
 describe('the two rules on the recorded releases', () => {
-  it('fire 4 times in 192 pairs: a stash clear, a hook bypass, a self-approved dangerous launch, and a file push that may now delete', () => {
-    const all = recordedPairs();
-    const fired = all.flatMap(([before, after]) =>
-      diffContracts(before.contract, after.contract, null)
-        .filter((c) => NEW_OPTIONS.has(c.code))
-        .map((c) => `${before.pkg} ${before.version} -> ${after.version}: ${c.code} ${c.tool} ${c.path} ${JSON.stringify(c.after)}`),
-    );
-    expect(all).toHaveLength(192);
-    expect(fired).toEqual([
-      '@cyanheads/git-mcp-server 2.3.2 -> 2.5.8: input-safety-override-added git_commit /inputSchema/properties/noVerify "noVerify"',
-      '@cyanheads/git-mcp-server 2.3.2 -> 2.5.8: input-destructive-option-added git_stash /inputSchema/properties/mode "clear"',
-      '@modelcontextprotocol/server-puppeteer 0.6.2 -> 2025.5.12: input-safety-override-added puppeteer_navigate /inputSchema/properties/allowDangerous "allowDangerous"',
-      '@zereight/mcp-gitlab 2.1.49 -> 2.1.64: input-destructive-option-added push_files /inputSchema/properties/files/items/properties/action "delete"',
-    ]);
-  });
+  sweep(
+    'fire 4 times in 192 pairs: a stash clear, a hook bypass, a self-approved dangerous launch, and a file push that may now delete',
+    () => {
+      const all = recordedPairs();
+      const fired = all.flatMap(([before, after]) =>
+        diffContracts(before.contract, after.contract, null)
+          .filter((c) => NEW_OPTIONS.has(c.code))
+          .map((c) => `${before.pkg} ${before.version} -> ${after.version}: ${c.code} ${c.tool} ${c.path} ${JSON.stringify(c.after)}`),
+      );
+      expect(all).toHaveLength(192);
+      expect(fired).toEqual([
+        '@cyanheads/git-mcp-server 2.3.2 -> 2.5.8: input-safety-override-added git_commit /inputSchema/properties/noVerify "noVerify"',
+        '@cyanheads/git-mcp-server 2.3.2 -> 2.5.8: input-destructive-option-added git_stash /inputSchema/properties/mode "clear"',
+        '@modelcontextprotocol/server-puppeteer 0.6.2 -> 2025.5.12: input-safety-override-added puppeteer_navigate /inputSchema/properties/allowDangerous "allowDangerous"',
+        '@zereight/mcp-gitlab 2.1.49 -> 2.1.64: input-destructive-option-added push_files /inputSchema/properties/files/items/properties/action "delete"',
+      ]);
+    },
+  );
 });

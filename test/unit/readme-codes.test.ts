@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { GENERATED, withGenerated } from '../../src/findings/code-tables.js';
 import { CODES } from '../../src/findings/codes.js';
 import { ROOT } from '../helpers/cli.js';
 
@@ -33,5 +34,23 @@ describe('docs/codes.md: codes', () => {
     );
     expect(rows.length).toBeGreaterThan(0);
     expect(rows).toEqual(declared);
+  });
+});
+
+/** The parts of docs/ that the code table says are written from it (npm run docs), never by hand. */
+describe('the generated parts of docs/', () => {
+  it.each(Object.keys(GENERATED))(
+    '%s is what the code table says between its markers (run `npm run docs` after changing a code)',
+    (file) => {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      expect(text).toBe(withGenerated(file, text));
+    },
+  );
+
+  it('lists every audit check in docs/audit.md, each once', () => {
+    const audit = readFileSync(join(ROOT, 'docs/audit.md'), 'utf8');
+    const listed = [...audit.matchAll(/^- `([a-z-]+)` \((hold|ignore|rollback)\): /gm)].map((m) => m[1]);
+    const checks = Object.entries(CODES).flatMap(([code, meta]) => (meta.area === 'audit' || code.startsWith('client-') ? [code] : []));
+    expect([...listed].sort()).toEqual([...checks].sort());
   });
 });

@@ -2,6 +2,7 @@ import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { idFromEdges, parseMessage } from '../../src/connect/stdio-transport.js';
+import { property, runs } from '../helpers/property.js';
 
 /** A dropped line keeps only its first and last 256 bytes: the id must come from one of them. */
 describe('idFromEdges', () => {
@@ -68,14 +69,14 @@ describe('parseMessage', () => {
     some(...(Object.keys(fields) as (keyof typeof fields)[])),
   );
 
-  it('agrees with the SDK JSONRPCMessageSchema on generated messages', () => {
+  property('agrees with the SDK JSONRPCMessageSchema on generated messages', () => {
     fc.assert(
       fc.property(message, (candidate) => {
         const line = JSON.stringify(candidate);
         const sdk = JSONRPCMessageSchema.safeParse(JSON.parse(line)).success;
         expect(parseMessage(line) !== null).toBe(sdk);
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 

@@ -5,16 +5,17 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { parseSource, parseWithYamlPackage } from '../../src/config/source.js';
-import { plainYamlValue } from '../../src/config/yaml-values.js';
-import { fastLines, jsonTree, yamlTree } from '../../src/config/source-lines.js';
+import { parseSource, parseWithYamlPackage } from '../../src/input/source.js';
+import { plainYamlValue } from '../../src/input/yaml-values.js';
+import { fastLines, jsonTree, yamlTree } from '../../src/input/source-lines.js';
 import { ROOT } from '../helpers/cli.js';
 import { buildContract } from '../../src/contract/normalize.js';
 import { toSnapshot } from '../../src/contract/snapshot.js';
 import { syntheticDataset } from '../fixtures/synthetic/project.mjs';
+import { property, runs, sweep } from '../helpers/property.js';
 
 /**
- * js-yaml reads a file's value first (src/config/yaml-values.ts); the yaml package stays the reader
+ * js-yaml reads a file's value first (src/input/yaml-values.ts); the yaml package stays the reader
  * of record. For every text, either the fast reading gives up, or the yaml package reads the same
  * text without a problem and to the same value: same types, same -0, same key order, same prototype.
  */
@@ -75,7 +76,7 @@ function sameKeyOrder(a: unknown, b: unknown): boolean {
 const show = (value: unknown) => JSON.stringify(value, (_, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v));
 
 describe('the fast reading of YAML values', () => {
-  it('reads every YAML file in the repository, and the 1,000-case dataset, to the yaml package value', () => {
+  sweep('reads every YAML file in the repository, and the 1,000-case dataset, to the yaml package value', () => {
     const files = execFileSync('git', ['ls-files', '*.yaml', '*.yml'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
     expect(files.length).toBeGreaterThan(25);
     const ways = files.map((file) => [file, agree(readFileSync(join(ROOT, file), 'utf8'))]);
@@ -87,7 +88,7 @@ describe('the fast reading of YAML values', () => {
     expect(linesAnswered / linesAsked).toBeGreaterThan(0.45);
   });
 
-  it("finds a JSON snapshot's lines as the yaml package does, to the depth it keeps", () => {
+  sweep("finds a JSON snapshot's lines as the yaml package does, to the depth it keeps", () => {
     // The recorded tools/list answers of public servers, as they came (compact or indented), and as snapshots.
     const files = execFileSync('git', ['ls-files', 'test/corpus/*.json'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
     expect(files.length).toBeGreaterThan(20);
@@ -212,7 +213,7 @@ describe('the fast reading of YAML values', () => {
     for (const text of others) agree(text);
   });
 
-  it('agrees on generated values written in every YAML style, and on valid files with random edits', () => {
+  property('agrees on generated values written in every YAML style, and on valid files with random edits', () => {
     const unit = fc.constantFrom(
       ...':-[]{}"\'#&*!|>%@`\n\t ,?\\~.0123'.split(''),
       'a',
@@ -240,7 +241,7 @@ describe('the fast reading of YAML values', () => {
       fc.property(value, style, fc.boolean(), (v, defaultStringType, flow) => {
         agree(stringify(v, { defaultStringType, defaultKeyType: 'PLAIN', collectionStyle: flow ? 'flow' : 'any', lineWidth: 20 }));
       }),
-      { seed: 20261129, numRuns: 1500 },
+      { seed: 20261129, numRuns: runs(1500) },
     );
     const valid = readFileSync(join(ROOT, 'datasets/support-ops.cases.yaml'), 'utf8');
     const edited = fc.oneof(
@@ -251,7 +252,7 @@ describe('the fast reading of YAML values', () => {
       fc.property(edited, (t) => {
         agree(t);
       }),
-      { seed: 20261129, numRuns: 1500 },
+      { seed: 20261129, numRuns: runs(1500) },
     );
   });
 

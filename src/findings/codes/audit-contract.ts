@@ -97,6 +97,7 @@ export const AUDIT_CONTRACT_CODES = {
     severity: 'dangerous',
     action: 'hold',
     title: 'Tools whose hints contradict each other',
+    doc: '`readOnlyHint: true` beside `destructiveHint: true` or `idempotentHint: false`; the gate never calls such a tool.',
     noun: ['tool whose hints contradict each other', 'tools whose hints contradict each other'],
     message: (f: Tool & { contradiction: string }) =>
       `"${f.tool}" hints contradict each other (${f.contradiction}): a client cannot tell whether a call changes anything. The gate does not call it.`,
@@ -125,6 +126,7 @@ export const AUDIT_CONTRACT_CODES = {
     severity: 'dangerous',
     action: 'hold',
     title: 'Results not checked: output schema too complex',
+    doc: "the tool's output schema would cost more than `limits.schemaNodesPerTool` nodes with its `$ref`s followed, so the result is not checked against it ([security.md](security.md)).",
     noun: ['result not checked (output schema too complex)', 'results not checked (output schema too complex)'],
     message: (f: { nodes: string; limit: string }) =>
       `structuredContent was not checked: the outputSchema would cost ${f.nodes} schema nodes with its $refs followed, past limits.schemaNodesPerTool (${f.limit}).`,
@@ -134,6 +136,7 @@ export const AUDIT_CONTRACT_CODES = {
     severity: 'dangerous',
     action: 'hold',
     title: 'Results not checked: the validator failed on them',
+    doc: "the validator (ajv) failed on the result instead of judging it, so it is not checked. Its deep equality, for `const`, `enum` and `uniqueItems`, calls an object's `toString` and `valueOf`, and a JSON object can carry members of those names.",
     noun: ['result the validator failed on', 'results the validator failed on'],
     message: (f: { why: string }) => `structuredContent was not checked: ${f.why}.`,
   },
@@ -142,6 +145,7 @@ export const AUDIT_CONTRACT_CODES = {
     severity: 'safe',
     action: 'ignore',
     title: 'Tool definition cost',
+    doc: "what a model's context receives of the tool list (name, description and `inputSchema`), estimated as UTF-8 bytes / 4, with the five heaviest tools. Output schemas, annotations, titles and `_meta` are the contract's size, not the model's cost: the report gives them apart (`contractOnlyTokens`) and they never count as growth.",
     noun: ['tool definition cost', 'tool definition costs'],
     informational: true,
     message: (f: Cost) =>

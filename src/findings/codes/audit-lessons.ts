@@ -120,6 +120,7 @@ export const AUDIT_LESSON_CODES = {
     severity: 'dangerous',
     action: 'hold',
     title: 'Result fields null in every item',
+    doc: 'two or more keys null in every item of a list, or in the one object returned, beside any list it holds (a next cursor of `null` is an end, not a null key).',
     noun: ['result with fields null in every item', 'results with fields null in every item'],
     message: ({ fields }: { fields: string[] }) =>
       `${fields.length} field${fields.length === 1 ? ' is' : 's are'} null in every item (${fields.slice(0, 8).join(', ')}${fields.length > 8 ? ', …' : ''}): absent values written out as null cost the model tokens and read as facts; omit them.`,
@@ -138,6 +139,7 @@ export const AUDIT_LESSON_CODES = {
     severity: 'dangerous',
     action: 'hold',
     title: 'Next pages claimed that come back empty',
+    doc: 'the gate asks once for the next page a result claims (its cursor, or `has_more` with the page one up), and that page is empty.',
     noun: ['claimed next page that came back empty', 'claimed next pages that came back empty'],
     message: (f: { args: unknown }) =>
       `the result claims a next page, but asking for it (${inert(JSON.stringify(f.args)).slice(0, 200)}) returns nothing: the model is sent after more that is not there. Say there is more only when there is.`,

@@ -41,6 +41,7 @@ export const AUDIT_RESULT_CODES = {
     severity: 'breaking',
     action: 'hold',
     title: 'Structured content fails its outputSchema',
+    doc: "the result fails the tool's own `outputSchema`. It is checked with ajv, using 2020-12 unless `$schema` names draft-07; an SDK server's own \"Output validation error\" answer counts too. The finding's `path` and `keyword` say where and why. An error result (`isError: true`) is not held to the schema, as the spec says; a client that holds it to the schema anyway is `client-rejects-result`.",
     noun: ['result its own output schema refused', 'results their own output schema refused'],
     message: invalidWords,
   },
@@ -57,6 +58,7 @@ export const AUDIT_RESULT_CODES = {
     severity: 'breaking',
     action: 'hold',
     title: 'Errors returned without isError',
+    doc: 'an `{error}`, `success: false`, a status ≥ 400 or text starting with "Error", without `isError`.',
     noun: ['error not flagged', 'errors not flagged'],
     message: (f: { why: string }) => `looks like an error (${f.why}) but isError is not true, so the model reads it as data.`,
   },
@@ -65,6 +67,7 @@ export const AUDIT_RESULT_CODES = {
     severity: 'dangerous',
     action: 'hold',
     title: 'Next-page signal hidden from the model',
+    doc: 'the next-page signal sits only in `structuredContent`. A result that says it is the end (`has_more: false`, a next cursor of `null` or `""`, a `total` equal to the items it returns) signals nothing, even when its list is as long as the limit asked.',
     noun: ['hidden next-page signal', 'hidden next-page signals'],
     message: (f: { more: string }) =>
       `structuredContent signals more results (${f.more}) but no text tells the model how to get the next page.`,
@@ -75,6 +78,7 @@ export const AUDIT_RESULT_CODES = {
     severity: 'breaking',
     action: 'hold',
     title: 'Results over the byte budget',
+    doc: "over `audit.resultBudgetBytes`, default 32 KiB, or a case's `expect.resultBudgetBytes`. (Both were called `maxResultBytes` before; the old names are still read, with a note on stderr naming the line to rename. `limits.maxResultBytes` is another thing: the largest result the gate reads at all.)",
     noun: ['oversized result', 'oversized results'],
     caseFailure: true,
     message: (f: { size: string; budget: number }) => `${f.size}, over the budget of ${f.budget}.`,
@@ -84,6 +88,7 @@ export const AUDIT_RESULT_CODES = {
     severity: 'safe',
     action: 'ignore',
     title: 'Pretty-printed JSON in results',
+    doc: 'the bytes wasted by indented JSON.',
     noun: ['pretty-printed result', 'pretty-printed results'],
     message: (f: { wasted: number }) => `a text block holds indented JSON: ${f.wasted} bytes of whitespace over the compact form.`,
   },
@@ -99,6 +104,7 @@ export const AUDIT_RESULT_CODES = {
     severity: 'dangerous',
     action: 'hold',
     title: 'Results grew',
+    doc: 'growth over `audit.resultGrowthPercent` and `audit.resultGrowthMinBytes`.',
     noun: ['result that grew', 'results that grew'],
     /** `what`: what the model reads of it; `whole`: the result with structuredContent, where that differs. */
     message: (f: { what: string; was: number; now: number; whole?: number; limit: number }) =>

@@ -18,7 +18,7 @@ export const INPUT_CODES = {
     message: (c) => `"${toolName(c)}" now requires argument "${place(c)}".`,
   },
   // zod-built servers list a field with a default in `required` and accept calls without it: held
-  // until a live call shows the candidate refusing a call that omits it (issue 26 §3).
+  // until a live call shows the candidate refusing a call that omits it (docs/verdicts.md, "Confirmed live").
   'required-argument-added-with-default': {
     area: 'input',
     severity: 'dangerous',

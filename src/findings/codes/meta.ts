@@ -78,6 +78,11 @@ export interface FindingMeta extends Judged {
   noun: readonly [one: string, many: string];
   /** Reported for what it tells, never judged: never a regression, never counted as still there (the tool definitions' cost). */
   informational?: true;
+  /**
+   * What the check looks for, where its title does not say it all: a sentence or two of markdown for
+   * docs/audit.md, whose list of checks is written from the code table (scripts/write-docs.mjs).
+   */
+  doc?: string;
 }
 
 /**

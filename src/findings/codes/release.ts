@@ -33,7 +33,7 @@ export const RELEASE_CODES = {
       return `Tool "${s.kind === 'tool' ? s.tool : ''}" was removed after the baseline marked it deprecated.`;
     },
   },
-  // The same lifecycle for what a tool or a prompt takes, and for prompts (issue 30 §3): sibling
+  // The same lifecycle for what a tool or a prompt takes, and for prompts (docs/releases.md, "Deprecation"): sibling
   // codes, so a rule or an exception can treat a removed tool apart from a removed argument. An
   // argument keeps the severity its removal has unmarked (`before`: required or optional): the
   // mark changes what the gate does, not what callers lose.
@@ -121,6 +121,7 @@ export const RELEASE_FINDING_CODES = {
     severity: 'dangerous',
     action: 'hold',
     title: 'Tools a declared client rejects',
+    doc: "a client named in `audit.clients` refuses the tool: its name breaks the client's rule, its input schema does not meet the client's rules (a keyword it refuses, an object it needs closed), or its output schema declares a dialect the client refuses ([releases.md](releases.md#client-profiles) has each rule and its source).",
     noun: ['tool a declared client rejects', 'tools a declared client rejects'],
     message: (f: { label: string; client: string; tool: string; problems: string[] }) =>
       `${f.label} (audit.clients: ${f.client}) rejects tool "${f.tool}": ${firstFew(f.problems)}.`,
@@ -131,6 +132,7 @@ export const RELEASE_FINDING_CODES = {
     severity: 'dangerous',
     action: 'hold',
     title: 'Results a declared client refuses',
+    doc: "a client named in `audit.clients` refuses a live result of a case. By default that is the MCP TypeScript SDK's 1.x client, which holds an error's `structuredContent` to the output schema too and throws instead of handing the error over ([releases.md](releases.md#client-profiles)).",
     noun: ['result a declared client refuses', 'results a declared client refuses'],
     message: (f: { label: string; client: string; failures: string[] }) =>
       `${f.label} (audit.clients: ${f.client}) refuses this error result: it checks an error's structuredContent against the outputSchema too, which it fails (${firstFew(f.failures)}). The caller gets "Structured content does not match the tool's output schema" instead of the tool's error.`,
@@ -141,6 +143,7 @@ export const RELEASE_FINDING_CODES = {
     severity: 'dangerous',
     action: 'ignore',
     title: 'Tools a client in use would reject (not in audit.clients)',
+    doc: 'the same as `client-rejects-tool`, from a watched client the config does not name: reported only, until `audit.clients` names it.',
     noun: ['tool a client in use would reject', 'tools a client in use would reject'],
     message: (f: { label: string; client: string; tool: string; problems: string[]; added: boolean }) =>
       `${f.label} would reject ${f.added ? 'new tool' : 'tool'} "${f.tool}"${f.added ? '' : ', which it accepted on the baseline'}: ${firstFew(f.problems)}. Add ${f.client} to audit.clients to hold on it.`,

@@ -1,5 +1,6 @@
 import { pathOf, placeName } from '../subject.js';
 import { show, toolName, type ChangeFacts } from './meta.js';
+import { isObject } from '../../base/json-object.js';
 
 /** The argument or field a schema change is at: `"tool" a.b`, for messages. */
 export const where = (c: ChangeFacts): string =>
@@ -14,7 +15,6 @@ export const generic =
   (c: ChangeFacts): string =>
     `${where(c)}: ${code.replace(/-/g, ' ')} (${show(c.before)} -> ${show(c.after)}).`;
 
-const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 const article = (word: string) => (/^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`);
 const MAX_NAMES = 4;
 
@@ -25,7 +25,7 @@ const MAX_NAMES = 4;
 export function describe(schema: unknown, depth = 0): string {
   if (schema === true || schema === undefined || schema === null) return 'any value';
   if (schema === false) return 'nothing';
-  if (!isRecord(schema)) return show(schema);
+  if (!isObject(schema)) return show(schema);
   if ('const' in schema) return show(schema.const);
   if (Array.isArray(schema.enum)) {
     const shown = schema.enum.slice(0, MAX_NAMES).map(show).join(', ');
@@ -39,10 +39,10 @@ export function describe(schema: unknown, depth = 0): string {
       ? schema.type
       : null;
   if (type === 'array' || (type === null && 'items' in schema)) {
-    return depth > 1 || !isRecord(schema.items) ? 'an array' : `an array of ${plural(describe(schema.items, depth + 1))}`;
+    return depth > 1 || !isObject(schema.items) ? 'an array' : `an array of ${plural(describe(schema.items, depth + 1))}`;
   }
-  if (type === 'object' || (type === null && isRecord(schema.properties))) {
-    const names = isRecord(schema.properties) ? Object.keys(schema.properties) : [];
+  if (type === 'object' || (type === null && isObject(schema.properties))) {
+    const names = isObject(schema.properties) ? Object.keys(schema.properties) : [];
     if (!names.length) return 'an object';
     return `an object with ${names.slice(0, MAX_NAMES).join(', ')}${names.length > MAX_NAMES ? ', …' : ''}`;
   }

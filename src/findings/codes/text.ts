@@ -22,7 +22,8 @@ export const TEXT_CODES = {
     title: 'Descriptions edited without new steering',
     message: (c) => `Description of "${toolName(c)}"${at(c)} edited.`,
   },
-  // A parameter that keeps its place but loses its description: the model loses what it was told (issue 27 §6).
+  // A parameter that keeps its place but loses its description: the model loses what it was told
+  // (docs/verdicts.md, "Text that steers the model").
   'description-removed': {
     area: 'text',
     severity: 'dangerous',

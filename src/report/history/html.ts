@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { contentSecurityPolicy } from '../content-security-policy.js';
 import { escapeHtml } from '../html/page.js';
 import type { History, HistoryRun } from './runs.js';
 import { shortHash, shortTime } from './runs.js';
@@ -90,7 +90,6 @@ function runItem(r: HistoryRun): string {
 
 /** The history as one static page: no script at all, so its policy allows only its own style. */
 export function renderHistoryHtml(history: History): string {
-  const styleHash = createHash('sha256').update(STYLE, 'utf8').digest('base64');
   const runs = history.runs;
   const body = runs.length
     ? `<h2>Over time</h2>\n${historyChart(runs)}\n<h2>Runs, oldest first</h2>\n<ol class="timeline">\n${runs.map(runItem).join('\n')}\n</ol>`
@@ -102,7 +101,7 @@ export function renderHistoryHtml(history: History): string {
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'sha256-${styleHash}'; base-uri 'none'; form-action 'none'">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy({ style: STYLE }))}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>mcp-gate history: ${escapeHtml(history.dir)}</title>
 <style>${STYLE}</style>

@@ -8,7 +8,7 @@ import { isBundleSummaryName } from '../write.js';
 /**
  * Every readable report saved in `dir`, by file name; a missing folder is an empty history, and a
  * file that is not a readable report is left out (`mcp-gate history` names those). For a run that
- * asks the history a question (issue 30 §3: how long a tool has been marked deprecated).
+ * asks the history a question (how long a tool has been marked deprecated: docs/releases.md, "Deprecation").
  */
 export function savedReports(dir: string): Report[] {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) return [];

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { jsonInert } from '../../base/inert.js';
+import { contentSecurityPolicy } from '../content-security-policy.js';
 import type { Report } from '../types.js';
 import { clientScript } from './script.js';
 import { STYLE } from './style.js';
@@ -16,15 +16,6 @@ export const escapeHtml = (text: string): string =>
  */
 export const embedJson = (value: unknown): string =>
   jsonInert(JSON.stringify(value)).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
-
-const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-
-/**
- * The policy allows exactly the page's own style and script (by hash) and nothing from anywhere:
- * a second line of defence if server text ever became markup, and proof the page loads nothing.
- */
-const contentSecurityPolicy = (style: string, script: string): string =>
-  `default-src 'none'; style-src ${sha256(style)}; script-src ${sha256(script)}; img-src data:; base-uri 'none'; form-action 'none'`;
 
 /**
  * The view as embedded: an unchanged tool is the same on both sides, so its row carries it once
@@ -47,7 +38,7 @@ function htmlPage(view: ReportView): string {
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(STYLE, script))}">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy({ style: STYLE, script }))}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="${escapeHtml(`${view.generatedBy.name} ${view.generatedBy.version}`)}">
 <title>${escapeHtml(title)}</title>

@@ -1,0 +1,92 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.js';
+
+/**
+ * A comment in src/ that names a file names one that exists, as docs-links.test.ts holds the
+ * documents' links: a file moved or renamed takes every comment that points at it along, or this
+ * test names the comment left behind. A source or a page (`.ts`, `.mjs`, `.md`, ...) is read from
+ * the repository's top (`src/x/y.ts`, `docs/x.md`), from src/ (`x/y.ts`, the house's short form), or
+ * from the comment's folder or one above it; a data file (`.json`, `.yaml`) only where it is named
+ * from the top of the repository (`schemas/report.schema.json`), since a comment also names a user's
+ * files (`.vscode/mcp.json`). Built files (`dist/`) are not in the tree, and are skipped.
+ */
+const SRC = join(ROOT, 'src');
+
+function sources(dir = SRC): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? sources(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Every comment of a module, once each, read by the TypeScript parser (so no `//` inside a string counts). */
+function commentsOf(text: string): string[] {
+  const source = ts.createSourceFile('module.ts', text, ts.ScriptTarget.Latest, true);
+  const seen = new Map<number, string>();
+  const take = (ranges: ts.CommentRange[] | undefined) => {
+    for (const range of ranges ?? []) seen.set(range.pos, text.slice(range.pos, range.end));
+  };
+  const visit = (node: ts.Node): void => {
+    take(ts.getLeadingCommentRanges(text, node.getFullStart()));
+    take(ts.getTrailingCommentRanges(text, node.getEnd()));
+    node.getChildren(source).forEach(visit);
+  };
+  visit(source);
+  return [...seen.values()];
+}
+
+/** Paths a comment names: folders and a file, not part of a URL or a longer path. */
+function pathsIn(comment: string): string[] {
+  const named = [...comment.matchAll(/(?<![\w.@:/~-])((?:[\w.-]+\/)+[\w.-]+\.(?:ts|mts|mjs|cjs|md|json|yaml|yml))(?![\w/])/g)];
+  return named.map((m) => m[1]!).filter((path) => !/\.(json|ya?ml)$/.test(path) || /^(schemas|docs|test|examples|bench)\//.test(path));
+}
+
+function resolves(path: string, file: string): boolean {
+  if (/(^|\/)dist\//.test(path)) return true;
+  const folders: string[] = [];
+  for (let folder = dirname(file); folder.startsWith(SRC); folder = dirname(folder)) folders.push(folder);
+  return [ROOT, ...folders].some((folder) => existsSync(join(folder, path)));
+}
+
+describe('the comments of src/', () => {
+  it('name only files that exist', () => {
+    const missing = sources().flatMap((file) =>
+      commentsOf(readFileSync(file, 'utf8'))
+        .flatMap(pathsIn)
+        .filter((path) => !resolves(path, file))
+        .map((path) => `${relative(ROOT, file)}: ${path}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('cite no issue of a tracker the repository does not hold: the reasoning is named by its doc page', () => {
+    const cites = sources().flatMap((file) =>
+      commentsOf(readFileSync(file, 'utf8'))
+        .flatMap((comment) => [...comment.matchAll(/\bissues? \d+[^\n]{0,12}/gi)].map((m) => m[0]))
+        .map((citation) => `${relative(ROOT, file)}: ${citation}`),
+    );
+    expect(cites).toEqual([]);
+  });
+
+  it('are read for paths in comments only, and not in URLs', () => {
+    const text = [
+      '// see config/source.ts and src/report/read.ts, or docs/verdicts.md and schemas/report.schema.json, not .vscode/mcp.json',
+      "const url = 'https://example.com/a/b.ts'; // https://example.com/c/d.ts",
+      "const code = 'x/y.ts';",
+      '/** The cache, dist/packed/mcp-gate.cjs. */',
+    ].join('\n');
+    expect(commentsOf(text).flatMap(pathsIn)).toEqual([
+      'config/source.ts',
+      'src/report/read.ts',
+      'docs/verdicts.md',
+      'schemas/report.schema.json',
+      'dist/packed/mcp-gate.cjs',
+    ]);
+    expect(resolves('config/source.ts', join(SRC, 'cases/load.ts'))).toBe(false);
+    expect(resolves('input/source.ts', join(SRC, 'cases/load.ts'))).toBe(true);
+    expect(resolves('client/index.ts', join(SRC, 'report/html/client/dom.ts'))).toBe(true);
+  });
+});
