@@ -77,6 +77,13 @@ export const side = z
           message: z.unknown(),
         }),
       ),
+      duplicates: z.array(z.string()).optional().describe('Names listed more than once (only the first definition is kept).'),
+      lookalikes: z
+        .array(z.array(z.string()))
+        .optional()
+        .describe(
+          'Groups of distinct tool names that differ only in case, width, spacing or invisible characters: the gate calls none of them. Absent when none, and in older reports.',
+        ),
     }),
     stderr: z
       .object({
