@@ -30,6 +30,32 @@ export function consecutiveReleases(): [before: RawTool[], after: RawTool[]][] {
   return out;
 }
 
+/** What test/fixtures/releases/<package>@<version>.json holds of a release. */
+interface Recording {
+  serverInfo?: { name?: string; version?: string };
+  instructions?: string | null;
+  tools: unknown[];
+}
+
+/** A recording as the gate reads a live server that listed it: its contract. */
+export function contractOfRecording(recorded: Recording): Contract {
+  const server = {
+    name: recorded.serverInfo?.name ?? null,
+    version: recorded.serverInfo?.version ?? null,
+    protocolVersion: null,
+    instructions: recorded.instructions ?? null,
+  };
+  return buildContract(server, recorded.tools, { pages: 1, durationMs: 0, errors: [] });
+}
+
+/** The contract of one recorded release, by package and version. */
+export const recordedContract = (pkg: string, version: string): Contract =>
+  contractOfRecording(
+    JSON.parse(
+      readFileSync(join(ROOT, 'test/fixtures/releases', `${pkg.replace(/^@/, '').replace('/', '__')}@${version}.json`), 'utf8'),
+    ) as Recording,
+  );
+
 /** A recorded release as the gate reads it, with its package and version. */
 export interface RecordedRelease {
   pkg: string;
@@ -45,20 +71,8 @@ export function recordedPairs(): [before: RecordedRelease, after: RecordedReleas
   const dir = join(ROOT, 'test/fixtures/releases');
   const byPackage = new Map<string, RecordedRelease[]>();
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
-    const recorded = JSON.parse(readFileSync(join(dir, file), 'utf8')) as {
-      package: string;
-      version: string;
-      serverInfo?: { name?: string; version?: string };
-      instructions?: string;
-      tools: unknown[];
-    };
-    const server = {
-      name: recorded.serverInfo?.name ?? null,
-      version: recorded.serverInfo?.version ?? null,
-      protocolVersion: null,
-      instructions: recorded.instructions ?? null,
-    };
-    const contract = buildContract(server, recorded.tools, { pages: 1, durationMs: 0, errors: [] });
+    const recorded = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Recording & { package: string; version: string };
+    const contract = contractOfRecording(recorded);
     byPackage.set(recorded.package, [
       ...(byPackage.get(recorded.package) ?? []),
       { pkg: recorded.package, version: recorded.version, contract },

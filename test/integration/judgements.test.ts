@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildContract } from '../../src/contract/normalize.js';
 import { DEFAULTS } from '../../src/config/types.js';
 import { decide, type Verdict } from '../../src/decide/decide.js';
 import { collectSignals, unannotatedSiblings } from '../../src/decide/signals.js';
 import { diffContracts } from '../../src/diff/index.js';
 import { judgeByResults } from '../../src/diff/observed-outputs.js';
 import { ROOT } from '../helpers/cli.js';
+import { recordedContract } from '../helpers/releases.js';
 
 // docs/judgements.md: consecutive published releases, recorded, with a reviewer's verdict (the
 // truth) and the gate's (what the code says today, kept true by this test).
@@ -35,21 +35,7 @@ const heldOut = tableRows(heldOutSection);
 const fixture = (pkg: string, version: string) =>
   join(ROOT, 'test/fixtures/releases', `${pkg.replace(/^@/, '').replace('/', '__')}@${version}.json`);
 
-const contract = (pkg: string, version: string) => {
-  const file = fixture(pkg, version);
-  const recorded = JSON.parse(readFileSync(file, 'utf8')) as {
-    serverInfo?: { name?: string; version?: string };
-    instructions?: string;
-    tools: unknown[];
-  };
-  const server = {
-    name: recorded.serverInfo?.name ?? null,
-    version: recorded.serverInfo?.version ?? null,
-    protocolVersion: null,
-    instructions: recorded.instructions ?? null,
-  };
-  return buildContract(server, recorded.tools, { pages: 1, durationMs: 0, errors: [] });
-};
+const contract = recordedContract;
 
 /** The gate on a recorded pair, as `mcp-gate run` judges it with no datasets and the default policy. */
 const verdictOf = (row: (typeof rows)[number]): Verdict => {
