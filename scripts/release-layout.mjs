@@ -15,7 +15,13 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The files a release needs beyond the tracked ones; the release refuses to exist without them. */
-const BUILT = ['dist/packed/mcp-gate.cjs', 'dist/launch.cjs', 'dist/generated/config.cjs', 'dist/generated/html-client.js'];
+const BUILT = [
+  'dist/packed/mcp-gate.cjs',
+  'dist/packed/refa.cjs',
+  'dist/launch.cjs',
+  'dist/generated/config.cjs',
+  'dist/generated/html-client.js',
+];
 
 /** package.json as a release commit carries it. */
 export function releaseManifest(manifest) {

@@ -1,16 +1,5 @@
-import {
-  DFA,
-  JS,
-  NFA,
-  Transformers,
-  Words,
-  getIntersectionWordSets,
-  transform,
-  visitAst,
-  type CharSet,
-  type Expression,
-  type NoParent,
-} from 'refa';
+import type { CharSet, Expression, NFA, NoParent } from 'refa';
+import { refa } from './refa.js';
 
 /**
  * `pattern` compared as a regular language (docs/verdicts.md, "Calm needs a proof"). JSON Schema's
@@ -53,6 +42,7 @@ function languageOf(pattern: string | null): Language {
 }
 
 function build(pattern: string): Language {
+  const { JS } = refa();
   if (pattern.length > MAX_PATTERN) return `a pattern is longer than ${MAX_PATTERN} characters`;
   try {
     // The pattern alone first: `(?:P)` around an unbalanced P could parse where P does not.
@@ -70,6 +60,7 @@ function build(pattern: string): Language {
  * resolved, and the language is unknown.
  */
 function wholeWords(source: string): Language {
+  const { JS, NFA, Transformers, transform } = refa();
   try {
     const parsed = JS.Parser.fromLiteral({ source, flags: 'u' }).parse({ backreferences: 'throw', maxNodes: NODES });
     let expression = transform(Transformers.simplify({ ignoreOrder: true, ignoreAmbiguity: true }), parsed.expression);
@@ -88,6 +79,7 @@ function wholeWords(source: string): Language {
 
 /** Why an expression holds something only an edge could resolve and that is not a one-character negative lookaround. */
 function unresolvable(expression: NoParent<Expression>): string | null {
+  const { visitAst } = refa();
   let why: string | null = null;
   visitAst(expression, {
     onAssertionEnter: (node) => {
@@ -108,6 +100,7 @@ const DASH_NUMBER = '-(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?';
 
 /** What a command line reads as an option: '-' first, and not a number. */
 function optionLike(): NFA | null {
+  const { DFA, NFA } = refa();
   const dash = wholeWords('-[^]*');
   const number = wholeWords(DASH_NUMBER);
   if (typeof dash === 'string' || typeof number === 'string') return null;
@@ -137,6 +130,7 @@ export function patternDifference(accept: string | null, refuse: string | null, 
 }
 
 function difference(accept: string | null, refuse: string | null, lengths: Lengths): Difference {
+  const { DFA, NFA } = refa();
   const [taken, refused] = [languageOf(accept), languageOf(refuse)];
   if (typeof taken === 'string') return { unknown: taken };
   if (typeof refused === 'string') return { unknown: refused };
@@ -170,6 +164,7 @@ function lengthLanguage({ min, max }: Lengths): NFA | null {
 
 /** The shortest word (two at most, of the first lengths) in `language`, and in `also` when given. */
 function shortest(language: NFA, also: NFA | null): string[] {
+  const { Words, getIntersectionWordSets } = refa();
   const sets = also ? getIntersectionWordSets(language, also, NODES) : language.wordSets();
   const out: string[] = [];
   for (const set of sets) {
