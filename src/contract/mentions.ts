@@ -49,23 +49,33 @@ const NAMED_AS_TOOL = /^[`'"]?(?:\s+tool\b|\(\))/i;
  * audit reports them (`tool-reference-missing`); the dataset check takes them for tasks, not typos.
  */
 export function unlistedMentions(contract: Contract): [name: string, places: Set<string>][] {
+  let known = memo.get(contract);
+  if (!known) memo.set(contract, (known = scanContract(contract)));
+  return known;
+}
+
+/** The audit and the dataset check both ask, of the same contract: it is read once. */
+const memo = new WeakMap<Contract, [name: string, places: Set<string>][]>();
+
+function scanContract(contract: Contract): [name: string, places: Set<string>][] {
   const listed = new Set(contract.tools.map((t) => t.name));
+  const forms = new Set(contract.tools.map((t) => formOf(t.name)).filter((f): f is Form => f !== null));
+  const where = new Map<string, Set<string>>();
+  const scan = (text: string | null | undefined, place: string) => {
+    for (const name of mentionsIn((text ?? '').slice(0, 20_000), forms)) {
+      if (!listed.has(name)) where.set(name, (where.get(name) ?? new Set()).add(place));
+    }
+  };
+  scan(contract.server.instructions, 'the instructions');
+  for (const tool of contract.tools) scan(tool.description, `"${tool.name}"`);
+  if (!where.size) return [];
+  // The schemas' words are read only when something unlisted was mentioned: most servers mention none.
   const data = new Set<string>();
   for (const t of contract.tools) {
     schemaNames(t.inputSchema, data, 0);
     schemaNames(t.outputSchema, data, 0);
   }
-  const forms = new Set(contract.tools.map((t) => formOf(t.name)).filter((f): f is Form => f !== null));
-  const where = new Map<string, Set<string>>();
-  const scan = (text: string | null | undefined, place: string) => {
-    for (const name of mentionsIn((text ?? '').slice(0, 20_000), forms)) {
-      if (listed.has(name) || data.has(name)) continue;
-      where.set(name, (where.get(name) ?? new Set()).add(place));
-    }
-  };
-  scan(contract.server.instructions, 'the instructions');
-  for (const tool of contract.tools) scan(tool.description, `"${tool.name}"`);
-  return [...where].sort(([a], [b]) => (a < b ? -1 : 1));
+  return [...where].filter(([name]) => !data.has(name)).sort(([a], [b]) => (a < b ? -1 : 1));
 }
 
 /** The identifiers in one text that read as tool names. */

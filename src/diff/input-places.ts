@@ -1,7 +1,6 @@
 import { unescapeSegment } from '../base/json-pointer.js';
 import { isObject, memberOf } from '../base/json-object.js';
 import type { SchemaWork } from '../contract/schema-work.js';
-import { pointer } from './change.js';
 
 /**
  * One argument (or a field inside one) of a tool's input schema, as a caller reads it: what the
@@ -32,14 +31,15 @@ function resolve(root: Record<string, unknown>, ref: string): unknown {
   return node;
 }
 
-/** The places of an input schema, keyed by pointer; the nodes read count against the run's schema budget (`work`). */
+/** The places of an input schema, keyed by their segments; the nodes read count against the run's schema budget (`work`). */
 export function inputPlaces(schema: unknown, work?: SchemaWork): Map<string, InputPlace> {
   const places = new Map<string, InputPlace>();
   if (!isObject(schema)) return places;
   let nodes = 0;
   const visit = (node: unknown, at: string[], name: string, depth: number, refs: ReadonlySet<string>) => {
     if (!isObject(node) || depth > MAX_DEPTH || ++nodes > MAX_NODES) return;
-    const key = pointer(...at);
+    // A key only: the change is placed from `at` (cheaper than escaping a pointer per node).
+    const key = at.join('\u0000');
     const place = places.get(key) ?? { at, name, values: new Set(), types: new Set(), descriptions: [] };
     places.set(key, place);
     const ref = memberOf(node, '$ref');

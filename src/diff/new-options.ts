@@ -103,6 +103,8 @@ function safetyOverrides(after: ContractTool, was: Places, now: Places): Change[
 
 /** Both rules on a tool that changed; its input schema is read once a side. */
 export function newOptions(before: ContractTool, after: ContractTool, work?: SchemaWork): Change[] {
+  // An input schema served the same offers nothing new (a new argument's text is read only with it).
+  if (JSON.stringify(before.inputSchema) === JSON.stringify(after.inputSchema)) return [];
   const [was, now] = [inputPlaces(before.inputSchema, work), inputPlaces(after.inputSchema, work)];
   return [...destructiveOptions(after, was, now), ...safetyOverrides(after, was, now)];
 }
