@@ -14,7 +14,7 @@ import type { Observation } from '../cases/types.js';
 import { resultDrift } from './result-drift.js';
 import { serverWithoutInstructions, unannotatedServer, unlistedToolMentions } from './references.js';
 import { auditFeatures, instructionsTokens } from './feature-checks.js';
-import { thinnedUnderSameDescription } from './thinned.js';
+import { thinnedUnderPromise } from './thinned.js';
 import { excerptsMissingQuery } from './search-excerpts.js';
 import { upstreamEnvelope } from './upstream-envelope.js';
 import { steeringResults } from './result-steering.js';
@@ -57,7 +57,7 @@ export function audit(
   ]
     .filter((f) => !isFix(f, b.findings, probeOf(baseline.observations, f)))
     .map((f) => ({ ...f, direction: 'new' as const }));
-  growth.push(...thinnedUnderSameDescription(baseline.contract, candidate.contract, growth));
+  growth.push(...thinnedUnderPromise(baseline, candidate, growth));
   // Never a repair: whatever the baseline's result got wrong, orders in the text are new.
   growth.push(...[...steeringResults(baseline.observations, candidate.observations)].map((f) => ({ ...f, direction: 'new' as const })));
   growth.push(...costRegressions(b.cost, c.cost, settings));

@@ -95,10 +95,10 @@ describe('the write-ups fixture: fixes read as fixes (issue 27)', { timeout: 60_
     expect(report.decision.verdict).toBe('Hold');
     expect(fixed(report)).toContain('error-not-flagged');
     expect(fixed(report)).toContain('pagination-hint-hidden');
-    // Thin records while the descriptions still promise "full details" (lesson 24). list_bugs and
-    // search_* change shape as well (the REST envelope goes), which result-content-moved says instead.
+    // Thin records while the descriptions still promise "full details" (lesson 24). list_bugs changes
+    // shape as well (the REST envelope goes, result-content-moved): its records are read through it.
     const thinned = report.audit.findings.filter((f) => f.code === 'result-thinned-description-unchanged').map((f) => f.tool);
-    expect(thinned).toEqual(['list_changelogs', 'list_posts']);
+    expect(thinned).toEqual(['list_bugs', 'list_changelogs', 'list_posts']);
     // Half flags its errors but keeps their bodies in structuredContent, which fails the output
     // schemas it now advertises: the SDK 1.x client throws on both (lessons 13 and 14).
     const refused = report.audit.findings.filter((f) => f.code === 'client-rejects-result').map((f) => [f.tool, f.caseId, f.direction]);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { audit } from '../../src/audit/index.js';
 import { auditResult } from '../../src/audit/result-checks.js';
-import { thinnedUnderSameDescription } from '../../src/audit/thinned.js';
+import { thinnedUnderPromise } from '../../src/audit/thinned.js';
 import { resultDrift } from '../../src/audit/result-drift.js';
 import { InputError } from '../../src/base/problems.js';
 import { loadConfig } from '../../src/config/load.js';
@@ -93,9 +93,64 @@ describe('messages made consistent', () => {
       resultBytes: 0,
     });
     const drift = [...resultDrift([observe({ body: 'b', title: 't' })], [observe({ title: 't' })])];
-    const [thinned] = thinnedUnderSameDescription(contractOf(promising), contractOf(promising), drift);
+    const side = { contract: contractOf(promising), observations: [] };
+    const [thinned] = thinnedUnderPromise(side, side, drift);
     expect([thinned!.code, thinned!.severity, thinned!.caseId]).toEqual(['result-thinned-description-unchanged', 'dangerous', 'LS-note']);
     expect(thinned!.message).toMatch(/^LS-note get_note: results lost 1 field \(\/structuredContent\/body\)/);
+  });
+
+  // The write-ups: the code change and the description change land together. A description rewritten
+  // in the same release that still promises the whole record fails the same way; one that sends the
+  // model to the tool that has it is the fix.
+  it('a thinned result under a rewritten description is said when it still promises the whole record, not when it names where the rest is', () => {
+    const observe = (structuredContent: unknown) => ({
+      caseId: 'T-1',
+      tool: 'list_tickets',
+      args: {},
+      result: { structuredContent },
+      resultBytes: 0,
+    });
+    const drift = [...resultDrift([observe({ items: [{ id: 1, body: 'b' }] })], [observe({ items: [{ id: 1 }] })])];
+    const sides = (before: string, after: string) =>
+      thinnedUnderPromise(
+        { contract: contractOf(tool('list_tickets', obj({}), { description: before }), tool('get_ticket', obj({}))), observations: [] },
+        { contract: contractOf(tool('list_tickets', obj({}), { description: after }), tool('get_ticket', obj({}))), observations: [] },
+        drift,
+      ).map((f) => [f.code, f.tool]);
+    const old = 'List tickets. Returns full ticket details.';
+    expect(sides(old, 'List tickets by status, newest first. Returns full ticket details.')).toEqual([
+      ['result-thinned-description-unchanged', 'list_tickets'],
+    ]);
+    expect(sides(old, 'List tickets by status. Thin records: call get_ticket for the full ticket details.')).toEqual([]);
+    expect(sides(old, "List tickets by status. Returns each ticket's id and subject.")).toEqual([]);
+  });
+
+  // The write-ups' list tool went from the REST envelope in its text to thin records in
+  // structuredContent in one release: the drift says the data moved, and the records still lost fields.
+  it('records thinned while the data moved from the JSON text to structuredContent are read through the envelope', () => {
+    const promising = contractOf(tool('list_tickets', obj({}), { description: 'List tickets. Returns full ticket details.' }));
+    const envelope = { data: { data: [{ id: 1, subject: 's', body: 'b' }], meta: { page: 1 } }, resultCount: 1 };
+    const was = {
+      caseId: 'T-1',
+      tool: 'list_tickets',
+      args: {},
+      result: { content: [{ type: 'text', text: JSON.stringify(envelope) }] },
+      resultBytes: 0,
+    };
+    const thin = (items: unknown[]) => ({
+      ...was,
+      result: { content: [{ type: 'text', text: 'Found 1.' }], structuredContent: { tickets: items, page: 1 } },
+    });
+    const thinned = (items: unknown[]) => {
+      const now = thin(items);
+      const drift = [...resultDrift([was], [now])];
+      expect(drift.map((f) => f.code)).toEqual(['result-content-moved']);
+      return thinnedUnderPromise({ contract: promising, observations: [was] }, { contract: promising, observations: [now] }, drift).map(
+        (f) => [f.code, f.message.replace(/^.*?results lost /, '').slice(0, 26)],
+      );
+    };
+    expect(thinned([{ id: 1, subject: 's' }])).toEqual([['result-thinned-description-unchanged', '1 field (*/body) but the d']]);
+    expect(thinned([{ id: 1, subject: 's', body: 'b' }])).toEqual([]);
   });
 
   it('Fixed and Still there count each code with its noun, one in the singular', () => {

@@ -145,6 +145,7 @@ export const AUDIT_LESSON_CODES = {
       `the result claims a next page, but asking for it (${inert(JSON.stringify(f.args)).slice(0, 200)}) returns nothing: the model is sent after more that is not there. Say there is more only when there is.`,
   },
   // One per tool, on the first probe that shows the thinning; `fields` the pointers lost, `promise` the description's words.
+  // Named when it read only a description left as it was; a rewritten one that still promises is read too (audit/thinned.ts).
   'result-thinned-description-unchanged': {
     area: 'audit',
     severity: 'dangerous',
@@ -152,6 +153,6 @@ export const AUDIT_LESSON_CODES = {
     title: 'Results thinned under a description that still promises them',
     noun: ['result thinned under a description that still promises it', 'results thinned under a description that still promises them'],
     message: ({ fields, promise }: { fields: string[]; promise: string }) =>
-      `results lost ${fields.length} field${fields.length === 1 ? '' : 's'} (${fields.slice(0, 5).map(inert).join(', ')}${fields.length > 5 ? ', …' : ''}) but the description is unchanged and still promises "${inert(promise)}": change the description with the code, and say where the rest is.`,
+      `results lost ${fields.length} field${fields.length === 1 ? '' : 's'} (${fields.slice(0, 5).map(inert).join(', ')}${fields.length > 5 ? ', …' : ''}) but the description still promises "${inert(promise)}": change the description with the code, and say where the rest is.`,
   },
 } as const satisfies Record<string, FindingMeta>;
