@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// The load figure of issue 18: a bundle of 30 servers x 100 cases, through `mcp-gate run` with the
-// default concurrency (bundle.concurrency 2, cases.concurrency 4). Prints the wall time, the gate's
-// peak RSS and CPU time (bench/exit-stats.mjs), and checks that every report was written and none
-// lost. Usage: npm run build && node bench/bundle-load.mjs [--servers N] [--cases N]
+// The load figure (bench/README.md, "Load: a bundle of 30 servers"): a bundle of 30 servers x 100
+// cases, through `mcp-gate run` with the default concurrency (bundle.concurrency 2, cases.concurrency
+// 4). Prints the wall time, the gate's peak RSS and CPU time (bench/exit-stats.mjs), and checks that
+// every report was written and none lost.
+// Usage: npm run build && node bench/bundle-load.mjs [--servers N] [--cases N]
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

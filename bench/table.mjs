@@ -5,7 +5,7 @@ const byId = (results, id) => results.scenarios.find((s) => s.id === id);
 /** The middle half of the runs' own ratios, when the results have them (since 2026-11-29). */
 const spread = (s) => (s.ratioRange ? `, middle half of runs ${s.ratioRange[0]}x to ${s.ratioRange[1]}x` : '');
 
-/** Each goal of issue 7: the figure, the bar, and whether this run met it. */
+/** Each speed and size goal (bench/README.md, "Goals"): the figure, the bar, and whether this run met it. */
 export function goalRows(results) {
   const { t5000 } = results.inProcess;
   const cold = results.coldStart;

@@ -6,8 +6,9 @@ import { ROOT, runCli } from '../helpers/cli.js';
 import type { Report } from '../../src/report/types.js';
 
 /**
- * A baseline that cannot start (issue 29 §3b): a broken release would block the gating of its own
- * fix. The fixture crashes on every start with CRASH=1, as a release missing a dependency does.
+ * A baseline that cannot start (docs/baselines.md, "A baseline that cannot start"): a broken
+ * release would block the gating of its own fix. The fixture crashes on every start with CRASH=1,
+ * as a release missing a dependency does.
  */
 const SERVER = join(ROOT, 'test/fixtures/servers/lock-server.mjs');
 

@@ -64,7 +64,7 @@ describe('a bundle of three servers whose verdicts are Promote, Hold and Rollbac
     expect(summary.servers.map((s) => [s.name, s.verdict, s.reasons.map((r) => r.code)])).toEqual([
       ['desk', 'Promote', []],
       ['desk-audit', 'Hold', ['pagination-hint-hidden']],
-      // Issue 30: desk-next ships a breaking change under 1.4.0 -> 1.5.0, a minor bump (version-bump-too-small, hold).
+      // desk-next ships a breaking change under 1.4.0 -> 1.5.0, a minor bump (version-bump-too-small, hold).
       ['desk-next', 'Rollback', ['required-argument-removed', 'tool-added-destructive', 'case-broken', 'version-bump-too-small']],
     ]);
   });

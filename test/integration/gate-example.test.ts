@@ -51,7 +51,8 @@ describe('mcp-gate run on the Support Ops example (real servers over stdio)', ()
       ['required-argument-removed', 'rollback', 1],
       ['tool-added-destructive', 'rollback', 1],
       ['case-broken', 'rollback', 3],
-      // Issue 30: the candidate ships a breaking change under 1.4.0 -> 1.5.0, a minor bump. The verdict stays Rollback.
+      // The candidate ships a breaking change under 1.4.0 -> 1.5.0, a minor bump (docs/releases.md,
+      // "The version bump"). The verdict stays Rollback.
       ['version-bump-too-small', 'hold', 1],
     ]);
     expect(report.decision.reasons.map((r) => r.message)).toEqual([
@@ -123,7 +124,7 @@ describe('other scenarios', () => {
     expect(report.diff.changes.map((c) => [c.code, c.severity, c.before, c.after])).toEqual([
       ['resource-template-variables-changed', 'breaking', 'support-ops://tickets/{ticketId}', 'support-ops://tickets/{id}'],
     ]);
-    // Issue 30: a break under 1.4.0 -> 1.4.2, a patch bump, also holds; the template rolls back.
+    // A break under 1.4.0 -> 1.4.2, a patch bump, also holds (version-bump-too-small); the template rolls back.
     expect(report.decision.reasons.map((r) => [r.code, r.action])).toEqual([
       ['resource-template-variables-changed', 'rollback'],
       ['version-bump-too-small', 'hold'],

@@ -9,10 +9,11 @@ import { builtTree } from '../../src/connect/git-tree.js';
 import type { Report } from '../../src/report/types.js';
 
 /**
- * A baseline from a git ref (issue 29 §2), on a real temporary clone with two commits of a tiny
- * SDK server: the second drops a required argument. The baseline is the first commit, checked out
- * in a worktree, built once (the build copies src/ to dist/, which .gitignore leaves out, so a
- * server that starts proves it ran from the built tree), and cached by commit and build command.
+ * A baseline from a git ref (docs/baselines.md, "A baseline from a git ref"), on a real temporary
+ * clone with two commits of a tiny SDK server: the second drops a required argument. The baseline
+ * is the first commit, checked out in a worktree, built once (the build copies src/ to dist/, which
+ * .gitignore leaves out, so a server that starts proves it ran from the built tree), and cached by
+ * commit and build command.
  */
 const SDK = (file: string) => pathToFileURL(join(ROOT, 'node_modules/@modelcontextprotocol/sdk/dist/esm/server', file)).href;
 

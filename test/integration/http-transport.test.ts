@@ -40,7 +40,7 @@ const ROLLBACK_REASONS = [
   ['required-argument-removed', 'rollback', 1],
   ['tool-added-destructive', 'rollback', 1],
   ['case-broken', 'rollback', 3],
-  // Issue 30: a breaking change under 1.4.0 -> 1.5.0.
+  // A breaking change under 1.4.0 -> 1.5.0, a minor bump: version-bump-too-small.
   ['version-bump-too-small', 'hold', 1],
 ];
 

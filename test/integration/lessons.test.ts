@@ -30,7 +30,7 @@ const of = (report: Report, code: string) =>
   report.audit.findings.filter((f) => f.code === code).map((f) => [f.side, f.caseId, f.tool, f.direction ?? null]);
 const reason = (report: Report, code: string) => report.decision.reasons.find((r) => r.code === code)?.action ?? null;
 
-describe("the write-ups' lessons a second call or a second release shows (issue 27 §4, §6)", () => {
+describe("the write-ups' lessons a second call or a second release shows", () => {
   it('v1 -> v2: an empty next page, a thinned result under a description that still promises it, a refused result with its path and keyword', async () => {
     const report = await gate('v1', 'v2');
     // The gate asks for the page the result claims: page 3 of list_notes, cursor tags-2 of list_tags.
@@ -51,7 +51,7 @@ describe("the write-ups' lessons a second call or a second release shows (issue 
     ]);
     expect(invalid[0]!.message).toContain('/structuredContent/owner fails "required"');
     expect(invalid[0]!.message).toContain('/structuredContent/count fails "type" ("integer")');
-    // A resource is sized as a tool result is (§3): over the budget, and grown.
+    // A resource is sized as a tool result is: over the budget, and grown.
     expect(of(report, 'result-too-large')).toEqual([['candidate', 'LS-export', 'notes://export', 'new']]);
     expect(of(report, 'result-size-regression')).toEqual([['candidate', 'LS-export', 'notes://export', 'new']]);
     // get_stats now answers an error, so its case breaks: a Rollback of its own.

@@ -6,10 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { ROOT, runCli } from '../helpers/cli.js';
 
 /**
- * Issue 29 §5 on published servers (devDependencies at pinned versions): after `init` and `record`,
- * the same release gates Promote. server-everything hands each process its own environment (the
- * gate's run tag differs between the two processes record starts), and annotates no tool;
- * server-memory 2026.1.26 annotates none either, 2026.7.4 does.
+ * `record` on published servers (devDependencies at pinned versions; docs/record.md, "Two server
+ * processes"): after `init` and `record`, the same release gates Promote. server-everything hands
+ * each process its own environment (the gate's run tag differs between the two processes record
+ * starts), and annotates no tool; server-memory 2026.1.26 annotates none either, 2026.7.4 does.
  */
 function project(server: string, entry: string, args: string[] = []): string {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-record-published-'));

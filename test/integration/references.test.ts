@@ -6,10 +6,10 @@ import { ROOT, runCli } from '../helpers/cli.js';
 import type { Report } from '../../src/report/types.js';
 
 /**
- * `${VAR}` everywhere a profile holds text (issue 29, §4): command, args, cwd and env of a stdio
- * profile, written in the gate config or read from an `.mcp.json` through `from:`, expanded when
- * the server starts; `validate` names every reference it cannot resolve, at its line; and only a
- * value that looks secret is redacted, so a folder stays readable in an error.
+ * `${VAR}` everywhere a profile holds text (docs/config.md, "Variables"): command, args, cwd and
+ * env of a stdio profile, written in the gate config or read from an `.mcp.json` through `from:`,
+ * expanded when the server starts; `validate` names every reference it cannot resolve, at its line;
+ * and only a value that looks secret is redacted, so a folder stays readable in an error.
  */
 const SERVERS = join(ROOT, 'test/fixtures/servers');
 

@@ -6,8 +6,9 @@ import type { Report } from '../../src/report/types.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 
 /**
- * Issue 30 on real servers: release-server.mjs (an SDK McpServer over stdio) in releases whose
- * versions and changes the fixture sets; every run through the built CLI, as users run it.
+ * The release checks of docs/releases.md on real servers: release-server.mjs (an SDK McpServer over
+ * stdio) in releases whose versions and changes the fixture sets; every run through the built CLI,
+ * as users run it.
  */
 function project(extra = ''): string {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-release-'));
@@ -82,7 +83,7 @@ describe('deprecation: announce, then remove', { timeout: 60_000 }, () => {
   });
 });
 
-describe('deprecation of arguments and prompts: announce, then remove (issue 30 §3)', { timeout: 60_000 }, () => {
+describe('deprecation of arguments and prompts: announce, then remove', { timeout: 60_000 }, () => {
   const lifecycle = (r: Report) =>
     r.diff.changes
       .filter((c) => /removed/.test(c.code))

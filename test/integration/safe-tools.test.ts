@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { ROOT, runCli } from '../helpers/cli.js';
 import type { Report } from '../../src/report/types.js';
 
-// A profile's safeTools (issue 27 §7): tools a person declares safe to call on a server whose hints
-// do not say so. The write-ups fixture's before release leaves add_comment unannotated, so by the
-// spec's defaults it is destructive and the gate does not call it unasked.
+// A profile's safeTools (docs/config.md, "Side effects"): tools a person declares safe to call on a
+// server whose hints do not say so. The write-ups fixture's before release leaves add_comment
+// unannotated, so by the spec's defaults it is destructive and the gate does not call it unasked.
 const SERVER = join(ROOT, 'test/fixtures/servers/writeups-server.mjs');
 
 function project(safeTools: string[]): string {

@@ -6,10 +6,10 @@ import { ROOT, runCli } from '../helpers/cli.js';
 import type { Report } from '../../src/report/types.js';
 
 /**
- * Sides that do not collide (issue 29, §3). The baseline and the candidate are the same server,
- * started at once, as in "the same release against itself". The fixture takes an exclusive lock
- * file in its TMPDIR or HOME and fails initialize while the other side holds it; one that crashes
- * on its first start only shows the retry.
+ * Sides that do not collide (docs/config.md, "Sides that do not collide"). The baseline and the
+ * candidate are the same server, started at once, as in "the same release against itself". The
+ * fixture takes an exclusive lock file in its TMPDIR or HOME and fails initialize while the other
+ * side holds it; one that crashes on its first start only shows the retry.
  */
 const SERVER = join(ROOT, 'test/fixtures/servers/lock-server.mjs');
 

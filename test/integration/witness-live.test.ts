@@ -8,7 +8,7 @@ import type { Change } from '../../src/findings/types.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 
 /**
- * Issue 26 §3: a break's witness sent to the live servers, on a real SDK server pair
+ * A break's witness sent to the live servers (docs/verdicts.md, "Confirmed live"), on a real SDK server pair
  * (test/fixtures/servers/witness-server.mjs) that writes down every tools/call it receives, before
  * the SDK validates it. Its tools, by what the candidate changes:
  * - Notes.Search: `limit` listed required with a default (zod's output view): answered without it;

@@ -7,8 +7,8 @@ import type { Report } from '../../src/report/types.js';
 
 // The write-ups fixture (test/fixtures/servers/writeups-server.mjs, docs/writeups-lessons.md): one
 // SDK server in three releases. before has every failure the three write-ups describe, after every
-// fix they recommend, half some of them. Issue 27's proof: a team that follows the write-ups sees
-// its release read as a fix, never as a Rollback.
+// fix they recommend, half some of them. What it proves: a team that follows the write-ups sees its
+// release read as a fix, never as a Rollback.
 const CONFIG = join(ROOT, 'test/fixtures/servers/writeups.config.yaml');
 
 async function gate(baseline: string, candidate: string): Promise<{ code: number; report: Report; text: string; file: string }> {
@@ -24,7 +24,7 @@ async function gate(baseline: string, candidate: string): Promise<{ code: number
 const fixed = (r: Report) => r.audit.findings.filter((f) => f.side === 'baseline' && f.direction === 'fixed').map((f) => f.code);
 const newOnes = (r: Report) => r.audit.findings.filter((f) => f.side === 'candidate' && f.direction === 'new').map((f) => f.code);
 
-describe('the write-ups fixture: fixes read as fixes (issue 27)', { timeout: 60_000 }, () => {
+describe('the write-ups fixture: fixes read as fixes', { timeout: 60_000 }, () => {
   it('before -> after: at most Hold, and every fix is listed as fixed', async () => {
     const { code, report, text } = await gate('before', 'after');
     expect(report.decision.verdict).toBe('Hold');

@@ -419,7 +419,7 @@ describe('a hostile candidate cannot hang, crash or fool the gate', { timeout: T
     const dataset = join(ROOT, 'test/fixtures/servers/hostile-two-probes.cases.yaml');
     // The fault under test is size, not time: the fixture config's requestMs (2 s) is shorter than
     // streaming 50 MB takes on two busy cores, where the call then timed out (probe-failed, case-broken
-    // alone) before its size was measured. That was the flake of issue 18; the call gets 15 s here.
+    // alone) before its size was measured. That flaked under load; the call gets 15 s here.
     const result = await gate(['run', '--baseline', 'ok', '--candidate', 'call-huge', '--dataset', dataset], {
       MCPGATE_CASES__CONCURRENCY: '1',
       MCPGATE_TIMEOUTS__REQUEST_MS: '15000',

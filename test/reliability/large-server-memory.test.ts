@@ -10,7 +10,7 @@ import { reportProblems } from '../../src/report/read.js';
 import type { Report } from '../../src/report/types.js';
 
 /**
- * Issue 32: at 5,000 tools a side the gate's peak RSS stays under 200 MB, with every definition in
+ * The large-server goal (bench/README.md, "Goals"): at 5,000 tools a side the gate's peak RSS stays under 200 MB, with every definition in
  * the report (bench/README.md says what a large report carries). The real CLI against the synthetic
  * server (5% of the candidate's tools drifted), its peak RSS read by /usr/bin/time -v, as the other
  * memory tests do. Before the report was written in pieces this run peaked at about 240 MiB.

@@ -9,7 +9,7 @@ import { MAX_REPORT_BYTES } from '../../src/report/trim.js';
 import type { Report } from '../../src/report/types.js';
 
 /**
- * Issue 28 §8: whatever a server's lists hold, the gate's peak RSS stays under 300 MB and its
+ * docs/security.md, "Memory is bounded": whatever a server's lists hold, the gate's peak RSS stays under 300 MB and its
  * report under MAX_REPORT_BYTES (32 MiB, README). The real CLI against hostile-server.mjs, with
  * the default limits, its peak RSS read by /usr/bin/time -v.
  */

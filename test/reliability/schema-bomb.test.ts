@@ -9,8 +9,8 @@ import { DEFAULTS } from '../../src/config/types.js';
 import { contractOf, fanOut, tool } from '../helpers/contracts.js';
 
 /**
- * Issue 28 §4: a schema whose definitions fan out (each level refers twice to the next: 2^n paths,
- * no cycle) costs bounded work, and the run's deadline holds while the main thread walks schemas.
+ * docs/security.md, "Work bounds every schema walk": a schema whose definitions fan out (each
+ * level refers twice to the next: 2^n paths, no cycle) costs bounded work, and the run's deadline holds while the main thread walks schemas.
  * Snapshot files give the gate such contracts without a server.
  */
 /** The same fan-out where a validator pays for it: each level requires the next twice at one place (allOf). */

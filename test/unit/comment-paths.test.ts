@@ -90,3 +90,45 @@ describe('the comments of src/', () => {
     expect(resolves('client/index.ts', join(SRC, 'report/html/client/dom.ts'))).toBe(true);
   });
 });
+
+/**
+ * The same rule for everything written beside the code: comments, test names, fixtures and the
+ * bench's notes. A test name is a string, so the whole text is read, not its comments only. JSON
+ * is recorded data (published servers' listings, reports, the bench's results), quoted as served.
+ */
+const WRITTEN = ['src', 'test', 'bench', 'scripts'];
+const CITE = /\bissues? #?\d+\b/gi;
+
+function written(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.name.startsWith('.') || entry.name === 'node_modules') return [];
+    return entry.isDirectory() ? written(path) : entry.name.endsWith('.json') ? [] : [path];
+  });
+}
+
+function citesIn(text: string): string[] {
+  return text.split('\n').flatMap((line, i) => [...line.matchAll(CITE)].map((m) => `${i + 1}: ${m[0]}`));
+}
+
+describe('the files of src/, test/, bench/ and scripts/', () => {
+  it('cite no issue of a tracker the repository does not hold: the reasoning is named by its doc page', () => {
+    const files = WRITTEN.flatMap((top) => written(join(ROOT, top)));
+    expect(files.length).toBeGreaterThan(400);
+    const cites = files.flatMap((file) => citesIn(readFileSync(file, 'utf8')).map((cite) => `${relative(ROOT, file)}:${cite}`));
+    expect(cites).toEqual([]);
+  });
+
+  it("read a citation in any of its forms, and not a path, an identifier or another project's tracker", () => {
+    // The numbers go in through n(), so this file holds no citation of its own.
+    const n = (x: number) => String(x);
+    const text = [
+      `// the large-server goal (Issue ${n(32)}'s goal)`,
+      `describe('removal after deprecation (issue ${n(30)} §3)', () => {`,
+      `  * issues ${n(26)} and ${n(27)}, and issue #${n(18)}`,
+      `const url = '/repos/o/r/issues/${n(7)}/comments'; const issueId = ${n(12)};`,
+      `// typescript-sdk#${n(1943)}, ignfab/geocontext#${n(185)}, "issue details"`,
+    ].join('\n');
+    expect(citesIn(text)).toEqual([`1: Issue ${n(32)}`, `2: issue ${n(30)}`, `3: issues ${n(26)}`, `3: issue #${n(18)}`]);
+  });
+});

@@ -18,7 +18,8 @@ describe('input schema: tightening breaks callers, loosening is safe', () => {
   });
 
   it('types narrowed, widened and changed, including integer and number', () => {
-    // An integer where any number was refuses only fractions: a bound declared, held (issue 26 §5).
+    // An integer where any number was refuses only fractions: a bound declared, held
+    // (docs/verdicts.md, "Held by documented policy").
     expect(inputPairs(obj({ n: { type: 'number' } }), obj({ n: { type: 'integer' } }))).toEqual([
       ['input-constraint-declared', 'dangerous'],
     ]);

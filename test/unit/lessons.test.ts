@@ -7,7 +7,7 @@ import { DEFAULTS } from '../../src/config/types.js';
 import { diffContracts } from '../../src/diff/index.js';
 import { contractOf, obj, tool } from '../helpers/contracts.js';
 
-// The write-ups' lessons that no check caught before (issue 27 §5-§7), one test each. The
+// The write-ups' lessons that no check caught before (docs/writeups-lessons.md), one test each. The
 // write-ups fixture (test/integration/writeups.test.ts) shows them on a real SDK server.
 const observed = (result: unknown, args: Record<string, unknown> = {}): Observation => ({
   caseId: 'C',
@@ -21,7 +21,7 @@ const checks = (result: unknown, schema: Record<string, unknown> = obj({})) =>
   auditResult(observed(result), contractOf(tool('t', schema)).tools[0], 'candidate', 100_000).map((f) => f.code);
 const withText = (structuredContent: unknown, text: string) => ({ structuredContent, content: [{ type: 'text', text }] });
 
-describe('behaviour that drifted unseen (§5)', () => {
+describe('behaviour that drifted unseen', () => {
   it('a field that becomes null', () => {
     expect(drift({ structuredContent: { eta: '2026-12-01' } }, { structuredContent: { eta: null } })).toEqual([
       ['result-field-nulled', '/structuredContent/eta'],
@@ -50,7 +50,7 @@ describe('behaviour that drifted unseen (§5)', () => {
   });
 });
 
-describe("the write-ups' lessons (§6)", () => {
+describe("the write-ups' lessons", () => {
   it('null pollution: optional fields null in every item', () => {
     const item = (id: string) => ({ id, eta: null, merged_into: null, title: 'x' });
     expect(checks({ structuredContent: { posts: [item('a'), item('b')] }, content: [{ type: 'text', text: '[…]' }] })).toContain(
@@ -105,7 +105,7 @@ describe("the write-ups' lessons (§6)", () => {
   });
 });
 
-describe('unannotated servers are not blind (§7)', () => {
+describe('unannotated servers are not blind', () => {
   it('one finding says the server annotates nothing, and why nothing was called', () => {
     const contract = contractOf(tool('a'), tool('b'));
     const found = audit(

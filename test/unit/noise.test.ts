@@ -7,7 +7,7 @@ import { DEFAULT_SEARCH_BUDGET } from '../../src/diff/confirm.js';
 import { judgeWording } from '../../src/diff/wording.js';
 import { contractOf, inputPairs, obj, outputPairs, tool } from '../helpers/contracts.js';
 
-// Issue 26 §4 and §5: changes a reviewer would not roll back, each read as what it is.
+// Changes a reviewer would not roll back, each read as what it is (docs/verdicts.md, "Hold").
 const str = { type: 'string' };
 const policy = { ...DEFAULTS.promotion, rules: {}, exceptions: [] };
 
@@ -94,7 +94,7 @@ describe('noise a reviewer would not hold or roll back', () => {
   });
 });
 
-describe('a new tool that declares itself destructive (issue 26 §5)', () => {
+describe('a new tool that declares itself destructive', () => {
   const before = contractOf(tool('read', obj({}), { annotations: { readOnlyHint: true } }));
   const after = contractOf(
     tool('read', obj({}), { annotations: { readOnlyHint: true } }),

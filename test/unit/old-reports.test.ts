@@ -72,7 +72,7 @@ describe('a report of mcp-gate 0.1.0', () => {
     }
   });
 
-  it('written before the release check (issue 30): no `release`, and the changelog works out the bump from the changes', () => {
+  it('written before the release check: no `release`, and the changelog works out the bump from the changes', () => {
     const report = readReport(OLD, ROOT);
     expect(report.release).toBeUndefined();
     const notes = renderReport(report, 'changelog');
@@ -142,7 +142,7 @@ describe('server.era, added with the SDK v2 client', () => {
   });
 });
 
-describe('case-result paths: `$.items[0].id` before issue 31, JSON pointers since', () => {
+describe('case-result paths: `$.items[0].id` in mcp-gate 0.1.0, JSON pointers since', () => {
   const scratch: string[] = [];
   const folder = () => scratch[scratch.push(mkdtempSync(join(tmpdir(), 'mcp-gate-paths-'))) - 1]!;
   afterAll(() => scratch.forEach((dir) => rmSync(dir, { recursive: true, force: true })));

@@ -90,7 +90,8 @@ describe('writing the report', () => {
     expect(text.endsWith('}\n')).toBe(true);
   });
 
-  // Written piece by piece (issue 32): the file, tool lines shared with the trim, must be the whole text made inert and redacted at once.
+  // Written piece by piece (docs/security.md, "The report is at most 32 MiB"): the file, tool lines
+  // shared with the trim, must be the whole text made inert and redacted at once.
   it('writes, in pieces, exactly the whole text made inert and redacted, for lists long enough to be cut', () => {
     const token = `ghp_${'A'.repeat(36)}`;
     const tool = (i: number) => ({
@@ -127,7 +128,8 @@ describe('writing the report', () => {
     }
   });
 
-  // Issue 28 §8: the long lists go out an entry at a time, and the text is the same as written whole.
+  // The long lists go out an entry at a time (docs/security.md, "The report is at most 32 MiB"), and
+  // the text is the same as written whole.
   const long = {
     ...report,
     baseline: {

@@ -93,7 +93,7 @@ const withPrompts = (prompts: Record<string, unknown>[], ...tools: Record<string
   features: buildFeatures({ capabilities: { tools: {}, prompts: {} }, prompts, resources: [], resourceTemplates: [] }, []),
 });
 
-describe('removal after deprecation, beside the tools (issue 30 §3)', () => {
+describe('removal after deprecation, beside the tools', () => {
   const args = (limit: Record<string, unknown>) => obj({ q: { type: 'string' }, limit: { type: 'number', ...limit } }, ['q', 'limit']);
 
   it.each([
