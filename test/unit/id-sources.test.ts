@@ -28,6 +28,11 @@ describe('an id argument whose source is named nowhere', () => {
     // A tool the server does not list is no source (that is tool-reference-missing's), nor a sentence of the instructions that names another argument.
     expect(pairs(check({ post_id: id('Post id, from list_buckets.') }))).toEqual([['id-source-missing', 'dangerous']]);
     expect(pairs(check({ post_id: id() }, 'Board ids come from list_boards.'))).toEqual([['id-source-missing', 'dangerous']]);
+    // A one-word tool name is a source only in quotes: in prose it is a word.
+    const oneWord = (description: string) =>
+      unsourcedIds(server([tool('get_post', obj({ post_id: id(description) })), tool('search')]), 'baseline');
+    expect(pairs(oneWord('A post id; search for it first.'))).toEqual([['id-source-missing', 'dangerous']]);
+    expect(oneWord('A post id, from `search`.')).toEqual([]);
     // The tool's own name in its description is not where the id comes from.
     expect(pairs(check({ post_id: id() }, null, 'get_post returns one post by its id.'))).toEqual([['id-source-missing', 'dangerous']]);
   });
