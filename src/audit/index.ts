@@ -18,6 +18,7 @@ import { thinnedUnderPromise } from './thinned.js';
 import { excerptsMissingQuery } from './search-excerpts.js';
 import { upstreamEnvelope } from './upstream-envelope.js';
 import { steeringResults } from './result-steering.js';
+import { unsourcedIds } from './id-sources.js';
 
 export interface AuditSide {
   side: Side;
@@ -101,6 +102,7 @@ function auditSide(
     ...unlistedToolMentions(s.contract, s.side),
     ...unannotatedServer(s.contract, s.side),
     ...serverWithoutInstructions(s.contract, s.side),
+    ...unsourcedIds(s.contract, s.side),
   ];
   const refused = clientFindings(s.contract, s.side, clients);
   return { findings: [...contract.findings, ...lessons, ...refused, ...auditFeatures(s.contract, s.side), ...results], cost };

@@ -118,3 +118,27 @@ function schemaNames(schema: unknown, into: Set<string>, depth: number): void {
     schemaNames(value, into, depth + 1);
   }
 }
+
+/** A word spelt as tool names are: letters and digits joined by `_` or `-`, maybe quoted (`list_pages`, `listPages`, `API-get-user`). */
+const WORD = /([`'"]?)(?<![\w./@$-])([A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)*)(?![\w@$-])([`'"]?)/g;
+const squash = (name: string) => name.toLowerCase().replace(/[_-]/g, '');
+/** A word with a separator or a capital inside reads as an identifier; a plain word only when quoted. */
+const COMPOUND = /[_-]|[a-z0-9][A-Z]/;
+
+/**
+ * The listed tools a text names, in any identifier form of their names (`list_pages`, `listPages`,
+ * `List-Pages`), and a one-word name only in quotes or backticks, where prose does not put it. A
+ * listed name needs no verb or "call" before it: what is named is there to be called.
+ */
+export function listedMentionsIn(text: string, contract: Contract): Set<string> {
+  let byKey = listedMemo.get(contract);
+  if (!byKey) listedMemo.set(contract, (byKey = new Map(contract.tools.map((t) => [squash(t.name), t.name]))));
+  const named = new Set<string>();
+  for (const [, open, word, close] of text.slice(0, 20_000).matchAll(WORD)) {
+    const name = byKey.get(squash(word!));
+    if (name !== undefined && (COMPOUND.test(word!) || (open && open === close))) named.add(name);
+  }
+  return named;
+}
+
+const listedMemo = new WeakMap<Contract, Map<string, string>>();

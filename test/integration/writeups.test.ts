@@ -48,6 +48,8 @@ describe('the write-ups fixture: fixes read as fixes', { timeout: 60_000 }, () =
         'instructions-missing',
         'list-limit-unbounded',
         'result-upstream-envelope',
+        // Each id argument names the tool it comes from in after.
+        'id-source-missing',
       ]),
     );
     // Their removal is that fix, not a field gone; and the loosened output schemas are the repair.

@@ -6,10 +6,10 @@ const MAX_PLACES = 10;
 
 /**
  * The write-ups' lessons (docs/writeups-lessons.md): a tool the contract sends the model to but does
- * not list, a server that annotates nothing or gives no instructions, page sizes with no bound,
- * results nulled, rewritten, steering the model or padded with nulls, page hints that lead nowhere,
- * search excerpts that miss the query, and results thinned under a description that still promises
- * them. A check that fires on most recorded releases is reported, never judged (`ignore`).
+ * not list, a server that annotates nothing or gives no instructions, id arguments that name no
+ * source tool, page sizes with no bound, results nulled, rewritten, steering the model or padded
+ * with nulls, page hints that lead nowhere, search excerpts that miss the query, and results thinned
+ * under a description that still promises them. A check that fires on most recorded releases is reported, never judged (`ignore`).
  */
 export const AUDIT_LESSON_CODES = {
   'tool-reference-missing': {
@@ -49,6 +49,17 @@ export const AUDIT_LESSON_CODES = {
     noun: ['list size with no maximum', 'list sizes with no maximum'],
     message: (f: { tool: string; parameters: string[] }) =>
       `${f.parameters.map((p) => `"${inert(p)}"`).join(', ')} of "${inert(f.tool)}" ${f.parameters.length === 1 ? 'has' : 'have'} no maximum: one call can ask for a list as large as the backend allows, and every byte of it lands in the model's context. Declare a maximum (and a default).`,
+  },
+  // Fires on most recorded servers with id arguments (docs/writeups-lessons.md, row 7): reported, not judged.
+  'id-source-missing': {
+    area: 'audit',
+    severity: 'dangerous',
+    action: 'ignore',
+    title: 'Id arguments whose source is not named',
+    doc: "an argument named as an id (`id`, `post_id`, `tagIds`; a string or a number, not an enum) where neither its description, nor the tool's, nor a sentence of the instructions that names it, names a listed tool the id comes from.",
+    noun: ['tool with id arguments whose source is not named', 'tools with id arguments whose source is not named'],
+    message: (f: { tool: string; parameters: string[]; more: number }) =>
+      `${f.parameters.map((p) => `"${inert(p)}"`).join(', ')}${f.more ? ` and ${f.more} more` : ''} of "${inert(f.tool)}" take${f.parameters.length + f.more === 1 ? 's' : ''} an id, and nothing says which tool returns it: the model must take ids from a prior call, and without a name it guesses the tool or makes the id up. Name the tool in the argument's description ("Post id, from list_posts") or in the instructions' id map.`,
   },
   'result-field-nulled': {
     area: 'audit',
