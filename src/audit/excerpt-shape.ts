@@ -9,8 +9,10 @@ import { hitsOf } from './search-excerpts.js';
 // The rule (docs/writeups-lessons.md, row 28; write-up 004, "Bounded excerpts"): an excerpt is there
 // for the model to judge a hit by, and it pays for every byte of it. Line breaks and indentation in it
 // are layout no model needs ("an excerpt full of \n\n and wasted bytes"); a field the server itself
-// calls an excerpt that runs to the whole text is the full description in every hit; cutting at a
-// fixed count of characters breaks a word. Flatten first, then cut at a word, within a few hundred.
+// calls an excerpt that runs to the whole text is the full description in every hit. Flatten first,
+// then cut at a word, within a few hundred characters. A cut inside a word is not checked: from the
+// excerpt alone it cannot be told from a cut at one (hits cut at a word from templated text share
+// their lengths as a fixed-count slice does), and a wrong finding on every search costs more.
 
 /** Layout in what should be one line of prose: a line break, a tab, three spaces or more (one or two are typing). */
 const LAYOUT = /[\r\n\t\f\v\u2028\u2029]| {3,}/;
@@ -25,7 +27,6 @@ const CODE_FIELD = /code|source|line|diff|patch/i;
 /** Highlight markup (`<em>`, `<mark>`), not code. */
 const TAG = /<\/?[a-z][a-z0-9]*(?:\s[^<>]*)?>/gi;
 const CODE_MARKS = /[{}[\]();=<>|]/g;
-const ELLIPSIS = /(?:\u2026|\.\.\.)$/;
 
 const wordsOf = (name: string) =>
   name
@@ -41,20 +42,7 @@ function looksLikeCode(text: string): boolean {
 }
 
 /**
- * The length every cut excerpt ends at, when three or more of at least four words share the longest
- * length and one ends inside a word: a slice at a fixed count. Cut at a word, the lengths differ.
- */
-function fixedCut(texts: string[]): number {
-  const prose = texts.filter((t) => t.trim().split(/\s+/).length >= 4);
-  const lengths = prose.map((t) => [...t.replace(ELLIPSIS, '')].length);
-  const longest = Math.max(0, ...lengths);
-  const atLongest = prose.filter((_, i) => lengths[i] === longest);
-  const inWord = atLongest.some((t) => /[\p{L}\p{N}](?:\u2026|\.\.\.)?$/u.test(t));
-  return longest >= 40 && atLongest.length >= 3 && inWord ? longest : 0;
-}
-
-/**
- * Search hits whose excerpt-like field is not flattened, not bounded, or sliced at a fixed count.
+ * Search hits whose excerpt-like field is not flattened (any one hit), or not bounded.
  * Reported, not judged: a live result, so no recorded release can count it (they hold tools/list
  * only). It stays narrow to stay precise: only a field the server names an excerpt, snippet,
  * highlight or preview; never a code hit (a code or file tool, a hit with a path or line, a field
@@ -71,8 +59,7 @@ export function rawExcerpts(o: Observation, side: Side): Finding[] {
     .filter((t) => !looksLikeCode(t));
   const layout = texts.filter((t) => LAYOUT.test(t.trim())).length;
   const whole = texts.filter((t) => t.replace(/\s+/g, ' ').trim().length > WHOLE).length;
-  const cutAt = fixedCut(texts);
-  if (!layout && !whole && !cutAt) return [];
-  const facts = { field: hits.field, hits: texts.length, layout, whole, limit: WHOLE, cutAt };
+  if (!layout && !whole) return [];
+  const facts = { field: hits.field, hits: texts.length, layout, whole, limit: WHOLE };
   return [finding('search-excerpt-raw', facts, { side, subject: onTool(o.tool), caseId: o.caseId })];
 }

@@ -93,7 +93,7 @@ describe('search hits whose excerpts miss the query', () => {
   });
 });
 
-describe('search hits whose excerpts are raw text: not flattened, not bounded, not cut at a word', () => {
+describe('search hits whose excerpts are raw text: not flattened or not bounded', () => {
   const hits = (...excerpts: string[]) => ({ structuredContent: { hits: excerpts.map((excerpt, i) => ({ id: i, excerpt })) } });
   const check = (result: unknown, tool = 'search_bugs') =>
     pairs(rawExcerpts({ ...observed(result, { query: 'safari' }), tool }, 'candidate'));
@@ -101,11 +101,10 @@ describe('search hits whose excerpts are raw text: not flattened, not bounded, n
   const prose = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ');
   const sliced = (s: string) => `${s.slice(0, 120)}…`;
   const raw = [['search-excerpt-raw', 'dangerous']];
-  it('line breaks or indentation, the whole text past 1,000 characters, or three cuts at one length inside a word', () => {
+  it('line breaks or indentation in any one hit, or the whole text past 1,000 characters', () => {
     expect(check(hits(paragraphs, 'Safari freezes on save.'))).toEqual(raw);
     expect(check(hits('Safari freezes.   The toast never appears.'))).toEqual(raw);
     expect(check(hits(prose(200, 'word')))).toEqual(raw);
-    expect(check(hits(sliced(prose(40, 'alpha')), sliced(prose(40, 'beta')), sliced(prose(40, 'gamma'))))).toEqual(raw);
     const text = { content: [{ type: 'text', text: JSON.stringify({ results: [{ title: 'a', snippet: paragraphs }] }) }] };
     expect(check(text)).toEqual(raw);
   });
@@ -114,9 +113,15 @@ describe('search hits whose excerpts are raw text: not flattened, not bounded, n
       'C t: 1 of 2 hits keep line breaks or runs of spaces in their "excerpt"; 1 of 2 run past 1000 characters, the whole text rather than an excerpt: the model pays for layout and text it does not need to tell one hit from another. Flatten the text first (one space for each run of whitespace), then cut it at a word within a few hundred characters.',
     );
   });
-  it('flat excerpts cut at a word, code hits, an excerpt field named for code, and errors: nothing', () => {
+  it('names the field when only the size is wrong', () => {
+    expect(rawExcerpts(observed(hits(prose(200, 'word'))), 'candidate')[0]!.message).toContain(
+      '1 of 1 hits\' "excerpt" run past 1000 characters',
+    );
+  });
+  it('flat excerpts, cut anywhere (a cut inside a word is not told from one at a word), code hits, and errors: nothing', () => {
     const atWord = (s: string) => `${s.slice(0, s.lastIndexOf(' ', 120))}…`;
-    expect(check(hits(atWord(prose(40, 'alpha')), atWord(prose(40, 'beta')), atWord(prose(40, 'gamma')), 'Safari  freezes.'))).toEqual([]);
+    expect(check(hits(atWord(prose(40, 'alpha')), atWord(prose(40, 'beta')), 'Safari  freezes.'))).toEqual([]);
+    expect(check(hits(sliced(prose(40, 'alpha')), sliced(prose(40, 'beta')), sliced(prose(40, 'gamma'))))).toEqual([]);
     expect(check(hits(paragraphs), 'search_code')).toEqual([]);
     expect(check(hits(paragraphs), 'searchFiles')).toEqual([]);
     expect(check({ structuredContent: { hits: [{ path: 'a.md', line: 3, excerpt: paragraphs }] } })).toEqual([]);

@@ -98,25 +98,23 @@ export const AUDIT_LESSON_CODES = {
     message: (f: { query: string; missing: number; hits: number; field: string }) =>
       `${f.missing} of ${f.hits} hits show none of the words of ${JSON.stringify(inert(f.query).slice(0, 80))} in their "${inert(f.field)}": the model gets hits that do not show why they matched. Centre each excerpt on the match.`,
   },
-  // Hits whose excerpt keeps its layout, runs whole, or is sliced at a fixed count; reported, not judged:
+  // Hits whose excerpt keeps its layout or runs whole; reported, not judged:
   // a live result no recorded release can count, so the check is kept narrow (audit/excerpt-shape.ts).
   'search-excerpt-raw': {
     area: 'audit',
     severity: 'dangerous',
     action: 'ignore',
-    title: 'Search excerpts not flattened, bounded and cut at a word',
-    doc: "a hit's excerpt, snippet, highlight or preview holds line breaks, tabs or runs of three spaces, runs past 1,000 characters, or is cut at one fixed length in three hits or more; code hits (a code or file tool, a hit with a path or line, text dense with code punctuation) are left alone.",
+    title: 'Search excerpts not flattened or not bounded',
+    doc: "a hit's excerpt, snippet, highlight or preview holds line breaks, tabs or runs of three spaces, or runs past 1,000 characters; code hits (a code or file tool, a hit with a path or line, text dense with code punctuation) are left alone.",
     noun: ['search whose excerpts are raw text', 'searches whose excerpts are raw text'],
-    message: (f: { field: string; hits: number; layout: number; whole: number; limit: number; cutAt: number }) =>
-      `${[
-        f.layout && `${f.layout} of ${f.hits} hits keep line breaks or runs of spaces in their "${inert(f.field)}"`,
-        f.whole && `${f.whole} of ${f.hits} run past ${f.limit} characters, the whole text rather than an excerpt`,
-        f.cutAt && `the cut ones all end at character ${f.cutAt}, a fixed count rather than a word`,
-      ]
-        .filter(Boolean)
-        .join(
-          '; ',
-        )}: the model pays for layout and text it does not need to tell one hit from another. Flatten the text first (one space for each run of whitespace), then cut it at a word within a few hundred characters.`,
+    message: (f: { field: string; hits: number; layout: number; whole: number; limit: number }) => {
+      const field = `"${inert(f.field)}"`;
+      const layout = f.layout ? `${f.layout} of ${f.hits} hits keep line breaks or runs of spaces in their ${field}` : '';
+      const whole = f.whole
+        ? `${f.whole} of ${f.hits} ${f.layout ? '' : `hits' ${field} `}run past ${f.limit} characters, the whole text rather than an excerpt`
+        : '';
+      return `${[layout, whole].filter(Boolean).join('; ')}: the model pays for layout and text it does not need to tell one hit from another. Flatten the text first (one space for each run of whitespace), then cut it at a word within a few hundred characters.`;
+    },
   },
   // The double envelope is the upstream answer passed through; reported, not judged (a heuristic on one shape).
   'result-upstream-envelope': {
