@@ -4,15 +4,16 @@ import type { Observation } from '../cases/types.js';
 import { finding } from '../findings/finding.js';
 import { onTool } from '../findings/subject.js';
 import type { Finding, Side } from '../findings/types.js';
-import { hitsOf } from './search-excerpts.js';
+import { hitsOf, QUERY } from './search-excerpts.js';
 
-// The rule (docs/writeups-lessons.md, row 28; write-up 004, "Bounded excerpts"): an excerpt is there
-// for the model to judge a hit by, and it pays for every byte of it. Line breaks and indentation in it
-// are layout no model needs ("an excerpt full of \n\n and wasted bytes"); a field the server itself
-// calls an excerpt that runs to the whole text is the full description in every hit. Flatten first,
-// then cut at a word, within a few hundred characters. A cut inside a word is not checked: from the
-// excerpt alone it cannot be told from a cut at one (hits cut at a word from templated text share
-// their lengths as a fixed-count slice does), and a wrong finding on every search costs more.
+// The rule (docs/writeups-lessons.md, row 28; write-up 004, "Bounded excerpts"): a search hit is
+// there for the model to judge the hit by, and it pays for every byte. The whole multi-paragraph
+// description inside each hit ("the intelligence service returned full descriptions inside each
+// hit") belongs to the detail tool; line breaks and indentation in an excerpt are layout no model
+// needs ("an excerpt full of \n\n and wasted bytes"). Flatten first, then cut at a word, within a few
+// hundred characters. A cut inside a word is not checked: from the excerpt alone it cannot be told
+// from a cut at one (hits cut at a word from templated text share their lengths as a fixed-count
+// slice does), and a wrong finding on every search costs more than the miss.
 
 /** Layout in what should be one line of prose: a line break, a tab, three spaces or more (one or two are typing). */
 const LAYOUT = /[\r\n\t\f\v\u2028\u2029]| {3,}/;
@@ -27,6 +28,7 @@ const CODE_FIELD = /code|source|line|diff|patch/i;
 /** Highlight markup (`<em>`, `<mark>`), not code. */
 const TAG = /<\/?[a-z][a-z0-9]*(?:\s[^<>]*)?>/gi;
 const CODE_MARKS = /[{}[\]();=<>|]/g;
+const MAX_DEPTH = 3;
 
 const wordsOf = (name: string) =>
   name
@@ -41,25 +43,50 @@ function looksLikeCode(text: string): boolean {
   return plain.length > 0 && (plain.match(CODE_MARKS)?.length ?? 0) * 25 >= plain.length;
 }
 
+/** The first list of objects in the data, at most three levels down: a search's hits. */
+function itemsOf(data: unknown, depth = 0): Record<string, unknown>[] | null {
+  if (Array.isArray(data)) return data.some(isObject) ? data.filter(isObject) : null;
+  if (!isObject(data) || depth >= MAX_DEPTH) return null;
+  for (const value of Object.values(data)) {
+    const items = itemsOf(value, depth + 1);
+    if (items) return items;
+  }
+  return null;
+}
+
+const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
+
 /**
- * Search hits whose excerpt-like field is not flattened (any one hit), or not bounded.
- * Reported, not judged: a live result, so no recorded release can count it (they hold tools/list
- * only). It stays narrow to stay precise: only a field the server names an excerpt, snippet,
- * highlight or preview; never a code hit (a code or file tool, a hit with a path or line, a field
- * named for code, text dense with code punctuation), where line breaks and indentation mean something.
+ * Search hits that are not bounded, flattened excerpts: a field the server calls an excerpt
+ * (excerpt, snippet, highlight, preview) with line breaks or runs of spaces in any one hit, or past
+ * 1,000 characters; in a search (a query argument) whose hits carry none, a prose field past 1,000
+ * characters over several lines, the whole document. Reported, not judged: a live result, so no
+ * recorded release can count it (they hold tools/list only). It stays narrow to stay precise: never a
+ * code hit (a code or file tool, a hit with a path or line, a field named for code, text dense with
+ * code punctuation), where line breaks and indentation mean something, nor a long token (an id, base64).
  */
 export function rawExcerpts(o: Observation, side: Side): Finding[] {
   if (o.kind === 'resource' || !isObject(o.result) || o.result.isError === true) return [];
   if (wordsOf(o.tool).some((w) => CODE_TOOL.has(w))) return [];
-  const hits = hitsOf(resultData(o.result));
-  if (!hits || CODE_FIELD.test(hits.field)) return [];
-  const texts = hits.items
-    .filter((hit) => !Object.keys(hit).some((k) => LOCATION.test(k)))
-    .map((hit) => hit[hits.field] as string)
-    .filter((t) => !looksLikeCode(t));
-  const layout = texts.filter((t) => LAYOUT.test(t.trim())).length;
-  const whole = texts.filter((t) => t.replace(/\s+/g, ' ').trim().length > WHOLE).length;
+  const data = resultData(o.result);
+  const excerpts = hitsOf(data);
+  const search = Object.entries(o.args).some(([key, value]) => QUERY.test(key) && typeof value === 'string');
+  const field = excerpts && !CODE_FIELD.test(excerpts.field) ? excerpts.field : undefined;
+  const items = (excerpts ? excerpts.items : search ? itemsOf(data) : null)?.filter(
+    (hit) => !Object.keys(hit).some((k) => LOCATION.test(k)),
+  );
+  if (!items?.length) return [];
+  const prose = (text: string) => !looksLikeCode(text) && flat(text).split(' ').length * 12 >= flat(text).length;
+  const layout = field ? items.filter((hit) => LAYOUT.test((hit[field] as string).trim()) && prose(hit[field] as string)).length : 0;
+  // The document in the hit: the excerpt field past the bound, or (no excerpt field) a field of several lines past it.
+  const isWhole = (key: string, text: string) =>
+    flat(text).length > WHOLE && prose(text) && (key === field || (!excerpts && search && /[\r\n]/.test(text.trim())));
+  const wholeBy = new Map<string, number>();
+  for (const hit of items)
+    for (const [key, value] of Object.entries(hit))
+      if (typeof value === 'string' && isWhole(key, value)) wholeBy.set(key, (wholeBy.get(key) ?? 0) + 1);
+  const [wholeField, whole] = [...wholeBy].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
   if (!layout && !whole) return [];
-  const facts = { field: hits.field, hits: texts.length, layout, whole, limit: WHOLE };
+  const facts = { hits: items.length, field: field ?? '', layout, wholeField, whole, limit: WHOLE };
   return [finding('search-excerpt-raw', facts, { side, subject: onTool(o.tool), caseId: o.caseId })];
 }

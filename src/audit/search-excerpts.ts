@@ -6,7 +6,7 @@ import { onTool } from '../findings/subject.js';
 import type { Finding, Side } from '../findings/types.js';
 
 /** The argument that carries what a search looks for. */
-const QUERY = /^(?:q|query|search|search_?query|keywords?|terms?)$/i;
+export const QUERY = /^(?:q|query|search|search_?query|keywords?|terms?)$/i;
 /** A hit's field that shows the match: an excerpt, a snippet, a highlight, a preview. */
 const EXCERPT = /excerpt|snippet|highlight|preview/i;
 /** Words of a query that say nothing about a match. */

@@ -93,7 +93,7 @@ describe('search hits whose excerpts miss the query', () => {
   });
 });
 
-describe('search hits whose excerpts are raw text: not flattened or not bounded', () => {
+describe('search hits without a bounded, flattened excerpt', () => {
   const hits = (...excerpts: string[]) => ({ structuredContent: { hits: excerpts.map((excerpt, i) => ({ id: i, excerpt })) } });
   const check = (result: unknown, tool = 'search_bugs') =>
     pairs(rawExcerpts({ ...observed(result, { query: 'safari' }), tool }, 'candidate'));
@@ -101,21 +101,23 @@ describe('search hits whose excerpts are raw text: not flattened or not bounded'
   const prose = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ');
   const sliced = (s: string) => `${s.slice(0, 120)}…`;
   const raw = [['search-excerpt-raw', 'dangerous']];
-  it('line breaks or indentation in any one hit, or the whole text past 1,000 characters', () => {
+  it("line breaks or indentation in any one excerpt, the whole text past 1,000 characters, or a search's hits with the whole document", () => {
     expect(check(hits(paragraphs, 'Safari freezes on save.'))).toEqual(raw);
     expect(check(hits('Safari freezes.   The toast never appears.'))).toEqual(raw);
     expect(check(hits(prose(200, 'word')))).toEqual(raw);
+    const documents = { structuredContent: { bugs: [{ id: 1, description: `${paragraphs}\n\n${prose(200, 'word')}` }] } };
+    expect(check(documents)).toEqual(raw);
     const text = { content: [{ type: 'text', text: JSON.stringify({ results: [{ title: 'a', snippet: paragraphs }] }) }] };
     expect(check(text)).toEqual(raw);
   });
   it("says what it found, in the server's field name", () => {
     expect(rawExcerpts(observed(hits(paragraphs, prose(200, 'word'))), 'candidate')[0]!.message).toBe(
-      'C t: 1 of 2 hits keep line breaks or runs of spaces in their "excerpt"; 1 of 2 run past 1000 characters, the whole text rather than an excerpt: the model pays for layout and text it does not need to tell one hit from another. Flatten the text first (one space for each run of whitespace), then cut it at a word within a few hundred characters.',
+      'C t: 1 of 2 hits keep line breaks or runs of spaces in their "excerpt"; 1 of 2 hits carry their whole "excerpt" (past 1000 characters) rather than an excerpt: the model pays for layout and text it does not need to tell one hit from another. Flatten the text first (one space for each run of whitespace), then cut it at a word within a few hundred characters.',
     );
   });
-  it('names the field when only the size is wrong', () => {
+  it('names the long field alone when the layout is right', () => {
     expect(rawExcerpts(observed(hits(prose(200, 'word'))), 'candidate')[0]!.message).toContain(
-      '1 of 1 hits\' "excerpt" run past 1000 characters',
+      '1 of 1 hits carry their whole "excerpt" (past 1000 characters)',
     );
   });
   it('flat excerpts, cut anywhere (a cut inside a word is not told from one at a word), code hits, and errors: nothing', () => {
@@ -130,6 +132,11 @@ describe('search hits whose excerpts are raw text: not flattened or not bounded'
     expect(check(hits('| id | title |\n| --- | --- |\n| 1 | Safari |'))).toEqual([]);
     expect(check({ ...hits(paragraphs), isError: true })).toEqual([]);
     expect(check({ structuredContent: { hits: [{ description: paragraphs }] } })).toEqual([]);
+    // A long field on one line, or outside a search, is not a document in a hit.
+    expect(check({ structuredContent: { hits: [{ description: prose(200, 'word') }] } })).toEqual([]);
+    const listed = { structuredContent: { bugs: [{ id: 1, description: `${paragraphs}\n\n${prose(200, 'word')}` }] } };
+    expect(pairs(rawExcerpts(observed(listed, { project: 'api' }), 'candidate'))).toEqual([]);
+    expect(check({ structuredContent: { hits: [{ body: `${'x'.repeat(76)}\n`.repeat(20) }] } })).toEqual([]);
   });
 });
 
