@@ -80,7 +80,7 @@ export function rawExcerpts(o: Observation, side: Side): Finding[] {
   const layout = field ? items.filter((hit) => LAYOUT.test((hit[field] as string).trim()) && prose(hit[field] as string)).length : 0;
   // The document in the hit: the excerpt field past the bound, or (no excerpt field) a field of several lines past it.
   const isWhole = (key: string, text: string) =>
-    flat(text).length > WHOLE && prose(text) && (key === field || (!excerpts && search && /[\r\n]/.test(text.trim())));
+    flat(text).length > WHOLE && prose(text) && (key === field || (!excerpts && /[\r\n]/.test(text.trim())));
   const wholeBy = new Map<string, number>();
   for (const hit of items)
     for (const [key, value] of Object.entries(hit))
