@@ -16,6 +16,7 @@ import { serverWithoutInstructions, unannotatedServer, unlistedToolMentions } fr
 import { auditFeatures, instructionsTokens } from './feature-checks.js';
 import { thinnedUnderPromise } from './thinned.js';
 import { excerptsMissingQuery } from './search-excerpts.js';
+import { rawExcerpts } from './excerpt-shape.js';
 import { upstreamEnvelope } from './upstream-envelope.js';
 import { steeringResults } from './result-steering.js';
 import { unsourcedIds } from './id-sources.js';
@@ -95,6 +96,7 @@ function auditSide(
     ...auditResult(o, byName.get(o.tool), s.side, settings.resultBudgetBytes, schemaNodesPerTool),
     ...clientResultFindings(o, byName.get(o.tool), s.side, clients, schemaNodesPerTool),
     ...excerptsMissingQuery(o, s.side),
+    ...rawExcerpts(o, s.side),
     ...upstreamEnvelope(o, s.side),
   ]);
   const cost: DefinitionCost = { ...contract.cost, instructionsTokens: instructionsTokens(s.contract) };

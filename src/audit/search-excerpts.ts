@@ -6,7 +6,7 @@ import { onTool } from '../findings/subject.js';
 import type { Finding, Side } from '../findings/types.js';
 
 /** The argument that carries what a search looks for. */
-const QUERY = /^(?:q|query|search|search_?query|keywords?|terms?)$/i;
+export const QUERY = /^(?:q|query|search|search_?query|keywords?|terms?)$/i;
 /** A hit's field that shows the match: an excerpt, a snippet, a highlight, a preview. */
 const EXCERPT = /excerpt|snippet|highlight|preview/i;
 /** Words of a query that say nothing about a match. */
@@ -20,12 +20,12 @@ function queryWords(query: string): string[] {
 }
 
 /** The first list of hits in the data (at most three levels down) whose items carry an excerpt-like string field. */
-function hitsOf(data: unknown, depth = 0): { field: string; excerpts: string[] } | null {
+export function hitsOf(data: unknown, depth = 0): { field: string; items: Record<string, unknown>[] } | null {
   if (depth > MAX_DEPTH) return null;
   if (Array.isArray(data)) {
     const items = data.filter(isObject);
     const field = items.length ? Object.keys(items[0]!).find((k) => EXCERPT.test(k) && typeof items[0]![k] === 'string') : undefined;
-    if (field) return { field, excerpts: items.map((i) => i[field]).filter((e): e is string => typeof e === 'string') };
+    if (field) return { field, items: items.filter((i) => typeof i[field] === 'string') };
     return null;
   }
   if (!isObject(data)) return null;
@@ -47,12 +47,12 @@ export function excerptsMissingQuery(o: Observation, side: Side): Finding[] {
   const words = query ? queryWords(query) : [];
   if (!query || !words.length) return [];
   const hits = hitsOf(resultData(o.result));
-  if (!hits?.excerpts.length) return [];
-  const missing = hits.excerpts.filter((e) => {
-    const text = e.toLowerCase();
+  if (!hits?.items.length) return [];
+  const missing = hits.items.filter((hit) => {
+    const text = (hit[hits.field] as string).toLowerCase();
     return !words.some((w) => text.includes(w));
   }).length;
-  if (missing * 2 < hits.excerpts.length || missing === 0) return [];
-  const facts = { query, missing, hits: hits.excerpts.length, field: hits.field };
+  if (missing * 2 < hits.items.length || missing === 0) return [];
+  const facts = { query, missing, hits: hits.items.length, field: hits.field };
   return [finding('search-excerpt-misses-query', facts, { side, subject: onTool(o.tool), caseId: o.caseId })];
 }

@@ -3,6 +3,7 @@ import { audit } from '../../src/audit/index.js';
 import { unboundedListSize } from '../../src/audit/list-bounds.js';
 import { auditResult } from '../../src/audit/result-checks.js';
 import { steeringResults } from '../../src/audit/result-steering.js';
+import { rawExcerpts } from '../../src/audit/excerpt-shape.js';
 import { excerptsMissingQuery } from '../../src/audit/search-excerpts.js';
 import { upstreamEnvelope } from '../../src/audit/upstream-envelope.js';
 import { markRegressions } from '../../src/cases/regression.js';
@@ -89,6 +90,53 @@ describe('search hits whose excerpts miss the query', () => {
     expect(check({ structuredContent: { hits: [{ description: 'nothing here' }] } })).toEqual([]);
     expect(check({ ...hits('nothing'), isError: true })).toEqual([]);
     expect(check(hits('nothing'), { query: 'a to' })).toEqual([]);
+  });
+});
+
+describe('search hits without a bounded, flattened excerpt', () => {
+  const hits = (...excerpts: string[]) => ({ structuredContent: { hits: excerpts.map((excerpt, i) => ({ id: i, excerpt })) } });
+  const check = (result: unknown, tool = 'search_bugs') =>
+    pairs(rawExcerpts({ ...observed(result, { query: 'safari' }), tool }, 'candidate'));
+  const paragraphs = 'Summary:\n  On the billing page, Safari freezes.\n\nSteps to reproduce:\n  1. Open billing.\n  2. Press Save twice.';
+  const prose = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ');
+  const sliced = (s: string) => `${s.slice(0, 120)}…`;
+  const raw = [['search-excerpt-raw', 'dangerous']];
+  it("line breaks or indentation in any one excerpt, the whole text past 1,000 characters, or a search's hits with the whole document", () => {
+    expect(check(hits(paragraphs, 'Safari freezes on save.'))).toEqual(raw);
+    expect(check(hits('Safari freezes.   The toast never appears.'))).toEqual(raw);
+    expect(check(hits(prose(200, 'word')))).toEqual(raw);
+    const documents = { structuredContent: { bugs: [{ id: 1, description: `${paragraphs}\n\n${prose(200, 'word')}` }] } };
+    expect(check(documents)).toEqual(raw);
+    const text = { content: [{ type: 'text', text: JSON.stringify({ results: [{ title: 'a', snippet: paragraphs }] }) }] };
+    expect(check(text)).toEqual(raw);
+  });
+  it("says what it found, in the server's field name", () => {
+    expect(rawExcerpts(observed(hits(paragraphs, prose(200, 'word'))), 'candidate')[0]!.message).toBe(
+      'C t: 1 of 2 hits keep line breaks or runs of spaces in their "excerpt"; 1 of 2 hits carry their whole "excerpt" (past 1000 characters) rather than an excerpt: the model pays for layout and text it does not need to tell one hit from another. Flatten the text first (one space for each run of whitespace), then cut it at a word within a few hundred characters.',
+    );
+  });
+  it('names the long field alone when the layout is right', () => {
+    expect(rawExcerpts(observed(hits(prose(200, 'word'))), 'candidate')[0]!.message).toContain(
+      '1 of 1 hits carry their whole "excerpt" (past 1000 characters)',
+    );
+  });
+  it('flat excerpts, cut anywhere (a cut inside a word is not told from one at a word), code hits, and errors: nothing', () => {
+    const atWord = (s: string) => `${s.slice(0, s.lastIndexOf(' ', 120))}…`;
+    expect(check(hits(atWord(prose(40, 'alpha')), atWord(prose(40, 'beta')), 'Safari  freezes.'))).toEqual([]);
+    expect(check(hits(sliced(prose(40, 'alpha')), sliced(prose(40, 'beta')), sliced(prose(40, 'gamma'))))).toEqual([]);
+    expect(check(hits(paragraphs), 'search_code')).toEqual([]);
+    expect(check(hits(paragraphs), 'searchFiles')).toEqual([]);
+    expect(check({ structuredContent: { hits: [{ path: 'a.md', line: 3, excerpt: paragraphs }] } })).toEqual([]);
+    expect(check({ structuredContent: { hits: [{ code_snippet: paragraphs }] } })).toEqual([]);
+    expect(check(hits('function save() {\n  if (busy) return;\n  busy = true;\n}'))).toEqual([]);
+    expect(check(hits('| id | title |\n| --- | --- |\n| 1 | Safari |'))).toEqual([]);
+    expect(check({ ...hits(paragraphs), isError: true })).toEqual([]);
+    expect(check({ structuredContent: { hits: [{ description: paragraphs }] } })).toEqual([]);
+    // A long field on one line, or outside a search, is not a document in a hit.
+    expect(check({ structuredContent: { hits: [{ description: prose(200, 'word') }] } })).toEqual([]);
+    const listed = { structuredContent: { bugs: [{ id: 1, description: `${paragraphs}\n\n${prose(200, 'word')}` }] } };
+    expect(pairs(rawExcerpts(observed(listed, { project: 'api' }), 'candidate'))).toEqual([]);
+    expect(check({ structuredContent: { hits: [{ body: `${'x'.repeat(76)}\n`.repeat(20) }] } })).toEqual([]);
   });
 });
 

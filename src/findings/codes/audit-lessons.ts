@@ -8,8 +8,9 @@ const MAX_PLACES = 10;
  * The write-ups' lessons (docs/writeups-lessons.md): a tool the contract sends the model to but does
  * not list, a server that annotates nothing or gives no instructions, id arguments that name no
  * source tool, page sizes with no bound, results nulled, rewritten, steering the model or padded
- * with nulls, page hints that lead nowhere, search excerpts that miss the query, and results thinned
- * under a description that still promises them. A check that fires on most recorded releases is reported, never judged (`ignore`).
+ * with nulls, page hints that lead nowhere, search excerpts that miss the query or are raw text, and
+ * results thinned under a description that still promises them. A check that fires on most recorded
+ * releases is reported, never judged (`ignore`).
  */
 export const AUDIT_LESSON_CODES = {
   'tool-reference-missing': {
@@ -108,6 +109,23 @@ export const AUDIT_LESSON_CODES = {
     noun: ['search whose excerpts miss the query', 'searches whose excerpts miss the query'],
     message: (f: { query: string; missing: number; hits: number; field: string }) =>
       `${f.missing} of ${f.hits} hits show none of the words of ${JSON.stringify(inert(f.query).slice(0, 80))} in their "${inert(f.field)}": the model gets hits that do not show why they matched. Centre each excerpt on the match.`,
+  },
+  // Hits that carry the whole text, or an excerpt that keeps its layout; reported, not judged:
+  // a live result no recorded release can count, so the check is kept narrow (audit/excerpt-shape.ts).
+  'search-excerpt-raw': {
+    area: 'audit',
+    severity: 'dangerous',
+    action: 'ignore',
+    title: 'Search hits without a bounded, flattened excerpt',
+    doc: "a hit's excerpt, snippet, highlight or preview holds line breaks, tabs or runs of three spaces, or runs past 1,000 characters; or, in a search whose hits have no such field, a prose field over several lines runs past 1,000 characters (the whole document in each hit). Code hits (a code or file tool, a hit with a path or line, text dense with code punctuation) are left alone.",
+    noun: ['search without bounded, flattened excerpts', 'searches without bounded, flattened excerpts'],
+    message: (f: { hits: number; field: string; layout: number; wholeField: string; whole: number; limit: number }) => {
+      const layout = f.layout ? `${f.layout} of ${f.hits} hits keep line breaks or runs of spaces in their "${inert(f.field)}"` : '';
+      const whole = f.whole
+        ? `${f.whole} of ${f.hits} hits carry their whole "${inert(f.wholeField)}" (past ${f.limit} characters) rather than an excerpt`
+        : '';
+      return `${[layout, whole].filter(Boolean).join('; ')}: the model pays for layout and text it does not need to tell one hit from another. Flatten the text first (one space for each run of whitespace), then cut it at a word within a few hundred characters.`;
+    },
   },
   // The double envelope is the upstream answer passed through; reported, not judged (a heuristic on one shape).
   'result-upstream-envelope': {
