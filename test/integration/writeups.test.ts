@@ -50,6 +50,8 @@ describe('the write-ups fixture: fixes read as fixes', { timeout: 60_000 }, () =
         'result-upstream-envelope',
         // Each id argument names the tool it comes from in after.
         'id-source-missing',
+        // search_bugs' hits carry a bounded excerpt, no longer the whole description.
+        'search-excerpt-raw',
       ]),
     );
     // Their removal is that fix, not a field gone; and the loosened output schemas are the repair.
