@@ -1,6 +1,7 @@
 import { inert } from '../base/inert.js';
 import { CODES, type JudgedCode, type Severity } from '../findings/codes.js';
 import { fallbackLine } from './side.js';
+import type { Source } from '../findings/types.js';
 import type { Report } from './types.js';
 
 type Level = 'error' | 'warning' | 'note' | 'none';
@@ -19,9 +20,10 @@ interface Result {
 /**
  * SARIF 2.1.0, for GitHub code scanning. Results are the changes that matter (breaking and
  * dangerous), the candidate's failed cases (a pre-existing one as a note), the candidate's audit regressions, and the
- * baseline findings the candidate fixed (kind "pass"). Each is placed
- * at the file it belongs to: the dataset for a case, the gate config for the rest (a contract has
- * no source line of its own), with the tool as a logical location.
+ * baseline findings the candidate fixed (kind "pass"). Each is placed where the report says it
+ * comes from (`source`: a case's line in its dataset, a change's in a snapshot), else at the file it
+ * belongs to, line 1: the dataset for a case, the gate config for the rest (a live contract has no
+ * source line of its own), with the tool as a logical location.
  */
 export function renderSarif(report: Report): string {
   const results = sarifResults(report);
@@ -48,14 +50,14 @@ export function renderSarif(report: Report): string {
   return `${JSON.stringify(sarif, null, 2)}\n`;
 }
 
-/** Where a result points: a file (line 1), and the tool as a logical location. */
-type Where = (uri: string, tool: string | null) => object;
+/** Where a result points: a file and a line (line 1 when the report has none), and the tool as a logical location. */
+type Where = (uri: string, tool: string | null, source?: Source) => object;
 
 /** The results, in order: changes, failed cases, audit regressions, a baseline fallback, fixed findings. */
 function sarifResults(report: Report): Result[] {
   const config = report.config?.file ?? 'gate.config.yaml';
-  const where: Where = (uri, tool) => ({
-    physicalLocation: { artifactLocation: { uri }, region: { startLine: 1 } },
+  const where: Where = (uri, tool, source) => ({
+    physicalLocation: { artifactLocation: { uri: source?.file ?? uri }, region: { startLine: source?.line ?? 1 } },
     ...(tool && { logicalLocations: [{ name: tool, kind: 'function', fullyQualifiedName: `${report.candidate.profile}/${tool}` }] }),
   });
   const changes: Result[] = report.diff.changes
@@ -64,10 +66,10 @@ function sarifResults(report: Report): Result[] {
       ruleId: x.code,
       level: LEVEL[x.severity],
       message: { text: inert(x.message) },
-      locations: [where(config, x.tool)],
+      locations: [where(config, x.tool, x.source)],
       partialFingerprints: { 'mcpGateChange/v1': x.fingerprint },
     }));
-  return [...changes, ...caseResults(report, where), ...auditResults(report, (tool) => where(config, tool))];
+  return [...changes, ...caseResults(report, where), ...auditResults(report, (tool, source) => where(config, tool, source))];
 }
 
 /** The candidate's failed cases, at their dataset; one that failed the same way on the baseline is a note. */
@@ -84,21 +86,21 @@ function caseResults(report: Report, where: Where): Result[] {
             `Case ${r.id} (${r.role}) fails on the candidate${preexisting ? ' and on the baseline, the same way' : ''}: ${r.failures.map((f) => f.message).join('; ')}`,
           ),
         },
-        locations: [where(r.dataset, r.failures[0]?.tool ?? null)],
+        locations: [where(r.dataset, r.failures[0]?.tool ?? null, r.source)],
         partialFingerprints: { 'mcpGateCase/v1': `${r.dataset}#${r.id}` },
       };
     });
 }
 
 /** At the config: the candidate's audit regressions, a baseline that was stood in for, and the findings the candidate fixed. */
-function auditResults(report: Report, atTool: (tool: string | null) => object): Result[] {
+function auditResults(report: Report, atTool: (tool: string | null, source?: Source) => object): Result[] {
   const results: Result[] = report.audit.findings
     .filter((f) => f.side === 'candidate' && f.regression)
     .map((f) => ({
       ruleId: f.code,
       level: LEVEL[f.severity],
       message: { text: inert(f.message) },
-      locations: [atTool(f.tool)],
+      locations: [atTool(f.tool, f.source)],
       partialFingerprints: { 'mcpGateAudit/v1': `${f.code}|${f.tool ?? ''}|${f.caseId ?? ''}` },
     }));
   // A baseline that could not start and was stood in for: said even when a rule ignores baseline-fallback.

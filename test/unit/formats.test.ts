@@ -95,6 +95,25 @@ describe('--format sarif', () => {
     expect(run.tool.driver.rules.map((r) => r.id)).toEqual(['tool-added-destructive', 'required-argument-removed', 'case-broken']);
   });
 
+  it('places each result at the line the report recorded for it, and at line 1 of the config where it has none', () => {
+    const placed = structuredClone(rollback);
+    placed.diff.changes[2]!.source = { file: 'snapshots/support-ops.contract.json', line: 41 };
+    const sarif = JSON.parse(renderSarif(placed)) as {
+      runs: { results: { locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }[] }[] }[];
+    };
+    const where = sarif.runs[0]!.results.map((r) => {
+      const { artifactLocation, region } = r.locations[0]!.physicalLocation;
+      return `${artifactLocation.uri}:${region.startLine}`;
+    });
+    expect(where).toEqual([
+      'gate.config.yaml:1',
+      'snapshots/support-ops.contract.json:41',
+      'datasets/support-ops.cases.yaml:6',
+      'datasets/support-ops.cases.yaml:20',
+      'datasets/support-ops.cases.yaml:36',
+    ]);
+  });
+
   it('stays valid with hostile text', () => {
     expect(validate(JSON.parse(renderSarif(hostile())))).toBe(true);
   });
