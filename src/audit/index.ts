@@ -13,6 +13,7 @@ import { pointerMatcher } from '../base/json-pointer.js';
 import type { Observation } from '../cases/types.js';
 import { resultDrift } from './result-drift.js';
 import { serverWithoutInstructions, unannotatedServer, unlistedToolMentions } from './references.js';
+import { confusableDescriptions } from './confusable-descriptions.js';
 import { auditFeatures, instructionsTokens } from './feature-checks.js';
 import { thinnedUnderPromise } from './thinned.js';
 import { excerptsMissingQuery } from './search-excerpts.js';
@@ -105,6 +106,7 @@ function auditSide(
     ...unannotatedServer(s.contract, s.side),
     ...serverWithoutInstructions(s.contract, s.side),
     ...unsourcedIds(s.contract, s.side),
+    ...confusableDescriptions(s.contract, s.side),
   ];
   const refused = clientFindings(s.contract, s.side, clients);
   return { findings: [...contract.findings, ...lessons, ...refused, ...auditFeatures(s.contract, s.side), ...results], cost };

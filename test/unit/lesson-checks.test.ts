@@ -48,6 +48,52 @@ describe('a server with several tools and no instructions', () => {
   });
 });
 
+describe('tools about the same thing whose descriptions do not tell them apart', () => {
+  const found = (...tools: [string, string][]) =>
+    audit(
+      {
+        side: 'baseline',
+        contract: contractOf(...tools.map(([name, description]) => tool(name, obj({}), { description }))),
+        observations: [],
+      },
+      { side: 'candidate', contract: null, observations: [] },
+      DEFAULTS.audit,
+    ).findings.filter((f) => f.code === 'confusable-descriptions');
+  const alike: [string, string][] = [
+    ['list_orders', 'Returns orders of a shop with every field, newest first.'],
+    ['search_orders', 'Returns orders of a shop with every field that match the words.'],
+    ['get_order', 'Returns one order of a shop with every field.'],
+  ];
+  it('close descriptions, neither naming the other: one finding for the group', () => {
+    const findings = found(...alike, ['create_order', 'Opens an order in a shop with every field.']);
+    expect(pairs(findings)).toEqual([['confusable-descriptions', 'dangerous']]);
+    expect(findings[0]!.message).toBe(
+      '"get_order", "list_orders", "search_orders" are about the same thing and their descriptions say much the same (field, return, shop), and none names another: the model has nothing to choose by. Say in each when to use the other.',
+    );
+    // A verb's word inside the name is a noun: `list_posts` is about posts.
+    const posts = found(
+      ['list_posts', 'Returns posts of a forum with every field, newest first.'],
+      ['search_posts', 'Returns posts of a forum with every field, newest first, that match the words.'],
+    );
+    expect(posts.map((f) => f.tool)).toEqual(['list_posts']);
+  });
+  it('descriptions that say when to use the other, or tools about different things: nothing', () => {
+    const list: [string, string] = ['list_orders', 'Returns orders of a shop with every field, newest first.'];
+    const search: [string, string] = ['search_orders', 'Returns orders of a shop with every field, newest first, that match the words.'];
+    expect(pairs(found(list, search))).toEqual([['confusable-descriptions', 'dangerous']]);
+    expect(found([list[0], `${list[1]} Use search_orders to find orders by words.`], search)).toEqual([]);
+    const get: [string, string] = ['get_order', 'Returns orders of a shop with every field, newest first, by id.'];
+    expect(pairs(found(list, get))).toEqual([['confusable-descriptions', 'dangerous']]);
+    expect(found(list, [get[0], `${get[1]} Use the list tool when you have no id.`])).toEqual([]);
+    expect(found(list, ['list_shops', 'Returns shops of a company with every field, newest first.'])).toEqual([]);
+  });
+  it('words in most of ten descriptions or more (a product name, "Error Responses") do not make two close', () => {
+    const suffix = '\nAcme API. Error Responses: 400 Bad request.';
+    const others = Array.from({ length: 8 }, (_, i): [string, string] => [`get_thing_${i}`, `Retrieve thing number ${i}.${suffix}`]);
+    expect(found(...others, ['get_user', `Retrieve a user.${suffix}`], ['get_users', `List all users.${suffix}`])).toEqual([]);
+  });
+});
+
 describe('a list size with no maximum', () => {
   const check = (limit: Record<string, unknown>, extra: Record<string, unknown> = {}, name = 'list_bugs') =>
     unboundedListSize(contractOf(tool(name, obj({ limit }), extra)).tools[0]!, 'baseline');

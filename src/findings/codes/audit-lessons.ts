@@ -3,14 +3,21 @@ import type { FindingMeta } from './meta.js';
 
 /** Places named in one tool-reference-missing finding; the rest are "and more". */
 const MAX_PLACES = 10;
+/** Tools named in one confusable-descriptions finding; the rest are "and more". */
+const MAX_NAMES = 6;
+const quotedNames = (names: string[]) =>
+  names
+    .slice(0, MAX_NAMES)
+    .map((n) => `"${inert(n)}"`)
+    .join(', ') + (names.length > MAX_NAMES ? ' and more' : '');
 
 /**
  * The write-ups' lessons (docs/writeups-lessons.md): a tool the contract sends the model to but does
  * not list, a server that annotates nothing or gives no instructions, id arguments that name no
- * source tool, page sizes with no bound, results nulled, rewritten, steering the model or padded
- * with nulls, page hints that lead nowhere, search excerpts that miss the query or are raw text, and
- * results thinned under a description that still promises them. A check that fires on most recorded
- * releases is reported, never judged (`ignore`).
+ * source tool, tools its descriptions do not tell apart, page sizes with no bound, results nulled,
+ * rewritten, steering the model or padded with nulls, page hints that lead nowhere, search excerpts
+ * that miss the query or are raw text, and results thinned under a description that still promises
+ * them. A check that fires on most recorded releases is reported, never judged (`ignore`).
  */
 export const AUDIT_LESSON_CODES = {
   'tool-reference-missing': {
@@ -21,6 +28,17 @@ export const AUDIT_LESSON_CODES = {
     noun: ['mention of a tool the server does not list', 'mentions of tools the server does not list'],
     message: (f: { name: string; places: string[] }) =>
       `"${f.name}" is named in ${f.places.slice(0, MAX_PLACES).join(', ')}${f.places.length > MAX_PLACES ? ' and more' : ''}, but the server does not list it: the model is sent to a tool it cannot call.`,
+  },
+  // A heuristic on descriptions: fires on 2 of the 45 recorded servers (docs/writeups-lessons.md, row 21). Reported, not judged.
+  'confusable-descriptions': {
+    area: 'audit',
+    severity: 'dangerous',
+    action: 'ignore',
+    title: 'Tools whose descriptions do not tell them apart',
+    noun: ['set of tools whose descriptions do not tell them apart', 'sets of tools whose descriptions do not tell them apart'],
+    doc: 'tools about the same thing (the same name once the verbs are set aside: `list_bugs`, `get_bug`) whose descriptions share half their words or more beyond the names, while neither names the other.',
+    message: (f: { names: string[]; shared: string[] }) =>
+      `${quotedNames(f.names)} are about the same thing and their descriptions say much the same (${f.shared.map(inert).join(', ')}), and none names another: the model has nothing to choose by. Say in each when to use the other.`,
   },
   'server-unannotated': {
     area: 'audit',
