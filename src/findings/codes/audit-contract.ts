@@ -1,3 +1,4 @@
+import { inert } from '../../base/inert.js';
 import { counted, type FindingMeta } from './meta.js';
 
 interface Tool {
@@ -168,7 +169,7 @@ export const AUDIT_CONTRACT_CODES = {
     title: 'Confusable tools',
     noun: ['set of confusable tools', 'sets of confusable tools'],
     message: (f: { names: string[]; alike: 'name' | 'description' }) =>
-      `${f.names.map((n) => `"${n}"`).join(' and ')} have ${f.alike === 'name' ? 'names that differ only in case or separators' : 'the same description'}.`,
+      `${f.names.map((n) => `"${inert(n)}"`).join(' and ')} have ${f.alike === 'name' ? 'names that differ only in case or separators' : 'the same description'}.`,
   },
   'prompt-description-missing': {
     area: 'audit',
