@@ -71,6 +71,7 @@ describe('annotation levels follow the verdict', () => {
     const report = reportWithBrokenCases(0);
     report.diff.changes = [];
     report.candidate.caseResults = [];
+    report.audit.findings = [];
     report.decision = {
       verdict: 'Hold',
       reasons: [
@@ -97,6 +98,7 @@ describe('annotation levels follow the verdict', () => {
     const report = reportWithBrokenCases(0);
     report.diff.changes = [];
     report.candidate.caseResults = [];
+    report.audit.findings = [];
     report.decision = {
       verdict: 'Rollback',
       reasons: [{ code: 'candidate-unavailable', action: 'rollback', count: 1, message: 'The candidate did not start.', tools: [] }],

@@ -90,9 +90,15 @@ describe('--format sarif', () => {
       ['case-broken', 'error'],
       ['case-broken', 'error'],
       ['case-broken', 'error'],
+      ['id-source-missing', 'warning'], // the candidate's audit regressions, reported ones too
     ]);
     expect(run.results[2]!.locations[0]!.physicalLocation.artifactLocation.uri).toBe('datasets/support-ops.cases.yaml');
-    expect(run.tool.driver.rules.map((r) => r.id)).toEqual(['tool-added-destructive', 'required-argument-removed', 'case-broken']);
+    expect(run.tool.driver.rules.map((r) => r.id)).toEqual([
+      'tool-added-destructive',
+      'required-argument-removed',
+      'case-broken',
+      'id-source-missing',
+    ]);
   });
 
   it('places each result at the line the report recorded for it, and at line 1 of the config where it has none', () => {
@@ -111,6 +117,7 @@ describe('--format sarif', () => {
       'datasets/support-ops.cases.yaml:6',
       'datasets/support-ops.cases.yaml:20',
       'datasets/support-ops.cases.yaml:36',
+      'gate.config.yaml:1',
     ]);
   });
 
