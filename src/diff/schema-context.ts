@@ -112,10 +112,21 @@ export function constraint(ctx: WalkContext, direction: Direction, path: string[
     : emit(ctx, { input: 'input-constraint-loosened', output: 'output-constraint-loosened' }, path, before, after, note);
 }
 
-/** A type set that lost (narrowed) or gained (widened) values. */
-export function typeChange(ctx: WalkContext, lost: boolean, path: string[], before: unknown, after: unknown): Change {
+/**
+ * A type set that lost (narrowed) or gained (widened) values. On the output side, `kept` says the
+ * candidate may still return every kind the baseline did: a widening, not a kind swapped.
+ */
+export function typeChange(ctx: WalkContext, lost: boolean, path: string[], before: unknown, after: unknown, kept = false): Change {
   const code =
-    ctx.side === 'input' ? (lost ? 'input-type-changed' : 'input-type-widened') : lost ? 'output-type-narrowed' : 'output-type-changed';
+    ctx.side === 'input'
+      ? lost
+        ? 'input-type-changed'
+        : 'input-type-widened'
+      : lost
+        ? 'output-type-narrowed'
+        : kept
+          ? 'output-type-widened'
+          : 'output-type-changed';
   return toolChange(code, ctx.tool, path, before, after);
 }
 

@@ -137,7 +137,19 @@ function compareProperty(
     if (!reqB && reqA) out.push(constraint(ctx, 'tightened', at, 'optional', 'required'));
   }
   // Names required but declared on neither side are governed by the fallback, compared once for all.
-  if (before.declared && after.declared) out.push(...ctx.walk(before.schema, after.schema, at, ctx));
+  if (before.declared && after.declared) {
+    const changes = ctx.walk(before.schema, after.schema, at, ctx);
+    // Every call the baseline accepted sent an argument it required: a default added or changed
+    // decides nothing for any of them, so it is an annotation (an argument made optional with one
+    // says so on its own).
+    const ownDefault = (c: Change) =>
+      c.code === 'input-default-changed' &&
+      c.subject.kind === 'tool' &&
+      c.subject.at.length === at.length + 1 &&
+      c.subject.at.at(-1) === 'default';
+    const calm = (c: Change) => (ownDefault(c) ? annotationChange(ctx, [...at, 'default'], c.before ?? null, c.after ?? null) : c);
+    out.push(...(ctx.side === 'input' && reqB ? changes.map(calm) : changes));
+  }
   return out;
 }
 

@@ -101,6 +101,7 @@ export function compareVariants(b: JsonSchema, a: JsonSchema, path: string[], ct
   // An alternative that another one already matches cleanly is not "changed" into it: it is gone.
   const used = new Set(best.filter((m) => m && m.score[0] === 0).map((m) => m!.j));
   const out: Change[] = [];
+  const unmatched: Variant[] = [];
   for (const [i, match] of best.entries()) {
     const needed = must[i]!;
     if (!match || (match.score[0]! > 0 && used.has(match.j))) {
@@ -108,12 +109,16 @@ export function compareVariants(b: JsonSchema, a: JsonSchema, path: string[], ct
       if (ctx.side === 'input') out.push(typeChange(ctx, true, at, needed.node, null));
       // A union the baseline already declared gains a member: consumers branch on its kinds already.
       else if (isUnion(may, needed)) out.push(toolChange('output-variant-added', ctx.tool, at, null, needed.node));
-      else out.push(typeChange(ctx, false, at, null, needed.node));
+      else unmatched.push(needed);
       continue;
     }
     used.add(match.j);
     out.push(...match.changes);
   }
+  // An output alternative the baseline never returned, while every one it did return is still
+  // there (`string` → `anyOf: [string, null]`): a widening, not a kind swapped for another.
+  const kept = may.every((_, j) => used.has(j));
+  for (const needed of unmatched) out.push(typeChange(ctx, false, [...path, ...needed.at], null, needed.node, kept));
   for (const [j, spare] of may.entries()) {
     if (used.has(j)) continue;
     const at = [...path, ...spare.at];

@@ -92,7 +92,7 @@ function compareTypes(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkCon
   if (ctx.side === 'input' && showTypes(b) === 'number' && showTypes(a) === 'integer')
     return [toolChange('input-constraint-declared', ctx.tool, [...path, 'type'], 'number', 'integer')];
   // Input: losing accepted types narrows what callers may send. Output: gaining types surprises consumers.
-  return [typeChange(ctx, ctx.side === 'input' ? lost : !gained, [...path, 'type'], showTypes(b), showTypes(a))];
+  return [typeChange(ctx, ctx.side === 'input' ? lost : !gained, [...path, 'type'], showTypes(b), showTypes(a), !lost)];
 }
 
 function compareEnums(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkContext): Change[] {

@@ -74,6 +74,27 @@ describe('input schema: tightening breaks callers, loosening is safe', () => {
     ]);
   });
 
+  // Every call the baseline accepted sent an argument it required, so no call that worked meets the
+  // default: n8n-mcp 2.79.0 made `action` optional with the default `list` (docs/judgements.md, FS12).
+  it('a default given to an argument the baseline required decides nothing for a call that worked', () => {
+    const action = { type: 'string', enum: ['list', 'get', 'delete'] };
+    expect(inputPairs(obj({ action }, ['action']), obj({ action: { ...action, default: 'list' } }))).toEqual([
+      ['argument-became-optional', 'safe'],
+      ['schema-annotation-changed', 'safe'],
+    ]);
+    expect(inputPairs(obj({ n: { type: 'integer', default: 1 } }, ['n']), obj({ n: { type: 'integer', default: 2 } }, ['n']))).toEqual([
+      ['schema-annotation-changed', 'safe'],
+    ]);
+    // Nested: the rule reads the object the argument belongs to.
+    const nested = (required: string[]) => obj({ opts: obj({ mode: { type: 'string' } }, required) });
+    const nestedAfter = obj({ opts: obj({ mode: { type: 'string', default: 'fast' } }) });
+    expect(inputPairs(nested(['mode']), nestedAfter)).toEqual([
+      ['argument-became-optional', 'safe'],
+      ['schema-annotation-changed', 'safe'],
+    ]);
+    expect(inputPairs(nested([]), nestedAfter)).toEqual([['input-default-changed', 'dangerous']]);
+  });
+
   it('walks nested objects, array items, local $ref and anyOf, with JSON-pointer paths', () => {
     const before = obj({ filter: obj({ tags: { type: 'array', items: { type: 'string', enum: ['a', 'b'] } } }) });
     const after = obj({ filter: obj({ tags: { type: 'array', items: { type: 'string', enum: ['a'] } } }) });
@@ -118,8 +139,15 @@ describe('output schema: the same changes, judged from the consumer side', () =>
     expect(outputPairs(obj({ a: str }), obj({ a: str, b: str }))).toEqual([['output-property-added', 'safe']]);
   });
 
-  it('types widened break consumers, narrowed are safe', () => {
-    expect(outputPairs(obj({ n: { type: 'integer' } }), obj({ n: { type: 'number' } }))).toEqual([['output-type-changed', 'breaking']]);
+  it('a type swapped for another breaks consumers, widened with every old kind kept is held, narrowed is safe', () => {
+    expect(outputPairs(obj({ n: str }), obj({ n: { type: 'number' } }))).toEqual([['output-type-changed', 'breaking']]);
+    expect(outputPairs(obj({ n: { type: 'integer' } }), obj({ n: { type: 'number' } }))).toEqual([['output-type-widened', 'dangerous']]);
+    expect(outputPairs(obj({ n: str }), obj({ n: { type: ['string', 'null'] } }))).toEqual([['output-type-widened', 'dangerous']]);
+    expect(outputPairs(obj({ n: str }), obj({ n: { anyOf: [str, { type: 'null' }] } }))).toEqual([['output-type-widened', 'dangerous']]);
+    // One kind kept, one swapped: a consumer of the old boolean may get a number instead.
+    expect(outputPairs(obj({ n: { anyOf: [str, { type: 'boolean' }] } }), obj({ n: { anyOf: [str, { type: 'number' }] } }))).toEqual([
+      ['output-type-changed', 'breaking'],
+    ]);
     expect(outputPairs(obj({ n: { type: 'number' } }), obj({ n: { type: 'integer' } }))).toEqual([['output-type-narrowed', 'safe']]);
   });
 

@@ -68,6 +68,17 @@ export const OUTPUT_CODES = {
     title: 'Output types widened or changed',
     message: typeWords('no longer returns', 'may now return'),
   },
+  // A type that keeps every kind it had and gains one (a field that may now be null, an integer
+  // that may now be fractional): held as an output enum widened or a union's new member is, since
+  // consumers may or may not depend on the old range (docs/verdicts.md, "Held by documented
+  // policy"). A kind swapped for another stays output-type-changed.
+  'output-type-widened': {
+    area: 'output',
+    severity: 'dangerous',
+    action: 'hold',
+    title: 'Output types widened, every old kind kept',
+    message: (c) => `${typeWords('', 'may now return')(c)} Everything it returned before it may still return.`,
+  },
   // A union consumers already branch on gains a member: held for a person, who knows whether
   // consumers ignore kinds they do not know (docs/judgements.md, F3).
   'output-variant-added': {
