@@ -15,8 +15,11 @@ const page = readFileSync(join(ROOT, 'docs/judgements.md'), 'utf8');
 // The held-out pairs (HO1 on), recorded and judged by a reviewer who had not read the rules, are
 // held apart: their own section, their own figures.
 const HELD_OUT = '## Held-out pairs';
+// A second held-out set, recorded after the first was measured: its own section and figures too.
+const FRESH = '## Fresh pairs';
 const table = page.slice(0, page.indexOf(HELD_OUT));
-const heldOutSection = page.slice(page.indexOf(HELD_OUT));
+const heldOutSection = page.slice(page.indexOf(HELD_OUT), page.indexOf(FRESH));
+const freshSection = page.slice(page.indexOf(FRESH));
 const tableRows = (text: string) =>
   [...text.matchAll(/^\| (\w+) \| `([^`]+)` \| (\S+) → (\S+) \| ([^|]+) \| (\w+) \| (.+) \|$/gm)].map(
     ([, id, pkg, before, after, reviewer, gate]) => ({
@@ -31,6 +34,7 @@ const tableRows = (text: string) =>
   );
 const rows = tableRows(table);
 const heldOut = tableRows(heldOutSection);
+const fresh = tableRows(freshSection);
 
 const fixture = (pkg: string, version: string) =>
   join(ROOT, 'test/fixtures/releases', `${pkg.replace(/^@/, '').replace('/', '__')}@${version}.json`);
@@ -150,5 +154,38 @@ describe('the held-out pairs (docs/judgements.md, "Held-out pairs")', () => {
     const noise = missed.filter((r) => gate.get(r.id) === 'Hold' && r.accepts.every((v) => v === 'Promote')).map((r) => r.id);
     expect(text).toContain(`false Rollbacks: ${listed(falseRollbacks)}; noise Holds: ${listed(noise)}.`);
     for (const row of missed) expect(heldOutSection).toMatch(new RegExp(`\\*\\*${row.id}\\*\\* \\(`));
+  });
+});
+
+describe('the fresh pairs (docs/judgements.md, "Fresh pairs")', () => {
+  const gate = new Map(fresh.map((r) => [r.id, verdictOf(r)]));
+  const missed = fresh.filter((r) => !r.accepts.includes(gate.get(r.id)!));
+  const listed = (ids: string[]) => (ids.length ? ids.join(', ') : 'none');
+
+  it('36 pairs from 6 servers that neither the main table nor the held-out pairs hold', () => {
+    expect(fresh).toHaveLength(36);
+    expect(new Set(fresh.map((r) => r.pkg)).size).toBe(6);
+    expect(fresh.filter((r) => [...rows, ...heldOut].some((m) => m.pkg === r.pkg))).toEqual([]);
+  });
+
+  it.each(fresh.map((r) => [r.id, r] as const))('%s: the gate column says what the gate says', (_, row) => {
+    expect(gate.get(row.id)).toBe(row.gate);
+  });
+
+  it('the figures the section states: agreement, no silent break, the false Rollbacks and the noise Holds, each disagreement with its cause', () => {
+    const text = freshSection.replace(/\s+/g, ' ');
+    expect(text).toContain(`(${fresh.length - missed.length} of ${fresh.length} rows agree today)`);
+    const silent = fresh.filter((r) => gate.get(r.id) === 'Promote' && r.accepts.every((v) => v === 'Rollback'));
+    expect(silent).toEqual([]);
+    const falseRollbacks = missed.filter((r) => gate.get(r.id) === 'Rollback').map((r) => r.id);
+    const noise = missed.filter((r) => gate.get(r.id) === 'Hold' && r.accepts.every((v) => v === 'Promote')).map((r) => r.id);
+    expect(text).toContain(`false Rollbacks: ${listed(falseRollbacks)}; noise Holds: ${listed(noise)}.`);
+    for (const row of missed) expect(freshSection).toMatch(new RegExp(`\\*\\*${row.id}\\*\\*`));
+  });
+
+  it('the reviewer column is the one committed with the recordings, before the gate ran', () => {
+    const committed = readFileSync(join(ROOT, 'test/fixtures/releases/FRESH-2026-12-02.md'), 'utf8');
+    const reviewer = tableRows(committed.replace(/^(\| FS\d+ \| [^|]+\| [^|]+\| [^|]+\|)/gm, '$1 x |'));
+    expect(reviewer.map((r) => [r.id, r.accepts])).toEqual(fresh.map((r) => [r.id, r.accepts]));
   });
 });
