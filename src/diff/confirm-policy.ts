@@ -15,7 +15,7 @@ export const POLICY_HELD = new Set<string>([
   'input-default-changed',
   'input-schema-repaired',
   'output-enum-widened',
-  'output-type-widened',
+  'output-type-nullable',
   'output-constraint-loosened',
   'output-variant-added',
   'output-closed-property-added',

@@ -113,10 +113,10 @@ export function constraint(ctx: WalkContext, direction: Direction, path: string[
 }
 
 /**
- * A type set that lost (narrowed) or gained (widened) values. On the output side, `kept` says the
- * candidate may still return every kind the baseline did: a widening, not a kind swapped.
+ * A type set that lost (narrowed) or gained (widened) values. On the output side, `nullOnly` says
+ * the candidate may still return every kind the baseline did, and null besides.
  */
-export function typeChange(ctx: WalkContext, lost: boolean, path: string[], before: unknown, after: unknown, kept = false): Change {
+export function typeChange(ctx: WalkContext, lost: boolean, path: string[], before: unknown, after: unknown, nullOnly = false): Change {
   const code =
     ctx.side === 'input'
       ? lost
@@ -124,8 +124,8 @@ export function typeChange(ctx: WalkContext, lost: boolean, path: string[], befo
         : 'input-type-widened'
       : lost
         ? 'output-type-narrowed'
-        : kept
-          ? 'output-type-widened'
+        : nullOnly
+          ? 'output-type-nullable'
           : 'output-type-changed';
   return toolChange(code, ctx.tool, path, before, after);
 }

@@ -4,7 +4,7 @@ import { toolChange } from './change.js';
 import { spend, typeChange, unclassified, unread, type WalkContext } from './schema-context.js';
 import { isAnnotation, typesOf, valueKey } from './schema-keywords.js';
 import { normalize, type Node } from './schema-normalize.js';
-import { memberOf } from '../base/json-object.js';
+import { isObject, memberOf } from '../base/json-object.js';
 
 /**
  * `anyOf`/`oneOf`: a node read as a list of complete alternatives, compared alternative by
@@ -115,10 +115,10 @@ export function compareVariants(b: JsonSchema, a: JsonSchema, path: string[], ct
     used.add(match.j);
     out.push(...match.changes);
   }
-  // An output alternative the baseline never returned, while every one it did return is still
-  // there (`string` → `anyOf: [string, null]`): a widening, not a kind swapped for another.
+  // An output alternative of null alone, while every one the baseline returned is still there
+  // (`string` → `anyOf: [string, null]`): the value may now be absent, no kind swapped for another.
   const kept = may.every((_, j) => used.has(j));
-  for (const needed of unmatched) out.push(typeChange(ctx, false, [...path, ...needed.at], null, needed.node, kept));
+  for (const needed of unmatched) out.push(typeChange(ctx, false, [...path, ...needed.at], null, needed.node, kept && isNull(needed.node)));
   for (const [j, spare] of may.entries()) {
     if (used.has(j)) continue;
     const at = [...path, ...spare.at];
@@ -218,3 +218,13 @@ const lexLess = (x: number[], y: number[]) => {
   for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i]! < y[i]!;
   return false;
 };
+
+/** A schema that admits null alone: `{type: "null"}`, `{const: null}`, `{enum: [null]}`. */
+function isNull(node: unknown): boolean {
+  if (!isObject(node)) return false;
+  if (node.type === 'null' || (Array.isArray(node.type) && node.type.length > 0 && node.type.every((t) => t === 'null'))) return true;
+  return (
+    (Object.hasOwn(node, 'const') && node.const === null) ||
+    (Array.isArray(node.enum) && node.enum.length > 0 && node.enum.every((v) => v === null))
+  );
+}

@@ -92,7 +92,8 @@ function compareTypes(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkCon
   if (ctx.side === 'input' && showTypes(b) === 'number' && showTypes(a) === 'integer')
     return [toolChange('input-constraint-declared', ctx.tool, [...path, 'type'], 'number', 'integer')];
   // Input: losing accepted types narrows what callers may send. Output: gaining types surprises consumers.
-  return [typeChange(ctx, ctx.side === 'input' ? lost : !gained, [...path, 'type'], showTypes(b), showTypes(a), !lost)];
+  const nullOnly = !lost && after !== null && [...after].every((t) => t === 'null' || covers(before, t));
+  return [typeChange(ctx, ctx.side === 'input' ? lost : !gained, [...path, 'type'], showTypes(b), showTypes(a), nullOnly)];
 }
 
 function compareEnums(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkContext): Change[] {

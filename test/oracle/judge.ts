@@ -87,7 +87,7 @@ export const POLICIES: { name: string; why: string }[] = [
   },
   {
     name: 'output-hold',
-    why: 'An output enum widened, an output type widened, an output constraint loosened, a new member of an output union or a field added to an output object the baseline closed is a Hold (dangerous), not a Rollback, by design: consumers may or may not depend on the old range.',
+    why: 'An output enum widened, an output value that may now be null, an output constraint loosened, a new member of an output union or a field added to an output object the baseline closed is a Hold (dangerous), not a Rollback, by design: consumers may or may not depend on the old range.',
   },
   {
     name: 'option-like-hold',
@@ -148,7 +148,7 @@ const HELD: Record<string, string> = {
   'input-enum-dropped': 'declared-hold',
   'required-argument-added-with-default': 'default-hold',
   'output-enum-widened': 'output-hold',
-  'output-type-widened': 'output-hold',
+  'output-type-nullable': 'output-hold',
   'output-constraint-loosened': 'output-hold',
   'output-variant-added': 'output-hold',
   'output-closed-property-added': 'output-hold',

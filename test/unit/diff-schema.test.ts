@@ -139,11 +139,14 @@ describe('output schema: the same changes, judged from the consumer side', () =>
     expect(outputPairs(obj({ a: str }), obj({ a: str, b: str }))).toEqual([['output-property-added', 'safe']]);
   });
 
-  it('a type swapped for another breaks consumers, widened with every old kind kept is held, narrowed is safe', () => {
+  it('a kind of value gained or swapped breaks consumers, null alone gained is held, narrowed is safe', () => {
     expect(outputPairs(obj({ n: str }), obj({ n: { type: 'number' } }))).toEqual([['output-type-changed', 'breaking']]);
-    expect(outputPairs(obj({ n: { type: 'integer' } }), obj({ n: { type: 'number' } }))).toEqual([['output-type-widened', 'dangerous']]);
-    expect(outputPairs(obj({ n: str }), obj({ n: { type: ['string', 'null'] } }))).toEqual([['output-type-widened', 'dangerous']]);
-    expect(outputPairs(obj({ n: str }), obj({ n: { anyOf: [str, { type: 'null' }] } }))).toEqual([['output-type-widened', 'dangerous']]);
+    expect(outputPairs(obj({ n: { type: 'integer' } }), obj({ n: { type: 'number' } }))).toEqual([['output-type-changed', 'breaking']]);
+    expect(outputPairs(obj({ n: str }), obj({ n: { type: ['string', 'array'] } }))).toEqual([['output-type-changed', 'breaking']]);
+    expect(outputPairs(obj({ n: str }), obj({ n: { anyOf: [str, { type: 'array' }] } }))).toEqual([['output-type-changed', 'breaking']]);
+    // Null alone gained: the value may now be absent, every old kind kept.
+    expect(outputPairs(obj({ n: str }), obj({ n: { type: ['string', 'null'] } }))).toEqual([['output-type-nullable', 'dangerous']]);
+    expect(outputPairs(obj({ n: str }), obj({ n: { anyOf: [str, { type: 'null' }] } }))).toEqual([['output-type-nullable', 'dangerous']]);
     // One kind kept, one swapped: a consumer of the old boolean may get a number instead.
     expect(outputPairs(obj({ n: { anyOf: [str, { type: 'boolean' }] } }), obj({ n: { anyOf: [str, { type: 'number' }] } }))).toEqual([
       ['output-type-changed', 'breaking'],

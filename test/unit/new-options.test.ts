@@ -122,7 +122,7 @@ describe('a new optional input through which the model lifts a safety guard', ()
 // listed, and each is one a reviewer would want to read before the release ships.
 describe('the two rules on the recorded releases', () => {
   sweep(
-    'fire 4 times in 192 pairs: a stash clear, a hook bypass, a self-approved dangerous launch, and a file push that may now delete',
+    'fire 9 times in 228 pairs: a stash clear, a hook bypass, a self-approved dangerous launch, a file push that may now delete, and on the fresh pairs a column delete, workflows exposed to MCP and public teams',
     () => {
       const all = recordedPairs();
       const fired = all.flatMap(([before, after]) =>
@@ -130,11 +130,18 @@ describe('the two rules on the recorded releases', () => {
           .filter((c) => NEW_OPTIONS.has(c.code))
           .map((c) => `${before.pkg} ${before.version} -> ${after.version}: ${c.code} ${c.tool} ${c.path} ${JSON.stringify(c.after)}`),
       );
-      expect(all).toHaveLength(192);
+      expect(all).toHaveLength(228);
       expect(fired).toEqual([
         '@cyanheads/git-mcp-server 2.3.2 -> 2.5.8: input-safety-override-added git_commit /inputSchema/properties/noVerify "noVerify"',
         '@cyanheads/git-mcp-server 2.3.2 -> 2.5.8: input-destructive-option-added git_stash /inputSchema/properties/mode "clear"',
         '@modelcontextprotocol/server-puppeteer 0.6.2 -> 2025.5.12: input-safety-override-added puppeteer_navigate /inputSchema/properties/allowDangerous "allowDangerous"',
+        // Recorded after the rules were written (docs/judgements.md, FS10 and FS21): both pairs are
+        // ones their reviewer holds, FS10's naming deleteColumn and exposeToMcp.
+        'n8n-mcp 2.74.1 -> 2.76.0: input-destructive-option-added n8n_manage_datatable /inputSchema/properties/action "deleteColumn"',
+        'n8n-mcp 2.74.1 -> 2.76.0: input-destructive-option-added n8n_test_workflow /inputSchema/properties/exposeToMcp "exposeToMcp"',
+        'n8n-mcp 2.74.1 -> 2.76.0: input-destructive-option-added n8n_workflow_versions /inputSchema/properties/exposeToMcp "exposeToMcp"',
+        '@tacticlaunch/mcp-linear 1.1.2 -> 1.4.1: input-destructive-option-added linear_createTeam /inputSchema/properties/visibility "public"',
+        '@tacticlaunch/mcp-linear 1.1.2 -> 1.4.1: input-destructive-option-added linear_updateTeam /inputSchema/properties/visibility "public"',
         '@zereight/mcp-gitlab 2.1.49 -> 2.1.64: input-destructive-option-added push_files /inputSchema/properties/files/items/properties/action "delete"',
       ]);
     },

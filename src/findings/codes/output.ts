@@ -68,16 +68,17 @@ export const OUTPUT_CODES = {
     title: 'Output types widened or changed',
     message: typeWords('no longer returns', 'may now return'),
   },
-  // A type that keeps every kind it had and gains one (a field that may now be null, an integer
-  // that may now be fractional): held as an output enum widened or a union's new member is, since
-  // consumers may or may not depend on the old range (docs/verdicts.md, "Held by documented
-  // policy"). A kind swapped for another stays output-type-changed.
-  'output-type-widened': {
+  // A type that keeps every kind it had and gains only null: JSON's "no value", which the write-ups'
+  // own fix for strict outputs brings (absent keys were null and failed a non-nullable type). Held
+  // as an output enum widened is, since consumers may or may not read the field as always there
+  // (docs/verdicts.md, "Held by documented policy"). A kind of value gained (a string that may now
+  // be an array, an integer that may now be fractional) stays output-type-changed, a Rollback.
+  'output-type-nullable': {
     area: 'output',
     severity: 'dangerous',
     action: 'hold',
-    title: 'Output types widened, every old kind kept',
-    message: (c) => `${typeWords('', 'may now return')(c)} Everything it returned before it may still return.`,
+    title: 'Output values that may now be null',
+    message: (c) => `${typeWords('', 'may now return')(c)} Every kind of value it returned before it may still return.`,
   },
   // A union consumers already branch on gains a member: held for a person, who knows whether
   // consumers ignore kinds they do not know (docs/judgements.md, F3).
