@@ -12,11 +12,8 @@ import { relativeToCwd } from './connect/redact.js';
 import { RunDeadline } from './connect/run-deadline.js';
 import { containmentUsed } from './connect/containment.js';
 import { approveCovering, decideByRole, type Decision } from './decide/decide.js';
-import { calmRemovals, REMOVED_AFTER_DEPRECATION, removalKey } from './decide/deprecation-window.js';
 import { collectSignals, unannotatedSiblings } from './decide/signals.js';
 import { checkVersionBump } from './decide/version-bump.js';
-import { savedReports } from './report/history/saved.js';
-import { deprecatedSince } from './report/history/deprecations.js';
 import { diffContracts } from './diff/index.js';
 import { withEraCheck } from './diff/protocol.js';
 import { checkEra } from './contract/era-check.js';
@@ -37,6 +34,7 @@ import { roleReach } from './roles/surface.js';
 import { GATE_NAME, GATE_VERSION } from './base/version.js';
 import { checkDatasetNames, confirmLive, connect, replayBoth, type Connected } from './pipeline-sides.js';
 import { replayInTurn } from './pipeline-in-turn.js';
+import { deprecationLifecycle } from './pipeline-deprecation.js';
 
 export interface RunOptions {
   /** The gate's own environment, read once by the entry point (src/cli.ts, src/action/main.ts) and handed down: servers are started from it. */
@@ -257,37 +255,6 @@ function decideRun(
     ? approveCovering(decided.decision, signals, options.approvedByLabel, options.approvalCovers ?? null)
     : decided.decision;
   return { decision, roles: roles.roles.map((share) => roleReport(share, decided.roles.get(share.name)!)) };
-}
-
-/**
- * The "remove" step of the deprecation lifecycle (docs/releases.md): a tool, an argument or a prompt
- * the baseline marked deprecated and the candidate removed is held until the saved reports show the
- * mark at least `promotion.deprecationWindowDays` old; each such change says which it is. The saved
- * reports are read only when there is such a change.
- */
-function deprecationLifecycle(
-  changes: Change[],
-  config: GateConfig,
-  today: string,
-  server: string | undefined,
-): { changes: Change[]; calm: Map<string, string> } {
-  const removed = new Map(changes.filter((c) => REMOVED_AFTER_DEPRECATION.has(c.code)).map((c) => [removalKey(c), c.subject]));
-  if (!removed.size) return { changes, calm: new Map() };
-  const window = config.promotion.deprecationWindowDays ?? 0;
-  const since = window === 0 ? new Map<string, string>() : deprecatedSince(savedReports(config.reports.dir), removed, server);
-  const calm = calmRemovals([...removed.keys()], since, window, today);
-  const noted = changes.map((c) => {
-    if (!REMOVED_AFTER_DEPRECATION.has(c.code)) return c;
-    const why = calm.get(removalKey(c));
-    const first = since.get(removalKey(c));
-    const note = why
-      ? `Its removal is calm: ${why}.`
-      : first
-        ? `Held: the saved reports show the mark only since ${first.slice(0, 10)}, under the ${window}-day window (promotion.deprecationWindowDays).`
-        : `Held: no saved report in reports.dir shows the mark ${window} days ago (promotion.deprecationWindowDays).`;
-    return { ...c, message: `${c.message} ${note}` };
-  });
-  return { changes: noted, calm };
 }
 
 function logDecision(decision: Decision, log: (line: string) => void): void {

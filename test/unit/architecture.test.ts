@@ -29,7 +29,7 @@ const LAYERS: string[][] = [
   // The report and its formats (the bundle summary's among them); then the bundle, which summarises reports.
   ['report'],
   ['bundle'],
-  ['pipeline', 'pipeline-sides', 'pipeline-in-turn'],
+  ['pipeline', 'pipeline-sides', 'pipeline-in-turn', 'pipeline-deprecation'],
   ['commands', 'action'],
   ['cli', 'launch'],
 ];
