@@ -55,3 +55,20 @@ export function scratchProject(): string {
   cpSync(join(ROOT, 'datasets'), join(dir, 'datasets'), { recursive: true });
   return dir;
 }
+
+/**
+ * The scratch project's baseline as a committed snapshot (`contracts/baseline.json`, written by
+ * `mcp-gate snapshot`), so what a change is about has a file and a line.
+ */
+export async function snapshotBaseline(dir: string): Promise<void> {
+  const config = readFileSync(join(dir, 'gate.config.yaml'), 'utf8');
+  writeFileSync(
+    join(dir, 'gate.config.yaml'),
+    `${config.replace(/^baseline: .*$/m, 'baseline: committed')}\n`.replace(
+      /^profiles:$/m,
+      'profiles:\n  committed: { transport: snapshot, path: contracts/baseline.json }',
+    ),
+  );
+  const snapshot = await runCli(['snapshot', '--profile', 'baseline', '-o', 'contracts/baseline.json'], { cwd: dir });
+  if (snapshot.code !== 0) throw new Error(`snapshot failed: ${snapshot.stderr}`);
+}

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ROOT, runCli, scratchProject } from '../helpers/cli.js';
+import { ROOT, scratchProject, snapshotBaseline } from '../helpers/cli.js';
 import { STICKY_MARKER } from '../../src/report/markdown.js';
 import { render } from '../../src/report/formats.js';
 import type { Report } from '../../src/report/types.js';
@@ -58,6 +58,12 @@ const api = {
   /** Commit statuses, newest last; the fake's POST records the token's identity as the creator. */
   statuses: [] as { sha: string; state: string; context: string; description: string; creator?: { login: string } }[],
 };
+/** A pull request with no comment and no status yet, carrying `labels` (the rest of the fake as the test before left it). */
+function freshPullRequest(labels: string[] = []): void {
+  api.comments = [];
+  api.statuses = [];
+  api.labels = labels;
+}
 const BOT = { login: 'github-actions[bot]' };
 let server: Server;
 let apiUrl = '';
@@ -272,8 +278,6 @@ function runAction(
   });
 }
 
-const runCliIn = (dir: string, args: string[]) => runCli(args, { cwd: dir });
-
 const prEvent = (labels: string[] = [], fork = false, action = 'synchronize', label?: string) => ({
   action,
   ...(label && { label: { name: label } }),
@@ -459,16 +463,7 @@ describe('the gate job on a pull request', { timeout: 60_000 }, () => {
 
   it('against a committed snapshot baseline, a tool change points at the tool in the snapshot', async () => {
     const dir = scratchProject();
-    const config = readFileSync(join(dir, 'gate.config.yaml'), 'utf8');
-    writeFileSync(
-      join(dir, 'gate.config.yaml'),
-      `${config.replace(/^baseline: .*$/m, 'baseline: committed')}\n`.replace(
-        /^profiles:$/m,
-        'profiles:\n  committed: { transport: snapshot, path: contracts/baseline.json }',
-      ),
-    );
-    const snapshot = await runCliIn(dir, ['snapshot', '--profile', 'baseline', '-o', 'contracts/baseline.json']);
-    expect(snapshot.code, snapshot.stderr).toBe(0);
+    await snapshotBaseline(dir);
     const run = await runAction(dir, GATE, prEvent());
     expect(run.code, run.stderr).toBe(1);
     const lines = readFileSync(join(dir, 'contracts/baseline.json'), 'utf8').split('\n');
@@ -591,9 +586,7 @@ describe('the comment workflow posts what the gate decided', { timeout: 90_000 }
 
   it('the approve label: given, the run is Promote and the record is kept; a new finding makes it stale and says what clears it', async () => {
     const LABEL = 'mcp-gate-approved';
-    api.comments = [];
-    api.statuses = [];
-    api.labels = [LABEL];
+    freshPullRequest([LABEL]);
     try {
       const dir = scratchProject();
       const given = await gateThenComment(dir, GATE, INPUTS);
@@ -656,8 +649,7 @@ describe('the comment workflow posts what the gate decided', { timeout: 90_000 }
   });
 
   it('two comment keys keep two comments and two statuses on one pull request', async () => {
-    api.comments = [];
-    api.statuses = [];
+    freshPullRequest();
     const dir = scratchProject();
     await gateThenComment(dir, GATE, { ...INPUTS, 'comment-key': 'payments' });
     await gateThenComment(dir, GATE, { ...INPUTS, 'comment-key': 'search' });
@@ -736,9 +728,7 @@ describe("the approve label's record is the comment workflow's own", { timeout: 
   };
 
   it('a record planted in a tool argument approves nothing: a destructive tool pushed after the label holds', async () => {
-    api.comments = [];
-    api.statuses = [];
-    api.labels = [];
+    freshPullRequest();
     try {
       const dir = project();
       // What the pull request's author computes ahead: the keys its later push brings, as a record.
@@ -773,9 +763,7 @@ describe("the approve label's record is the comment workflow's own", { timeout: 
   });
 
   it('a record is authenticated by the status the workflow wrote; one without it approves nothing, and the comment says why', async () => {
-    api.comments = [];
-    api.statuses = [];
-    api.labels = [LABEL];
+    freshPullRequest([LABEL]);
     try {
       const dir = scratchProject();
       const given = await gateThenComment(dir, GATE, INPUTS);
@@ -824,9 +812,7 @@ describe("the approve label's record is the comment workflow's own", { timeout: 
   });
 
   it('the label counts only from an approver: the last person who added it, by role or by the approvers input', async () => {
-    api.comments = [];
-    api.statuses = [];
-    api.labels = [LABEL];
+    freshPullRequest([LABEL]);
     const added = (...logins: string[]) =>
       (api.labelEvents = logins.map((login) => ({ event: 'labeled', label: { name: LABEL }, actor: { login } })));
     try {
@@ -866,9 +852,7 @@ describe("the approve label's record is the comment workflow's own", { timeout: 
   });
 
   it('a record whose status cannot be written holds for this run, says so, and the next run approves nothing', async () => {
-    api.comments = [];
-    api.statuses = [];
-    api.labels = [LABEL];
+    freshPullRequest([LABEL]);
     api.denyStatuses = true;
     try {
       const dir = scratchProject();
@@ -890,9 +874,7 @@ describe('a label change renders the last gate run again; the gate does not run 
   const gateStatus = () => api.statuses.filter((x) => x.context === 'mcp-gate').at(-1);
 
   it('labeled and unlabeled: the comment and the status from the last run of the head, its artifact read through the API', async () => {
-    api.comments = [];
-    api.statuses = [];
-    api.labels = [LABEL];
+    freshPullRequest([LABEL]);
     api.runs.clear();
     api.artifacts.clear();
     try {
@@ -977,8 +959,7 @@ describe('a planted or tampered artifact cannot change what is posted', { timeou
   };
 
   it('a Rollback rewritten to Promote disagrees with the failed gate job: "could not verify", and the workflow fails', async () => {
-    api.comments = [];
-    api.statuses = [];
+    freshPullRequest();
     const { post } = await gateThenComment(scratchProject(), GATE, INPUTS, {
       tamper: (store) =>
         editReport(store, (r) => {

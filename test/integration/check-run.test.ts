@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { renderReport, unsupported } from '../../src/report/formats.js';
 import type { Report } from '../../src/report/types.js';
-import { ROOT, runCli, scratchProject } from '../helpers/cli.js';
+import { ROOT, runCli, scratchProject, snapshotBaseline } from '../helpers/cli.js';
 
 interface CheckRun {
   name: string;
@@ -30,16 +30,7 @@ describe('--format check-run: a saved report, shown as a check run, annotated wh
   beforeAll(async () => {
     // The example's Rollback against a committed snapshot of its baseline.
     dir = scratchProject();
-    const config = readFileSync(join(dir, 'gate.config.yaml'), 'utf8');
-    writeFileSync(
-      join(dir, 'gate.config.yaml'),
-      `${config.replace(/^baseline: .*$/m, 'baseline: committed')}\n`.replace(
-        /^profiles:$/m,
-        'profiles:\n  committed: { transport: snapshot, path: contracts/baseline.json }',
-      ),
-    );
-    const snapshot = await runCli(['snapshot', '--profile', 'baseline', '-o', 'contracts/baseline.json'], { cwd: dir });
-    expect(snapshot.code, snapshot.stderr).toBe(0);
+    await snapshotBaseline(dir);
     const run = await runCli(['run', '--format', 'json', '--quiet'], { cwd: dir });
     expect(run.code, run.stderr).toBe(1);
     const saved = join(

@@ -5,6 +5,7 @@ import { approveCovering, decide, decideByRole, type Policy } from '../../src/de
 import { collectSignals, unannotatedSiblings, type Signal } from '../../src/decide/signals.js';
 import type { Contract } from '../../src/contract/types.js';
 import { diffContracts } from '../../src/diff/index.js';
+import { caseResult as result } from '../helpers/cases.js';
 import { contractOf, tool } from '../helpers/contracts.js';
 import { markRegressions } from '../../src/cases/regression.js';
 import type { CaseFailure, CaseResult } from '../../src/cases/types.js';
@@ -207,15 +208,6 @@ describe('cases judged as regressions (markRegressions + collectSignals)', () =>
     tool,
     message: `${code} ${tool} ${check ?? ''} (live text ${tool.length * 7})`,
     ...(check && { check }),
-  });
-  const result = (id: string, status: CaseResult['status'], failures: CaseFailure[] = []): CaseResult => ({
-    id,
-    role: 'r',
-    dataset: 'd.cases.yaml',
-    status,
-    passed: status === 'passed',
-    failures,
-    probes: [],
   });
   const codes = (baseline: CaseResult[], candidate: CaseResult[]) =>
     collectSignals([], markRegressions(baseline, candidate), []).map((s) => s.code);

@@ -8,23 +8,17 @@ import { excerptsMissingQuery } from '../../src/audit/search-excerpts.js';
 import { upstreamEnvelope } from '../../src/audit/upstream-envelope.js';
 import { markRegressions } from '../../src/cases/regression.js';
 import { errorsAsData } from '../../src/audit/index.js';
-import type { CaseResult, Observation } from '../../src/cases/types.js';
+import type { CaseResult } from '../../src/cases/types.js';
 import { finding } from '../../src/findings/finding.js';
 import { onTool } from '../../src/findings/subject.js';
 import { DEFAULTS } from '../../src/config/types.js';
 import { unlistedMentions } from '../../src/contract/mentions.js';
 import { buildContract } from '../../src/contract/normalize.js';
+import { observed } from '../helpers/cases.js';
 import { contractOf, obj, tool } from '../helpers/contracts.js';
 
 // The write-ups' lessons the gate missed (docs/writeups-lessons.md), one check each; the SDK fixture
 // (test/integration/lessons.test.ts, lessons-server.mjs v1/v2) shows them over stdio.
-const observed = (result: unknown, args: Record<string, unknown> = {}): Observation => ({
-  caseId: 'C',
-  tool: 't',
-  args,
-  result,
-  resultBytes: 0,
-});
 const pairs = (findings: { code: string; severity: string }[]) => findings.map((f) => [f.code, f.severity]);
 
 describe('a server with several tools and no instructions', () => {

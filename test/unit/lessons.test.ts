@@ -1,21 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { audit } from '../../src/audit/index.js';
 import { auditResult } from '../../src/audit/result-checks.js';
-import type { Observation } from '../../src/cases/types.js';
 import { resultDrift } from '../../src/audit/result-drift.js';
 import { DEFAULTS } from '../../src/config/types.js';
 import { diffContracts } from '../../src/diff/index.js';
+import { observed } from '../helpers/cases.js';
 import { contractOf, obj, tool } from '../helpers/contracts.js';
 
 // The write-ups' lessons that no check caught before (docs/writeups-lessons.md), one test each. The
 // write-ups fixture (test/integration/writeups.test.ts) shows them on a real SDK server.
-const observed = (result: unknown, args: Record<string, unknown> = {}): Observation => ({
-  caseId: 'C',
-  tool: 't',
-  args,
-  result,
-  resultBytes: 0,
-});
 const drift = (before: unknown, after: unknown) => [...resultDrift([observed(before)], [observed(after)])].map((f) => [f.code, f.path]);
 const checks = (result: unknown, schema: Record<string, unknown> = obj({})) =>
   auditResult(observed(result), contractOf(tool('t', schema)).tools[0], 'candidate', 100_000).map((f) => f.code);

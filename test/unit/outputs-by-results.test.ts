@@ -9,6 +9,7 @@ import { collectSignals } from '../../src/decide/signals.js';
 import { diffContracts } from '../../src/diff/index.js';
 import { instancePlace, judgeByResults } from '../../src/diff/observed-outputs.js';
 import { CODES, isCode } from '../../src/findings/codes.js';
+import { caseResult } from '../helpers/cases.js';
 import { contractOf, obj, tool } from '../helpers/contracts.js';
 
 // The run's results against the letter of the schemas (docs/verdicts.md, "Output changes and the
@@ -166,15 +167,7 @@ describe('the audit does not punish the fixes it asks for', () => {
   });
 
   it('a case that fails on isError where the baseline answered the same probe with an error written as data is not broken', () => {
-    const result = (status: CaseResult['status'], failures: CaseResult['failures'] = []): CaseResult => ({
-      id: 'C',
-      role: 'r',
-      dataset: 'd.cases.yaml',
-      status,
-      passed: status === 'passed',
-      failures,
-      probes: [],
-    });
+    const result = (status: CaseResult['status'], failures: CaseResult['failures'] = []): CaseResult => caseResult('C', status, failures);
     const flagged = result('failed', [{ code: 'probe-failed', tool: 't', message: 'probe returned isError: not found', check: 'isError' }]);
     const codes = (hidden: Set<string>) =>
       collectSignals([], markRegressions([result('passed')], [flagged], hidden), []).map((s) => s.code);
