@@ -15,7 +15,6 @@ export const POLICY_HELD = new Set<string>([
   'input-default-changed',
   'input-schema-repaired',
   'output-enum-widened',
-  'output-type-nullable',
   'output-constraint-loosened',
   'output-variant-added',
   'output-closed-property-added',
@@ -35,3 +34,9 @@ export const CALMABLE = new Set<string>([
   'output-constraint-loosened',
   'output-enum-widened',
 ]);
+
+/**
+ * Safe changes that explain a witness found where they are: an output value the baseline's schema
+ * refused only for being null, now admitted (docs/verdicts.md, "An output that may now be null").
+ */
+export const EXPLAINS_WITNESS = new Set<string>(['output-type-nullable']);

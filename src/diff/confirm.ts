@@ -16,7 +16,7 @@ import {
 import { evidenced, hardening, proven, spotted, unproven, withWitness } from './confirm-words.js';
 import { patternHints, type Hint } from './confirm-hints.js';
 import { placeOf } from './confirm-place.js';
-import { CALMABLE, POLICY_HELD } from './confirm-policy.js';
+import { CALMABLE, EXPLAINS_WITNESS, POLICY_HELD } from './confirm-policy.js';
 import { isTooComplex, isUnread, proofOf } from './schema-context.js';
 import { canonicalJson } from '../contract/canonical.js';
 import { SchemaWork } from '../contract/schema-work.js';
@@ -281,8 +281,10 @@ function witnessed(flagged: Change[], own: Change[], side: Side, tool: string, o
       const own = !place || place(outcome.at, outcome.keyword, outcome.name) ? outcome : s.search([instancePath(c)], SPOT, c);
       return own.kind === 'found' ? [[c, evidenced(c, side, own)]] : [];
     });
-  // A removal the lifecycle judges explains a refused call too.
-  const explained = (flagged.length > 0 || own.some((c) => LIFECYCLE.has(c.code))) && flagged.every((c) => POLICY_HELD.has(c.code));
+  // A removal the lifecycle judges explains a refused call too, and a safe change where the witness is refused.
+  const safeHere = (c: Change) => EXPLAINS_WITNESS.has(c.code) && (placeOf(c)?.(outcome.at, outcome.keyword, outcome.name) ?? false);
+  const explainedBy = own.some((c) => LIFECYCLE.has(c.code) || safeHere(c));
+  const explained = (flagged.length > 0 || explainedBy) && flagged.every((c) => POLICY_HELD.has(c.code));
   return { replaced, added: explained ? [] : [found(spotted(side, tool), side, outcome, s, own.map(instancePath))] };
 }
 

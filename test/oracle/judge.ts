@@ -86,8 +86,12 @@ export const POLICIES: { name: string; why: string }[] = [
     why: 'A witness that passes an argument the baseline does not declare is no break by design: a model shown the schema sends the arguments it declares, so an optional argument or a pattern added to an open input is not judged (input-closed is held for the same reason).',
   },
   {
+    name: 'nullable-output',
+    why: "An output value that may now be null, every kind it had kept (output-type-nullable), is noted, not held, by design: a client validates results against the schema the server lists now, null is JSON's absence, and making fields nullable is the write-ups' own fix for strict outputs (docs/verdicts.md).",
+  },
+  {
     name: 'output-hold',
-    why: 'An output enum widened, an output value that may now be null, an output constraint loosened, a new member of an output union or a field added to an output object the baseline closed is a Hold (dangerous), not a Rollback, by design: consumers may or may not depend on the old range.',
+    why: 'An output enum widened, an output constraint loosened, a new member of an output union or a field added to an output object the baseline closed is a Hold (dangerous), not a Rollback, by design: consumers may or may not depend on the old range.',
   },
   {
     name: 'option-like-hold',
@@ -113,6 +117,9 @@ const worstOf = (changes: ChangeSeen[]): Worst =>
 /** Whether the relation (candidate's instances against the baseline's) implies a witness in the breaking direction. */
 const impliesBreaking = (side: SchemaSide, r: Relation) => r === 'incomparable' || (side === 'input' ? r === 'narrower' : r === 'wider');
 const impliesReverse = (side: SchemaSide, r: Relation) => r === 'incomparable' || (side === 'input' ? r === 'wider' : r === 'narrower');
+
+/** Whether a result holds a null anywhere: the only values output-type-nullable admits anew. */
+const hasNull = (x: unknown): boolean => x === null || (typeof x === 'object' && Object.values(x as Record<string, unknown>).some(hasNull));
 
 const unsafe = (x: unknown): boolean =>
   typeof x === 'number'
@@ -148,7 +155,6 @@ const HELD: Record<string, string> = {
   'input-enum-dropped': 'declared-hold',
   'required-argument-added-with-default': 'default-hold',
   'output-enum-widened': 'output-hold',
-  'output-type-nullable': 'output-hold',
   'output-constraint-loosened': 'output-hold',
   'output-variant-added': 'output-hold',
   'output-closed-property-added': 'output-hold',
@@ -213,6 +219,13 @@ export function judgePair(pair: Pair): Outcome {
   let policy: string | undefined;
   if (category === 'false-alarm' && codes('breaking').every((c) => c === 'required-argument-removed')) policy = 'required-argument-removed';
   else if (category === 'silent' && unsafe(breaking.witness)) policy = 'unsafe-integers';
+  else if (
+    category === 'silent' &&
+    side === 'output' &&
+    changes.some((c) => c.code === 'output-type-nullable') &&
+    hasNull(breaking.witness)
+  )
+    policy = 'nullable-output';
   else if ((category === 'silent' || category === 'under-rated') && side === 'input' && undeclared(before, breaking.witness))
     policy = 'undeclared-arguments';
   else if (category === 'under-rated') policy = heldByPolicy(held);

@@ -68,15 +68,15 @@ export const OUTPUT_CODES = {
     title: 'Output types widened or changed',
     message: typeWords('no longer returns', 'may now return'),
   },
-  // A type that keeps every kind it had and gains only null: JSON's "no value", which the write-ups'
-  // own fix for strict outputs brings (absent keys were null and failed a non-nullable type). Held
-  // as an output enum widened is, since consumers may or may not read the field as always there
-  // (docs/verdicts.md, "Held by documented policy"). A kind of value gained (a string that may now
-  // be an array, an integer that may now be fractional) stays output-type-changed, a Rollback.
+  // A type that keeps every kind it had and gains only null: JSON's "no value", and the write-ups'
+  // own fix for strict outputs (absent keys came back null and failed a non-nullable type). Noted,
+  // not held: a client validates results against the schema the server lists now, which admits the
+  // null, and a model reads null as absence (docs/verdicts.md, "An output that may now be null").
+  // A kind of value gained (a string that may now be an array) stays output-type-changed.
   'output-type-nullable': {
     area: 'output',
-    severity: 'dangerous',
-    action: 'hold',
+    severity: 'safe',
+    action: 'ignore',
     title: 'Output values that may now be null',
     message: (c) => `${typeWords('', 'may now return')(c)} Every kind of value it returned before it may still return.`,
   },
