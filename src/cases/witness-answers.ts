@@ -15,7 +15,8 @@ const NO_ANSWER = new Set([-32000, -32001]);
 /**
  * An error that reads as the server refusing the arguments, not failing at its work: the TypeScript
  * SDK's "Input validation error: Invalid arguments for tool …" (JSON-RPC -32602, as an isError
- * result or as the error itself), pydantic's "validation error for fooArguments" (FastMCP), and the
+ * result or as the error itself), pydantic's "validation error for fooArguments" (FastMCP), zod's own
+ * "Invalid input: expected …" under a handler's "Invalid arguments:" (any JSON-RPC code), and the
  * sentences validators write about a missing or required property. "No browser", a dummy key or a
  * network failure is none of these, and leaves a break unconfirmed.
  */
@@ -25,6 +26,8 @@ const VALIDATION = [
   /\bMCP error -32602\b/,
   /\bvalidation errors? for \S*Arguments\b/,
   /\binvalid params\b/i,
+  /\bInvalid arguments:/i,
+  /\bInvalid input: expected\b/,
   /\bmust have required property\b/,
   /\bis a required property\b/,
   /\bmissing (?:required )?(?:argument|parameter|property|field)s?\b/i,
@@ -75,7 +78,12 @@ export function judgeAnswers(candidate: LiveAnswer, baseline: LiveAnswer | null)
   if (baseline.kind !== 'result' || baseline.validation)
     return {
       outcome: 'unconfirmed',
-      note: baseline.kind === 'failed' ? 'the baseline gave no answer to the same call' : 'the baseline refused the same call too',
+      note:
+        baseline.kind === 'failed'
+          ? 'the baseline gave no answer to the same call'
+          : baseline.validation
+            ? 'the baseline refused the same call too'
+            : 'the baseline answered the same call with an error too, so it shows no call that worked',
       ...answers,
     };
   return { outcome: 'confirmed', ...answers };

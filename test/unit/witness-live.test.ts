@@ -25,6 +25,8 @@ describe('reading an answer', () => {
       "must have required property 'q'",
       "'q' is a required property",
       'Missing required argument: q',
+      // zod 4 inside a handler, which the server reports as -32603 (@zereight/mcp-gitlab 2.1.64).
+      'MCP error -32603: Invalid arguments: project_id: Invalid input: expected nonoptional, received undefined',
     ])
       expect(result(text, true), text).toMatchObject({ kind: 'error', validation: true });
   });
@@ -86,11 +88,19 @@ describe('judging the answers', () => {
     expect(judgeAnswers(ok, other).outcome).toBe('refuted');
     expect(judgeAnswers(ok, null).outcome).toBe('refuted');
     expect(judgeAnswers(other, ok).outcome).toBe('unconfirmed');
+    // A baseline that failed at its work (a network error) refused nothing, yet shows no call that worked.
+    const refused = { kind: 'error' as const, validation: true as const, text: 'Invalid arguments: q' };
+    const failedAtWork = { kind: 'error' as const, text: 'request to https://gitlab.com/api/v4/projects/undefined failed' };
+    expect(judgeAnswers(refused, failedAtWork)).toMatchObject({
+      outcome: 'unconfirmed',
+      note: expect.stringContaining('with an error too'),
+    });
+    expect(judgeAnswers(refused, refused)).toMatchObject({ outcome: 'unconfirmed', note: 'the baseline refused the same call too' });
     expect(judgeAnswers({ kind: 'failed', text: 'timed out' }, ok).outcome).toBe('unconfirmed');
   });
   it('confirmed only when the candidate refused it as input and the baseline answered it', () => {
     expect(judgeAnswers(invalid, ok).outcome).toBe('confirmed');
-    expect(judgeAnswers(invalid, other)).toMatchObject({ outcome: 'unconfirmed', note: 'the baseline refused the same call too' });
+    expect(judgeAnswers(invalid, other)).toMatchObject({ outcome: 'unconfirmed', note: expect.stringContaining('with an error too') });
     expect(judgeAnswers(invalid, null)).toMatchObject({
       outcome: 'unconfirmed',
       note: 'no live baseline to show it accepted the same call',
