@@ -2,7 +2,8 @@ import { canonicalJson } from '../contract/canonical.js';
 import type { ContractPrompt, ContractResource, ContractResourceTemplate, Features } from '../contract/types.js';
 import type { Change } from '../findings/types.js';
 import { change } from './change.js';
-import { likelySuccessor, words } from './tools.js';
+import { words } from './lookup-name.js';
+import { likelySuccessor } from './tools.js';
 
 /**
  * What changed beside the tools: the capabilities, the prompts, the resource templates and the

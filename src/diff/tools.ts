@@ -4,6 +4,7 @@ import { toolDeprecation } from '../contract/deprecation.js';
 import type { Contract, ContractTool, JsonSchema } from '../contract/types.js';
 import type { Change } from '../findings/types.js';
 import { toolChange } from './change.js';
+import { readsAsLookup, words } from './lookup-name.js';
 
 /**
  * A tool's call signature: each top-level input and output property with its type and whether it is
@@ -68,25 +69,18 @@ export function diffToolSet(before: Contract, after: Contract): Change[] {
       ]
         .join(' ')
         .trim();
+      const lookup = !declared && bare && declaresNoHint(tool) && readsAsLookup(tool.name, tool.description);
       out.push(
         declared
           ? toolChange('tool-added-destructive', tool.name, ['annotations'], null, tool.effectiveAnnotations)
-          : toolChange('tool-added-destructive-by-default', tool.name, ['annotations'], null, tool.effectiveAnnotations, defaulted),
+          : lookup
+            ? toolChange('tool-added-unannotated-lookup', tool.name, ['annotations'], null, tool.effectiveAnnotations)
+            : toolChange('tool-added-destructive-by-default', tool.name, ['annotations'], null, tool.effectiveAnnotations, defaulted),
       );
     }
   }
   return out;
 }
-
-/** Words of a name: `getTinyImage`, `get-tiny-image` and `get_tiny_image` all give get, tiny, image. */
-export const words = (name: string) =>
-  new Set(
-    name
-      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-      .toLowerCase()
-      .split(/[^a-z0-9]+/)
-      .filter(Boolean),
-  );
 
 /**
  * The one added entry with the same call signature. When several share it (tools without

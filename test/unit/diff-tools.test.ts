@@ -29,6 +29,32 @@ describe('tools', () => {
     expect(declared.map((c) => c.code)).toEqual(['tool-added', 'tool-added-destructive']);
   });
 
+  it('on a server that declares no hint, a new bare tool whose name reads as a lookup is judged like its siblings', () => {
+    const bareServer = [tool('list_tables'), tool('run_query')];
+    const added = (t: Record<string, unknown>) =>
+      diffContracts(contractOf(...bareServer), contractOf(...bareServer, t))
+        .filter((c) => c.code !== 'tool-added')
+        .map((c) => c.code);
+    for (const name of ['search_schema', 'find_tables_by_keyword', 'getUserProfile', 'list-pages'])
+      expect(added(tool(name)), name).toEqual(['tool-added-unannotated-lookup']);
+    // A word that writes anywhere in the name, a verb that is no lookup, or text that destroys: held.
+    for (const name of ['get_or_create_user', 'search_and_replace', 'restore_from_sql', 'screenshot', 'fetch_url'])
+      expect(added(tool(name)), name).toEqual(['tool-added-destructive-by-default']);
+    expect(added({ ...tool('get_rows'), description: 'Gets the rows, then deletes them.' })).toEqual(['tool-added-destructive-by-default']);
+    // A server that annotates any tool: a bare new tool is an omission, held whatever its name.
+    const annotated = [tool('list_tables', { type: 'object' }, { annotations: ro }), tool('run_query')];
+    expect(
+      diffContracts(contractOf(...annotated), contractOf(...annotated, tool('search_schema')))
+        .filter((c) => c.code !== 'tool-added')
+        .map((c) => c.code),
+    ).toEqual(['tool-added-destructive-by-default']);
+    // Not a reason: the decision promotes it.
+    const changes = diffContracts(contractOf(...bareServer), contractOf(...bareServer, tool('search_schema')));
+    expect(decide(collectSignals(changes, [], []), { ...DEFAULTS.promotion, rules: {}, exceptions: [] }, '2026-12-02').verdict).toBe(
+      'Promote',
+    );
+  });
+
   it('a removed tool whose schemas equal one added tool is a likely rename, still breaking', () => {
     const schema = obj({ q: { type: 'string' } }, ['q']);
     const changes = diffContracts(
