@@ -9,12 +9,17 @@
  */
 /** A refusal, in a tool's description or a parameter's: "otherwise the request is rejected". */
 const REFUSAL = String.raw`(?:is|are|will be|gets?) (?:rejected|refused|not (?:allowed|accepted|permitted))|only (?:accepts?|allows?)|(?:accepted|allowed) only`;
+/**
+ * A permission a call now needs, in either text: "DELETE requires the delete permission". A caller
+ * without it is refused, as by a refusal the text states.
+ */
+const PERMISSION = String.raw`requires?\b[^.;:!?]{0,40}?\b(?:permissions?|privileges?|scopes?|roles?)`;
 /** A requirement on the value, in a parameter's description only: a tool's text says "must" of its syntax too. */
 const REQUIREMENT = String.raw`must (?:not )?(?:be|end with|start with|begin with|contain|match|include|have|exceed|use)`;
 
 const PATTERNS = {
-  parameter: new RegExp(String.raw`\b(?:${REQUIREMENT}|${REFUSAL})\b`, 'gi'),
-  description: new RegExp(String.raw`\b(?:${REFUSAL})\b`, 'gi'),
+  parameter: new RegExp(String.raw`\b(?:${REQUIREMENT}|${REFUSAL}|${PERMISSION})\b`, 'gi'),
+  description: new RegExp(String.raw`\b(?:${REFUSAL}|${PERMISSION})\b`, 'gi'),
 };
 
 /** The sentence of `after` that states a rule `before` did not, clipped; null when there is none. */
