@@ -17,9 +17,12 @@ const page = readFileSync(join(ROOT, 'docs/judgements.md'), 'utf8');
 const HELD_OUT = '## Held-out pairs';
 // A second held-out set, recorded after the first was measured: its own section and figures too.
 const FRESH = '## Fresh pairs';
+// A third, recorded after the second was measured and partly fixed.
+const THIRD = '## Third held-out set';
 const table = page.slice(0, page.indexOf(HELD_OUT));
 const heldOutSection = page.slice(page.indexOf(HELD_OUT), page.indexOf(FRESH));
-const freshSection = page.slice(page.indexOf(FRESH));
+const freshSection = page.slice(page.indexOf(FRESH), page.indexOf(THIRD));
+const thirdSection = page.slice(page.indexOf(THIRD));
 const tableRows = (text: string) =>
   [...text.matchAll(/^\| (\w+) \| `([^`]+)` \| (\S+) → (\S+) \| ([^|]+) \| (\w+) \| (.+) \|$/gm)].map(
     ([, id, pkg, before, after, reviewer, gate]) => ({
@@ -35,6 +38,7 @@ const tableRows = (text: string) =>
 const rows = tableRows(table);
 const heldOut = tableRows(heldOutSection);
 const fresh = tableRows(freshSection);
+const third = tableRows(thirdSection);
 
 const fixture = (pkg: string, version: string) =>
   join(ROOT, 'test/fixtures/releases', `${pkg.replace(/^@/, '').replace('/', '__')}@${version}.json`);
@@ -132,6 +136,13 @@ describe('judgements on published releases (docs/judgements.md)', () => {
 
 type Row = (typeof rows)[number];
 
+/** The reviewer column of a verdict file committed with its recordings, read as the tables here are. */
+function committedReviewer(file: string, prefix: string) {
+  const committed = readFileSync(join(ROOT, 'test/fixtures/releases', file), 'utf8');
+  const rowStart = new RegExp(String.raw`^(\| ${prefix}\d+ \| [^|]+\| [^|]+\| [^|]+\|)`, 'gm');
+  return tableRows(committed.replace(rowStart, '$1 x |')).map((r) => [r.id, r.accepts]);
+}
+
 /**
  * A set of pairs measured apart from the main table: its own section, the gate column held, and the
  * figures it states (agreement, no silent break, the false Rollbacks and the noise Holds, each
@@ -178,8 +189,18 @@ describe('the fresh pairs (docs/judgements.md, "Fresh pairs")', () => {
   measuredApart(freshSection, fresh, [...rows, ...heldOut]);
 
   it('the reviewer column is the one committed with the recordings, before the gate ran', () => {
-    const committed = readFileSync(join(ROOT, 'test/fixtures/releases/FRESH-2026-12-02.md'), 'utf8');
-    const reviewer = tableRows(committed.replace(/^(\| FS\d+ \| [^|]+\| [^|]+\| [^|]+\|)/gm, '$1 x |'));
-    expect(reviewer.map((r) => [r.id, r.accepts])).toEqual(fresh.map((r) => [r.id, r.accepts]));
+    expect(committedReviewer('FRESH-2026-12-02.md', 'FS')).toEqual(fresh.map((r) => [r.id, r.accepts]));
+  });
+});
+
+describe('the third held-out set (docs/judgements.md, "Third held-out set")', () => {
+  it('44 pairs from 7 servers', () => {
+    expect(third).toHaveLength(44);
+    expect(new Set(third.map((r) => r.pkg)).size).toBe(7);
+  });
+  measuredApart(thirdSection, third, [...rows, ...heldOut, ...fresh]);
+
+  it('the reviewer column is the one committed with the recordings, before the gate ran', () => {
+    expect(committedReviewer('FRESH-2026-12-02-c.md', 'FC')).toEqual(third.map((r) => [r.id, r.accepts]));
   });
 });
