@@ -12,6 +12,8 @@ export interface DiffSummary {
   safe: number;
 }
 
+const DESTRUCTIVE_ADDED = new Set(['tool-added-destructive', 'tool-added-destructive-by-default', 'tool-added-unannotated-lookup']);
+
 const toolsWith = (changes: Change[], keep: (c: Change) => boolean): number => new Set(changes.filter(keep).map((c) => c.tool)).size;
 
 /** The summary counts tools, not changes, as the interface defines; the severity totals count changes. */
@@ -24,7 +26,8 @@ export function summarize(changes: Change[]): DiffSummary {
     ),
     schemaBreakages: toolsWith(changes, (c) => CODES[c.code].area === 'input' && c.severity === 'breaking'),
     readOnlyHintRegressions: toolsWith(changes, (c) => c.code === 'readonly-hint-regression'),
-    addedDestructiveTools: toolsWith(changes, (c) => c.code === 'tool-added-destructive' || c.code === 'tool-added-destructive-by-default'),
+    // A bare lookup on a bare server is not held, but by the spec's defaults it is destructive all the same.
+    addedDestructiveTools: toolsWith(changes, (c) => DESTRUCTIVE_ADDED.has(c.code)),
     breaking: changes.filter((c) => c.severity === 'breaking').length,
     dangerous: changes.filter((c) => c.severity === 'dangerous').length,
     safe: changes.filter((c) => c.severity === 'safe').length,

@@ -114,8 +114,10 @@ describe('member names that Object.prototype holds', () => {
       const special = SPECIAL[i % SPECIAL.length]!;
       const name = names[i % names.length];
       if (name === undefined || JSON.stringify([before, after]).includes(`"${special}"`)) continue;
-      const want = judged(before, after);
-      const got = judged(renamed(before, name, special), renamed(after, name, special));
+      // The rules that read what a name says (`exposeToMcp`, `noVerify`) cannot read it once renamed.
+      const unread = (judgements: string[]) => judgements.filter((j) => !READS_NAMES.has(codeOf(j)!));
+      const want = unread(judged(before, after));
+      const got = unread(judged(renamed(before, name, special), renamed(after, name, special)));
       const what = `${String(before.name)}: ${name} -> ${special}`;
       expect(got.map(codeOf), what).toEqual(want.map(codeOf));
       // ajv leaves a member named __proto__ unchecked, so a search cannot clear such a change:
@@ -131,6 +133,8 @@ describe('member names that Object.prototype holds', () => {
 });
 
 const codeOf = (judgement: string) => judgement.split('/')[0];
+/** Codes an argument's own name raises (diff/new-options.ts). */
+const READS_NAMES = new Set(['input-destructive-option-added', 'input-safety-override-added']);
 const severityOf = (judgement: string) => SEVERITY[judgement.split('/')[1] as keyof typeof SEVERITY];
 
 /** A listed tool, read for its arguments. */
