@@ -42,7 +42,7 @@ describe('a removed argument that selected an operation', () => {
   it('with no witness calls, the schemas alone say what they said: held', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-operation-'));
     const config = join(dir, 'gate.config.yaml');
-    writeFileSync(config, `${readFileSync(CONFIG, 'utf8').replaceAll('cwd: ../../..', `cwd: ${ROOT}`)}limits: { witnessCalls: 0 }\n`);
+    writeFileSync(config, `${readFileSync(CONFIG, 'utf8').replaceAll('../../..', ROOT)}limits: { witnessCalls: 0 }\n`);
     const result = await runCli(['run', '-c', config, '--format', 'json', '--quiet'], { timeoutMs: 60_000 });
     const report = JSON.parse(result.stdout) as Report;
     expect(report.diff.changes.map((c) => [c.code, c.severity, c.witness?.status, c.witness?.live])).toEqual([
