@@ -37,6 +37,9 @@ export const CALMABLE = new Set<string>([
 
 /**
  * Safe changes that explain a witness found where they are: an output value the baseline's schema
- * refused only for being null, now admitted (docs/verdicts.md, "An output that may now be null").
+ * refused only for being null, now admitted (docs/verdicts.md, "An output that may now be null");
+ * an argument the baseline did not declare, now declared, where the baseline's input said
+ * `additionalProperties: true` (zod's passthrough): the witness sends a name no model was shown,
+ * which is no break (docs/verdicts.md, the witness search).
  */
-export const EXPLAINS_WITNESS = new Set<string>(['output-type-nullable']);
+export const EXPLAINS_WITNESS = new Set<string>(['output-type-nullable', 'input-property-added']);

@@ -91,6 +91,12 @@ function compareTypes(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkCon
   // An integer where a number was refuses only fractional values: a bound declared, not a kind taken away.
   if (ctx.side === 'input' && showTypes(b) === 'number' && showTypes(a) === 'integer')
     return [toolChange('input-constraint-declared', ctx.tool, [...path, 'type'], 'number', 'integer')];
+  // A type where the argument declared none (any value) is a bound declared too: the caller was
+  // told nothing of it, and what it sent was what the text asked for (docs/verdicts.md).
+  // Not where the node is every other name's (additionalProperties): that is no argument declared.
+  const anyName = ['additionalProperties', 'unevaluatedProperties'].includes(path.at(-1)!) || path.at(-2) === 'patternProperties';
+  if (ctx.side === 'input' && before === null && after !== null && !anyName)
+    return [toolChange('input-constraint-declared', ctx.tool, [...path, 'type'], 'any', showTypes(a))];
   // Input: losing accepted types narrows what callers may send. Output: gaining types surprises consumers.
   const nullOnly = !lost && after !== null && [...after].every((t) => t === 'null' || covers(before, t));
   return [typeChange(ctx, ctx.side === 'input' ? lost : !gained, [...path, 'type'], showTypes(b), showTypes(a), nullOnly)];

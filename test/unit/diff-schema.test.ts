@@ -17,6 +17,27 @@ describe('input schema: tightening breaks callers, loosening is safe', () => {
     expect(inputPairs(obj({ a: str, b: str }), obj({ a: str }))).toEqual([['input-property-removed', 'dangerous']]);
   });
 
+  it('an optional argument added where the input says additionalProperties: true is an addition: no model sent the name before', () => {
+    // @softeria/ms-365-mcp-server 0.154.0 adds `skiptoken` to every list tool this way (zod's passthrough).
+    const open = { additionalProperties: true, $schema: 'http://json-schema.org/draft-07/schema#' };
+    expect(inputPairs(obj({ a: str }, [], open), obj({ a: str, skiptoken: str }, [], open))).toEqual([['input-property-added', 'safe']]);
+    // A map that types every other name still says what a caller may send under any name.
+    const map = { additionalProperties: { type: 'number' } };
+    expect(inputPairs(obj({ a: str }, [], map), obj({ a: str, skiptoken: str }, [], map))).not.toEqual([['input-property-added', 'safe']]);
+  });
+
+  it('a type declared where the argument declared none is a bound declared, held as integer-for-number is', () => {
+    // @digitalocean/mcp 1.0.65: AppSlugs' items, any value before, are strings now.
+    expect(inputPairs(obj({ n: { description: 'The slug.' } }), obj({ n: { type: 'string', description: 'The slug.' } }))).toEqual([
+      ['input-constraint-declared', 'dangerous'],
+    ]);
+    expect(inputPairs(obj({ a: { type: 'array', items: {} } }), obj({ a: { type: 'array', items: str } }))).toEqual([
+      ['input-constraint-declared', 'dangerous'],
+    ]);
+    // A type taken away is still a kind taken away.
+    expect(inputPairs(obj({ n: str }), obj({ n: { type: 'boolean' } }))).toEqual([['input-type-changed', 'breaking']]);
+  });
+
   it('types narrowed, widened and changed, including integer and number', () => {
     // An integer where any number was refuses only fractions: a bound declared, held
     // (docs/verdicts.md, "Held by documented policy").

@@ -131,9 +131,11 @@ export const INPUT_CODES = {
     action: 'hold',
     title: 'Argument bounds declared where there were none',
     message: (c) =>
-      c.after === 'integer'
+      c.after === 'integer' && c.before === 'number'
         ? `${where(c).replace(/\.type$/, '')}: now takes integers only where any number was declared; a fractional value is refused.`
-        : `${where(c)}: declared ${show(c.after)} where there was no such bound; a value outside it is refused now, as servers often refused it in code already.`,
+        : c.before === 'any'
+          ? `${where(c).replace(/\.type$/, '')}: now takes ${show(c.after)} values only where it declared no type; a value of another kind is refused now, as servers often refused it in code already.`
+          : `${where(c)}: declared ${show(c.after)} where there was no such bound; a value outside it is refused now, as servers often refused it in code already.`,
   },
   'input-constraint-loosened': {
     area: 'input',
