@@ -22,9 +22,27 @@ const PATTERNS = {
   description: new RegExp(String.raw`\b(?:${REFUSAL}|${PERMISSION})\b`, 'gi'),
 };
 
+/**
+ * What a call destroys, in a tool's own text: "any field the new manifest omits is removed", "deletes
+ * the branch", "overwrites the file". Newly said of a tool that is not read-only, either the tool now
+ * does more or its callers were not told: a person reads it (docs/verdicts.md). What is removed from
+ * the output ("script tags are removed from the output") shapes the answer, not the world.
+ */
+const EFFECT = new RegExp(
+  String.raw`\b(?:remov(?:e|es|ed|ing)|delet(?:e|es|ed|ing)|overwrit(?:e|es|ten|ing)|drop(?:s|ped|ping)?|purg(?:e|es|ed|ing)|destroy(?:s|ed|ing)?|wip(?:e|es|ed|ing)|eras(?:e|es|ed|ing)|truncat(?:e|es|ed|ing))\b(?![^.;]{0,40}\bfrom (?:the |its )?(?:output|result|response|returned)s?\b)`,
+  'gi',
+);
+
+/** The sentence of `after` that newly says the call destroys something, clipped; null when there is none. */
+export const statedEffect = (before: string, after: string): string | null => newSentence(before, after, EFFECT);
+
 /** The sentence of `after` that states a rule `before` did not, clipped; null when there is none. */
-export function statedConstraint(before: string, after: string, kind: keyof typeof PATTERNS): string | null {
-  const count = (text: string) => text.match(PATTERNS[kind])?.length ?? 0;
+export const statedConstraint = (before: string, after: string, kind: keyof typeof PATTERNS): string | null =>
+  newSentence(before, after, PATTERNS[kind]);
+
+/** The first sentence of `after`, not in `before`, where `pattern` matches, when `after` has more matches than `before`. */
+function newSentence(before: string, after: string, pattern: RegExp): string | null {
+  const count = (text: string) => text.match(pattern)?.length ?? 0;
   if (count(after) <= count(before)) return null;
   const known = new Set(before.split(/(?<=[.!?])\s+/).map((s) => s.trim()));
   const sentence = after.split(/(?<=[.!?])\s+/).find((s) => count(s) > 0 && !known.has(s.trim())) ?? after;

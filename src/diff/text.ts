@@ -2,7 +2,7 @@ import type { ContractTool } from '../contract/types.js';
 import type { Subject } from '../findings/subject.js';
 import type { Change } from '../findings/types.js';
 import { change, pointer } from './change.js';
-import { statedConstraint } from './stated-constraint.js';
+import { statedConstraint, statedEffect } from './stated-constraint.js';
 import { steeringCues, steeringSentence, type TextKind } from './steering.js';
 import { suspiciousReasons } from './suspicious.js';
 import { wordDiff } from './word-diff.js';
@@ -31,7 +31,7 @@ function descriptions(tool: ContractTool): Map<string, Text> {
   return found;
 }
 
-function textChanges(tool: string, at: string[], before: string | undefined, after: string): Change[] {
+function textChanges(tool: string, at: string[], before: string | undefined, after: string, readOnly = false): Change[] {
   const out: Change[] = [];
   const subject: Subject = { kind: 'tool', tool, at };
   // New text (a new tool or parameter) is only checked for injection; "changed" needs an old text.
@@ -40,6 +40,8 @@ function textChanges(tool: string, at: string[], before: string | undefined, aft
     const rule =
       at[0] === 'inputSchema' || at.length === 1 ? statedConstraint(before, after, at.length === 1 ? 'description' : 'parameter') : null;
     if (rule) out.push(change('description-constraint-added', subject, before, after, `"${rule}"`));
+    const effect = at.length === 1 && !readOnly ? statedEffect(before, after) : null;
+    if (effect) out.push(change('description-effect-added', subject, before, after, `"${effect}"`));
   }
   // Text kept as it was has nothing new to flag (each pattern is held against the old text): a changed
   // tool's unchanged descriptions are not read again.
@@ -96,7 +98,7 @@ export function diffText(before: ContractTool, after: ContractTool): Change[] {
   for (const [path, { at, text }] of now) {
     // A description where the same place had none, on a parameter (or the tool) that was there.
     if (!was.has(path) && placeExists(before, at)) out.push(...textAdded(after, at, text));
-    out.push(...textChanges(after.name, at, was.get(path)?.text, text));
+    out.push(...textChanges(after.name, at, was.get(path)?.text, text, after.effectiveAnnotations.readOnlyHint));
   }
   for (const [path, { at, text }] of was) {
     if (!now.has(path) && placeExists(after, at))

@@ -303,6 +303,24 @@ describe('text', () => {
     expect(codes('Search the web. Every edge cell must contain a geometry element.')).toEqual([['description-reworded', 'safe']]);
   });
 
+  it('a tool that is not read-only whose text newly says what a call removes is held; what leaves the output is not', () => {
+    const withHints = (description: string, annotations?: Record<string, unknown>) => ({
+      ...described(description),
+      ...(annotations && { annotations }),
+    });
+    const codes = (before: string, after: string, annotations?: Record<string, unknown>) =>
+      diffContracts(contractOf(withHints(before, annotations)), contractOf(withHints(after, annotations))).map((c) => c.code);
+    // kubernetes-mcp-server 0.0.66: an update became a server-side apply.
+    const apply = 'Create or update a resource. Any field this tool previously set and the new manifest omits is removed.';
+    expect(codes('Create or update a resource.', apply)).toContain('description-effect-added');
+    // Said of the answer, not of the world (@executeautomation/playwright-mcp-server 1.0.6).
+    expect(codes('Get the HTML.', 'Get the HTML. All <script> tags are removed from the output.')).not.toContain(
+      'description-effect-added',
+    );
+    // A read-only tool removes nothing, whatever its text says.
+    expect(codes('Create or update a resource.', apply, { readOnlyHint: true })).not.toContain('description-effect-added');
+  });
+
   it('a permission a call now needs, stated in either text, is held: a caller without it is refused', () => {
     const codes = (after: string) =>
       diffContracts(contractOf(described('Run an INSERT, UPDATE or DELETE.')), contractOf(described(after))).map((c) => c.code);

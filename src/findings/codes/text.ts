@@ -47,6 +47,16 @@ export const TEXT_CODES = {
     message: (c) =>
       `Description of "${toolName(c)}"${at(c)} newly states a rule on what a call may send that the schema does not declare; a call that followed the old text may be refused.`,
   },
+  // A tool that is not read-only whose own text newly says what the call removes or overwrites
+  // (diff/stated-constraint.ts): the tool does more now, or its callers were not told.
+  'description-effect-added': {
+    area: 'text',
+    severity: 'dangerous',
+    action: 'hold',
+    title: 'Descriptions that newly say what a call removes or overwrites',
+    message: (c) =>
+      `Description of "${toolName(c)}" newly says that a call removes or overwrites something; either the tool now does more, or its callers were not told: a person should check.`,
+  },
   // The reasons (with the matched text, clipped) are the message: the whole texts stay in before/after.
   'description-suspicious': { area: 'text', severity: 'breaking', action: 'rollback', title: 'Suspicious descriptions', message: () => '' },
   'title-changed': {
