@@ -19,10 +19,13 @@ const HELD_OUT = '## Held-out pairs';
 const FRESH = '## Fresh pairs';
 // A third, recorded after the second was measured and partly fixed.
 const THIRD = '## Third held-out set';
+// A fourth, recorded after the third was measured and partly fixed.
+const FOURTH = '## Fourth held-out set';
 const table = page.slice(0, page.indexOf(HELD_OUT));
 const heldOutSection = page.slice(page.indexOf(HELD_OUT), page.indexOf(FRESH));
 const freshSection = page.slice(page.indexOf(FRESH), page.indexOf(THIRD));
-const thirdSection = page.slice(page.indexOf(THIRD));
+const thirdSection = page.slice(page.indexOf(THIRD), page.indexOf(FOURTH));
+const fourthSection = page.slice(page.indexOf(FOURTH));
 const tableRows = (text: string) =>
   [...text.matchAll(/^\| (\w+) \| `([^`]+)` \| (\S+) → (\S+) \| ([^|]+) \| (\w+) \| (.+) \|$/gm)].map(
     ([, id, pkg, before, after, reviewer, gate]) => ({
@@ -39,6 +42,7 @@ const rows = tableRows(table);
 const heldOut = tableRows(heldOutSection);
 const fresh = tableRows(freshSection);
 const third = tableRows(thirdSection);
+const fourth = tableRows(fourthSection);
 
 const fixture = (pkg: string, version: string) =>
   join(ROOT, 'test/fixtures/releases', `${pkg.replace(/^@/, '').replace('/', '__')}@${version}.json`);
@@ -202,5 +206,17 @@ describe('the third held-out set (docs/judgements.md, "Third held-out set")', ()
 
   it('the reviewer column is the one committed with the recordings, before the gate ran', () => {
     expect(committedReviewer('FRESH-2026-12-02-c.md', 'FC')).toEqual(third.map((r) => [r.id, r.accepts]));
+  });
+});
+
+describe('the fourth held-out set (docs/judgements.md, "Fourth held-out set")', () => {
+  it('45 pairs from 12 servers', () => {
+    expect(fourth).toHaveLength(45);
+    expect(new Set(fourth.map((r) => r.pkg)).size).toBe(12);
+  });
+  measuredApart(fourthSection, fourth, [...rows, ...heldOut, ...fresh, ...third]);
+
+  it('the reviewer column is the one committed with the recordings, before the gate ran', () => {
+    expect(committedReviewer('FRESH-2026-12-02-d.md', 'FD')).toEqual(fourth.map((r) => [r.id, r.accepts]));
   });
 });
