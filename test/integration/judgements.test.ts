@@ -21,11 +21,14 @@ const FRESH = '## Fresh pairs';
 const THIRD = '## Third held-out set';
 // A fourth, recorded after the third was measured and partly fixed.
 const FOURTH = '## Fourth held-out set';
+// A fifth, after which no rule was changed: its first run is its figure.
+const FIFTH = '## Fifth held-out set';
 const table = page.slice(0, page.indexOf(HELD_OUT));
 const heldOutSection = page.slice(page.indexOf(HELD_OUT), page.indexOf(FRESH));
 const freshSection = page.slice(page.indexOf(FRESH), page.indexOf(THIRD));
 const thirdSection = page.slice(page.indexOf(THIRD), page.indexOf(FOURTH));
-const fourthSection = page.slice(page.indexOf(FOURTH));
+const fourthSection = page.slice(page.indexOf(FOURTH), page.indexOf(FIFTH));
+const fifthSection = page.slice(page.indexOf(FIFTH));
 const tableRows = (text: string) =>
   [...text.matchAll(/^\| (\w+) \| `([^`]+)` \| (\S+) → (\S+) \| ([^|]+) \| (\w+) \| (.+) \|$/gm)].map(
     ([, id, pkg, before, after, reviewer, gate]) => ({
@@ -43,6 +46,7 @@ const heldOut = tableRows(heldOutSection);
 const fresh = tableRows(freshSection);
 const third = tableRows(thirdSection);
 const fourth = tableRows(fourthSection);
+const fifth = tableRows(fifthSection);
 
 const fixture = (pkg: string, version: string) =>
   join(ROOT, 'test/fixtures/releases', `${pkg.replace(/^@/, '').replace('/', '__')}@${version}.json`);
@@ -218,5 +222,17 @@ describe('the fourth held-out set (docs/judgements.md, "Fourth held-out set")', 
 
   it('the reviewer column is the one committed with the recordings, before the gate ran', () => {
     expect(committedReviewer('FRESH-2026-12-02-d.md', 'FD')).toEqual(fourth.map((r) => [r.id, r.accepts]));
+  });
+});
+
+describe('the fifth held-out set (docs/judgements.md, "Fifth held-out set")', () => {
+  it('46 pairs from 23 servers', () => {
+    expect(fifth).toHaveLength(46);
+    expect(new Set(fifth.map((r) => r.pkg)).size).toBe(23);
+  });
+  measuredApart(fifthSection, fifth, [...rows, ...heldOut, ...fresh, ...third, ...fourth]);
+
+  it('the reviewer column is the one committed with the recordings, before the gate ran', () => {
+    expect(committedReviewer('FRESH-2026-12-02-e.md', 'FE')).toEqual(fifth.map((r) => [r.id, r.accepts]));
   });
 });
