@@ -122,7 +122,7 @@ describe('a new optional input through which the model lifts a safety guard', ()
 // listed, and each is one a reviewer would want to read before the release ships.
 describe('the two rules on the recorded releases', () => {
   sweep(
-    'fire 9 times in 317 pairs: a stash clear, a hook bypass, a self-approved dangerous launch, a file push that may now delete, and on the fresh pairs a column delete, workflows exposed to MCP and public teams',
+    'fire 10 times in 363 pairs: a stash clear, a hook bypass, a self-approved dangerous launch, a file push that may now delete, and on the fresh pairs a column delete, workflows exposed to MCP, public teams and a backup delete',
     () => {
       const all = recordedPairs();
       const fired = all.flatMap(([before, after]) =>
@@ -130,10 +130,12 @@ describe('the two rules on the recorded releases', () => {
           .filter((c) => NEW_OPTIONS.has(c.code))
           .map((c) => `${before.pkg} ${before.version} -> ${after.version}: ${c.code} ${c.tool} ${c.path} ${JSON.stringify(c.after)}`),
       );
-      expect(all).toHaveLength(317);
+      expect(all).toHaveLength(363);
       expect(fired).toEqual([
         '@cyanheads/git-mcp-server 2.3.2 -> 2.5.8: input-safety-override-added git_commit /inputSchema/properties/noVerify "noVerify"',
         '@cyanheads/git-mcp-server 2.3.2 -> 2.5.8: input-destructive-option-added git_stash /inputSchema/properties/mode "clear"',
+        // The fifth held-out set's FE36, which its reviewer holds or rolls back.
+        '@masonator/coolify-mcp 2.19.4 -> 3.5.0: input-destructive-option-added storages /inputSchema/properties/action "backup_delete"',
         '@modelcontextprotocol/server-puppeteer 0.6.2 -> 2025.5.12: input-safety-override-added puppeteer_navigate /inputSchema/properties/allowDangerous "allowDangerous"',
         // Recorded after the rules were written (docs/judgements.md, FS10 and FS21): both pairs are
         // ones their reviewer holds, FS10's naming deleteColumn and exposeToMcp.
