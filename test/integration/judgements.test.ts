@@ -12,23 +12,22 @@ import { recordedContract } from '../helpers/releases.js';
 // docs/judgements.md: consecutive published releases, recorded, with a reviewer's verdict (the
 // truth) and the gate's (what the code says today, kept true by this test).
 const page = readFileSync(join(ROOT, 'docs/judgements.md'), 'utf8');
-// The held-out pairs (HO1 on), recorded and judged by a reviewer who had not read the rules, are
-// held apart: their own section, their own figures.
-const HELD_OUT = '## Held-out pairs';
-// A second held-out set, recorded after the first was measured: its own section and figures too.
-const FRESH = '## Fresh pairs';
-// A third, recorded after the second was measured and partly fixed.
-const THIRD = '## Third held-out set';
-// A fourth, recorded after the third was measured and partly fixed.
-const FOURTH = '## Fourth held-out set';
-// A fifth, after which no rule was changed: its first run is its figure.
-const FIFTH = '## Fifth held-out set';
-const table = page.slice(0, page.indexOf(HELD_OUT));
-const heldOutSection = page.slice(page.indexOf(HELD_OUT), page.indexOf(FRESH));
-const freshSection = page.slice(page.indexOf(FRESH), page.indexOf(THIRD));
-const thirdSection = page.slice(page.indexOf(THIRD), page.indexOf(FOURTH));
-const fourthSection = page.slice(page.indexOf(FOURTH), page.indexOf(FIFTH));
-const fifthSection = page.slice(page.indexOf(FIFTH));
+/**
+ * The held-out sets, each recorded and judged by a reviewer who had not read the rules, after the
+ * one before it was measured (and partly fixed): each is held apart, in its own section with its own
+ * figures. HO's verdicts live only on the page; the others' were committed with their recordings.
+ */
+const SETS = [
+  { heading: '## Held-out pairs', name: 'the held-out pairs', pairs: 39, servers: 6 },
+  { heading: '## Fresh pairs', name: 'the fresh pairs', pairs: 36, servers: 6, file: 'FRESH-2026-12-02.md', prefix: 'FS' },
+  { heading: '## Third held-out set', name: 'the third set', pairs: 44, servers: 7, file: 'FRESH-2026-12-02-c.md', prefix: 'FC' },
+  { heading: '## Fourth held-out set', name: 'the fourth set', pairs: 45, servers: 12, file: 'FRESH-2026-12-02-d.md', prefix: 'FD' },
+  // After the fifth no rule was changed: its first run is its figure.
+  { heading: '## Fifth held-out set', name: 'the fifth set', pairs: 46, servers: 23, file: 'FRESH-2026-12-02-e.md', prefix: 'FE' },
+];
+const starts = SETS.map((set) => page.indexOf(set.heading));
+const table = page.slice(0, starts[0]);
+const sections = SETS.map((_, i) => page.slice(starts[i], starts[i + 1]));
 const tableRows = (text: string) =>
   [...text.matchAll(/^\| (\w+) \| `([^`]+)` \| (\S+) → (\S+) \| ([^|]+) \| (\w+) \| (.+) \|$/gm)].map(
     ([, id, pkg, before, after, reviewer, gate]) => ({
@@ -42,11 +41,6 @@ const tableRows = (text: string) =>
     }),
   );
 const rows = tableRows(table);
-const heldOut = tableRows(heldOutSection);
-const fresh = tableRows(freshSection);
-const third = tableRows(thirdSection);
-const fourth = tableRows(fourthSection);
-const fifth = tableRows(fifthSection);
 
 const fixture = (pkg: string, version: string) =>
   join(ROOT, 'test/fixtures/releases', `${pkg.replace(/^@/, '').replace('/', '__')}@${version}.json`);
@@ -181,58 +175,19 @@ function measuredApart(section: string, set: Row[], before: Row[]) {
   });
 }
 
-describe('the held-out pairs (docs/judgements.md, "Held-out pairs")', () => {
-  it('39 pairs from 6 servers', () => {
-    expect(heldOut).toHaveLength(39);
-    expect(new Set(heldOut.map((r) => r.pkg)).size).toBe(6);
-  });
-  measuredApart(heldOutSection, heldOut, rows);
-});
+SETS.forEach((set, i) => {
+  const pairs = tableRows(sections[i]!);
+  const before = [rows, ...sections.slice(0, i).map(tableRows)].flat();
+  describe(`${set.name} (docs/judgements.md, "${set.heading.slice(3)}")`, () => {
+    it(`${set.pairs} pairs from ${set.servers} servers`, () => {
+      expect(pairs).toHaveLength(set.pairs);
+      expect(new Set(pairs.map((r) => r.pkg)).size).toBe(set.servers);
+    });
+    measuredApart(sections[i]!, pairs, before);
 
-describe('the fresh pairs (docs/judgements.md, "Fresh pairs")', () => {
-  it('36 pairs from 6 servers', () => {
-    expect(fresh).toHaveLength(36);
-    expect(new Set(fresh.map((r) => r.pkg)).size).toBe(6);
-  });
-  measuredApart(freshSection, fresh, [...rows, ...heldOut]);
-
-  it('the reviewer column is the one committed with the recordings, before the gate ran', () => {
-    expect(committedReviewer('FRESH-2026-12-02.md', 'FS')).toEqual(fresh.map((r) => [r.id, r.accepts]));
-  });
-});
-
-describe('the third held-out set (docs/judgements.md, "Third held-out set")', () => {
-  it('44 pairs from 7 servers', () => {
-    expect(third).toHaveLength(44);
-    expect(new Set(third.map((r) => r.pkg)).size).toBe(7);
-  });
-  measuredApart(thirdSection, third, [...rows, ...heldOut, ...fresh]);
-
-  it('the reviewer column is the one committed with the recordings, before the gate ran', () => {
-    expect(committedReviewer('FRESH-2026-12-02-c.md', 'FC')).toEqual(third.map((r) => [r.id, r.accepts]));
-  });
-});
-
-describe('the fourth held-out set (docs/judgements.md, "Fourth held-out set")', () => {
-  it('45 pairs from 12 servers', () => {
-    expect(fourth).toHaveLength(45);
-    expect(new Set(fourth.map((r) => r.pkg)).size).toBe(12);
-  });
-  measuredApart(fourthSection, fourth, [...rows, ...heldOut, ...fresh, ...third]);
-
-  it('the reviewer column is the one committed with the recordings, before the gate ran', () => {
-    expect(committedReviewer('FRESH-2026-12-02-d.md', 'FD')).toEqual(fourth.map((r) => [r.id, r.accepts]));
-  });
-});
-
-describe('the fifth held-out set (docs/judgements.md, "Fifth held-out set")', () => {
-  it('46 pairs from 23 servers', () => {
-    expect(fifth).toHaveLength(46);
-    expect(new Set(fifth.map((r) => r.pkg)).size).toBe(23);
-  });
-  measuredApart(fifthSection, fifth, [...rows, ...heldOut, ...fresh, ...third, ...fourth]);
-
-  it('the reviewer column is the one committed with the recordings, before the gate ran', () => {
-    expect(committedReviewer('FRESH-2026-12-02-e.md', 'FE')).toEqual(fifth.map((r) => [r.id, r.accepts]));
+    if (set.file)
+      it('the reviewer column is the one committed with the recordings, before the gate ran', () => {
+        expect(committedReviewer(set.file, set.prefix)).toEqual(pairs.map((r) => [r.id, r.accepts]));
+      });
   });
 });
