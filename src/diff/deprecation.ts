@@ -57,6 +57,9 @@ export function diffDeprecations(before: Contract, after: Contract): Change[] {
  * (pipeline.ts). Removing what was not marked keeps its own code. A removed tool is judged in
  * diff/tools.ts. Only a tool's top-level arguments carry marks (contract/deprecation.ts).
  */
+const CLOSED = 'The schema is closed, so a caller that still sends it is refused.';
+const ARGUMENT_REMOVED = new Set(['required-argument-removed', 'input-property-removed', 'input-property-removed-closed']);
+
 export function removalsAfterDeprecation(changes: Change[], before: Contract): Change[] {
   const tools = new Map(before.tools.map((t) => [t.name, t]));
   const prompts = new Map((before.features?.prompts ?? []).map((p) => [p.name, p]));
@@ -64,13 +67,14 @@ export function removalsAfterDeprecation(changes: Change[], before: Contract): C
   const oldName = new Map(changes.filter((c) => c.code === 'prompt-renamed').map((c) => [String(c.after), String(c.before)] as const));
   return changes.map((c) => {
     const s = c.subject;
-    if (s.kind === 'tool' && (c.code === 'required-argument-removed' || c.code === 'input-property-removed')) {
+    if (s.kind === 'tool' && ARGUMENT_REMOVED.has(c.code)) {
       const [root, properties, argument, ...deeper] = s.at;
       const was = tools.get(s.tool);
       if (root !== 'inputSchema' || properties !== 'properties' || argument === undefined || deeper.length || !was) return c;
       if (!deprecatedArguments(was).includes(argument)) return c;
       const required = c.code === 'required-argument-removed' ? 'required' : 'optional';
-      return toolChange('argument-removed-after-deprecation', s.tool, s.at, required, null, noteOf(c));
+      const closed = c.code === 'input-property-removed-closed' ? CLOSED : undefined;
+      return toolChange('argument-removed-after-deprecation', s.tool, s.at, required, null, closed ?? noteOf(c));
     }
     if (s.kind === 'prompt' && c.code === 'prompt-removed') {
       const was = prompts.get(s.prompt);

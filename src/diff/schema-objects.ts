@@ -105,8 +105,11 @@ function compareProperty(
         if (!isOpen(after.schema)) out.push(...ctx.walk(before.schema, after.schema, at, ctx));
         return out;
       }
-      const note = refused ? 'The schema is closed, so a caller that still sends it is refused.' : undefined;
-      out.push(here(reqB ? 'required-argument-removed' : 'input-property-removed', before.schema ?? null, null, note));
+      // Where the input refuses undeclared names, a caller that still sends the optional argument
+      // is refused: a call that worked no longer does (docs/verdicts.md, "Optional arguments removed").
+      const code = reqB ? 'required-argument-removed' : refused ? 'input-property-removed-closed' : 'input-property-removed';
+      const note = refused && reqB ? 'The schema is closed, so a caller that still sends it is refused.' : undefined;
+      out.push(here(code, before.schema ?? null, null, note));
       if (!refused && !isOpen(after.schema)) out.push(...ctx.walk(before.schema, after.schema, at, ctx));
       return out;
     }

@@ -159,7 +159,8 @@ function isUnion(baseline: Variant[], added: Variant): boolean {
 
 /** A change that lets an alternative accept more than it did. */
 const widens = (c: Change) =>
-  (c.severity === 'safe' && c.code.startsWith('input-') && c.code !== 'input-property-removed') || c.code === 'argument-became-optional';
+  (c.severity === 'safe' && c.code.startsWith('input-') && !c.code.startsWith('input-property-removed')) ||
+  c.code === 'argument-became-optional';
 
 /**
  * `oneOf` refuses an instance that matches more than one alternative. So on the input side,

@@ -79,7 +79,7 @@ export const POLICIES: { name: string; why: string }[] = [
   },
   {
     name: 'optional-removed-hold',
-    why: 'An optional argument removed (input-property-removed) is a Hold by design: a caller that still sends it breaks only where the input is closed, and a person weighs whether any does.',
+    why: 'An optional argument removed from an input that takes undeclared names (input-property-removed) is a Hold by design: a model shown the schema sends the arguments it declares, and a person weighs whether any caller still sends it. From an input that refuses undeclared names it is input-property-removed-closed, a Rollback.',
   },
   {
     name: 'undeclared-arguments',

@@ -15,6 +15,12 @@ describe('input schema: tightening breaks callers, loosening is safe', () => {
   it('optional properties added and removed', () => {
     expect(inputPairs(obj({ a: str }), obj({ a: str, b: str }))).toEqual([['input-property-added', 'safe']]);
     expect(inputPairs(obj({ a: str, b: str }), obj({ a: str }))).toEqual([['input-property-removed', 'dangerous']]);
+    // Where the input refuses undeclared names, a caller that still sends it is refused: a Rollback
+    // (@postman/postman-mcp-server 2.13.0 renames folderId to folder this way).
+    const closed = { additionalProperties: false };
+    expect(inputPairs(obj({ a: str, b: str }, [], closed), obj({ a: str }, [], closed))).toEqual([
+      ['input-property-removed-closed', 'breaking'],
+    ]);
   });
 
   it('an optional argument added where the input says additionalProperties: true is an addition: no model sent the name before', () => {

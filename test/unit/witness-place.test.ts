@@ -42,8 +42,14 @@ describe('a witness exercises the change it is shown for', () => {
     const removed = witnessOf(changes, '/inputSchema/properties/reasoning_effort');
     expect(Object.keys(removed.instance as object)).toContain('reasoning_effort');
     expect(removed.refusal).toContain("('reasoning_effort')");
-    const declared = witnessOf(changes, '/inputSchema/properties/strip_thinking/enum');
-    expect(declared.instance).toEqual({ strip_thinking: false });
+    // Two held changes on one side, neither a break: each is shown with a call of its own.
+    const open = obj({ strip_thinking: { type: 'boolean' }, limit: { type: 'string', maxLength: 100 } });
+    const held = diff(
+      open,
+      obj({ strip_thinking: { type: 'boolean', const: true }, limit: { type: 'string', maxLength: 100, pattern: '^[a-z]+$' } }),
+    );
+    expect(witnessOf(held, '/inputSchema/properties/strip_thinking/enum').instance).toMatchObject({ strip_thinking: false });
+    expect(Object.keys(witnessOf(held, '/inputSchema/properties/limit/pattern').instance as object)).toContain('limit');
   });
 });
 

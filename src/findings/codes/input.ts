@@ -73,6 +73,16 @@ export const INPUT_CODES = {
     title: 'Optional arguments removed',
     message: (c) => `"${toolName(c)}" no longer accepts argument "${place(c)}".`,
   },
+  // The same removal where the input refuses undeclared names: every reviewer of the recorded
+  // releases with one rolls back or accepts a Rollback (docs/verdicts.md, "Optional arguments removed").
+  'input-property-removed-closed': {
+    area: 'input',
+    severity: 'breaking',
+    action: 'rollback',
+    title: 'Optional arguments removed from inputs that refuse undeclared names',
+    message: (c) =>
+      `"${toolName(c)}" no longer accepts argument "${place(c)}", and its input refuses undeclared names: a caller that still sends it is refused.`,
+  },
   'input-type-changed': {
     area: 'input',
     severity: 'breaking',
