@@ -141,6 +141,27 @@ describe('the features beside the tools', () => {
     expect(discoveryFindings(old, live)).toEqual([]);
   });
 
+  it('a protocol violation of a kind the baseline has too is pre-existing, though each side names its own folders', () => {
+    const withErrors = (...messages: string[]): Contract => {
+      const c = contractOf(tool('t'));
+      return { ...c, discovery: { ...c.discovery, errors: messages.map((message) => ({ tool: null, message })) } };
+    };
+    const enoent = (side: string) =>
+      `the server declares the resources capability, but resources/list failed: MCP error -32603: ENOENT: no such file or directory, scandir '/tmp/mcp-gate-${side}-x/home/.cache/Vuetify'`;
+    const held = (before: Contract, after: Contract) =>
+      discoveryFindings(before, after)
+        .filter((f) => f.side === 'candidate')
+        .map((f) => f.regression);
+    // @vuetify/mcp 0.11.0 and 0.12.0: the same failure, in each side's own HOME.
+    expect(held(withErrors(enoent('baseline')), withErrors(enoent('candidate')))).toEqual([false]);
+    // Stray output with another sample line is the same kind too; another method failing is not.
+    const stray = (line: string) => `the server wrote 2 non-JSON-RPC line(s) to stdout, e.g. "${line}"`;
+    expect(held(withErrors(stray('a')), withErrors(stray('b')))).toEqual([false]);
+    expect(
+      held(withErrors(enoent('baseline')), withErrors(enoent('candidate').replace('resources/list', 'resources/templates/list'))),
+    ).toEqual([true]);
+  });
+
   it('names the URI template variables the RFC 6570 way, and keeps unnamed or repeated entries out with a problem', () => {
     expect(templateVariables('x://{+base}/items{/path*}{?q,page}{&lang}{id:3}')).toEqual(['base', 'id', 'lang', 'page', 'path', 'q']);
     const problems: DiscoveryProblem[] = [];
