@@ -152,6 +152,7 @@ const HELD: Record<string, string> = {
   'input-enum-declared': 'declared-hold',
   'input-closed': 'closed-hold',
   'input-property-removed': 'optional-removed-hold',
+  'input-default-changed': 'input-default-changed',
   'input-enum-dropped': 'declared-hold',
   'required-argument-added-with-default': 'default-hold',
   'output-enum-widened': 'output-hold',
