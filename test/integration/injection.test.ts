@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { COMMENT, DESCRIPTION, NAME } from '../fixtures/servers/injection-server.mjs';
+import { COMMENT, DESCRIPTION, EFFECT, NAME } from '../fixtures/servers/injection-server.mjs';
 import { ROOT, runCli, type CliResult } from '../helpers/cli.js';
 
 /**
@@ -64,6 +64,9 @@ describe('hostile server text is inert in every format and stream', () => {
     const saved = readReportFile(report);
     expect(saved.candidate.tools.map((t) => t.name)).toContain(NAME);
     expect(saved.candidate.tools.find((t) => t.name === 'lookup')!.description).toBe(DESCRIPTION);
+    // The sentence that says what a call deletes is quoted in the change, as served; every format shows it inert.
+    const effect = saved.diff.changes.find((c) => c.code === 'description-effect-added')!;
+    expect(effect.message).toContain(EFFECT.replace(/\s+/g, ' ').slice(0, 30));
   });
 
   it('run: stdout and stderr start no workflow command and carry no escape sequence', () => {
