@@ -3,6 +3,7 @@ import type { Contract } from '../contract/types.js';
 import type { Change } from '../findings/types.js';
 import { changeMeta } from '../findings/codes.js';
 import { change, toolChange } from './change.js';
+import { CLOSED_REFUSES } from './schema-objects.js';
 
 /** What an occurrence added to its code's sentence (why, which rule decided), kept when the code changes. */
 function noteOf(c: Change): string | undefined {
@@ -49,6 +50,8 @@ export function diffDeprecations(before: Contract, after: Contract): Change[] {
   return out;
 }
 
+const ARGUMENT_REMOVED = new Set(['required-argument-removed', 'input-property-removed', 'input-property-removed-closed']);
+
 /**
  * The "remove" of the lifecycle for what a tool or a prompt takes, and for prompts: an argument or
  * a prompt that the baseline marked and the candidate removed is told by its lifecycle code
@@ -57,9 +60,6 @@ export function diffDeprecations(before: Contract, after: Contract): Change[] {
  * (pipeline.ts). Removing what was not marked keeps its own code. A removed tool is judged in
  * diff/tools.ts. Only a tool's top-level arguments carry marks (contract/deprecation.ts).
  */
-const CLOSED = 'The schema is closed, so a caller that still sends it is refused.';
-const ARGUMENT_REMOVED = new Set(['required-argument-removed', 'input-property-removed', 'input-property-removed-closed']);
-
 export function removalsAfterDeprecation(changes: Change[], before: Contract): Change[] {
   const tools = new Map(before.tools.map((t) => [t.name, t]));
   const prompts = new Map((before.features?.prompts ?? []).map((p) => [p.name, p]));
@@ -73,7 +73,7 @@ export function removalsAfterDeprecation(changes: Change[], before: Contract): C
       if (root !== 'inputSchema' || properties !== 'properties' || argument === undefined || deeper.length || !was) return c;
       if (!deprecatedArguments(was).includes(argument)) return c;
       const required = c.code === 'required-argument-removed' ? 'required' : 'optional';
-      const closed = c.code === 'input-property-removed-closed' ? CLOSED : undefined;
+      const closed = c.code === 'input-property-removed-closed' ? CLOSED_REFUSES : undefined;
       return toolChange('argument-removed-after-deprecation', s.tool, s.at, required, null, closed ?? noteOf(c));
     }
     if (s.kind === 'prompt' && c.code === 'prompt-removed') {

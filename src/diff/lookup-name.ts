@@ -1,3 +1,5 @@
+import { DESTROYS } from './stated-constraint.js';
+
 /**
  * Whether a new tool that declares no hint, on a server that declares none, reads as a lookup by
  * its own name: it opens with a verb that only reads (`search_schema`, `listPages`, `get-user`) and
@@ -17,7 +19,7 @@ const WRITES = new Set([
 ]);
 
 /** What a description may not say of a lookup: that it destroys. */
-const DESTROYS = /\b(?:delet|drop|purg|destroy|wip|eras|truncat|overwrit)(?:e|es|ed|ing|s)?\b/i;
+const SAYS_DESTROYS = new RegExp(String.raw`\b(?:${DESTROYS})\b`, 'i');
 
 /** Words of a name: `getTinyImage`, `get-tiny-image` and `get_tiny_image` all give get, tiny, image. */
 export const words = (name: string) =>
@@ -31,5 +33,5 @@ export const words = (name: string) =>
 
 export function readsAsLookup(name: string, description: string | null): boolean {
   const [first, ...rest] = words(name);
-  return first !== undefined && READS.has(first) && !rest.some((w) => WRITES.has(w)) && !DESTROYS.test(description ?? '');
+  return first !== undefined && READS.has(first) && !rest.some((w) => WRITES.has(w)) && !SAYS_DESTROYS.test(description ?? '');
 }

@@ -9,6 +9,9 @@ import { accepts, isObject, valueKey } from './schema-keywords.js';
 import { fallback, matches, propertySchema } from './schema-conjoin.js';
 import { normalize } from './schema-normalize.js';
 
+/** What a closed input does with an argument it no longer declares (diff/deprecation.ts says it too). */
+export const CLOSED_REFUSES = 'The schema is closed, so a caller that still sends it is refused.';
+
 const requiredSet = (schema: JsonSchema): Set<string> =>
   new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []);
 const keysOf = (value: unknown): string[] => (isObject(value) ? Object.keys(value) : []);
@@ -108,7 +111,7 @@ function compareProperty(
       // Where the input refuses undeclared names, a caller that still sends the optional argument
       // is refused: a call that worked no longer does (docs/verdicts.md, "Optional arguments removed").
       const code = reqB ? 'required-argument-removed' : refused ? 'input-property-removed-closed' : 'input-property-removed';
-      const note = refused && reqB ? 'The schema is closed, so a caller that still sends it is refused.' : undefined;
+      const note = refused && reqB ? CLOSED_REFUSES : undefined;
       out.push(here(code, before.schema ?? null, null, note));
       if (!refused && !isOpen(after.schema)) out.push(...ctx.walk(before.schema, after.schema, at, ctx));
       return out;

@@ -22,6 +22,9 @@ const PATTERNS = {
   description: new RegExp(String.raw`\b(?:${REFUSAL}|${PERMISSION})\b`, 'gi'),
 };
 
+/** The words of destroying, in every form a sentence uses ("deletes", "dropped", "overwritten"). */
+export const DESTROYS = String.raw`delet(?:e|es|ed|ing)|overwrit(?:e|es|ten|ing)|drop(?:s|ped|ping)?|purg(?:e|es|ed|ing)|destroy(?:s|ed|ing)?|wip(?:e|es|ed|ing)|eras(?:e|es|ed|ing)|truncat(?:e|es|ed|ing)`;
+
 /**
  * What a call destroys, in a tool's own text: "any field the new manifest omits is removed", "deletes
  * the branch", "overwrites the file". Newly said of a tool that is not read-only, either the tool now
@@ -29,7 +32,7 @@ const PATTERNS = {
  * the output ("script tags are removed from the output") shapes the answer, not the world.
  */
 const EFFECT = new RegExp(
-  String.raw`\b(?:remov(?:e|es|ed|ing)|delet(?:e|es|ed|ing)|overwrit(?:e|es|ten|ing)|drop(?:s|ped|ping)?|purg(?:e|es|ed|ing)|destroy(?:s|ed|ing)?|wip(?:e|es|ed|ing)|eras(?:e|es|ed|ing)|truncat(?:e|es|ed|ing))\b(?![^.;]{0,40}\bfrom (?:the |its )?(?:output|result|response|returned)s?\b)`,
+  String.raw`\b(?:remov(?:e|es|ed|ing)|${DESTROYS})\b(?![^.;]{0,40}\bfrom (?:the |its )?(?:output|result|response|returned)s?\b)`,
   'gi',
 );
 
