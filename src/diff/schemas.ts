@@ -52,8 +52,9 @@ export function diffSchemas(
  * breaks the protocol, so what changed against it is a repair for a person to check: at most a
  * Hold, never breaking. Its root is read as an object schema so that the repair is described. The
  * same holds for a baseline schema that is not JSON Schema at all but a validator serialized by
- * mistake (zod's `{def, type}`): it constrains nothing a client could rely on, so a candidate that
- * declares its real arguments repairs the contract; whether old calls worked is for a person.
+ * mistake (zod's `{def, type}`), at its root or in place of its arguments' schemas (zod 3's `_def`,
+ * `~standard`): it constrains nothing a client could rely on, so a candidate that declares its real
+ * arguments repairs the contract; whether old calls worked is for a person.
  */
 function inputChanges(
   before: ContractTool,
@@ -61,7 +62,7 @@ function inputChanges(
   walk: (side: SchemaSide, before: JsonSchema, after: JsonSchema) => Change[],
 ): Change[] {
   const changes = walk('input', asArguments(before.inputSchema), asArguments(after.inputSchema));
-  const serialized = serializedMembers(before.inputSchema);
+  const serialized = serializedIn(before.inputSchema);
   const invalid = before.inputSchema?.type !== 'object' || serialized !== null;
   if (!invalid || !changes.some((c) => c.severity !== 'safe')) return changes;
   const shown = changes
@@ -92,6 +93,15 @@ function serializedMembers(schema: JsonSchema | null): string[] | null {
   if (keys.some((k) => k !== 'type' && COMPARED_KEYWORDS.has(k))) return null;
   const foreign = keys.filter((k) => !COMPARED_KEYWORDS.has(k) && !TEXT_KEYWORDS.has(k) && !isAnnotation(k) && isObject(schema[k]));
   return foreign.length ? foreign.sort() : null;
+}
+
+/** Serialized members at the root, or in any argument's schema: the first found, else null. */
+function serializedIn(schema: JsonSchema | null): string[] | null {
+  const properties = isObject(schema?.properties) ? Object.values(schema.properties) : [];
+  // An argument's schema with no keyword at all, not even `type`, and objects under foreign names.
+  const inArguments = properties.filter((p) => isObject(p) && !('type' in p)).map((p) => serializedMembers(p as JsonSchema));
+  const found = [serializedMembers(schema), ...inArguments].filter((m) => m !== null);
+  return found.length ? [...new Set(found.flat())].sort() : null;
 }
 
 const asArguments = (schema: JsonSchema | null): JsonSchema => (schema?.type === undefined ? { ...schema, type: 'object' } : schema);

@@ -69,7 +69,8 @@ export function diffToolSet(before: Contract, after: Contract): Change[] {
       ]
         .join(' ')
         .trim();
-      const lookup = !declared && bare && declaresNoHint(tool) && readsAsLookup(tool.name, tool.description);
+      const siblings = after.tools.map((t) => t.name);
+      const lookup = !declared && declaresNoHint(tool) && readsAsLookup(tool.name, tool.description, siblings);
       out.push(
         declared
           ? toolChange('tool-added-destructive', tool.name, ['annotations'], null, tool.effectiveAnnotations)

@@ -23,7 +23,6 @@ const SETS = [
   { heading: '## Third held-out set', name: 'the third set', pairs: 44, servers: 7, file: 'FRESH-2026-12-02-c.md', prefix: 'FC' },
   { heading: '## Fourth held-out set', name: 'the fourth set', pairs: 45, servers: 12, file: 'FRESH-2026-12-02-d.md', prefix: 'FD' },
   { heading: '## Fifth held-out set', name: 'the fifth set', pairs: 46, servers: 23, file: 'FRESH-2026-12-02-e.md', prefix: 'FE' },
-  // After the sixth no rule was changed: its first run is its figure.
   { heading: '## Sixth held-out set', name: 'the sixth set', pairs: 42, servers: 16, file: 'FRESH-2026-12-02-f.md', prefix: 'FF' },
 ];
 const starts = SETS.map((set) => page.indexOf(set.heading));

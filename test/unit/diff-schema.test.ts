@@ -372,6 +372,16 @@ describe('keywords that were once passed in silence', () => {
     ]);
   });
 
+  it('and one whose arguments are serialized validators in place of schemas (zod 3: _def, ~standard; mcp-gsheets 1.6.0)', () => {
+    const zod = (typeName: string) => ({ _def: { checks: [], typeName }, '~standard': { version: 1, vendor: 'zod' } });
+    const serialized = { type: 'object', properties: { id: zod('ZodString'), mode: zod('ZodEnum') }, required: ['id', 'mode'] };
+    const real = obj({ id: str, mode: { type: 'string', enum: ['a', 'b'] }, rules: { type: 'array' } }, ['id', 'mode', 'rules']);
+    expect(inputPairs(serialized, real)).toEqual([['input-schema-repaired', 'dangerous']]);
+    // An argument that declares its type and carries a vendor object beside it is a schema, read as it is.
+    const vendor = obj({ id: { type: 'string', 'x-meta': { owner: 'a' } } }, ['id']);
+    expect(inputPairs(vendor, obj({ id: str, rules: { type: 'array' } }, ['id', 'rules']))[0]).toEqual(['required-argument-added', 'breaking']);
+  });
+
   it('a closed shape opened into a map in the same change keeps its names (published Notion server, 2.0.0 → 2.1.0)', () => {
     const shape = obj({ page: obj({ title: { type: 'array' }, type: str }, ['title'], { additionalProperties: false }) }, ['page']);
     const map = obj({ page: { type: 'object', additionalProperties: true } }, ['page']);

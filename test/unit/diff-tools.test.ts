@@ -29,7 +29,7 @@ describe('tools', () => {
     expect(declared.map((c) => c.code)).toEqual(['tool-added', 'tool-added-destructive']);
   });
 
-  it('on a server that declares no hint, a new bare tool whose name reads as a lookup is judged like its siblings', () => {
+  it('a new bare tool whose name reads as a lookup is listed, not held, on any server', () => {
     const bareServer = [tool('list_tables'), tool('run_query')];
     const added = (t: Record<string, unknown>) =>
       diffContracts(contractOf(...bareServer), contractOf(...bareServer, t))
@@ -41,13 +41,25 @@ describe('tools', () => {
     for (const name of ['get_or_create_user', 'search_and_replace', 'restore_from_sql', 'screenshot', 'fetch_url'])
       expect(added(tool(name)), name).toEqual(['tool-added-destructive-by-default']);
     expect(added({ ...tool('get_rows'), description: 'Gets the rows, then deletes them.' })).toEqual(['tool-added-destructive-by-default']);
-    // A server that annotates any tool: a bare new tool is an omission, held whatever its name.
+    // On a server that annotates other tools too: the name is read the same way.
     const annotated = [tool('list_tables', { type: 'object' }, { annotations: ro }), tool('run_query')];
-    expect(
-      diffContracts(contractOf(...annotated), contractOf(...annotated, tool('search_schema')))
+    const onAnnotated = (name: string) =>
+      diffContracts(contractOf(...annotated), contractOf(...annotated, tool(name)))
         .filter((c) => c.code !== 'tool-added')
-        .map((c) => c.code),
-    ).toEqual(['tool-added-destructive-by-default']);
+        .map((c) => c.code);
+    expect(onAnnotated('search_schema')).toEqual(['tool-added-unannotated-lookup']);
+    expect(onAnnotated('drop_schema')).toEqual(['tool-added-destructive-by-default']);
+    // The verb after the server's namespace: leading words, no verb, that two other tools open with.
+    const namespaced = ['figma_create_frame', 'figma_delete_node', 'subscriptions-get', 'subscriptions-cancel'].map((n) => tool(n));
+    const inNamespace = (name: string) =>
+      diffContracts(contractOf(...namespaced), contractOf(...namespaced, tool(name)))
+        .filter((c) => c.code !== 'tool-added')
+        .map((c) => c.code);
+    for (const name of ['figma_get_library_components', 'subscriptions-search-subscriptions'])
+      expect(inNamespace(name), name).toEqual(['tool-added-unannotated-lookup']);
+    // A leading word no other tool shares may be a verb the lists do not know: held.
+    for (const name of ['transfer_list_items', 'figma_purge_get_cache', 'report_get_status'])
+      expect(inNamespace(name), name).toEqual(['tool-added-destructive-by-default']);
     // Not a reason: the decision promotes it.
     const changes = diffContracts(contractOf(...bareServer), contractOf(...bareServer, tool('search_schema')));
     expect(decide(collectSignals(changes, [], []), { ...DEFAULTS.promotion, rules: {}, exceptions: [] }, '2026-12-02').verdict).toBe(

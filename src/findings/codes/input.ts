@@ -184,7 +184,7 @@ export const INPUT_CODES = {
     title: 'Input schemas repaired from a protocol violation',
     message: (c) =>
       Array.isArray(c.before)
-        ? `"${toolName(c)}" input schema was not JSON Schema but a serialized validator (it declares no argument and carries ${c.before.map(show).join(', ')}), so its changes are a repair to check, not a break.`
+        ? `"${toolName(c)}" input schema was not JSON Schema but a serialized validator (it carries ${c.before.map(show).join(', ')} where schemas belong), so its changes are a repair to check, not a break.`
         : `"${toolName(c)}" input schema was not an object schema (root type ${show(c.before)}), so its changes are a repair to check, not a break.`,
   },
   // The witness search found a call the baseline accepted that the candidate refuses where the walk

@@ -65,15 +65,15 @@ export const TOOL_CODES = {
     title: 'New tools destructive only by the spec defaults',
     message: (c) => `New tool "${toolName(c)}" is destructive only because it leaves its hints to the spec defaults.`,
   },
-  // A new bare tool on a bare server whose name reads as a lookup: judged like its siblings
-  // (diff/lookup-name.ts; docs/verdicts.md, "A new tool on a server that annotates nothing").
+  // A new bare tool whose name reads as a lookup: listed, not held (diff/lookup-name.ts;
+  // docs/verdicts.md, "A new tool on a server that annotates nothing").
   'tool-added-unannotated-lookup': {
     area: 'tools',
     severity: 'safe',
     action: 'ignore',
-    title: 'New tools that declare no hint, like every tool of the server, and read as lookups',
+    title: 'New tools that declare no hint and read as lookups',
     message: (c) =>
-      `New tool "${toolName(c)}" declares no hint, as no tool of the baseline does; its name reads as a lookup and no word of it writes, so it is judged like its siblings. By the spec's defaults clients still treat it as destructive: declare readOnlyHint.`,
+      `New tool "${toolName(c)}" declares no hint; its name reads as a lookup and no word of it writes, so it is listed, not held. By the spec's defaults clients treat it as destructive and may ask before each call: declare readOnlyHint.`,
   },
   'tool-renamed': {
     area: 'tools',
