@@ -379,7 +379,10 @@ describe('keywords that were once passed in silence', () => {
     expect(inputPairs(serialized, real)).toEqual([['input-schema-repaired', 'dangerous']]);
     // An argument that declares its type and carries a vendor object beside it is a schema, read as it is.
     const vendor = obj({ id: { type: 'string', 'x-meta': { owner: 'a' } } }, ['id']);
-    expect(inputPairs(vendor, obj({ id: str, rules: { type: 'array' } }, ['id', 'rules']))[0]).toEqual(['required-argument-added', 'breaking']);
+    expect(inputPairs(vendor, obj({ id: str, rules: { type: 'array' } }, ['id', 'rules']))[0]).toEqual([
+      'required-argument-added',
+      'breaking',
+    ]);
   });
 
   it('a closed shape opened into a map in the same change keeps its names (published Notion server, 2.0.0 → 2.1.0)', () => {
