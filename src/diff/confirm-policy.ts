@@ -42,4 +42,4 @@ export const CALMABLE = new Set<string>([
  * `additionalProperties: true` (zod's passthrough): the witness sends a name no model was shown,
  * which is no break (docs/verdicts.md, the witness search).
  */
-export const EXPLAINS_WITNESS = new Set<string>(['output-type-nullable', 'input-property-added']);
+export const EXPLAINS_WITNESS = new Set<string>(['output-type-nullable', 'input-property-added', 'input-constraint-declared-degenerate']);

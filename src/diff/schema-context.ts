@@ -3,6 +3,7 @@ import type { Change } from '../findings/types.js';
 import type { JsonSchema } from '../contract/types.js';
 import { SchemaWork, showNodes } from '../contract/schema-work.js';
 import { toolChange } from './change.js';
+import { refusesOnlyDegenerate } from './degenerate-bound.js';
 import { constraintKey, isObject } from './schema-keywords.js';
 
 export type SchemaSide = 'input' | 'output';
@@ -105,7 +106,8 @@ export function constraint(ctx: WalkContext, direction: Direction, path: string[
     DECLARABLE.has(path.at(-1)!) &&
     !path.includes('propertyNames')
   ) {
-    return toolChange('input-constraint-declared', ctx.tool, path, null, after, note);
+    const degenerate = refusesOnlyDegenerate(path, after, { before: ctx.rootBefore, after: ctx.rootAfter });
+    return toolChange(degenerate ? 'input-constraint-declared-degenerate' : 'input-constraint-declared', ctx.tool, path, null, after, note);
   }
   return direction === 'tightened'
     ? emit(ctx, { input: 'input-constraint-tightened', output: 'output-constraint-tightened' }, path, before, after, note)

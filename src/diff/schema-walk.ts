@@ -11,6 +11,7 @@ import {
   unread,
   type WalkContext,
 } from './schema-context.js';
+import { refusesOnlyDegenerate } from './degenerate-bound.js';
 import { compareArrays, compareNumbers, compareStrings } from './schema-constraints.js';
 import { COMPARED_KEYWORDS, TEXT_KEYWORDS, constraintKey, isAnnotation, typesOf, valueKey } from './schema-keywords.js';
 import { normalize, type Node } from './schema-normalize.js';
@@ -89,8 +90,11 @@ function compareTypes(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkCon
   const gained = after === null ? before !== null : [...after].some((t) => !covers(before, t));
   if (!lost && !gained) return [];
   // An integer where a number was refuses only fractional values: a bound declared, not a kind taken away.
-  if (ctx.side === 'input' && showTypes(b) === 'number' && showTypes(a) === 'integer')
-    return [toolChange('input-constraint-declared', ctx.tool, [...path, 'type'], 'number', 'integer')];
+  if (ctx.side === 'input' && showTypes(b) === 'number' && showTypes(a) === 'integer') {
+    const at = [...path, 'type'];
+    const degenerate = refusesOnlyDegenerate(at, 'integer', { before: ctx.rootBefore, after: ctx.rootAfter });
+    return [toolChange(degenerate ? 'input-constraint-declared-degenerate' : 'input-constraint-declared', ctx.tool, at, 'number', 'integer')];
+  }
   // A type where the argument declared none (any value) is a bound declared too: the caller was
   // told nothing of it, and what it sent was what the text asked for (docs/verdicts.md).
   // Not where the node is every other name's (additionalProperties): that is no argument declared.

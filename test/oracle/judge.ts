@@ -90,6 +90,10 @@ export const POLICIES: { name: string; why: string }[] = [
     why: "An output value that may now be null, every kind it had kept (output-type-nullable), is noted, not held, by design: a client validates results against the schema the server lists now, null is JSON's absence, and making fields nullable is the write-ups' own fix for strict outputs (docs/verdicts.md).",
   },
   {
+    name: 'degenerate-bound',
+    why: 'A bound declared that refuses only what no useful call sends (input-constraint-declared-degenerate: a lower bound of 0 or 1 or whole numbers on an argument whose name says it counts, minLength 1 on a string every call sends) is listed, not held, by design: a page below 1, a count of 2.5 or an empty required query does no work on any server (docs/verdicts.md).',
+  },
+  {
     name: 'output-hold',
     why: 'An output enum widened, an output constraint loosened, a new member of an output union or a field added to an output object the baseline closed is a Hold (dangerous), not a Rollback, by design: consumers may or may not depend on the old range.',
   },
@@ -117,6 +121,14 @@ const worstOf = (changes: ChangeSeen[]): Worst =>
 /** Whether the relation (candidate's instances against the baseline's) implies a witness in the breaking direction. */
 const impliesBreaking = (side: SchemaSide, r: Relation) => r === 'incomparable' || (side === 'input' ? r === 'narrower' : r === 'wider');
 const impliesReverse = (side: SchemaSide, r: Relation) => r === 'incomparable' || (side === 'input' ? r === 'wider' : r === 'narrower');
+
+/** Whether an argument object holds a count below 1, a fraction or an empty string: what a degenerate bound refuses. */
+const hasDegenerate = (x: unknown): boolean =>
+  typeof x === 'number'
+    ? x < 1 || !Number.isInteger(x)
+    : typeof x === 'string'
+      ? x === ''
+      : x !== null && typeof x === 'object' && Object.values(x as Record<string, unknown>).some(hasDegenerate);
 
 /** Whether a result holds a null anywhere: the only values output-type-nullable admits anew. */
 const hasNull = (x: unknown): boolean => x === null || (typeof x === 'object' && Object.values(x as Record<string, unknown>).some(hasNull));
@@ -227,6 +239,13 @@ export function judgePair(pair: Pair): Outcome {
     hasNull(breaking.witness)
   )
     policy = 'nullable-output';
+  else if (
+    category === 'silent' &&
+    side === 'input' &&
+    changes.some((c) => c.code === 'input-constraint-declared-degenerate') &&
+    hasDegenerate(breaking.witness)
+  )
+    policy = 'degenerate-bound';
   else if ((category === 'silent' || category === 'under-rated') && side === 'input' && undeclared(before, breaking.witness))
     policy = 'undeclared-arguments';
   else if (category === 'under-rated') policy = heldByPolicy(held);

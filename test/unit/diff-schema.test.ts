@@ -354,6 +354,28 @@ describe('keywords that were once passed in silence', () => {
     ]);
   });
 
+  it('a bound declared that refuses only what no useful call sends is listed, not held (X3, HO31, FD40)', () => {
+    const num = { type: 'number' };
+    const declared = (name: string, after: Record<string, unknown>, required: string[] = []) =>
+      inputPairs(obj({ [name]: num, q: str }, required), obj({ [name]: after, q: str }, required));
+    // A count: its lower bound at 0 or 1, and whole numbers only.
+    expect(declared('pageno', { type: 'number', minimum: 1 })).toEqual([['input-constraint-declared-degenerate', 'safe']]);
+    expect(declared('skip', { type: 'number', minimum: 0 })).toEqual([['input-constraint-declared-degenerate', 'safe']]);
+    expect(declared('maxResults', { type: 'integer' })).toEqual([['input-constraint-declared-degenerate', 'safe']]);
+    // Past the edge, or a value that is no count: held as before.
+    expect(declared('limit', { type: 'number', maximum: 100 })).toEqual([['input-constraint-declared', 'dangerous']]);
+    expect(declared('page', { type: 'number', minimum: 2 })).toEqual([['input-constraint-declared', 'dangerous']]);
+    expect(declared('temperature', { type: 'number', minimum: 0 })).toEqual([['input-constraint-declared', 'dangerous']]);
+    expect(declared('price', { type: 'integer' })).toEqual([['input-constraint-declared', 'dangerous']]);
+    // An empty string: degenerate only where every call must send the argument.
+    const query = (required: string[]) => inputPairs(obj({ q: str }, required), obj({ q: { type: 'string', minLength: 1 } }, required));
+    expect(query(['q'])).toEqual([['input-constraint-declared-degenerate', 'safe']]);
+    expect(query([])).toEqual([['input-constraint-declared', 'dangerous']]);
+    // A count nested below the arguments has no name of its own that says so: held.
+    const nested = (page: Record<string, unknown>) => obj({ paging: obj({ page }) });
+    expect(inputPairs(nested(num), nested({ type: 'number', minimum: 1 }))).toEqual([['input-constraint-declared', 'dangerous']]);
+  });
+
   it('a baseline whose input schema is not an object schema is repaired, at most a Hold', () => {
     const broken = { properties: { path: str } };
     expect(inputPairs(broken, obj({ path: str }, ['path']))).toEqual([['input-schema-repaired', 'dangerous']]);

@@ -147,6 +147,17 @@ export const INPUT_CODES = {
           ? `${where(c).replace(/\.type$/, '')}: now takes ${show(c.after)} values only where it declared no type; a value of another kind is refused now, as servers often refused it in code already.`
           : `${where(c)}: declared ${show(c.after)} where there was no such bound; a value outside it is refused now, as servers often refused it in code already.`,
   },
+  // A bound that refuses only what no useful call sends (diff/degenerate-bound.ts): listed, not held.
+  'input-constraint-declared-degenerate': {
+    area: 'input',
+    severity: 'safe',
+    action: 'ignore',
+    title: 'Argument bounds declared that refuse only degenerate values',
+    message: (c) =>
+      c.after === 'integer' && c.before === 'number'
+        ? `${where(c).replace(/\.type$/, '')}: now takes whole numbers only; it counts, and no call that did work sent a fraction of a count.`
+        : `${where(c)}: declared ${show(c.after)} where there was no such bound; it refuses only ${(c.subject.kind === 'tool' && c.subject.at.at(-1) === 'minLength') ? 'an empty value for an argument every call must send' : 'a count below it'}, which no call that did work sent.`,
+  },
   'input-constraint-loosened': {
     area: 'input',
     severity: 'safe',
