@@ -75,6 +75,21 @@ export function compareObjects(b: JsonSchema, a: JsonSchema, path: string[], ctx
   return out;
 }
 
+/**
+ * Whether the candidate's object at `at` (a property's place) says it takes any other name, as
+ * served (`additionalProperties: true` or a schema): a map, whose keys a removed name may be. One
+ * that merely stopped saying `false` is open by default, not a map (zod 4 under the SDK drops the
+ * `false` from every input, names and all). The walk's nodes are normalized, where the two read
+ * alike, so the served schema is read; where the place is not found there, it is taken for a map.
+ */
+function servedAsMap(root: JsonSchema, at: readonly string[]): boolean {
+  let node: unknown = root;
+  for (const step of at.slice(1, -2)) node = isObject(node) ? (node as Record<string, unknown>)[step] : undefined;
+  if (!isObject(node)) return true;
+  const rest = (node as JsonSchema).additionalProperties;
+  return rest === true || isObject(rest);
+}
+
 interface Requirement {
   reqB: boolean;
   reqA: boolean;
@@ -103,7 +118,10 @@ function compareProperty(
       // went with it is not dropped: it is one of the map's keys now, so a required one becomes
       // optional and an optional one stays accepted (the published Notion server's page
       // `properties`, 2.0.0 → 2.1.0). What the map takes is still compared with the old property.
-      if (closedBefore && !closedAfter && !refused) {
+      // Only a map, though: where the candidate only stopped refusing other names, a name it no
+      // longer declares is an argument removed (context-mode 1.0.169's `ctx_insight`, seventh
+      // held-out set).
+      if (closedBefore && !closedAfter && !refused && servedAsMap(ctx.rootAfter, at)) {
         if (reqB) out.push(here('argument-became-optional', 'required', 'optional'));
         if (!isOpen(after.schema)) out.push(...ctx.walk(before.schema, after.schema, at, ctx));
         return out;

@@ -417,6 +417,14 @@ describe('keywords that were once passed in silence', () => {
     // The map's own schema is still held to the old property's: a map of strings refuses the array title.
     const strings = obj({ page: { type: 'object', additionalProperties: str } }, ['page']);
     expect(inputPairs(shape, strings)).toContainEqual(['input-type-changed', 'breaking']);
+    // An input that only stopped saying `false` is no map: the arguments it no longer names are
+    // removed (context-mode 1.0.169's ctx_insight drops `port` and the rest with the `false`).
+    const insight = obj({ port: { type: 'integer' }, sessionDir: str }, [], { additionalProperties: false });
+    expect(inputPairs(insight, { type: 'object', properties: {} })).toEqual([
+      ['input-property-removed', 'dangerous'],
+      ['input-property-removed', 'dangerous'],
+      ['input-opened', 'safe'],
+    ]);
     // An argument dropped from an object that was open all along is still a removal (the Support Ops example).
     expect(inputPairs(obj({ severity: str, summary: str }, ['severity', 'summary']), obj({ summary: str }, ['summary']))).toEqual([
       ['required-argument-removed', 'breaking'],
