@@ -211,6 +211,10 @@ function capOf(c: Change, { reach = null, repairedOutputs, calmRemovals, unannot
     // The candidate's own server answered the witness without an error (cases/witness-calls.ts).
     return { action: 'hold', why: 'the candidate answered the witness live without an error' };
   }
+  if (c.witness?.live?.outcome === 'already-refused') {
+    // The baseline refused it too, over the same argument: no call that worked is shown (diff/confirm-live.ts).
+    return { action: 'hold', why: 'the baseline refused the witness live as invalid input too, over the same argument' };
+  }
   // Calm rests on a proof (diff/confirm.ts): a search that found nothing holds, it never lets go.
   if (c.witness?.status === 'proven')
     return { action: 'ignore', why: c.witness.note ?? 'a proof shows no instance tells the schemas apart' };

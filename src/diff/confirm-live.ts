@@ -10,6 +10,9 @@ import { evidence, schemaClaim } from './confirm-words.js';
  * - confirmed: the candidate refused the call as invalid input and the baseline answered it. A
  *   required argument that declares a default is then no longer a claim of zod's: it is
  *   `required-argument-added`, a Rollback, when the witness is a call that leaves it out;
+ * - already refused: both refused it as invalid input, and the baseline's refusal names the
+ *   argument the change is about. Its listed schema did not say what it took, so the witness shows
+ *   no call that worked: a break is held, not rolled back (docs/verdicts.md, "Confirmed live");
  * - unconfirmed or not called: the change stands as the search left it, and says why.
  */
 export function applyLive(changes: Change[], checks: Map<number, LiveCheck>): Change[] {
@@ -25,6 +28,24 @@ function withLive(c: Change, live: LiveCheck): Change {
   const witness = { ...c.witness!, live };
   const said = (side: 'candidate' | 'baseline') => (live[side]?.text ? ` ("${clip(live[side]!.text)}")` : '');
   if (witness.status === 'probe') return probed(c, witness, live, said);
+  if (live.outcome === 'unconfirmed' && refusedOverTheSameArgument(c, live)) {
+    const already: LiveCheck = {
+      ...live,
+      outcome: 'already-refused',
+      note: 'the baseline refused the same call as invalid input, over the same argument',
+    };
+    const held = c.severity === 'breaking' ? ', so it is held, not rolled back' : '';
+    const claimed = evidence(witness.side, witness.instance, witness.refusal ?? '');
+    const message = c.message.includes(claimed)
+      ? c.message.replace(claimed, schemaClaim(witness.side, witness.instance, witness.refusal ?? ''))
+      : c.message;
+    return {
+      ...c,
+      severity: c.severity === 'breaking' ? 'dangerous' : c.severity,
+      witness: { ...witness, live: already },
+      message: `${message} Not a break live: the baseline refused this call as invalid input too${said('baseline')}, over the same argument, so its listed schema did not say what it took${held}.`,
+    };
+  }
   switch (live.outcome) {
     case 'refuted': {
       const held = c.severity === 'breaking' ? ', so it is held, not rolled back' : '';
@@ -55,6 +76,7 @@ function withLive(c: Change, live: LiveCheck): Change {
       return { ...c, witness, message: `${c.message} ${sentence}` };
     }
     case 'unconfirmed':
+    case 'already-refused': // made here, above, never by the answers' judgement
       return { ...c, witness, message: `${c.message} Not confirmed live: ${live.note}${said('candidate')}.` };
     case 'not-called':
       return { ...c, witness, message: `${c.message} Not sent live: ${live.note}.` };
@@ -89,10 +111,26 @@ function probed(
         message: `${c.message} Sent live: the candidate answered ${call} without an error${said('candidate')}, so it may only ignore the argument.`,
       };
     case 'unconfirmed':
+    case 'already-refused':
       return { ...c, witness, message: `${c.message} Sent live, ${call}: not confirmed, ${live.note}${said('candidate')}.` };
     case 'not-called':
       return { ...c, witness, message: `${c.message} Not sent live: ${live.note}.` };
   }
+}
+
+/**
+ * Whether both sides refused the witness as invalid input and the baseline's refusal names the
+ * argument the change is about (a name of 3 characters or more, standing alone in its text): the
+ * baseline's validator took what its listed schema did not say, as context-mode 1.0.131's
+ * `ctx_purge` required `confirm` behind an empty schema.
+ */
+function refusedOverTheSameArgument(c: Change, live: LiveCheck): boolean {
+  if (live.candidate?.kind !== 'error' || !live.candidate.validation) return false;
+  if (live.baseline?.kind !== 'error' || !live.baseline.validation || !live.baseline.text) return false;
+  const name = instancePath(c).at(-1);
+  if (name === undefined || name.length < 3 || /^\d+$/.test(name)) return false;
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?:^|[^A-Za-z0-9_])${escaped}(?:[^A-Za-z0-9_]|$)`).test(live.baseline.text);
 }
 
 /** Whether the witness is a call without the argument the change is about (at any depth of objects). */

@@ -123,10 +123,12 @@ export interface Witness {
  * `refuted`: the candidate answered without an error, so the break is held at most. `confirmed`:
  * the candidate refused it as invalid input and the baseline answered it. `unconfirmed`: any other
  * answer (an error for another reason, no answer, a baseline that refused it too); the break
- * stands. `not-called`: `note` says why (consent, `limits.witnessCalls`, no live server).
+ * stands. `already-refused`: both refused it as invalid input, the baseline naming the argument the
+ * change is about, so its listed schema did not say what it took: the break is held at most.
+ * `not-called`: `note` says why (consent, `limits.witnessCalls`, no live server).
  */
 export interface LiveCheck {
-  outcome: 'confirmed' | 'refuted' | 'unconfirmed' | 'not-called';
+  outcome: 'confirmed' | 'refuted' | 'already-refused' | 'unconfirmed' | 'not-called';
   note?: string;
   candidate?: LiveAnswer;
   baseline?: LiveAnswer;

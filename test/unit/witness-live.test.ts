@@ -136,6 +136,35 @@ describe('what a live check makes of a break', () => {
     expect([change.severity, verdict]).toEqual(['dangerous', 'Hold']);
   });
 
+  it('a break the baseline refused live too, over the same argument, is held: no call that worked is shown (context-mode 1.0.131)', () => {
+    const over = (text: string) => ({ kind: 'error', validation: true, text }) as const;
+    const both = (baseline: string): LiveCheck => ({
+      outcome: 'unconfirmed',
+      note: 'the baseline refused the same call too',
+      candidate: refused,
+      baseline: over(baseline),
+    });
+    // The argument is `n`: too short a name to find in a sentence, so the break stands.
+    expect(decided(both('n: Required'), 'required-argument-added').verdict).toBe('Rollback');
+    const named = (baseline: string) => {
+      const before = toolChange('required-argument-added', 'T', ['inputSchema', 'properties', 'confirm'], 'optional', 'required');
+      const [change] = applyLive([withWitness(before, 'input', { ...found, instance: {} })], new Map([[0, both(baseline)]]));
+      const verdict = decide(
+        collectSignals([change!], [], []),
+        { rules: {}, maxNewDestructiveTools: 0, maxBrokenCases: 0, exceptions: [] },
+        '2026-11-28',
+      ).verdict;
+      return { change: change!, verdict };
+    };
+    const { change, verdict } = named('Invalid arguments for tool ctx_purge: [{"path": ["confirm"], "message": "Required"}]');
+    expect([change.severity, change.witness!.live!.outcome, verdict]).toEqual(['dangerous', 'already-refused', 'Hold']);
+    expect(change.message).toContain('Not a break live: the baseline refused this call as invalid input too');
+    expect(change.message).not.toContain('was accepted and is now refused');
+    // Refused over another argument, or a longer name that only contains it: the break stands.
+    expect(named('Invalid arguments: [{"path": ["scope"], "message": "Required"}]').verdict).toBe('Rollback');
+    expect(named('Invalid arguments: [{"path": ["confirmation"]}]').verdict).toBe('Rollback');
+  });
+
   it('a required argument with a default: held unless a live call confirms the break', () => {
     expect(decided({ outcome: 'refuted', candidate: answered }, 'required-argument-added-with-default').verdict).toBe('Hold');
     expect(decided({ outcome: 'not-called', note: 'consent' }, 'required-argument-added-with-default').verdict).toBe('Hold');
