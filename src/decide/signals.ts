@@ -211,6 +211,10 @@ function capOf(c: Change, { reach = null, repairedOutputs, calmRemovals, unannot
     // The candidate's own server answered the witness without an error (cases/witness-calls.ts).
     return { action: 'hold', why: 'the candidate answered the witness live without an error' };
   }
+  if (c.witness?.live?.outcome === 'same-failure') {
+    // Both sides failed past the input with the same error: the candidate took the arguments.
+    return { action: 'hold', why: 'both sides failed live at the same work with the same error, past the input' };
+  }
   if (c.witness?.live?.outcome === 'already-refused') {
     // The baseline refused it too, over the same argument: no call that worked is shown (diff/confirm-live.ts).
     return { action: 'hold', why: 'the baseline refused the witness live as invalid input too, over the same argument' };

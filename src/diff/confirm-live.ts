@@ -13,6 +13,8 @@ import { evidence, schemaClaim } from './confirm-words.js';
  * - already refused: both refused it as invalid input, and the baseline's refusal names the
  *   argument the change is about. Its listed schema did not say what it took, so the witness shows
  *   no call that worked: a break is held, not rolled back (docs/verdicts.md, "Confirmed live");
+ * - the same failure: both failed at their work with the same error, not as input validation, so
+ *   the candidate took the arguments its schema says it refuses: a break is held, not rolled back;
  * - unconfirmed or not called: the change stands as the search left it, and says why.
  */
 export function applyLive(changes: Change[], checks: Map<number, LiveCheck>): Change[] {
@@ -34,33 +36,18 @@ function withLive(c: Change, live: LiveCheck): Change {
       outcome: 'already-refused',
       note: 'the baseline refused the same call as invalid input, over the same argument',
     };
-    const held = c.severity === 'breaking' ? ', so it is held, not rolled back' : '';
-    const claimed = evidence(witness.side, witness.instance, witness.refusal ?? '');
-    const message = c.message.includes(claimed)
-      ? c.message.replace(claimed, schemaClaim(witness.side, witness.instance, witness.refusal ?? ''))
-      : c.message;
-    return {
-      ...c,
-      severity: c.severity === 'breaking' ? 'dangerous' : c.severity,
-      witness: { ...witness, live: already },
-      message: `${message} Not a break live: the baseline refused this call as invalid input too${said('baseline')}, over the same argument, so its listed schema did not say what it took${held}.`,
-    };
+    const sentence = `Not a break live: the baseline refused this call as invalid input too${said('baseline')}, over the same argument, so its listed schema did not say what it took`;
+    return heldLive(c, { ...witness, live: already }, sentence);
   }
   switch (live.outcome) {
-    case 'refuted': {
-      const held = c.severity === 'breaking' ? ', so it is held, not rolled back' : '';
-      // The live answer contradicts "is now refused": the sentence says only what the schemas claim.
-      const claimed = evidence(witness.side, witness.instance, witness.refusal ?? '');
-      const message = c.message.includes(claimed)
-        ? c.message.replace(claimed, schemaClaim(witness.side, witness.instance, witness.refusal ?? ''))
-        : c.message;
-      return {
-        ...c,
-        severity: c.severity === 'breaking' ? 'dangerous' : c.severity,
+    case 'refuted':
+      return heldLive(c, witness, `Refuted live: the candidate answered this call without an error${said('candidate')}`);
+    case 'same-failure':
+      return heldLive(
+        c,
         witness,
-        message: `${message} Refuted live: the candidate answered this call without an error${said('candidate')}${held}.`,
-      };
-    }
+        `Not refused live: both sides took this call and failed at the same work with the same error${said('candidate')}`,
+      );
     case 'confirmed': {
       const sentence = `Confirmed live: the candidate refused this call as invalid input${said('candidate')}, and the baseline answered it.`;
       if (c.code === 'required-argument-added-with-default' && leavesOut(c)) {
@@ -81,6 +68,19 @@ function withLive(c: Change, live: LiveCheck): Change {
     case 'not-called':
       return { ...c, witness, message: `${c.message} Not sent live: ${live.note}.` };
   }
+}
+
+/**
+ * A break the live answers show no call that worked for: held, not rolled back, its severity
+ * dangerous, and "is now refused" said as the schemas' claim only, with the answers' sentence.
+ */
+function heldLive(c: Change, witness: NonNullable<Change['witness']>, sentence: string): Change {
+  const held = c.severity === 'breaking' ? ', so it is held, not rolled back' : '';
+  const claimed = evidence(witness.side, witness.instance, witness.refusal ?? '');
+  const message = c.message.includes(claimed)
+    ? c.message.replace(claimed, schemaClaim(witness.side, witness.instance, witness.refusal ?? ''))
+    : c.message;
+  return { ...c, severity: c.severity === 'breaking' ? 'dangerous' : c.severity, witness, message: `${message} ${sentence}${held}.` };
 }
 
 /**
@@ -112,6 +112,7 @@ function probed(
       };
     case 'unconfirmed':
     case 'already-refused':
+    case 'same-failure':
       return { ...c, witness, message: `${c.message} Sent live, ${call}: not confirmed, ${live.note}${said('candidate')}.` };
     case 'not-called':
       return { ...c, witness, message: `${c.message} Not sent live: ${live.note}.` };

@@ -98,6 +98,14 @@ describe('judging the answers', () => {
     expect(judgeAnswers(refused, refused)).toMatchObject({ outcome: 'unconfirmed', note: 'the baseline refused the same call too' });
     expect(judgeAnswers({ kind: 'failed', text: 'timed out' }, ok).outcome).toBe('unconfirmed');
   });
+  it('the same failure past the input on both sides: the candidate took the arguments (@qase/mcp-server 2.6.0)', () => {
+    const offline = { kind: 'error', text: 'getaddrinfo ENOTFOUND api.qase.io' } as const;
+    expect(judgeAnswers(offline, offline)).toMatchObject({ outcome: 'same-failure' });
+    // Another error on the baseline, an error that reads as validation, or none at all: unconfirmed.
+    expect(judgeAnswers(offline, { kind: 'error', text: 'getaddrinfo ENOTFOUND other.host' }).outcome).toBe('unconfirmed');
+    expect(judgeAnswers(offline, null).outcome).toBe('unconfirmed');
+    expect(judgeAnswers({ kind: 'error', text: '' }, { kind: 'error', text: '' }).outcome).toBe('unconfirmed');
+  });
   it('confirmed only when the candidate refused it as input and the baseline answered it', () => {
     expect(judgeAnswers(invalid, ok).outcome).toBe('confirmed');
     expect(judgeAnswers(invalid, other)).toMatchObject({ outcome: 'unconfirmed', note: expect.stringContaining('with an error too') });
@@ -163,6 +171,13 @@ describe('what a live check makes of a break', () => {
     // Refused over another argument, or a longer name that only contains it: the break stands.
     expect(named('Invalid arguments: [{"path": ["scope"], "message": "Required"}]').verdict).toBe('Rollback');
     expect(named('Invalid arguments: [{"path": ["confirmation"]}]').verdict).toBe('Rollback');
+  });
+
+  it('a break both sides took live, failing at the same work, is held, not rolled back', () => {
+    const offline = { kind: 'error', text: 'getaddrinfo ENOTFOUND api.qase.io' } as const;
+    const { change, verdict } = decided({ outcome: 'same-failure', candidate: offline, baseline: offline }, 'required-argument-added');
+    expect([change.severity, verdict]).toEqual(['dangerous', 'Hold']);
+    expect(change.message).toContain('Not refused live: both sides took this call and failed at the same work');
   });
 
   it('a required argument with a default: held unless a live call confirms the break', () => {
