@@ -93,7 +93,9 @@ function compareTypes(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkCon
   if (ctx.side === 'input' && showTypes(b) === 'number' && showTypes(a) === 'integer') {
     const at = [...path, 'type'];
     const degenerate = refusesOnlyDegenerate(at, 'integer', { before: ctx.rootBefore, after: ctx.rootAfter });
-    return [toolChange(degenerate ? 'input-constraint-declared-degenerate' : 'input-constraint-declared', ctx.tool, at, 'number', 'integer')];
+    return [
+      toolChange(degenerate ? 'input-constraint-declared-degenerate' : 'input-constraint-declared', ctx.tool, at, 'number', 'integer'),
+    ];
   }
   // A type where the argument declared none (any value) is a bound declared too: the caller was
   // told nothing of it, and what it sent was what the text asked for (docs/verdicts.md).

@@ -156,7 +156,7 @@ export const INPUT_CODES = {
     message: (c) =>
       c.after === 'integer' && c.before === 'number'
         ? `${where(c).replace(/\.type$/, '')}: now takes whole numbers only; it counts, and no call that did work sent a fraction of a count.`
-        : `${where(c)}: declared ${show(c.after)} where there was no such bound; it refuses only ${(c.subject.kind === 'tool' && c.subject.at.at(-1) === 'minLength') ? 'an empty value for an argument every call must send' : 'a count below it'}, which no call that did work sent.`,
+        : `${where(c)}: declared ${show(c.after)} where there was no such bound; it refuses only ${c.subject.kind === 'tool' && c.subject.at.at(-1) === 'minLength' ? 'an empty value for an argument every call must send' : 'a count below it'}, which no call that did work sent.`,
   },
   'input-constraint-loosened': {
     area: 'input',
