@@ -24,6 +24,7 @@ const SETS = [
   { heading: '## Fourth held-out set', name: 'the fourth set', pairs: 45, servers: 12, file: 'FRESH-2026-12-02-d.md', prefix: 'FD' },
   { heading: '## Fifth held-out set', name: 'the fifth set', pairs: 46, servers: 23, file: 'FRESH-2026-12-02-e.md', prefix: 'FE' },
   { heading: '## Sixth held-out set', name: 'the sixth set', pairs: 42, servers: 16, file: 'FRESH-2026-12-02-f.md', prefix: 'FF' },
+  { heading: '## Seventh held-out set', name: 'the seventh set', pairs: 43, servers: 15, file: 'FRESH-2026-12-02-g.md', prefix: 'FG' },
 ];
 const starts = SETS.map((set) => page.indexOf(set.heading));
 const table = page.slice(0, starts[0]);
@@ -163,11 +164,12 @@ function measuredApart(section: string, set: Row[], before: Row[]) {
     expect(gate.get(row.id)).toBe(row.gate);
   });
 
-  it('the figures the section states: agreement, no silent break, the false Rollbacks and the noise Holds, each disagreement with its cause', () => {
+  it('the figures the section states: agreement, the silent passes, the false Rollbacks and the noise Holds, each disagreement with its cause', () => {
     const text = section.replace(/\s+/g, ' ');
     expect(text).toContain(`(${set.length - missed.length} of ${set.length} rows agree today)`);
-    const silent = set.filter((r) => gate.get(r.id) === 'Promote' && r.accepts.every((v) => v === 'Rollback'));
-    expect(silent).toEqual([]);
+    // A silent pass is stated, never hidden: a set's figures are what they are (its first run above all).
+    const silent = set.filter((r) => gate.get(r.id) === 'Promote' && r.accepts.every((v) => v === 'Rollback')).map((r) => r.id);
+    expect(text).toContain(silent.length ? `silent passes: ${silent.join(', ')};` : 'with no silent break');
     const falseRollbacks = missed.filter((r) => gate.get(r.id) === 'Rollback').map((r) => r.id);
     const noise = missed.filter((r) => gate.get(r.id) === 'Hold' && r.accepts.every((v) => v === 'Promote')).map((r) => r.id);
     expect(text).toContain(`false Rollbacks: ${listed(falseRollbacks)}; noise Holds: ${listed(noise)}.`);

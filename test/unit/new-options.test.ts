@@ -122,7 +122,7 @@ describe('a new optional input through which the model lifts a safety guard', ()
 // listed, and each is one a reviewer would want to read before the release ships.
 describe('the two rules on the recorded releases', () => {
   sweep(
-    'fire 10 times in 405 pairs: a stash clear, a hook bypass, a self-approved dangerous launch, a file push that may now delete, and on the fresh pairs a column delete, workflows exposed to MCP, public teams and a backup delete',
+    'fire 10 times in 448 pairs: a stash clear, a hook bypass, a self-approved dangerous launch, a file push that may now delete, and on the fresh pairs a column delete, workflows exposed to MCP, public teams and a backup delete',
     () => {
       const all = recordedPairs();
       const fired = all.flatMap(([before, after]) =>
@@ -130,7 +130,7 @@ describe('the two rules on the recorded releases', () => {
           .filter((c) => NEW_OPTIONS.has(c.code))
           .map((c) => `${before.pkg} ${before.version} -> ${after.version}: ${c.code} ${c.tool} ${c.path} ${JSON.stringify(c.after)}`),
       );
-      expect(all).toHaveLength(405);
+      expect(all).toHaveLength(448);
       expect(fired).toEqual([
         '@cyanheads/git-mcp-server 2.3.2 -> 2.5.8: input-safety-override-added git_commit /inputSchema/properties/noVerify "noVerify"',
         '@cyanheads/git-mcp-server 2.3.2 -> 2.5.8: input-destructive-option-added git_stash /inputSchema/properties/mode "clear"',
