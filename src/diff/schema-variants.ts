@@ -124,11 +124,8 @@ export function compareVariants(b: JsonSchema, a: JsonSchema, path: string[], ct
     const at = [...path, ...spare.at];
     out.push(ctx.side === 'input' ? typeChange(ctx, false, at, null, spare.node) : typeChange(ctx, true, at, spare.node, null));
   }
-  if (ctx.side === 'input') {
-    const grown = new Set(may.map((_, j) => j).filter((j) => !used.has(j) || best.some((m) => m?.j === j && m.changes.some(widens))));
-    const overlap = newOverlap(b, a, after, grown);
-    if (overlap) out.push(unclassified(ctx, [...path, 'oneOf'], overlap));
-  }
+  const overlap = ctx.side === 'input' ? newOverlap(b, a, after, grownOf(may, best, used)) : lostOverlap(b, before, shrunkOf(best));
+  if (overlap) out.push(unclassified(ctx, [...path, 'oneOf'], overlap));
   const seen = new Set<string>();
   return out.filter((c) => !seen.has(c.fingerprint) && seen.add(c.fingerprint));
 }
@@ -157,6 +154,15 @@ function isUnion(baseline: Variant[], added: Variant): boolean {
   return baseline.some((v) => tags(v.node, 2).some((name) => own.includes(name)));
 }
 
+type Match = { j: number; changes: Change[] } | null;
+
+/** The candidate's input alternatives that no baseline one needed, or that accept more than their match did. */
+const grownOf = (may: Variant[], best: Match[], used: Set<number>) =>
+  new Set(may.map((_, j) => j).filter((j) => !used.has(j) || best.some((m) => m?.j === j && m.changes.some(widens))));
+
+/** The baseline's output alternatives whose match in the candidate promises less. */
+const shrunkOf = (best: Match[]) => new Set(best.flatMap((m) => (m && m.changes.some(narrowsOutput) ? [m.j] : [])));
+
 /** A change that lets an alternative accept more than it did. */
 const widens = (c: Change) =>
   (c.severity === 'safe' && c.code.startsWith('input-') && !c.code.startsWith('input-property-removed')) ||
@@ -183,6 +189,27 @@ function newOverlap(b: JsonSchema, a: JsonSchema, after: Variant[], grown: Set<n
         : `The alternatives became a oneOf, and alternatives ${branch(x)} and ${branch(y)} may both match one input, which oneOf refuses.`;
     }
   }
+  return null;
+}
+
+/** A change that lets an output alternative promise less than it did. */
+const narrowsOutput = (c: Change) => ['output-constraint-tightened', 'output-type-narrowed', 'output-enum-narrowed'].includes(c.code);
+
+/**
+ * The mirror on the output side: where two of the baseline's `oneOf` alternatives may overlap, a
+ * result they both matched was refused, so a consumer validating against it never saw one. If one
+ * of them now accepts less, such a result may match only the other: the candidate may return what
+ * the baseline's schema refused (the oracle's "oneOf branches that come apart").
+ */
+function lostOverlap(b: JsonSchema, before: Variant[], shrunk: Set<number>): string | null {
+  if (!Array.isArray(b.oneOf) || b.oneOf.length < 2 || shrunk.size === 0) return null;
+  const branch = (v: Variant) => v.at[v.at.indexOf('oneOf') + 1];
+  for (const j of shrunk)
+    for (let k = 0; k < before.length; k++) {
+      const [x, y] = [before[j]!, before[k]!];
+      if (k === j || branch(x) === undefined || branch(x) === branch(y) || !mayOverlap(x.node, y.node)) continue;
+      return `The baseline's oneOf alternatives ${branch(x)} and ${branch(y)} may both have matched one result, which oneOf refused; alternative ${branch(x)} now accepts less, so such a result may now match one alternative and be returned.`;
+    }
   return null;
 }
 

@@ -130,6 +130,19 @@ const hasDegenerate = (x: unknown): boolean =>
       ? x === ''
       : x !== null && typeof x === 'object' && Object.values(x as Record<string, unknown>).some(hasDegenerate);
 
+/**
+ * Safe codes whose witness is what the documented policy lets through: a null output where the
+ * gate says an output may now be null, a degenerate argument where it says a bound refuses only those.
+ */
+const EXPLAINED: { side: SchemaSide; code: string; witnessed: (x: unknown) => boolean; policy: string }[] = [
+  { side: 'output', code: 'output-type-nullable', witnessed: (x) => hasNull(x), policy: 'nullable-output' },
+  { side: 'input', code: 'input-constraint-declared-degenerate', witnessed: (x) => hasDegenerate(x), policy: 'degenerate-bound' },
+];
+
+/** The policy that explains a silent pass by one of the safe codes above, if any. */
+const explainedSilent = (side: SchemaSide, changes: ChangeSeen[], witness: unknown): string | undefined =>
+  EXPLAINED.find((e) => e.side === side && changes.some((c) => c.code === e.code) && e.witnessed(witness))?.policy;
+
 /** Whether a result holds a null anywhere: the only values output-type-nullable admits anew. */
 const hasNull = (x: unknown): boolean => x === null || (typeof x === 'object' && Object.values(x as Record<string, unknown>).some(hasNull));
 
@@ -229,23 +242,11 @@ export function judgePair(pair: Pair): Outcome {
   else category = worst === 'breaking' ? 'false-alarm' : 'agree';
   const calmHeld = !breaking.found && reverse !== null && !reverse.found && worst !== 'safe';
 
+  const explained = category === 'silent' ? explainedSilent(side, changes, breaking.witness) : undefined;
   let policy: string | undefined;
   if (category === 'false-alarm' && codes('breaking').every((c) => c === 'required-argument-removed')) policy = 'required-argument-removed';
   else if (category === 'silent' && unsafe(breaking.witness)) policy = 'unsafe-integers';
-  else if (
-    category === 'silent' &&
-    side === 'output' &&
-    changes.some((c) => c.code === 'output-type-nullable') &&
-    hasNull(breaking.witness)
-  )
-    policy = 'nullable-output';
-  else if (
-    category === 'silent' &&
-    side === 'input' &&
-    changes.some((c) => c.code === 'input-constraint-declared-degenerate') &&
-    hasDegenerate(breaking.witness)
-  )
-    policy = 'degenerate-bound';
+  else if (explained) policy = explained;
   else if ((category === 'silent' || category === 'under-rated') && side === 'input' && undeclared(before, breaking.witness))
     policy = 'undeclared-arguments';
   else if (category === 'under-rated') policy = heldByPolicy(held);

@@ -473,3 +473,39 @@ describe('the witness search reads each distinct pair of schemas once, and never
     expect((witnessOf('t3')?.instance as { s: string }).s).toBe('b');
   });
 });
+
+describe('output alternatives that come apart', () => {
+  it('a oneOf alternative that accepts less where two overlapped: a result both matched, refused before, may now be returned (oracle, mapbox 0.14.0)', () => {
+    const before = obj({
+      id: {
+        oneOf: [
+          { type: 'string', maxLength: 3 },
+          { type: 'string', minLength: 3 },
+        ],
+      },
+    });
+    const after = obj({
+      id: {
+        oneOf: [
+          { type: 'string', maxLength: 3 },
+          { type: 'string', minLength: 5 },
+        ],
+      },
+    });
+    expect(outputPairs(before, after)).toContainEqual(['schema-changed', 'dangerous']);
+    // Alternatives that could never both match (their types differ) come apart safely.
+    const typed = (min: number) => obj({ id: { oneOf: [{ type: 'integer' }, { type: 'string', minLength: min }] } });
+    expect(outputPairs(typed(3), typed(5))).not.toContainEqual(['schema-changed', 'dangerous']);
+    // anyOf refused nothing for matching twice: a narrower alternative only promises less.
+    const any = (min: number) =>
+      obj({
+        id: {
+          anyOf: [
+            { type: 'string', maxLength: 3 },
+            { type: 'string', minLength: min },
+          ],
+        },
+      });
+    expect(outputPairs(any(3), any(5))).not.toContainEqual(['schema-changed', 'dangerous']);
+  });
+});

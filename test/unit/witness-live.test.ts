@@ -125,9 +125,12 @@ describe('what a live check makes of a break', () => {
     keyword: 'required',
     tried: 3,
   } as const;
-  const decided = (live: LiveCheck, code: 'required-argument-added' | 'required-argument-added-with-default') => {
-    const before = toolChange(code, 'T', ['inputSchema', 'properties', 'n'], 'optional', 'required');
-    const [change] = applyLive([withWitness(before, 'input', found)], new Map([[0, live]]));
+  const decided = (live: LiveCheck, code: 'required-argument-added' | 'required-argument-added-with-default', argument = 'n') => {
+    const before = toolChange(code, 'T', ['inputSchema', 'properties', argument], 'optional', 'required');
+    const [change] = applyLive(
+      [withWitness(before, 'input', { ...found, ...(argument !== 'n' && { instance: {} }) })],
+      new Map([[0, live]]),
+    );
     const verdict = decide(
       collectSignals([change!], [], []),
       { rules: {}, maxNewDestructiveTools: 0, maxBrokenCases: 0, exceptions: [] },
@@ -154,16 +157,7 @@ describe('what a live check makes of a break', () => {
     });
     // The argument is `n`: too short a name to find in a sentence, so the break stands.
     expect(decided(both('n: Required'), 'required-argument-added').verdict).toBe('Rollback');
-    const named = (baseline: string) => {
-      const before = toolChange('required-argument-added', 'T', ['inputSchema', 'properties', 'confirm'], 'optional', 'required');
-      const [change] = applyLive([withWitness(before, 'input', { ...found, instance: {} })], new Map([[0, both(baseline)]]));
-      const verdict = decide(
-        collectSignals([change!], [], []),
-        { rules: {}, maxNewDestructiveTools: 0, maxBrokenCases: 0, exceptions: [] },
-        '2026-11-28',
-      ).verdict;
-      return { change: change!, verdict };
-    };
+    const named = (baseline: string) => decided(both(baseline), 'required-argument-added', 'confirm');
     const { change, verdict } = named('Invalid arguments for tool ctx_purge: [{"path": ["confirm"], "message": "Required"}]');
     expect([change.severity, change.witness!.live!.outcome, verdict]).toEqual(['dangerous', 'already-refused', 'Hold']);
     expect(change.message).toContain('Not a break live: the baseline refused this call as invalid input too');
