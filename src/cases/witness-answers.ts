@@ -66,6 +66,10 @@ export function readAnswer(answer: { ok: true; response: ToolCallResult } | { ok
   return { kind: 'result', ...(validation && { validation }), text: bounded(text) };
 }
 
+/** An error of a call on its way to another host: it got past its arguments to do its work. */
+const REACHED_OUT =
+  /\b(?:ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|getaddrinfo|fetch failed|socket hang up)\b/;
+
 /** What two answers make of a break: refuted, confirmed, the same failure or unconfirmed, and why. Baseline null: no live baseline. */
 export function judgeAnswers(candidate: LiveAnswer, baseline: LiveAnswer | null): LiveCheck {
   const answers = { candidate, ...(baseline && { baseline: judgedOnly(baseline) }) };
@@ -73,9 +77,16 @@ export function judgeAnswers(candidate: LiveAnswer, baseline: LiveAnswer | null)
     return { outcome: 'unconfirmed', note: 'the candidate answered without an error, but its text reads as input validation', ...answers };
   if (candidate.kind === 'result') return { outcome: 'refuted', ...answers };
   if (candidate.kind === 'failed') return { outcome: 'unconfirmed', note: 'the candidate gave no answer', ...answers };
-  // The same error on both sides, at the work and not at the input (a host not found): the candidate
-  // took the arguments its schema says it refuses, as the baseline did (docs/verdicts.md).
-  if (!candidate.validation && baseline?.kind === 'error' && !baseline.validation && baseline.text === candidate.text && candidate.text)
+  // The same network failure on both sides (a host not found): the call got as far as reaching out,
+  // so the candidate took the arguments its schema says it refuses, as the baseline did. A missing
+  // browser or key may be checked before the arguments are, so it shows nothing (docs/verdicts.md).
+  if (
+    !candidate.validation &&
+    baseline?.kind === 'error' &&
+    !baseline.validation &&
+    baseline.text === candidate.text &&
+    REACHED_OUT.test(candidate.text ?? '')
+  )
     return { outcome: 'same-failure', note: 'both sides failed at the same work with the same error, past the input', ...answers };
   if (!candidate.validation) return { outcome: 'unconfirmed', note: "the candidate's error does not read as input validation", ...answers };
   if (!baseline) return { outcome: 'unconfirmed', note: 'no live baseline to show it accepted the same call', ...answers };

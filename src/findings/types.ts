@@ -125,8 +125,8 @@ export interface Witness {
  * answer (an error for another reason, no answer, a baseline that refused it too); the break
  * stands. `already-refused`: both refused it as invalid input, the baseline naming the argument the
  * change is about, so its listed schema did not say what it took: the break is held at most.
- * `same-failure`: both failed at their work with the same error, not as input validation, so the
- * candidate took the arguments: the break is held at most. `not-called`: `note` says why (consent,
+ * `same-failure`: both failed on their way to another host with the same error, so the candidate
+ * took the arguments: the break is held at most. `not-called`: `note` says why (consent,
  * `limits.witnessCalls`, no live server).
  */
 export interface LiveCheck {

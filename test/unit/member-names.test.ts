@@ -117,6 +117,8 @@ describe('member names that Object.prototype holds', () => {
       // The rules that read what a name says (`exposeToMcp`, `noVerify`) cannot read it once renamed.
       const unread = (judgements: string[]) => judgements.filter((j) => !READS_NAMES.has(codeOf(j)!));
       const want = unread(judged(before, after));
+      // Nor whether it counts (diff/degenerate-bound.ts): a bound on `numResults` is degenerate, on `__proto__` not.
+      if (want.some((j) => codeOf(j) === 'input-constraint-declared-degenerate')) continue;
       const got = unread(judged(renamed(before, name, special), renamed(after, name, special)));
       const what = `${String(before.name)}: ${name} -> ${special}`;
       expect(got.map(codeOf), what).toEqual(want.map(codeOf));

@@ -105,6 +105,9 @@ describe('judging the answers', () => {
     expect(judgeAnswers(offline, { kind: 'error', text: 'getaddrinfo ENOTFOUND other.host' }).outcome).toBe('unconfirmed');
     expect(judgeAnswers(offline, null).outcome).toBe('unconfirmed');
     expect(judgeAnswers({ kind: 'error', text: '' }, { kind: 'error', text: '' }).outcome).toBe('unconfirmed');
+    // A missing browser may be checked before the arguments are: the same text shows nothing.
+    const noBrowser = { kind: 'error', text: 'no browser: Chrome is not installed on this machine' } as const;
+    expect(judgeAnswers(noBrowser, noBrowser).outcome).toBe('unconfirmed');
   });
   it('confirmed only when the candidate refused it as input and the baseline answered it', () => {
     expect(judgeAnswers(invalid, ok).outcome).toBe('confirmed');
