@@ -68,7 +68,7 @@ export function readAnswer(answer: { ok: true; response: ToolCallResult } | { ok
 
 /** An error of a call on its way to another host: it got past its arguments to do its work. */
 const REACHED_OUT =
-  /\b(?:ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|getaddrinfo|fetch failed|socket hang up)\b/;
+  /\b(?:ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|getaddrinfo|fetch failed|socket hang up|DNS lookup failed|[Cc]ould not (?:connect|reach))\b/;
 
 /** What two answers make of a break: refuted, confirmed, the same failure or unconfirmed, and why. Baseline null: no live baseline. */
 export function judgeAnswers(candidate: LiveAnswer, baseline: LiveAnswer | null): LiveCheck {

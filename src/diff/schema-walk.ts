@@ -82,6 +82,13 @@ const showTypes = (s: JsonSchema) => {
   return t === null ? 'any' : [...t].sort().join('|');
 };
 
+/** Whether the only move is `number` → `integer`, with `null` beside both or neither. */
+function integersOnly(before: Set<string> | null, after: Set<string> | null): boolean {
+  if (!before || !after || before.has('null') !== after.has('null')) return false;
+  const kinds = (t: Set<string>) => [...t].filter((k) => k !== 'null');
+  return kinds(before).join() === 'number' && kinds(after).join() === 'integer';
+}
+
 function compareTypes(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkContext): Change[] {
   if (b.type === undefined && a.type === undefined) return []; // types implied by enums: compareEnums tells those
   const before = typesOf(b);
@@ -89,8 +96,9 @@ function compareTypes(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkCon
   const lost = before === null ? after !== null : [...before].some((t) => !covers(after, t));
   const gained = after === null ? before !== null : [...after].some((t) => !covers(before, t));
   if (!lost && !gained) return [];
-  // An integer where a number was refuses only fractional values: a bound declared, not a kind taken away.
-  if (ctx.side === 'input' && showTypes(b) === 'number' && showTypes(a) === 'integer') {
+  // An integer where a number was refuses only fractional values: a bound declared, not a kind taken
+  // away, null allowed beside it or not (@baruchiro/paperless-mcp 2.2.0: `null|number` → `integer|null`).
+  if (ctx.side === 'input' && integersOnly(before, after)) {
     const at = [...path, 'type'];
     const degenerate = refusesOnlyDegenerate(at, 'integer', { before: ctx.rootBefore, after: ctx.rootAfter });
     return [

@@ -362,6 +362,10 @@ describe('keywords that were once passed in silence', () => {
     expect(declared('pageno', { type: 'number', minimum: 1 })).toEqual([['input-constraint-declared-degenerate', 'safe']]);
     expect(declared('skip', { type: 'number', minimum: 0 })).toEqual([['input-constraint-declared-degenerate', 'safe']]);
     expect(declared('maxResults', { type: 'integer' })).toEqual([['input-constraint-declared-degenerate', 'safe']]);
+    // Null beside the number, kept beside the integer: the same bound (@baruchiro/paperless-mcp 2.2.0).
+    const nullable = (type: string[]) => obj({ owner: { type } });
+    expect(inputPairs(nullable(['null', 'number']), nullable(['integer', 'null']))).toEqual([['input-constraint-declared', 'dangerous']]);
+    expect(inputPairs(nullable(['null', 'number']), nullable(['integer']))).toContainEqual(['input-type-changed', 'breaking']);
     // Past the edge, or a value that is no count: held as before.
     expect(declared('limit', { type: 'number', maximum: 100 })).toEqual([['input-constraint-declared', 'dangerous']]);
     expect(declared('page', { type: 'number', minimum: 2 })).toEqual([['input-constraint-declared', 'dangerous']]);

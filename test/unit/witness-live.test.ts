@@ -105,6 +105,9 @@ describe('judging the answers', () => {
     expect(judgeAnswers(offline, { kind: 'error', text: 'getaddrinfo ENOTFOUND other.host' }).outcome).toBe('unconfirmed');
     expect(judgeAnswers(offline, null).outcome).toBe('unconfirmed');
     expect(judgeAnswers({ kind: 'error', text: '' }, { kind: 'error', text: '' }).outcome).toBe('unconfirmed');
+    // A server that words it itself (@respira/wordpress-mcp-server 8.3.24).
+    const unreachable = { kind: 'error', text: 'Could not connect to https://example.invalid. DNS lookup failed.' } as const;
+    expect(judgeAnswers(unreachable, unreachable).outcome).toBe('same-failure');
     // A missing browser may be checked before the arguments are: the same text shows nothing.
     const noBrowser = { kind: 'error', text: 'no browser: Chrome is not installed on this machine' } as const;
     expect(judgeAnswers(noBrowser, noBrowser).outcome).toBe('unconfirmed');
