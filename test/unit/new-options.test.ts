@@ -122,7 +122,7 @@ describe('a new optional input through which the model lifts a safety guard', ()
 // listed, and each is one a reviewer would want to read before the release ships.
 describe('the two rules on the recorded releases', () => {
   sweep(
-    'fire 10 times in 448 pairs: a stash clear, a hook bypass, a self-approved dangerous launch, a file push that may now delete, and on the fresh pairs a column delete, workflows exposed to MCP, public teams and a backup delete',
+    'fire 13 times in 482 pairs: a stash clear, a hook bypass, a self-approved dangerous launch, a file push that may now delete, and on the fresh pairs a column delete, workflows exposed to MCP, public teams, a backup delete, an option overwrite and public templates',
     () => {
       const all = recordedPairs();
       const fired = all.flatMap(([before, after]) =>
@@ -130,7 +130,7 @@ describe('the two rules on the recorded releases', () => {
           .filter((c) => NEW_OPTIONS.has(c.code))
           .map((c) => `${before.pkg} ${before.version} -> ${after.version}: ${c.code} ${c.tool} ${c.path} ${JSON.stringify(c.after)}`),
       );
-      expect(all).toHaveLength(448);
+      expect(all).toHaveLength(482);
       expect(fired).toEqual([
         '@cyanheads/git-mcp-server 2.3.2 -> 2.5.8: input-safety-override-added git_commit /inputSchema/properties/noVerify "noVerify"',
         '@cyanheads/git-mcp-server 2.3.2 -> 2.5.8: input-destructive-option-added git_stash /inputSchema/properties/mode "clear"',
@@ -142,6 +142,10 @@ describe('the two rules on the recorded releases', () => {
         'n8n-mcp 2.74.1 -> 2.76.0: input-destructive-option-added n8n_manage_datatable /inputSchema/properties/action "deleteColumn"',
         'n8n-mcp 2.74.1 -> 2.76.0: input-destructive-option-added n8n_test_workflow /inputSchema/properties/exposeToMcp "exposeToMcp"',
         'n8n-mcp 2.74.1 -> 2.76.0: input-destructive-option-added n8n_workflow_versions /inputSchema/properties/exposeToMcp "exposeToMcp"',
+        // The eighth held-out set's FH22 (held by its reviewer) and FH29 (rolled back for other changes).
+        '@respira/wordpress-mcp-server 8.3.24 -> 8.3.25: input-destructive-option-added respira_update_option /inputSchema/properties/allow_object_overwrite "allow_object_overwrite"',
+        '@runpod/mcp-server 3.4.0 -> 4.0.0: input-destructive-option-added create-template /inputSchema/properties/body/properties/public "public"',
+        '@runpod/mcp-server 3.4.0 -> 4.0.0: input-destructive-option-added update-template /inputSchema/properties/body/properties/public "public"',
         '@tacticlaunch/mcp-linear 1.1.2 -> 1.4.1: input-destructive-option-added linear_createTeam /inputSchema/properties/visibility "public"',
         '@tacticlaunch/mcp-linear 1.1.2 -> 1.4.1: input-destructive-option-added linear_updateTeam /inputSchema/properties/visibility "public"',
         '@zereight/mcp-gitlab 2.1.49 -> 2.1.64: input-destructive-option-added push_files /inputSchema/properties/files/items/properties/action "delete"',
