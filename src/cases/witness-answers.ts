@@ -87,7 +87,11 @@ export function judgeAnswers(candidate: LiveAnswer, baseline: LiveAnswer | null)
     baseline.text === candidate.text &&
     REACHED_OUT.test(candidate.text ?? '')
   )
-    return { outcome: 'same-failure', note: 'both sides failed at the same work with the same error, past the input', ...answers };
+    return {
+      outcome: 'same-failure',
+      note: 'both sides failed on their way to another host with the same error, past the input',
+      ...answers,
+    };
   if (!candidate.validation) return { outcome: 'unconfirmed', note: "the candidate's error does not read as input validation", ...answers };
   if (!baseline) return { outcome: 'unconfirmed', note: 'no live baseline to show it accepted the same call', ...answers };
   if (baseline.kind !== 'result' || baseline.validation)

@@ -212,8 +212,8 @@ function capOf(c: Change, { reach = null, repairedOutputs, calmRemovals, unannot
     return { action: 'hold', why: 'the candidate answered the witness live without an error' };
   }
   if (c.witness?.live?.outcome === 'same-failure') {
-    // Both sides failed past the input with the same error: the candidate took the arguments.
-    return { action: 'hold', why: 'both sides failed live at the same work with the same error, past the input' };
+    // Both sides failed on their way to another host with the same error: the candidate took the arguments.
+    return { action: 'hold', why: 'both sides failed live on their way to another host with the same error, past the input' };
   }
   if (c.witness?.live?.outcome === 'already-refused') {
     // The baseline refused it too, over the same argument: no call that worked is shown (diff/confirm-live.ts).

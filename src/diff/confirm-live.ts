@@ -13,8 +13,9 @@ import { evidence, schemaClaim } from './confirm-words.js';
  * - already refused: both refused it as invalid input, and the baseline's refusal names the
  *   argument the change is about. Its listed schema did not say what it took, so the witness shows
  *   no call that worked: a break is held, not rolled back (docs/verdicts.md, "Confirmed live");
- * - the same failure: both failed at their work with the same error, not as input validation, so
- *   the candidate took the arguments its schema says it refuses: a break is held, not rolled back;
+ * - the same failure: both failed on their way to another host with the same error
+ *   (cases/witness-answers.ts), so the candidate took the arguments its schema says it refuses: a
+ *   break is held, not rolled back;
  * - unconfirmed or not called: the change stands as the search left it, and says why.
  */
 export function applyLive(changes: Change[], checks: Map<number, LiveCheck>): Change[] {

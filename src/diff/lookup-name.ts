@@ -8,7 +8,7 @@ import { DESTROYS } from './stated-constraint.js';
  * `subscriptions-search-subscriptions`). Such a tool is listed, not held: a person reading the
  * release learns nothing more from it than the name says, and its clients, told nothing, treat it
  * as destructive by the spec's defaults, which errs on the side of asking (docs/verdicts.md, "A new
- * tool that declares no hint"). Its text must not say it destroys anything either.
+ * tool on a server that annotates nothing"). Its text must not say it destroys anything either.
  */
 const READS = new Set(['get', 'list', 'search', 'find', 'read', 'describe', 'show', 'view', 'count', 'lookup', 'inspect']);
 

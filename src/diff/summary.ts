@@ -26,7 +26,7 @@ export function summarize(changes: Change[]): DiffSummary {
     ),
     schemaBreakages: toolsWith(changes, (c) => CODES[c.code].area === 'input' && c.severity === 'breaking'),
     readOnlyHintRegressions: toolsWith(changes, (c) => c.code === 'readonly-hint-regression'),
-    // A bare lookup on a bare server is not held, but by the spec's defaults it is destructive all the same.
+    // A bare lookup is not held, but by the spec's defaults it is destructive all the same.
     addedDestructiveTools: toolsWith(changes, (c) => DESTRUCTIVE_ADDED.has(c.code)),
     breaking: changes.filter((c) => c.severity === 'breaking').length,
     dangerous: changes.filter((c) => c.severity === 'dangerous').length,
