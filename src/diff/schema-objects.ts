@@ -8,6 +8,7 @@ import { annotationChange, constraint, emit, withProof, type WalkContext } from 
 import { accepts, isObject, valueKey } from './schema-keywords.js';
 import { fallback, matches, propertySchema } from './schema-conjoin.js';
 import { normalize } from './schema-normalize.js';
+import { valueAt } from '../witness/locations.js';
 
 /** What a closed input does with an argument it no longer declares (diff/deprecation.ts says it too). */
 export const CLOSED_REFUSES = 'The schema is closed, so a caller that still sends it is refused.';
@@ -83,10 +84,9 @@ export function compareObjects(b: JsonSchema, a: JsonSchema, path: string[], ctx
  * alike, so the served schema is read; where the place is not found there, it is taken for a map.
  */
 function servedAsMap(root: JsonSchema, at: readonly string[]): boolean {
-  let node: unknown = root;
-  for (const step of at.slice(1, -2)) node = isObject(node) ? (node as Record<string, unknown>)[step] : undefined;
+  const node = valueAt(root, at.slice(1, -2));
   if (!isObject(node)) return true;
-  const rest = (node as JsonSchema).additionalProperties;
+  const rest = memberOf(node, 'additionalProperties');
   return rest === true || isObject(rest);
 }
 
