@@ -43,6 +43,8 @@ export function diffToolSet(before: Contract, after: Contract): Change[] {
   }
   // A server that declares no hint on any tool: a new bare tool is like its siblings (promotion.unannotatedServers).
   const bare = before.tools.length > 0 && before.tools.every(declaresNoHint);
+  // The names a new tool's namespace is read against (diff/lookup-name.ts).
+  const siblings = after.tools.map((t) => t.name);
   const out: Change[] = [];
   for (const gone of removed) {
     const successor = renamedTo.get(gone.name);
@@ -69,7 +71,6 @@ export function diffToolSet(before: Contract, after: Contract): Change[] {
       ]
         .join(' ')
         .trim();
-      const siblings = after.tools.map((t) => t.name);
       const lookup = !declared && declaresNoHint(tool) && readsAsLookup(tool.name, tool.description, siblings);
       out.push(
         declared
