@@ -2,6 +2,7 @@ import type { Contract, ContractTool } from '../contract/types.js';
 import { finding } from '../findings/finding.js';
 import { onTool } from '../findings/subject.js';
 import type { Finding, Side } from '../findings/types.js';
+import { literal } from '../base/safe-regex.js';
 
 /**
  * Tools a model cannot tell apart from what it is told (the write-ups: "the description is what
@@ -81,10 +82,9 @@ function read(t: ContractTool): Reading | null {
   };
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** The description names `other` ("use search_bugs", "search bugs"), or sends the model to it by its verb. */
 function pointsTo(description: string, other: Reading): boolean {
-  const forms = [other.name, other.name.replace(/[_-]+/g, ' ')].map(escape).join('|');
+  const forms = [other.name, other.name.replace(/[_-]+/g, ' ')].map(literal).join('|');
   if (new RegExp(`(?<![\\w-])(?:${forms})(?![\\w-])`, 'i').test(description)) return true;
   return other.verbs.some((v) =>
     new RegExp(`\\b(?:use|choose|call|prefer|try)\\b[^.]{0,60}\\b${v}\\b[^.]{0,30}\\btools?\\b`, 'i').test(description),

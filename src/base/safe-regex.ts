@@ -74,3 +74,6 @@ export const ajvRegExp = Object.assign(
   },
   { code: 'mcp-gate safe-regex (RE2)' },
 );
+
+/** A text (a tool's or an argument's name, from a server) matched as itself inside a pattern we write. */
+export const literal = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -2,6 +2,7 @@ import type { Change, LiveCheck } from '../findings/types.js';
 import { toolChange } from './change.js';
 import { instancePath } from './confirm-ask.js';
 import { evidence, schemaClaim } from './confirm-words.js';
+import { literal } from '../base/safe-regex.js';
 
 /**
  * What a witness sent live (cases/witness-calls.ts) makes of its change, as data and as a sentence:
@@ -131,8 +132,7 @@ function refusedOverTheSameArgument(c: Change, live: LiveCheck): boolean {
   if (live.baseline?.kind !== 'error' || !live.baseline.validation || !live.baseline.text) return false;
   const name = instancePath(c).at(-1);
   if (name === undefined || name.length < 3 || /^\d+$/.test(name)) return false;
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(?:^|[^A-Za-z0-9_])${escaped}(?:[^A-Za-z0-9_]|$)`).test(live.baseline.text);
+  return new RegExp(`(?:^|[^A-Za-z0-9_])${literal(name)}(?:[^A-Za-z0-9_]|$)`).test(live.baseline.text);
 }
 
 /** Whether the witness is a call without the argument the change is about (at any depth of objects). */
