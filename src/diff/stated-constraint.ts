@@ -36,16 +36,26 @@ const EFFECT = new RegExp(
   'gi',
 );
 
+/**
+ * A negation earlier in the same clause: "nothing is summarized or truncated", "not blindly
+ * truncated", "never overwrites". The text says what the call does not destroy.
+ */
+const NEGATED = /(?:\b(?:not|never|nothing|none|without|cannot)\b|n['\u2019]t\b)[^.;:!?,\n\u2014\u2013]{0,40}$/i;
+const affirmed = (text: string, at: number) => !NEGATED.test(text.slice(Math.max(0, at - 48), at));
+
 /** The sentence of `after` that newly says the call destroys something, clipped; null when there is none. */
-export const statedEffect = (before: string, after: string): string | null => newSentence(before, after, EFFECT);
+export const statedEffect = (before: string, after: string): string | null => newSentence(before, after, EFFECT, affirmed);
 
 /** The sentence of `after` that states a rule `before` did not, clipped; null when there is none. */
 export const statedConstraint = (before: string, after: string, kind: keyof typeof PATTERNS): string | null =>
   newSentence(before, after, PATTERNS[kind]);
 
-/** The first sentence of `after`, not in `before`, where `pattern` matches, when `after` has more matches than `before`. */
-function newSentence(before: string, after: string, pattern: RegExp): string | null {
-  const count = (text: string) => text.match(pattern)?.length ?? 0;
+/**
+ * The first sentence of `after`, not in `before`, where `pattern` matches, when `after` has more
+ * matches than `before`; `counts` says which matches count, by where they are in their text.
+ */
+function newSentence(before: string, after: string, pattern: RegExp, counts = (_text: string, _at: number) => true): string | null {
+  const count = (text: string) => [...text.matchAll(pattern)].filter((m) => counts(text, m.index)).length;
   if (count(after) <= count(before)) return null;
   const known = new Set(before.split(/(?<=[.!?])\s+/).map((s) => s.trim()));
   const sentence = after.split(/(?<=[.!?])\s+/).find((s) => count(s) > 0 && !known.has(s.trim())) ?? after;

@@ -331,6 +331,16 @@ describe('text', () => {
     );
     // A read-only tool removes nothing, whatever its text says.
     expect(codes('Create or update a resource.', apply, { readOnlyHint: true })).not.toContain('description-effect-added');
+    // What the call does not destroy, said in a negated clause (context-mode 1.0.151's ctx_index and ctx_search).
+    const store = 'Store content in a knowledge base.';
+    expect(codes(store, `${store} The full content stays in storage; nothing is summarized or truncated.`)).not.toContain(
+      'description-effect-added',
+    );
+    expect(codes(store, `${store} Snippets are window-extracted, not blindly truncated.`)).not.toContain('description-effect-added');
+    expect(codes(store, `${store} It never overwrites an existing file.`)).not.toContain('description-effect-added');
+    // A negation in another clause does not reach the effect.
+    expect(codes(store, `${store} If no path is given, it deletes the whole index.`)).toContain('description-effect-added');
+    expect(codes(store, `${store} This cannot be undone \u2014 it deletes the index.`)).toContain('description-effect-added');
   });
 
   it('a permission a call now needs, stated in either text, is held: a caller without it is refused', () => {
