@@ -40,6 +40,13 @@ export const CALMABLE = new Set<string>([
  * refused only for being null, now admitted (docs/verdicts.md, "An output that may now be null");
  * an argument the baseline did not declare, now declared, where the baseline's input said
  * `additionalProperties: true` (zod's passthrough): the witness sends a name no model was shown,
- * which is no break (docs/verdicts.md, the witness search).
+ * which is no break (docs/verdicts.md, the witness search); a bound that refuses only degenerate
+ * values, and values the argument's text already listed (each still taken), where the witness
+ * sends what no call made from the schema and text sends.
  */
-export const EXPLAINS_WITNESS = new Set<string>(['output-type-nullable', 'input-property-added', 'input-constraint-declared-degenerate']);
+export const EXPLAINS_WITNESS = new Set<string>([
+  'output-type-nullable',
+  'input-property-added',
+  'input-constraint-declared-degenerate',
+  'input-enum-declared-listed',
+]);

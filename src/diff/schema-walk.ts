@@ -12,6 +12,7 @@ import {
   type WalkContext,
 } from './schema-context.js';
 import { refusesOnlyDegenerate } from './degenerate-bound.js';
+import { listedInText } from './documented-values.js';
 import { compareArrays, compareNumbers, compareStrings } from './schema-constraints.js';
 import { COMPARED_KEYWORDS, TEXT_KEYWORDS, constraintKey, isAnnotation, typesOf, valueKey } from './schema-keywords.js';
 import { normalize, type Node } from './schema-normalize.js';
@@ -129,7 +130,11 @@ function compareEnums(b: JsonSchema, a: JsonSchema, path: string[], ctx: WalkCon
   const at = [...path, 'enum'];
   const out: Change[] = [];
   // An input that gains a list of values, or loses it: the model is told the values, or no longer is.
-  if (ctx.side === 'input' && before === null) return [toolChange('input-enum-declared', ctx.tool, at, before, after)];
+  // Values the argument's own text already listed, each still taken: the text made schema.
+  if (ctx.side === 'input' && before === null)
+    return [
+      toolChange(listedInText(b.description, after!) ? 'input-enum-declared-listed' : 'input-enum-declared', ctx.tool, at, before, after),
+    ];
   if (ctx.side === 'input' && after === null) return [toolChange('input-enum-dropped', ctx.tool, at, before, after)];
   if (narrowed) out.push(toolChange(ctx.side === 'input' ? 'input-enum-narrowed' : 'output-enum-narrowed', ctx.tool, at, before, after));
   if (widened) out.push(toolChange(ctx.side === 'input' ? 'input-enum-widened' : 'output-enum-widened', ctx.tool, at, before, after));

@@ -8,6 +8,7 @@ import { annotationChange, isUnread, markTooComplex, proofOf, walkContext, type 
 import { COMPARED_KEYWORDS, TEXT_KEYWORDS, constraintKey, isAnnotation, isObject } from './schema-keywords.js';
 import { normalForm } from './schema-normal-form.js';
 import { compareSchemaNodes } from './schema-walk.js';
+import { literal } from '../base/safe-regex.js';
 
 /**
  * The walks a run made, by the two schemas' own text, key order included (a change carries the
@@ -63,7 +64,8 @@ function inputChanges(
 ): Change[] {
   const changes = walk('input', asArguments(before.inputSchema), asArguments(after.inputSchema));
   const serialized = serializedIn(before.inputSchema);
-  const invalid = before.inputSchema?.type !== 'object' || serialized !== null;
+  const textOnly = serialized === null ? namedOnlyInText(before, changes) : null;
+  const invalid = before.inputSchema?.type !== 'object' || serialized !== null || textOnly !== null;
   if (!invalid || !changes.some((c) => c.severity !== 'safe')) return changes;
   const shown = changes
     .slice(0, 3)
@@ -75,12 +77,37 @@ function inputChanges(
       'input-schema-repaired',
       before.name,
       ['inputSchema'],
-      serialized ?? before.inputSchema?.type ?? null,
+      textOnly ? { declared: 'none', named: textOnly } : (serialized ?? before.inputSchema?.type ?? null),
       after.inputSchema?.type ?? null,
       note,
     ),
   ];
 }
+
+/**
+ * The arguments a candidate newly requires where its baseline declared none at all but its text
+ * named each of them as a call writes it (`{ confirm: true, … }`, `` `confirm` ``, `confirm=`): the
+ * text was the only contract, and a call made from it sent them (docs/verdicts.md, "Arguments
+ * only the text named"). Null unless every break is such a requirement.
+ */
+function namedOnlyInText(before: ContractTool, changes: Change[]): string[] | null {
+  const declared = before.inputSchema?.properties;
+  if (isObject(declared) && Object.keys(declared).length) return null;
+  const text = before.description ?? '';
+  const names: string[] = [];
+  for (const c of changes) {
+    if (c.severity !== 'breaking') continue;
+    const at = c.subject.kind === 'tool' ? c.subject.at : [];
+    const name = at.length === 3 && at[1] === 'properties' ? at[2]! : null;
+    if (c.code !== 'required-argument-added' || name === null || !writtenAsArgument(text, name)) return null;
+    names.push(name);
+  }
+  return names.length ? names.sort() : null;
+}
+
+/** `{ name: …`, `, name=…`, or the name quoted: how a call is written, not a word of prose. */
+const writtenAsArgument = (text: string, name: string): boolean =>
+  new RegExp(String.raw`(?:[{,(]\s*${literal(name)}\s*[:=])|(?:["'\`]${literal(name)}["'\`])`).test(text);
 
 /**
  * The members of a root that constrains nothing (no keyword beside `type`, text and annotations)

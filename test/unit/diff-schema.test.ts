@@ -411,6 +411,43 @@ describe('keywords that were once passed in silence', () => {
     ]);
   });
 
+  it('a required argument that only the text named, where the schema declared none, is the text made schema: a repair, held (context-mode 1.0.146)', () => {
+    const pairs = (description: string, after: Record<string, unknown>) =>
+      diffContracts(contractOf(tool('purge', obj({}), { description })), contractOf(tool('purge', after, { description }))).map((c) => [
+        c.code,
+        c.severity,
+      ]);
+    const requires = obj({ confirm: { type: 'boolean' }, scope: str }, ['confirm']);
+    expect(pairs('Delete the index. Call with { confirm: true, scope: "project" }.', requires)).toEqual([
+      ['input-schema-repaired', 'dangerous'],
+    ]);
+    expect(pairs('Delete the index. Pass `confirm` as true.', requires)).toEqual([['input-schema-repaired', 'dangerous']]);
+    // Named as a word of prose only, or not at all: a call made from the text did not send it.
+    expect(pairs('Delete the index after you confirm with the user.', requires)[0]).toEqual(['required-argument-added', 'breaking']);
+    expect(pairs('Delete the index.', requires)[0]).toEqual(['required-argument-added', 'breaking']);
+    // A baseline that declared arguments is read as it is: the text is not the only contract.
+    const declared = diffContracts(
+      contractOf(tool('purge', obj({ scope: str }), { description: 'Call with { confirm: true }.' })),
+      contractOf(tool('purge', requires, { description: 'Call with { confirm: true }.' })),
+    );
+    expect(declared.map((c) => c.code)).toContain('required-argument-added');
+  });
+
+  it("values the argument's text already listed, declared as an enum that takes each of them, are listed, not held (tradingview-mcp-server 0.5.0)", () => {
+    const op = (description: string | undefined, extra: Record<string, unknown> = {}) =>
+      obj({ operator: { type: 'string', ...(description && { description }), ...extra } });
+    const listed = (description: string, values: string[]) => inputPairs(op(description), op(description, { enum: values }));
+    const text = 'Comparison operator: greater, less, greater_or_equal, equal, in_range, etc.';
+    expect(listed(text, ['greater', 'less', 'greater_or_equal', 'equal', 'not_equal', 'in_range'])).toEqual([
+      ['input-enum-declared-listed', 'safe'],
+    ]);
+    expect(listed("Format ('json' or 'csv')", ['json', 'csv'])).toEqual([['input-enum-declared-listed', 'safe']]);
+    // A value the text listed is no longer taken, or the text listed none: held as before.
+    expect(listed(text, ['greater', 'less', 'equal'])).toEqual([['input-enum-declared', 'dangerous']]);
+    expect(listed('The comparison to apply.', ['greater', 'less'])).toEqual([['input-enum-declared', 'dangerous']]);
+    expect(listed('Use greater for a floor.', ['greater', 'less'])).toEqual([['input-enum-declared', 'dangerous']]);
+  });
+
   it('a closed shape opened into a map in the same change keeps its names (published Notion server, 2.0.0 → 2.1.0)', () => {
     const shape = obj({ page: obj({ title: { type: 'array' }, type: str }, ['title'], { additionalProperties: false }) }, ['page']);
     const map = obj({ page: { type: 'object', additionalProperties: true } }, ['page']);

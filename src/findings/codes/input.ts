@@ -2,6 +2,12 @@ import { pathOf } from '../subject.js';
 import { show, type ChangeMeta } from './meta.js';
 import { generic, place, toolName, typeWords, where } from './schema-place.js';
 
+/** The arguments only the baseline's text named (diff/schemas.ts), where the repair is of that kind. */
+const namedInText = (before: unknown): string[] | null =>
+  typeof before === 'object' && before !== null && Array.isArray((before as { named?: unknown }).named)
+    ? (before as { named: unknown[] }).named.filter((n) => typeof n === 'string')
+    : null;
+
 const enumList = (values: unknown): string =>
   Array.isArray(values) ? `${values.slice(0, 6).map(show).join(', ')}${values.length > 6 ? ', …' : ''}` : show(values);
 
@@ -112,6 +118,15 @@ export const INPUT_CODES = {
     title: 'Argument values listed where any were taken',
     message: (c) => `${where(c).replace(/\.enum$/, '')}: now lists the values it takes (${enumList(c.after)}); any other value is refused.`,
   },
+  // Listed, not held: the argument's old text listed the values, each still taken (diff/documented-values.ts).
+  'input-enum-declared-listed': {
+    area: 'input',
+    severity: 'safe',
+    action: 'ignore',
+    title: 'Argument values listed in the schema that the text already listed',
+    message: (c) =>
+      `${where(c).replace(/\.enum$/, '')}: now lists the values it takes (${enumList(c.after)}) where its text listed them; every value the text named is still taken, so a call made from the text still works.`,
+  },
   // Held: a widening for callers, but a loss for the model, which no longer sees the values that work.
   'input-enum-dropped': {
     area: 'input',
@@ -193,10 +208,16 @@ export const INPUT_CODES = {
     severity: 'dangerous',
     action: 'hold',
     title: 'Input schemas repaired from a protocol violation',
-    message: (c) =>
-      Array.isArray(c.before)
+    message: (c) => {
+      const named = namedInText(c.before);
+      if (named) {
+        const one = named.length === 1;
+        return `"${toolName(c)}" input schema declared no argument, while its text named ${named.map(show).join(', ')} as a call sends ${one ? 'it' : 'them'}; now ${one ? 'it is' : 'they are'} required, which is the text made schema: a repair to check, not a break.`;
+      }
+      return Array.isArray(c.before)
         ? `"${toolName(c)}" input schema was not JSON Schema but a serialized validator (it carries ${c.before.map(show).join(', ')} where schemas belong), so its changes are a repair to check, not a break.`
-        : `"${toolName(c)}" input schema was not an object schema (root type ${show(c.before)}), so its changes are a repair to check, not a break.`,
+        : `"${toolName(c)}" input schema was not an object schema (root type ${show(c.before)}), so its changes are a repair to check, not a break.`;
+    },
   },
   // The witness search found a call the baseline accepted that the candidate refuses where the walk
   // named no break (src/diff/confirm.ts): the witness is the evidence, in the message.
