@@ -6,8 +6,8 @@ import { unescapeSegment } from '../base/json-pointer.js';
 
 /**
  * One schema node in a single form, so that equal meanings compare equal: `false` accepts nothing,
- * local `$ref`s are resolved, `allOf` is folded into one conjunction, nullable spellings become a
- * type list, draft-04/07 spellings become their 2020-12 equivalents, and numeric bounds that exclude
+ * local `$ref`s are resolved, `allOf` is folded into one conjunction, nullable spellings and an
+ * `anyOf` of bare types become a type list, draft-04/07 spellings become their 2020-12 equivalents, and numeric bounds that exclude
  * no safely representable number are dropped. Subschemas stay raw: the walker normalises them when
  * it reaches them, which is what keeps `$ref` cycles finite.
  */
@@ -67,6 +67,7 @@ export function normalize(raw: unknown, root: JsonSchema, reached: Set<string>, 
   }
   if (node !== false) node = foldValues(node, root, reached, refs, depth);
   if (node !== false) node = foldNullable(node, root, reached, refs, depth);
+  if (node !== false) node = foldTypes(node, root, reached, refs, depth);
   if (node !== false) node = dropImplied(node, (sub) => normalize(sub, root, reached, refs, depth + 1).node);
   return { node: node === false ? false : bounds(types(node)), refs: followed };
 }
@@ -161,6 +162,26 @@ function foldValues(node: JsonSchema, root: JsonSchema, reached: Set<string>, re
     if (key === 'oneOf' && new Set(keys).size !== keys.length) continue;
     const { [key]: _values, ...rest } = node;
     return conjoin(rest, { enum: values.filter((_, i) => keys.indexOf(keys[i]!) === i) });
+  }
+  return node;
+}
+
+/**
+ * `anyOf` of branches that assert a type and nothing else is one type list: `anyOf: [{type:
+ * "string"}, {type: "boolean"}]` is `type: ["string", "boolean"]`. So is such a `oneOf` whose types
+ * share no value (`integer` is a `number`, so those two together stay a `oneOf`).
+ */
+function foldTypes(node: JsonSchema, root: JsonSchema, reached: Set<string>, refs: string[], depth: number): Node {
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const branches = node[key];
+    if (!Array.isArray(branches) || branches.length < 2) continue;
+    const parts = branches.map((b) => normalize(b, root, reached, refs, depth + 1).node);
+    if (!parts.every((p) => p !== false && typed(p) && !hasOtherAssertions(p, 'type'))) continue;
+    const named = parts.flatMap((p) => [(p as JsonSchema).type].flat() as string[]);
+    const kinds = named.map((t) => (t === 'integer' ? 'number' : t));
+    if (key === 'oneOf' && new Set(kinds).size !== kinds.length) continue;
+    const { [key]: _types, ...rest } = node;
+    return conjoin(rest, { type: [...new Set(named)] });
   }
   return node;
 }

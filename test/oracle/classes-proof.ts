@@ -157,6 +157,21 @@ export const PROOF_CLASSES: MutationClass[] = [
     truth: 'same',
   },
   {
+    // @modelcontextprotocol/server-pdf 2.0.4 (docs/judgements.md, FI31).
+    name: 'types-spelled-as-anyOf',
+    named: 'a type list spelled as an `anyOf` of bare types',
+    keywords: ['anyOf', 'type'],
+    at: (n, c) => leaf(n, c) && Object.keys(n).every((k) => k === 'type' || k === 'description' || k === 'title'),
+    prepare: (n) => {
+      n.type = [n.type as string, n.type === 'boolean' ? 'string' : 'boolean'];
+    },
+    apply: (n) => {
+      const { type, ...text } = n;
+      replace(n, { ...text, anyOf: (type as string[]).map((one) => ({ type: one })) });
+    },
+    truth: 'same',
+  },
+  {
     name: 'if-then-unsatisfiable-if',
     named: '`if`/`then` added with an `if` no instance satisfies',
     keywords: ['if', 'then', 'type'],

@@ -146,6 +146,9 @@ describe('schemas equal by construction are proven equal, never held', () => {
     ['null spelled as a const', obj({ s: { type: ['string', 'null'] } }), obj({ s: { anyOf: [str, { const: null }] } })],
     ['an enum spelled as consts', obj({ s: { enum: ['a', 'b'] } }), obj({ s: { anyOf: [{ const: 'a' }, { const: 'b' }] } })],
     ['a format ajv does not know', obj({ s: str }), obj({ s: { type: 'string', format: 'x-ticket' } })],
+    // @modelcontextprotocol/server-pdf 2.0.4 (the ninth held-out set's FI31, where it was held).
+    ['anyOf of bare types as a type list', obj({ v: { anyOf: [str, { type: 'boolean' }] } }), obj({ v: { type: ['string', 'boolean'] } })],
+    ['oneOf of types that share no value', obj({ v: { oneOf: [str, { type: 'integer' }] } }), obj({ v: { type: ['integer', 'string'] } })],
   ];
 
   it.each(same)('%s: nothing held, and nothing calm on a search alone', (_, before, after) => {

@@ -139,6 +139,17 @@ describe('input schema: tightening breaks callers, loosening is safe', () => {
   it('treats nullable forms alike: anyOf [X, null] equals type [X, null]', () => {
     expect(inputPairs(obj({ s: { anyOf: [str, { type: 'null' }] } }), obj({ s: { type: ['string', 'null'] } }))).toEqual([]);
     expect(inputPairs(obj({ s: { anyOf: [str, { type: 'null' }] } }), obj({ s: str }))).toEqual([['input-type-changed', 'breaking']]);
+    // A oneOf whose types share a value is no type list: 3 is an integer and a number, and oneOf refuses it.
+    expect(
+      inputPairs(obj({ n: { type: ['integer', 'number'] } }), obj({ n: { oneOf: [{ type: 'integer' }, { type: 'number' }] } })),
+    ).not.toEqual([]);
+    // A branch that asserts more than its type is no bare type.
+    expect(
+      inputPairs(
+        obj({ v: { type: ['string', 'boolean'] } }),
+        obj({ v: { anyOf: [{ type: 'string', maxLength: 3 }, { type: 'boolean' }] } }),
+      ),
+    ).not.toEqual([]);
   });
 
   it('survives a $ref cycle', () => {
