@@ -17,7 +17,6 @@ export const POLICY_HELD = new Set<string>([
   'output-enum-widened',
   'output-constraint-loosened',
   'output-variant-added',
-  'output-closed-property-added',
 ]);
 
 /**
@@ -42,11 +41,13 @@ export const CALMABLE = new Set<string>([
  * `additionalProperties: true` (zod's passthrough): the witness sends a name no model was shown,
  * which is no break (docs/verdicts.md, the witness search); a bound that refuses only degenerate
  * values, and values the argument's text already listed (each still taken), where the witness
- * sends what no call made from the schema and text sends.
+ * sends what no call made from the schema and text sends; a field added to an output the baseline
+ * closed, which the schema listed now declares (docs/verdicts.md, "An output that may now be null").
  */
 export const EXPLAINS_WITNESS = new Set<string>([
   'output-type-nullable',
   'input-property-added',
   'input-constraint-declared-degenerate',
   'input-enum-declared-listed',
+  'output-closed-property-added',
 ]);

@@ -282,10 +282,19 @@ function witnessed(flagged: Change[], own: Change[], side: Side, tool: string, o
       return own.kind === 'found' ? [[c, evidenced(c, side, own)]] : [];
     });
   // A removal the lifecycle judges explains a refused call too, and a safe change where the witness is refused.
-  const safeHere = (c: Change) => EXPLAINS_WITNESS.has(c.code) && (placeOf(c)?.(outcome.at, outcome.keyword, outcome.name) ?? false);
+  // Where the walk cannot place the change (inside alternatives), a refusal of the very name it adds still is its own.
+  const safeHere = (c: Change) =>
+    EXPLAINS_WITNESS.has(c.code) && (placeOf(c)?.(outcome.at, outcome.keyword, outcome.name) ?? refusesNameAdded(c, outcome));
   const explainedBy = own.some((c) => LIFECYCLE.has(c.code) || safeHere(c));
   const explained = (flagged.length > 0 || explainedBy) && flagged.every((c) => POLICY_HELD.has(c.code));
   return { replaced, added: explained ? [] : [found(spotted(side, tool), side, outcome, s, own.map(instancePath))] };
+}
+
+/** Whether the witness is refused as an undeclared name, and that name is the one the change declares. */
+function refusesNameAdded(c: Change, outcome: Found): boolean {
+  const at = c.subject.kind === 'tool' ? c.subject.at : [];
+  const [parent, name] = at.slice(-2);
+  return parent === 'properties' && outcome.keyword === 'additionalProperties' && outcome.name === name;
 }
 
 /**

@@ -148,7 +148,7 @@ function compareProperty(
     if (before.declared && !after.declared) {
       // An optional field that the candidate can no longer return: every result it gives still
       // satisfies the baseline's schema, so no consumer of the old contract breaks
-      // (docs/verdicts.md, "Hold": the mirror of output-closed-property-added).
+      // (docs/verdicts.md, "A field added to an output the baseline closed": the mirror).
       const gone = !reqB && isRefused(after.schema, ctx);
       return [here(gone ? 'output-optional-property-removed' : 'output-property-removed', before.schema ?? null, null)];
     }

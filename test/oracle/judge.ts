@@ -95,7 +95,11 @@ export const POLICIES: { name: string; why: string }[] = [
   },
   {
     name: 'output-hold',
-    why: 'An output enum widened, an output constraint loosened, a new member of an output union or a field added to an output object the baseline closed is a Hold (dangerous), not a Rollback, by design: consumers may or may not depend on the old range.',
+    why: 'An output enum widened, an output constraint loosened or a new member of an output union is a Hold (dangerous), not a Rollback, by design: consumers may or may not depend on the old range.',
+  },
+  {
+    name: 'closed-output-field',
+    why: 'A field added to an output object the baseline closed (output-closed-property-added) is noted, not held, by design: a client validates results against the schema the server lists now, which declares the field, as for an output that may now be null (docs/verdicts.md).',
   },
   {
     name: 'option-like-hold',
@@ -132,16 +136,18 @@ const hasDegenerate = (x: unknown): boolean =>
 
 /**
  * Safe codes whose witness is what the documented policy lets through: a null output where the
- * gate says an output may now be null, a degenerate argument where it says a bound refuses only those.
+ * gate says an output may now be null, a degenerate argument where it says a bound refuses only those,
+ * a result with a field the baseline did not declare where it says a field was added to a closed output.
  */
-const EXPLAINED: { side: SchemaSide; code: string; witnessed: (x: unknown) => boolean; policy: string }[] = [
+const EXPLAINED: { side: SchemaSide; code: string; witnessed: (x: unknown, before: Schema) => boolean; policy: string }[] = [
   { side: 'output', code: 'output-type-nullable', witnessed: (x) => hasNull(x), policy: 'nullable-output' },
   { side: 'input', code: 'input-constraint-declared-degenerate', witnessed: (x) => hasDegenerate(x), policy: 'degenerate-bound' },
+  { side: 'output', code: 'output-closed-property-added', witnessed: (x, before) => undeclared(before, x), policy: 'closed-output-field' },
 ];
 
 /** The policy that explains a silent pass by one of the safe codes above, if any. */
-const explainedSilent = (side: SchemaSide, changes: ChangeSeen[], witness: unknown): string | undefined =>
-  EXPLAINED.find((e) => e.side === side && changes.some((c) => c.code === e.code) && e.witnessed(witness))?.policy;
+const explainedSilent = (side: SchemaSide, changes: ChangeSeen[], witness: unknown, before: Schema): string | undefined =>
+  EXPLAINED.find((e) => e.side === side && changes.some((c) => c.code === e.code) && e.witnessed(witness, before))?.policy;
 
 /** Whether a result holds a null anywhere: the only values output-type-nullable admits anew. */
 const hasNull = (x: unknown): boolean => x === null || (typeof x === 'object' && Object.values(x as Record<string, unknown>).some(hasNull));
@@ -183,7 +189,6 @@ const HELD: Record<string, string> = {
   'output-enum-widened': 'output-hold',
   'output-constraint-loosened': 'output-hold',
   'output-variant-added': 'output-hold',
-  'output-closed-property-added': 'output-hold',
   [OPTION_LIKE]: 'option-like-hold',
 };
 
@@ -242,7 +247,7 @@ export function judgePair(pair: Pair): Outcome {
   else category = worst === 'breaking' ? 'false-alarm' : 'agree';
   const calmHeld = !breaking.found && reverse !== null && !reverse.found && worst !== 'safe';
 
-  const explained = category === 'silent' ? explainedSilent(side, changes, breaking.witness) : undefined;
+  const explained = category === 'silent' ? explainedSilent(side, changes, breaking.witness, before) : undefined;
   let policy: string | undefined;
   if (category === 'false-alarm' && codes('breaking').every((c) => c === 'required-argument-removed')) policy = 'required-argument-removed';
   else if (category === 'silent' && unsafe(breaking.witness)) policy = 'unsafe-integers';

@@ -31,17 +31,29 @@ describe('noise a reviewer would not hold or roll back', () => {
     ]);
   });
 
-  it('a field added to a closed output object is held with its witness, not rolled back; to an open one it is calm', () => {
-    // GT2 (docs/judgements.md): git_log's closed commit items gain optional patch and stat.
+  it('a field added to a closed output object is noted, neither held nor rolled back; to an open one it is calm', () => {
+    // GT2 and FI32 (docs/judgements.md): git_log's closed commit items gain optional patch and stat.
+    // A client validates a result against the schema listed now, which declares the field.
     const closed = (props: Record<string, unknown>) => obj(props, ['a'], { additionalProperties: false });
-    expect(outputPairs(closed({ a: str }), closed({ a: str, stat: str }))).toEqual([['output-closed-property-added', 'dangerous']]);
-    const [c] = diffContracts(
+    expect(outputPairs(closed({ a: str }), closed({ a: str, stat: str }))).toEqual([['output-closed-property-added', 'safe']]);
+    const changes = diffContracts(
       contractOf(tool('log', undefined, { outputSchema: closed({ a: str }) })),
       contractOf(tool('log', undefined, { outputSchema: closed({ a: str, stat: str }) })),
     );
-    expect(c!.witness?.status).toBe('found');
-    expect(decide(collectSignals([c!], [], []), policy, '2026-11-28').verdict).toBe('Hold');
+    // The spot check's result with the field is explained by the note: no unpromised result beside it.
+    expect(changes.map((c) => c.code)).toEqual(['output-closed-property-added']);
+    expect(decide(collectSignals(changes, [], []), policy, '2026-11-28').verdict).toBe('Promote');
     expect(outputPairs(obj({ a: str }, ['a']), obj({ a: str, stat: str }, ['a']))).toEqual([['output-property-added', 'safe']]);
+    // Inside alternatives, where the walk cannot place it, the refusal of the very name added is still its own
+    // (xcodebuildmcp 2.7.0's session tools, FD45): no unpromised result beside the note.
+    const variant = (props: Record<string, unknown>) => ({
+      oneOf: [closed(props), obj({ error: str }, ['error'], { additionalProperties: false })],
+    });
+    const inAlternatives = diffContracts(
+      contractOf(tool('log', undefined, { outputSchema: variant({ a: str }) })),
+      contractOf(tool('log', undefined, { outputSchema: variant({ a: str, stat: str }) })),
+    );
+    expect(inAlternatives.map((c) => [c.code, c.severity])).toEqual([['output-closed-property-added', 'safe']]);
   });
 
   it('a new kind in an output union is held; a field that changes type still rolls back', () => {

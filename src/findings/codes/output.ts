@@ -29,11 +29,11 @@ export const OUTPUT_CODES = {
   // of the output, held as the others are (docs/judgements.md, GT2).
   'output-closed-property-added': {
     area: 'output',
-    severity: 'dangerous',
-    action: 'hold',
+    severity: 'safe',
+    action: 'ignore',
     title: "Output fields added where the baseline's schema refused undeclared ones",
     message: (c) =>
-      `"${toolName(c)}" output gains field "${place(c)}", which the baseline's schema refused as undeclared; a consumer that validates results against it refuses one that carries the field.`,
+      `"${toolName(c)}" output gains field "${place(c)}", which the baseline's schema refused as undeclared. A client validates a result against the schema the server lists now, which declares it; only a consumer that kept the old schema refuses a result that carries it.`,
   },
   // A field the baseline's results held only as null (or never), removed: the null keys fixed
   // (diff/observed-outputs.ts reads the results).
