@@ -26,6 +26,7 @@ const SETS = [
   { heading: '## Sixth held-out set', name: 'the sixth set', pairs: 42, servers: 16, file: 'FRESH-2026-12-02-f.md', prefix: 'FF' },
   { heading: '## Seventh held-out set', name: 'the seventh set', pairs: 43, servers: 15, file: 'FRESH-2026-12-02-g.md', prefix: 'FG' },
   { heading: '## Eighth held-out set', name: 'the eighth set', pairs: 34, servers: 16, file: 'FRESH-2026-12-02-h.md', prefix: 'FH' },
+  { heading: '## Ninth held-out set', name: 'the ninth set', pairs: 35, servers: 14, file: 'FRESH-2026-12-02-i.md', prefix: 'FI' },
 ];
 const starts = SETS.map((set) => page.indexOf(set.heading));
 const table = page.slice(0, starts[0]);

@@ -122,7 +122,7 @@ describe('a new optional input through which the model lifts a safety guard', ()
 // listed, and each is one a reviewer would want to read before the release ships.
 describe('the two rules on the recorded releases', () => {
   sweep(
-    'fire 13 times in 482 pairs: a stash clear, a hook bypass, a self-approved dangerous launch, a file push that may now delete, and on the fresh pairs a column delete, workflows exposed to MCP, public teams, a backup delete, an option overwrite and public templates',
+    'fire 15 times in 517 pairs: a stash clear, a hook bypass, a self-approved dangerous launch, a file push that may now delete, and on the fresh pairs a column delete, workflows exposed to MCP, public teams, a backup delete, an option overwrite, public templates, a forced file delete and an output clear',
     () => {
       const all = recordedPairs();
       const fired = all.flatMap(([before, after]) =>
@@ -130,10 +130,14 @@ describe('the two rules on the recorded releases', () => {
           .filter((c) => NEW_OPTIONS.has(c.code))
           .map((c) => `${before.pkg} ${before.version} -> ${after.version}: ${c.code} ${c.tool} ${c.path} ${JSON.stringify(c.after)}`),
       );
-      expect(all).toHaveLength(482);
+      expect(all).toHaveLength(517);
       expect(fired).toEqual([
         '@cyanheads/git-mcp-server 2.3.2 -> 2.5.8: input-safety-override-added git_commit /inputSchema/properties/noVerify "noVerify"',
         '@cyanheads/git-mcp-server 2.3.2 -> 2.5.8: input-destructive-option-added git_stash /inputSchema/properties/mode "clear"',
+        // The ninth held-out set's FI17 (held by its reviewer) and FI18 (rolled back for a removed tool;
+        // `clear_output` empties the editor's output panel, which is no loss a reviewer holds for).
+        'godot-mcp-server 0.4.4 -> 0.5.0: input-safety-override-added delete_file /inputSchema/properties/force "force"',
+        'godot-mcp-server 0.5.0 -> 0.6.0: input-destructive-option-added run_scene /inputSchema/properties/clear_output "clear_output"',
         // The fifth held-out set's FE36, which its reviewer holds or rolls back.
         '@masonator/coolify-mcp 2.19.4 -> 3.5.0: input-destructive-option-added storages /inputSchema/properties/action "backup_delete"',
         '@modelcontextprotocol/server-puppeteer 0.6.2 -> 2025.5.12: input-safety-override-added puppeteer_navigate /inputSchema/properties/allowDangerous "allowDangerous"',
