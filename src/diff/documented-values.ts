@@ -10,11 +10,19 @@
  * names at least two of the new values and no list that names any of them names a value left out.
  */
 const CLAUSE = /[.;:()[\]{}\n](?:\s|$)|[()[\]{}\n]|\.\s/;
-const SEPARATOR = /\s*(?:,|\||\/|\bor\b|\band\b)\s*/;
+const SEPARATOR = /,|\||\/|\bor\b|\band\b/;
 const NOT_ITEMS = new Set(['e.g', 'e.g.', 'eg', 'i.e', 'i.e.', 'etc', 'etc.', '']);
 const TOKEN = /^[A-Za-z0-9_][\w.-]*$/;
 
-const unquote = (item: string) => item.trim().replace(/^["'`\u2018\u201c]+|["'`\u2019\u201d]+$/g, '');
+const QUOTES = new Set(['"', "'", '`', '\u2018', '\u2019', '\u201c', '\u201d']);
+/** An item without the quotes around it, trimmed by index: server text, so no pattern that can backtrack on it. */
+function unquote(item: string): string {
+  const text = item.trim();
+  let [start, end] = [0, text.length];
+  while (start < end && QUOTES.has(text[start]!)) start++;
+  while (end > start && QUOTES.has(text[end - 1]!)) end--;
+  return text.slice(start, end);
+}
 
 /** The lists in a text: each a run of two or more single-token items, in order. */
 function listsIn(text: string): string[][] {

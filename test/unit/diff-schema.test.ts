@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { listedInText } from '../../src/diff/documented-values.js';
 import { diffContracts } from '../../src/diff/index.js';
 import { contractOf, inputPairs, obj, outputPairs, tool } from '../helpers/contracts.js';
 
@@ -457,6 +458,9 @@ describe('keywords that were once passed in silence', () => {
     expect(listed(text, ['greater', 'less', 'equal'])).toEqual([['input-enum-declared', 'dangerous']]);
     expect(listed('The comparison to apply.', ['greater', 'less'])).toEqual([['input-enum-declared', 'dangerous']]);
     expect(listed('Use greater for a floor.', ['greater', 'less'])).toEqual([['input-enum-declared', 'dangerous']]);
+    // Server text: long runs of blanks or quotes are read in one pass, not tried from every position.
+    expect(listedInText(`${' '.repeat(400_000)}x`, ['greater', 'less'])).toBe(false);
+    expect(listedInText(`greater, ${'"'.repeat(400_000)}x, less`, ['greater', 'less'])).toBe(false);
   });
 
   it('a closed shape opened into a map in the same change keeps its names (published Notion server, 2.0.0 → 2.1.0)', () => {
