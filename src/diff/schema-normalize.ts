@@ -67,7 +67,7 @@ export function normalize(raw: unknown, root: JsonSchema, reached: Set<string>, 
   }
   if (node !== false) node = foldValues(node, root, reached, refs, depth);
   if (node !== false) node = foldNullable(node, root, reached, refs, depth);
-  if (node !== false) node = foldTypes(node);
+  if (node !== false) node = foldTypes(node, root, reached, refs, depth);
   if (node !== false) node = dropImplied(node, (sub) => normalize(sub, root, reached, refs, depth + 1).node);
   return { node: node === false ? false : bounds(types(node)), refs: followed };
 }
@@ -171,12 +171,11 @@ function foldValues(node: JsonSchema, root: JsonSchema, reached: Set<string>, re
  * "string"}, {type: "boolean"}]` is `type: ["string", "boolean"]`. So is such a `oneOf` whose types
  * share no value (`integer` is a `number`, so those two together stay a `oneOf`).
  */
-function foldTypes(node: JsonSchema): Node {
+function foldTypes(node: JsonSchema, root: JsonSchema, reached: Set<string>, refs: string[], depth: number): Node {
   for (const key of ['anyOf', 'oneOf'] as const) {
     const branches = node[key];
-    // Written as bare types, read from the branches as they are: no branch is normalised for it.
     if (!Array.isArray(branches) || branches.length < 2) continue;
-    const parts = branches.map((b) => (isObject(b) ? b : false));
+    const parts = branches.map((b) => normalize(b, root, reached, refs, depth + 1).node);
     if (!parts.every((p) => p !== false && typed(p) && !hasOtherAssertions(p, 'type'))) continue;
     const named = parts.flatMap((p) => [(p as JsonSchema).type].flat() as string[]);
     const kinds = named.map((t) => (t === 'integer' ? 'number' : t));
