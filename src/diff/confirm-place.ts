@@ -60,6 +60,18 @@ export function placeOf(c: Change): Place | null {
   return null;
 }
 
+/**
+ * Whether a refusal is the change's own: at its place, or, where the walk cannot place it (inside
+ * alternatives), a refusal of the very name the change declares as an undeclared one.
+ */
+export function refusedAt(c: Change, pointer: string, keyword: string, named: string | undefined): boolean {
+  const place = placeOf(c);
+  if (place) return place(pointer, keyword, named);
+  const at = c.subject.kind === 'tool' ? c.subject.at : [];
+  const [parent, name] = at.slice(-2);
+  return parent === 'properties' && keyword === 'additionalProperties' && named === name;
+}
+
 const segments = (pointer: string): string[] => (pointer === '' ? [] : pointer.split('/').slice(1).map(unescapeSegment));
 
 /** The pointer is exactly the place (`null`: any item). */

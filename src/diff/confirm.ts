@@ -15,7 +15,7 @@ import {
 } from './confirm-ask.js';
 import { evidenced, hardening, proven, spotted, unproven, withWitness } from './confirm-words.js';
 import { patternHints, type Hint } from './confirm-hints.js';
-import { placeOf } from './confirm-place.js';
+import { placeOf, refusedAt } from './confirm-place.js';
 import { CALMABLE, EXPLAINS_WITNESS, POLICY_HELD } from './confirm-policy.js';
 import { isTooComplex, isUnread, proofOf } from './schema-context.js';
 import { canonicalJson } from '../contract/canonical.js';
@@ -282,19 +282,10 @@ function witnessed(flagged: Change[], own: Change[], side: Side, tool: string, o
       return own.kind === 'found' ? [[c, evidenced(c, side, own)]] : [];
     });
   // A removal the lifecycle judges explains a refused call too, and a safe change where the witness is refused.
-  // Where the walk cannot place the change (inside alternatives), a refusal of the very name it adds still is its own.
-  const safeHere = (c: Change) =>
-    EXPLAINS_WITNESS.has(c.code) && (placeOf(c)?.(outcome.at, outcome.keyword, outcome.name) ?? refusesNameAdded(c, outcome));
+  const safeHere = (c: Change) => EXPLAINS_WITNESS.has(c.code) && refusedAt(c, outcome.at, outcome.keyword, outcome.name);
   const explainedBy = own.some((c) => LIFECYCLE.has(c.code) || safeHere(c));
   const explained = (flagged.length > 0 || explainedBy) && flagged.every((c) => POLICY_HELD.has(c.code));
   return { replaced, added: explained ? [] : [found(spotted(side, tool), side, outcome, s, own.map(instancePath))] };
-}
-
-/** Whether the witness is refused as an undeclared name, and that name is the one the change declares. */
-function refusesNameAdded(c: Change, outcome: Found): boolean {
-  const at = c.subject.kind === 'tool' ? c.subject.at : [];
-  const [parent, name] = at.slice(-2);
-  return parent === 'properties' && outcome.keyword === 'additionalProperties' && outcome.name === name;
 }
 
 /**
