@@ -22,5 +22,12 @@ export const runs = (count = 100): number => Math.max(1, Math.round(count * PROP
 /** A test of generated inputs (fast-check): its time is its count of runs, so it is skipped when the scale is 0. */
 export const property = it.skipIf(PROPERTY_SCALE === 0);
 
-/** A test that sweeps a recorded corpus (every pair of recorded releases, every corpus snapshot): as long as a property run, and skipped with them. */
-export const sweep = it.skipIf(PROPERTY_SCALE === 0);
+/**
+ * A test that sweeps a recorded corpus (every pair of recorded releases, every corpus snapshot): as
+ * long as a property run, and skipped with them. Its work grows with every set recorded, so its hang
+ * guard is the property runs' (diff-properties.test.ts), not the default: a guard, never a speed check.
+ */
+export const sweep = (name: string, body: () => void | Promise<void>, timeout = SWEEP_TIMEOUT_MS): void =>
+  it.skipIf(PROPERTY_SCALE === 0)(name, body, timeout);
+
+const SWEEP_TIMEOUT_MS = 600_000;

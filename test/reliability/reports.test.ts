@@ -18,7 +18,8 @@ const writer = (dir: string, count: number) => `
   for (let i = 0; i < ${count}; i++) { report.finishedAt = String(process.pid) + '-' + i; writeReport(${JSON.stringify(dir)}, report); }
 `;
 
-describe('report files are never lost or left half-written', { timeout: 60_000 }, () => {
+// Sixteen node processes at once: about 15 s on a quiet machine, four times that beside a CPU-bound load.
+describe('report files are never lost or left half-written', { timeout: 240_000 }, () => {
   it('16 concurrent writers, 40 reports each, the same second: 640 reports, each whole, no temp file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-writers-'));
     await Promise.all(
