@@ -27,6 +27,7 @@ const SETS = [
   { heading: '## Seventh held-out set', name: 'the seventh set', pairs: 43, servers: 15, file: 'FRESH-2026-12-02-g.md', prefix: 'FG' },
   { heading: '## Eighth held-out set', name: 'the eighth set', pairs: 34, servers: 16, file: 'FRESH-2026-12-02-h.md', prefix: 'FH' },
   { heading: '## Ninth held-out set', name: 'the ninth set', pairs: 35, servers: 14, file: 'FRESH-2026-12-02-i.md', prefix: 'FI' },
+  { heading: '## Tenth held-out set', name: 'the tenth set', pairs: 37, servers: 14, file: 'FRESH-2026-12-02-j.md', prefix: 'FJ' },
 ];
 const starts = SETS.map((set) => page.indexOf(set.heading));
 const table = page.slice(0, starts[0]);
