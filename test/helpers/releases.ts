@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildFeatures } from '../../src/contract/features.js';
 import { buildContract } from '../../src/contract/normalize.js';
 import type { Contract } from '../../src/contract/types.js';
 import { ROOT } from './cli.js';
@@ -34,10 +35,20 @@ export function consecutiveReleases(): [before: RawTool[], after: RawTool[]][] {
 interface Recording {
   serverInfo?: { name?: string; version?: string };
   instructions?: string | null;
+  capabilities?: unknown;
   tools: unknown[];
+  /** Recorded where the capability is declared, by the recorder since the tenth held-out set (null: the list failed). */
+  prompts?: unknown[] | null;
+  resources?: unknown[] | null;
+  resourceTemplates?: unknown[] | null;
 }
 
-/** A recording as the gate reads a live server that listed it: its contract. */
+/**
+ * A recording as the gate reads a live server that listed it: its contract. A recording that holds
+ * the prompts or resources its server lists (record.mjs since the tenth held-out set) has them
+ * compared too, as a live run compares them; an older one holds tools only, like a snapshot, and
+ * nothing beside its tools is compared (diff/index.ts).
+ */
 export function contractOfRecording(recorded: Recording): Contract {
   const server = {
     name: recorded.serverInfo?.name ?? null,
@@ -45,7 +56,15 @@ export function contractOfRecording(recorded: Recording): Contract {
     protocolVersion: null,
     instructions: recorded.instructions ?? null,
   };
-  return buildContract(server, recorded.tools, { pages: 1, durationMs: 0, errors: [] });
+  const contract = buildContract(server, recorded.tools, { pages: 1, durationMs: 0, errors: [] });
+  const listed = ['prompts', 'resources', 'resourceTemplates'] as const;
+  if (!listed.some((key) => key in recorded)) return contract;
+  const [prompts, resources, resourceTemplates] = listed.map((key) => recorded[key] ?? null);
+  const features = buildFeatures(
+    { capabilities: recorded.capabilities ?? {}, prompts: prompts!, resources: resources!, resourceTemplates: resourceTemplates! },
+    [],
+  );
+  return { ...contract, features };
 }
 
 /** The contract of one recorded release, by package and version. */
