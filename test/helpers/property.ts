@@ -22,6 +22,8 @@ export const runs = (count = 100): number => Math.max(1, Math.round(count * PROP
 /** A test of generated inputs (fast-check): its time is its count of runs, so it is skipped when the scale is 0. */
 export const property = it.skipIf(PROPERTY_SCALE === 0);
 
+const SWEEP_TIMEOUT_MS = 600_000;
+
 /**
  * A test that sweeps a recorded corpus (every pair of recorded releases, every corpus snapshot): as
  * long as a property run, and skipped with them. Its work grows with every set recorded, so its hang
@@ -29,5 +31,3 @@ export const property = it.skipIf(PROPERTY_SCALE === 0);
  */
 export const sweep = (name: string, body: () => void | Promise<void>, timeout = SWEEP_TIMEOUT_MS): void =>
   it.skipIf(PROPERTY_SCALE === 0)(name, body, timeout);
-
-const SWEEP_TIMEOUT_MS = 600_000;

@@ -57,14 +57,10 @@ export function contractOfRecording(recorded: Recording): Contract {
     instructions: recorded.instructions ?? null,
   };
   const contract = buildContract(server, recorded.tools, { pages: 1, durationMs: 0, errors: [] });
-  const listed = ['prompts', 'resources', 'resourceTemplates'] as const;
-  if (!listed.some((key) => key in recorded)) return contract;
-  const [prompts, resources, resourceTemplates] = listed.map((key) => recorded[key] ?? null);
-  const features = buildFeatures(
-    { capabilities: recorded.capabilities ?? {}, prompts: prompts!, resources: resources!, resourceTemplates: resourceTemplates! },
-    [],
-  );
-  return { ...contract, features };
+  if (!('prompts' in recorded || 'resources' in recorded || 'resourceTemplates' in recorded)) return contract;
+  const { prompts = null, resources = null, resourceTemplates = null } = recorded;
+  const capabilities = recorded.capabilities ?? {};
+  return { ...contract, features: buildFeatures({ capabilities, prompts, resources, resourceTemplates }, []) };
 }
 
 /** The contract of one recorded release, by package and version. */
