@@ -1,6 +1,7 @@
 import { canonicalJson } from '../contract/canonical.js';
 import type { ContractPrompt, ContractResource, ContractResourceTemplate, Features } from '../contract/types.js';
 import type { Change } from '../findings/types.js';
+import { resourceCatalogue } from '../base/resource-catalogue.js';
 import { change } from './change.js';
 import { words } from './lookup-name.js';
 import { likelySuccessor } from './tools.js';
@@ -141,13 +142,25 @@ function diffTemplates(before: ContractResourceTemplate[], after: ContractResour
   return out;
 }
 
+/**
+ * Static resources by URI. A host reads `resources/list` afresh to offer what is there, so an
+ * entry that leaves a catalogue the candidate still lists entries in (a doc page, a file, a
+ * record) is content that moved: `resource-entry-removed`, reported. A resource whose catalogue
+ * the candidate no longer lists at all is `resource-removed`, held: a host set up to read it by
+ * its URI finds nothing there (docs/verdicts.md, "Resources that come and go").
+ */
 function diffResources(before: ContractResource[], after: ContractResource[]): Change[] {
   const afterByUri = new Map(after.map((r) => [r.uri, r]));
   const beforeUris = new Set(before.map((r) => r.uri));
+  const listedCatalogues = new Set(after.map((r) => resourceCatalogue(r.uri)).filter((c) => c !== null));
   const out: Change[] = [];
   for (const resource of before) {
     const successor = afterByUri.get(resource.uri);
-    if (!successor) out.push(change('resource-removed', { kind: 'resource', uri: resource.uri }, resource.uri, null));
+    const at = { kind: 'resource', uri: resource.uri } as const;
+    const catalogue = resourceCatalogue(resource.uri);
+    if (!successor && catalogue !== null && listedCatalogues.has(catalogue))
+      out.push(change('resource-entry-removed', at, resource.uri, null));
+    else if (!successor) out.push(change('resource-removed', at, resource.uri, null));
     else if (successor.mimeType !== resource.mimeType) {
       const at = { kind: 'resource', uri: resource.uri, field: 'mimeType' } as const;
       out.push(change('resource-mime-type-changed', at, resource.mimeType, successor.mimeType));

@@ -92,6 +92,30 @@ describe('the features beside the tools', () => {
     expect(pairs(before, after)).toHaveLength(6);
   });
 
+  it('resources: an entry gone from a catalogue still listed is reported; a catalogue gone entirely is held', () => {
+    const page = (uri: string) => ({ uri, name: uri });
+    const before = withFeatures({
+      resources: ['docs://guides/a.md', 'docs://guides/b.md', 'file:///srv/x.txt', 'config://app', 'legacy://tables/t1'].map(page),
+    });
+    const after = withFeatures({
+      resources: ['docs://guides/a.md', 'DOCS://Guides/new/c.md', 'file:///srv/y.txt', 'modern://tables/t1'].map(page),
+    });
+    expect(pairs(before, after)).toEqual([
+      ['resource-removed', 'dangerous', '/resources/config:~1~1app'],
+      ['resource-removed', 'dangerous', '/resources/legacy:~1~1tables~1t1'],
+      ['resource-entry-removed', 'safe', '/resources/docs:~1~1guides~1b.md'],
+      ['resource-entry-removed', 'safe', '/resources/file:~1~1~1srv~1x.txt'],
+      ['resource-added', 'safe', '/resources/DOCS:~1~1Guides~1new~1c.md'],
+      ['resource-added', 'safe', '/resources/file:~1~1~1srv~1y.txt'],
+      ['resource-added', 'safe', '/resources/modern:~1~1tables~1t1'],
+    ]);
+    const [entry, gone] = ['resource-entry-removed', 'resource-removed'].map((code) =>
+      diffContracts(before, after).find((c) => c.code === code),
+    );
+    expect(entry?.message).toContain('still lists resources under "docs://guides"');
+    expect(gone?.message).toContain('nor anything else under "config://app"');
+  });
+
   it('capabilities: a sub-capability dropped is a removal, a new one an addition', () => {
     const before = {
       ...contractOf(tool('t')),

@@ -18,11 +18,12 @@ const recording = (resources: string[], extra: Record<string, unknown> = {}) => 
 });
 
 describe('recorded releases compare what their recordings hold', () => {
-  it('a doc page the newer recording no longer lists is resource-removed; one it adds is resource-added', () => {
-    const before = contractOfRecording(recording(['docs:///a', 'docs:///b']));
+  it('a doc page the newer recording no longer lists is compared as a live run compares it; one it adds is resource-added', () => {
+    const before = contractOfRecording(recording(['docs:///a', 'docs:///b', 'spec://openapi']));
     const after = contractOfRecording(recording(['docs:///a', 'docs:///c']));
     expect(diffContracts(before, after).map((c) => [c.code, c.before ?? c.after])).toEqual([
-      ['resource-removed', 'docs:///b'],
+      ['resource-removed', 'spec://openapi'],
+      ['resource-entry-removed', 'docs:///b'],
       ['resource-added', 'docs:///c'],
     ]);
   });

@@ -1,3 +1,4 @@
+import { resourceCatalogue } from '../../base/resource-catalogue.js';
 import { show, type ChangeFacts, type ChangeMeta } from './meta.js';
 
 const prompt = (c: ChangeFacts): string => (c.subject.kind === 'prompt' ? c.subject.prompt : '');
@@ -7,6 +8,8 @@ const addressed = (c: ChangeFacts): string =>
   c.subject.kind === 'template'
     ? `Resource template ${JSON.stringify(c.subject.uriTemplate)}`
     : `Resource ${JSON.stringify(c.subject.kind === 'resource' ? c.subject.uri : '')}`;
+
+const catalogueOf = (c: ChangeFacts): string => resourceCatalogue(String(c.before)) ?? String(c.before);
 
 /** Beside the tools (contract/features.ts, diff/features.ts): what clients offer users, and what they read. */
 export const FEATURE_CODES = {
@@ -66,13 +69,24 @@ export const FEATURE_CODES = {
     title: 'Resource templates added',
     message: (c) => `Resource template ${show(c.after)} was added.`,
   },
-  // Static resources are often data (files, records) that come and go: held for a person, not rolled back.
+  // A resource whose whole catalogue (scheme and authority) is gone: a host that reads it by URI finds
+  // nothing. Held for a person, not rolled back: static resources are often data that come and go.
   'resource-removed': {
     area: 'resources',
     severity: 'dangerous',
     action: 'hold',
     title: 'Resources removed',
-    message: (c) => `Resource ${show(c.before)} is no longer listed.`,
+    message: (c) => `Resource ${show(c.before)} is no longer listed, nor anything else under ${show(catalogueOf(c))}.`,
+  },
+  // An entry gone from a catalogue the candidate still lists entries in: a host offers what the list
+  // holds when it reads it, so this is content that moved (a doc page, a file), reported, not held.
+  'resource-entry-removed': {
+    area: 'resources',
+    severity: 'safe',
+    action: 'ignore',
+    title: 'Entries gone from a resource catalogue still listed',
+    message: (c) =>
+      `Resource ${show(c.before)} is no longer listed; the server still lists resources under ${show(catalogueOf(c))}, which a host reads afresh each time, so this is content that moved, not a contract removed.`,
   },
   'resource-mime-type-changed': {
     area: 'resources',
