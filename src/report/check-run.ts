@@ -2,6 +2,7 @@ import { inert, inertLines, jsonInert } from '../base/inert.js';
 import { annotated, type Annotation } from './annotated.js';
 import { cell } from './markdown.js';
 import type { Report } from './types.js';
+import { restsOn } from './rests-on.js';
 
 /** GitHub takes at most 50 annotations in one request to create or update a check run. */
 export const MAX_CHECK_RUN_ANNOTATIONS = 50;
@@ -58,6 +59,8 @@ function summary(report: Report, unshown: number): string {
     lines.push(`Approved by the \`${cell(decision.approval.label)}\` label (was ${decision.approval.verdictBefore}).`, '');
   for (const r of decision.reasons) lines.push(`- [${r.action}] \`${r.code}\`: ${cell(r.message)}`);
   if (!decision.reasons.length) lines.push('No finding asks for Hold or Rollback.');
+  const basis = restsOn(report);
+  if (basis) lines.push('', basis);
   if (unshown > 0)
     lines.push(
       '',

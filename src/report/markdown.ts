@@ -7,6 +7,7 @@ import { passRateText } from './case-tally.js';
 import { fallbackLine } from './side.js';
 import { runNotes } from './run-notes.js';
 import type { Report, SideReport } from './types.js';
+import { restsOn } from './rests-on.js';
 
 /** The hidden line that marks the gate's PR comment, so a later run updates it instead of adding one. */
 export const STICKY_MARKER = '<!-- mcp-gate:report -->';
@@ -58,6 +59,8 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   if (decision.staleApproval) head.push('> [!WARNING]', `> ${cell(decision.staleApproval.message)}`, '');
   for (const r of decision.reasons) head.push(`- **${r.action}** ${markdownCode(r.code)} (${r.count}): ${cell(r.message)}`);
   if (!decision.reasons.length) head.push('- No finding asks for Hold or Rollback.');
+  const basis = restsOn(report);
+  if (basis) head.push(`- ${basis}`);
   for (const e of decision.exceptionsApplied)
     head.push(`- approved until ${cell(e.expires)}: ${markdownCode(e.code)}${e.tool ? ` on ${cell(e.tool)}` : ''} (${cell(e.reason)})`);
   head.push('');

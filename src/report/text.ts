@@ -7,6 +7,7 @@ import { passRateText } from './case-tally.js';
 import { fallbackLine } from './side.js';
 import { runNotes } from './run-notes.js';
 import type { Report, SideReport } from './types.js';
+import { restsOn } from './rests-on.js';
 
 export interface TextStyle {
   bold(text: string): string;
@@ -145,6 +146,8 @@ function decisionSection(report: Report, style: TextStyle): string[] {
   if (decision.staleApproval) lines.push(style.yellow(`  ${inert(decision.staleApproval.message)}`));
   for (const reason of decision.reasons) lines.push(`  - [${reason.action}] ${reason.code}: ${inert(reason.message)}`);
   if (!decision.reasons.length) lines.push('  - no finding asks for Hold or Rollback');
+  const basis = restsOn(report);
+  if (basis) lines.push(style.dim(`  ${basis}`));
   for (const e of decision.exceptionsApplied)
     lines.push(style.dim(`  approved: ${e.code}${e.tool ? ` on ${inert(e.tool)}` : ''} until ${e.expires} (${inert(e.reason)})`));
   return lines;

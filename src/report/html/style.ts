@@ -87,6 +87,7 @@ ul.failures, ul.probes { margin: 4px 0 0; padding-left: 18px; }
 ul.probes { color: var(--muted); font-size: 12.5px; }
 .side-error { color: var(--breaking); }
 .run-note { color: var(--dangerous); }
+.rests-on { color: var(--muted); font-size: 12.5px; }
 button.more { font: inherit; font-size: 12.5px; border: 1px solid var(--line); border-radius: 4px; padding: 3px 10px; background: var(--panel); color: var(--fg); cursor: pointer; }
 details.other-findings > summary { cursor: pointer; color: var(--muted); padding: 6px 0; }
 pre { white-space: pre-wrap; font-family: var(--mono); font-size: 12px; }

@@ -6,6 +6,7 @@ import type { Change, Finding } from '../../findings/types.js';
 import type { Report, SideReport } from '../types.js';
 import { naturalCompare } from '../natural-order.js';
 import { runNotes } from '../run-notes.js';
+import { restsOn } from '../rests-on.js';
 
 /** How a tool differs between the two sides, as the surface view marks it. */
 type ToolStatus = 'added' | 'removed' | 'renamed' | 'changed' | 'unchanged' | 'not-compared';
@@ -72,6 +73,8 @@ export interface ReportView {
   sides: { baseline: SideView; candidate: SideView };
   /** How the run went, beside its findings (report/run-notes.ts); absent in views of older builds. */
   notes?: string[];
+  /** What a Promote or a Hold rests on when no case ran (report/rests-on.ts); absent in views of older builds. */
+  restsOn?: string | null;
   rows: ToolRow[];
   /** Capabilities, prompts, templates and resources side by side; null when neither side read them. */
   features: FeatureRow[] | null;
@@ -215,6 +218,7 @@ export function reportView(report: Report): ReportView {
     },
     sides: { baseline: sideView(report.baseline), candidate: sideView(report.candidate) },
     notes: runNotes(report),
+    restsOn: restsOn(report),
     rows,
     features: featureRows(report),
     serverChanges: changes.filter((c) => !shown.has(c)),

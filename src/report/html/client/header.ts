@@ -45,6 +45,7 @@ export function renderVerdict(view: ReportView): HTMLElement {
           ),
         )
       : el('p', { id: 'reasons' }, 'No finding asks for Hold or Rollback.'),
+    view.restsOn ? el('p', { id: 'rests-on', class: 'rests-on' }, view.restsOn) : null,
     decision.exceptionsApplied.length
       ? el(
           'ul',
