@@ -7,7 +7,8 @@ import { MAX_NORMALIZE_DEPTH, normalize, type Resolved } from './schema-normaliz
 /**
  * A whole schema in normal form, every subschema normalised, as a string: two schemas with the same
  * form assert the same thing however they spell it. A recursive definition is written out once per
- * path; past the depth bound the raw text stands in.
+ * path, and its way back by how far up it leads, not by its name; past the depth bound the raw text
+ * stands in.
  */
 export function normalForm(raw: unknown, root: JsonSchema, work: SchemaWork = new SchemaWork()): string {
   return JSON.stringify(form(raw, root, [], 0, { left: work.limits.perTool, work }));
@@ -49,6 +50,10 @@ function form(raw: unknown, root: JsonSchema, refs: string[], depth: number, bud
           .map((k) => [k, Array.isArray(value[k]) ? value[k] : sub(value[k])]),
       );
     else if (SETS.has(key) && Array.isArray(value)) out[key] = value.map(valueKey).sort();
+    else if (key === '$ref' && typeof value === 'string' && followed.includes(value))
+      // A cycle's way back, written by how far up the chain of followed refs it leads rather than by
+      // the definition's name: `#/definitions/Node` and `#/$defs/Node` close the same recursion.
+      out.$ref = { $cycle: followed.length - followed.lastIndexOf(value) };
     else setMember(out, key, valueKey(value));
   }
   return out;

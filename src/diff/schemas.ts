@@ -181,11 +181,11 @@ function walk(side: SchemaSide, tool: string, before: JsonSchema, after: JsonSch
         changes.push(annotationChange(ctx, [root, key, name], defsBefore[name] ?? null, defsAfter[name] ?? null));
     }
   }
-  if (
-    changes.length === 0 &&
-    canonicalJson(before) !== canonicalJson(after) &&
-    normalForm(before, before, work) !== normalForm(after, after, work)
-  ) {
+  const sameForm = () => normalForm(before, before, work) === normalForm(after, after, work);
+  // A walk that stopped unread (a recursion unrolled past the depth bound, say) on two schemas of the
+  // same normal form met spelling, not meaning: `definitions` → `$defs` around a recursive node.
+  if (changes.some(isUnread) && sameForm()) return changes.filter((c) => !isUnread(c));
+  if (changes.length === 0 && canonicalJson(before) !== canonicalJson(after) && !sameForm()) {
     changes.push(toolChange('schema-changed', tool, [root], null, null, 'The schemas differ in a way the gate does not classify.'));
   }
   return changes;

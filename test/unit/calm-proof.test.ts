@@ -104,6 +104,17 @@ describe('a search that finds nothing proves nothing', () => {
   });
 });
 
+/** A layout node that holds a list of its own kind, in draft-07's spelling or 2020-12's. */
+function tree(defs: 'definitions' | '$defs', inBranch: boolean, text: Record<string, unknown> = str): Record<string, unknown> {
+  const back = { $ref: `#/${defs}/node` };
+  const size =
+    defs === 'definitions'
+      ? { type: 'array', items: [{ type: 'number' }, { type: 'number' }], additionalItems: false }
+      : { type: 'array', prefixItems: [{ type: 'number' }, { type: 'number' }], items: false };
+  const node = obj({ size, children: { type: 'array', items: inBranch ? { anyOf: [obj({ text }), back] } : back } });
+  return { ...obj({ content: { type: 'array', items: inBranch ? { anyOf: [str, back] } : back } }, ['content']), [defs]: { node } };
+}
+
 describe('schemas equal by construction are proven equal, never held', () => {
   const same: [string, Record<string, unknown>, Record<string, unknown>][] = [
     ['anyOf branches reordered', obj({ a: { anyOf: [str, { type: 'integer' }] } }), obj({ a: { anyOf: [{ type: 'integer' }, str] } })],
@@ -149,6 +160,10 @@ describe('schemas equal by construction are proven equal, never held', () => {
     // @modelcontextprotocol/server-pdf 2.0.4 (the ninth held-out set's FI31, where it was held).
     ['anyOf of bare types as a type list', obj({ v: { anyOf: [str, { type: 'boolean' }] } }), obj({ v: { type: ['string', 'boolean'] } })],
     ['oneOf of types that share no value', obj({ v: { oneOf: [str, { type: 'integer' }] } }), obj({ v: { type: ['integer', 'string'] } })],
+    // @mcp-z/mcp-pdf 3.2.1 (the eleventh held-out set's FK13, where it was held): zod 4 under the
+    // SDK's 2020-12 writes draft-07's recursive layout tree with `$defs` and `prefixItems`.
+    ['a recursive definition moved from definitions to $defs', tree('definitions', false), tree('$defs', false)],
+    ['the same, its way back inside an anyOf branch, a tuple beside it', tree('definitions', true), tree('$defs', true)],
   ];
 
   it.each(same)('%s: nothing held, and nothing calm on a search alone', (_, before, after) => {
@@ -162,6 +177,14 @@ describe('schemas equal by construction are proven equal, never held', () => {
       expect(changes.filter((c) => c.witness && c.witness.status !== 'proven')).toEqual([]);
       expect(verdictOf(changes)).toBe('Promote');
     }
+  });
+});
+
+describe('a recursion is compared to its end, whatever its definitions are called', () => {
+  it('a difference deep in a recursive definition is told, not taken for spelling', () => {
+    const changes = diff(tree('definitions', true), tree('$defs', true, { type: 'integer' }));
+    expect(changes.filter((c) => c.severity !== 'safe').length).toBeGreaterThan(0);
+    expect(verdictOf(changes)).not.toBe('Promote');
   });
 });
 
