@@ -28,6 +28,7 @@ const SETS = [
   { heading: '## Eighth held-out set', name: 'the eighth set', pairs: 34, servers: 16, file: 'FRESH-2026-12-02-h.md', prefix: 'FH' },
   { heading: '## Ninth held-out set', name: 'the ninth set', pairs: 35, servers: 14, file: 'FRESH-2026-12-02-i.md', prefix: 'FI' },
   { heading: '## Tenth held-out set', name: 'the tenth set', pairs: 37, servers: 14, file: 'FRESH-2026-12-02-j.md', prefix: 'FJ' },
+  { heading: '## Eleventh held-out set', name: 'the eleventh set', pairs: 34, servers: 15, file: 'FRESH-2026-12-02-k.md', prefix: 'FK' },
 ];
 const starts = SETS.map((set) => page.indexOf(set.heading));
 const table = page.slice(0, starts[0]);
