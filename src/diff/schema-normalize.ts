@@ -224,6 +224,10 @@ function types(node: JsonSchema): Node {
   return { ...node, type: list.length === 1 ? list[0] : list };
 }
 
+/** Whether every number a `type` takes is whole: `integer`, alone or beside types that are no number. */
+const wholeNumbersOnly = (type: unknown): boolean =>
+  type === 'integer' || (Array.isArray(type) && type.includes('integer') && !type.includes('number'));
+
 /**
  * Bounds that exclude no safely representable number are no bounds (zod 4's `.int()` writes
  * ±9007199254740991). For integers an exclusive bound is the inclusive one next to it.
@@ -242,7 +246,8 @@ function bounds(node: Node): Node {
   if (typeof s.maximum === 'number' && s.maximum >= limit) delete s.maximum;
   if (typeof s.exclusiveMaximum === 'number' && s.exclusiveMaximum > limit) delete s.exclusiveMaximum;
   // Integers, or numbers that must be whole multiples: either way an exclusive bound has an inclusive twin.
-  if (s.type === 'integer' || (typeof s.multipleOf === 'number' && Number.isInteger(s.multipleOf) && s.multipleOf > 0)) {
+  // A bound applies to numbers alone, so `[integer, null]` takes whole numbers only, as `integer` does.
+  if (wholeNumbersOnly(s.type) || (typeof s.multipleOf === 'number' && Number.isInteger(s.multipleOf) && s.multipleOf > 0)) {
     if (typeof s.exclusiveMinimum === 'number') {
       const inclusive = Math.floor(s.exclusiveMinimum) + 1;
       s.minimum = typeof s.minimum === 'number' ? Math.max(s.minimum, inclusive) : inclusive;

@@ -155,6 +155,13 @@ describe('schemas equal by construction are proven equal, never held', () => {
       obj({ l: { type: 'array', items: str, minItems: 1, contains: str } }),
     ],
     ['null spelled as a const', obj({ s: { type: ['string', 'null'] } }), obj({ s: { anyOf: [str, { const: null }] } })],
+    // The oracle's null-spelled-as-const on a base with an exclusive bound: a bound applies to numbers
+    // alone, so `[integer, null]` takes whole numbers only and its exclusive bound has an inclusive twin.
+    [
+      'null spelled as a const beside an exclusive bound on an integer',
+      obj({ n: { type: ['integer', 'null'], maximum: 35, exclusiveMinimum: 0 } }),
+      obj({ n: { anyOf: [{ type: 'integer', maximum: 35, exclusiveMinimum: 0 }, { const: null }] } }),
+    ],
     ['an enum spelled as consts', obj({ s: { enum: ['a', 'b'] } }), obj({ s: { anyOf: [{ const: 'a' }, { const: 'b' }] } })],
     ['a format ajv does not know', obj({ s: str }), obj({ s: { type: 'string', format: 'x-ticket' } })],
     // @modelcontextprotocol/server-pdf 2.0.4 (the ninth held-out set's FI31, where it was held).
