@@ -29,6 +29,7 @@ const SETS = [
   { heading: '## Ninth held-out set', name: 'the ninth set', pairs: 35, servers: 14, file: 'FRESH-2026-12-02-i.md', prefix: 'FI' },
   { heading: '## Tenth held-out set', name: 'the tenth set', pairs: 37, servers: 14, file: 'FRESH-2026-12-02-j.md', prefix: 'FJ' },
   { heading: '## Eleventh held-out set', name: 'the eleventh set', pairs: 34, servers: 15, file: 'FRESH-2026-12-02-k.md', prefix: 'FK' },
+  { heading: '## Twelfth held-out set', name: 'the twelfth set', pairs: 38, servers: 10, file: 'FRESH-2026-12-02-l.md', prefix: 'FL' },
 ];
 const starts = SETS.map((set) => page.indexOf(set.heading));
 const table = page.slice(0, starts[0]);
