@@ -156,12 +156,11 @@ function diffResources(before: ContractResource[], after: ContractResource[]): C
   const out: Change[] = [];
   for (const resource of before) {
     const successor = afterByUri.get(resource.uri);
-    const at = { kind: 'resource', uri: resource.uri } as const;
-    const catalogue = resourceCatalogue(resource.uri);
-    if (!successor && catalogue !== null && listedCatalogues.has(catalogue))
-      out.push(change('resource-entry-removed', at, resource.uri, null));
-    else if (!successor) out.push(change('resource-removed', at, resource.uri, null));
-    else if (successor.mimeType !== resource.mimeType) {
+    if (!successor) {
+      const catalogue = resourceCatalogue(resource.uri);
+      const code = catalogue !== null && listedCatalogues.has(catalogue) ? 'resource-entry-removed' : 'resource-removed';
+      out.push(change(code, { kind: 'resource', uri: resource.uri }, resource.uri, null));
+    } else if (successor.mimeType !== resource.mimeType) {
       const at = { kind: 'resource', uri: resource.uri, field: 'mimeType' } as const;
       out.push(change('resource-mime-type-changed', at, resource.mimeType, successor.mimeType));
     }
