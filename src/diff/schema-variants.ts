@@ -84,6 +84,9 @@ export function compareVariants(b: JsonSchema, a: JsonSchema, path: string[], ct
     return [unread(ctx, path, `The alternatives (anyOf/oneOf) could not be compared: ${(error as Error).message}.`)];
   }
   const [must, may] = ctx.side === 'input' ? [before, after] : [after, before];
+  // Alternatives matched cleanly so far: of two clean matches, one not yet taken is the better, so
+  // that a repeated alternative (two `{}` branches on each side) pairs with its twin, not the first.
+  const clean = new Set<number>();
   const best = must.map((needed, i) => {
     let found: { j: number; changes: Change[]; score: number[] } | null = null;
     for (const [j, offered] of may.entries()) {
@@ -92,10 +95,12 @@ export function compareVariants(b: JsonSchema, a: JsonSchema, path: string[], ct
       // Inside alternatives already, each comparison counts like a node of the walk: alternatives
       // that lead back into themselves through a $ref would otherwise multiply without a bound.
       const changes = (ctx.variantNest > 0 && spend(ctx, at)) || compareNormalized(bv.node, av.node, at, inner);
-      const score = [changes.filter((c) => c.severity === 'breaking').length, changes.length, Math.abs(i - j)];
+      const exact = changes.length === 0;
+      const score = [changes.filter((c) => c.severity === 'breaking').length, changes.length, exact && clean.has(j) ? 1 : 0, Math.abs(i - j)];
       if (!found || lexLess(score, found.score)) found = { j, changes, score };
-      if (score[0] === 0 && score[1] === 0) break;
+      if (exact && !clean.has(j)) break;
     }
+    if (found?.changes.length === 0) clean.add(found.j);
     return found;
   });
   // An alternative that another one already matches cleanly is not "changed" into it: it is gone.

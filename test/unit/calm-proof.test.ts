@@ -154,6 +154,13 @@ describe('schemas equal by construction are proven equal, never held', () => {
       obj({ l: { type: 'array', items: str, minItems: 1 } }),
       obj({ l: { type: 'array', items: str, minItems: 1, contains: str } }),
     ],
+    // The oracle's contains-implied on dataforseo-mcp-server's `filters`, whose condition branch
+    // declares `items: {}`: a list with no `items` takes every item, so `contains: {}` asks nothing.
+    [
+      'contains that takes anything, on a non-empty list of anything',
+      obj({ l: { type: 'array', items: {}, minItems: 3 } }),
+      obj({ l: { type: 'array', items: {}, minItems: 3, contains: {} } }),
+    ],
     ['null spelled as a const', obj({ s: { type: ['string', 'null'] } }), obj({ s: { anyOf: [str, { const: null }] } })],
     // The oracle's null-spelled-as-const on a base with an exclusive bound: a bound applies to numbers
     // alone, so `[integer, null]` takes whole numbers only and its exclusive bound has an inclusive twin.
@@ -184,6 +191,20 @@ describe('schemas equal by construction are proven equal, never held', () => {
       expect(changes.filter((c) => c.witness && c.witness.status !== 'proven')).toEqual([]);
       expect(verdictOf(changes)).toBe('Promote');
     }
+  });
+});
+
+describe('an alternative that appears twice pairs with its twin', () => {
+  // dataforseo-mcp-server's `filters` items: an anyOf with `{}` twice over (once in a nested anyOf).
+  // Each of the baseline's two pairs with one of the candidate's, so neither side has one left over
+  // to report as "now also accepts a value of another shape".
+  const filters = (third: Record<string, unknown>) =>
+    obj({ f: { type: 'array', items: { anyOf: [{ type: 'string', enum: ['and', 'or'] }, third, { anyOf: [str, {}] }, {}] } } });
+  const list = { type: 'array', minItems: 3, maxItems: 3, items: {} };
+
+  it('the same schema with an implied contains on one branch reports nothing but its definition', () => {
+    const changes = diff(filters(list), filters({ ...list, contains: {} }));
+    expect(changes.map((c) => [c.code, c.severity])).toEqual([['tool-definition-changed', 'safe']]);
   });
 });
 
