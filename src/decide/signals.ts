@@ -215,6 +215,10 @@ function capOf(c: Change, { reach = null, repairedOutputs, calmRemovals, unannot
     // Both sides failed on their way to another host with the same error: the candidate took the arguments.
     return { action: 'hold', why: 'both sides failed live on their way to another host with the same error, past the input' };
   }
+  if (c.witness?.live?.outcome === 'default-kept') {
+    // The same error on both sides names the argument's old default: the candidate still fills it in (diff/confirm-live.ts).
+    return { action: 'hold', why: "both sides failed live with the same error, which names the argument's old default" };
+  }
   if (c.witness?.live?.outcome === 'already-refused') {
     // The baseline refused it too, over the same argument: no call that worked is shown (diff/confirm-live.ts).
     return { action: 'hold', why: 'the baseline refused the witness live as invalid input too, over the same argument' };

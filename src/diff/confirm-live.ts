@@ -17,21 +17,47 @@ import { literal } from '../base/safe-regex.js';
  * - the same failure: both failed on their way to another host with the same error
  *   (cases/witness-answers.ts), so the candidate took the arguments its schema says it refuses: a
  *   break is held, not rolled back;
+ * - default kept: a call that leaves out an argument the candidate now requires, where the baseline
+ *   declared a default for it, failed on both sides with the same error, and that error names the
+ *   old default: the candidate got as far as using the argument, and still filled the default in.
+ *   The break is held, not rolled back;
  * - unconfirmed or not called: the change stands as the search left it, and says why.
  */
 export function applyLive(changes: Change[], checks: Map<number, LiveCheck>): Change[] {
   return changes.map((c, i) => {
     const live = checks.get(i);
-    return live && c.witness ? withLive(c, live) : c;
+    return live && c.witness ? withLive(c, live, droppedDefault(changes, c)) : c;
   });
+}
+
+/**
+ * The default the baseline declared for the argument a `required-argument-added` is about, when the
+ * candidate dropped it (the `input-default-changed` beside it, to none): a string, or undefined.
+ */
+function droppedDefault(changes: Change[], c: Change): string | undefined {
+  if (c.code !== 'required-argument-added' || c.subject.kind !== 'tool') return undefined;
+  const at = JSON.stringify([...c.subject.at, 'default']);
+  const dropped = changes.find(
+    (d) => d.code === 'input-default-changed' && d.tool === c.tool && d.subject.kind === 'tool' && JSON.stringify(d.subject.at) === at,
+  );
+  return dropped && dropped.after === null && typeof dropped.before === 'string' ? dropped.before : undefined;
 }
 
 const clip = (text: string, max = 160) => (text.length > max ? `${text.slice(0, max)}…` : text);
 
-function withLive(c: Change, live: LiveCheck): Change {
+function withLive(c: Change, live: LiveCheck, oldDefault: string | undefined): Change {
   const witness = { ...c.witness!, live };
   const said = (side: 'candidate' | 'baseline') => (live[side]?.text ? ` ("${clip(live[side]!.text)}")` : '');
   if (witness.status === 'probe') return probed(c, witness, live, said);
+  if (live.outcome === 'unconfirmed' && oldDefault !== undefined && keptDefault(c, live, oldDefault)) {
+    const kept: LiveCheck = {
+      ...live,
+      outcome: 'default-kept',
+      note: "both sides gave the same error, which names the argument's old default, past the input",
+    };
+    const sentence = `Not refused live: both sides failed at the same work with the same error${said('candidate')}, which names ${JSON.stringify(oldDefault)}, the default the baseline declared for it: the candidate still fills it in`;
+    return heldLive(c, { ...witness, live: kept }, sentence);
+  }
   if (live.outcome === 'unconfirmed' && refusedOverTheSameArgument(c, live)) {
     const already: LiveCheck = {
       ...live,
@@ -66,6 +92,7 @@ function withLive(c: Change, live: LiveCheck): Change {
     }
     case 'unconfirmed':
     case 'already-refused': // made here, above, never by the answers' judgement
+    case 'default-kept':
       return { ...c, witness, message: `${c.message} Not confirmed live: ${live.note}${said('candidate')}.` };
     case 'not-called':
       return { ...c, witness, message: `${c.message} Not sent live: ${live.note}.` };
@@ -115,6 +142,7 @@ function probed(
     case 'unconfirmed':
     case 'already-refused':
     case 'same-failure':
+    case 'default-kept':
       return { ...c, witness, message: `${c.message} Sent live, ${call}: not confirmed, ${live.note}${said('candidate')}.` };
     case 'not-called':
       return { ...c, witness, message: `${c.message} Not sent live: ${live.note}.` };
@@ -132,7 +160,23 @@ function refusedOverTheSameArgument(c: Change, live: LiveCheck): boolean {
   if (live.baseline?.kind !== 'error' || !live.baseline.validation || !live.baseline.text) return false;
   const name = instancePath(c).at(-1);
   if (name === undefined || name.length < 3 || /^\d+$/.test(name)) return false;
-  return new RegExp(`(?:^|[^A-Za-z0-9_])${literal(name)}(?:[^A-Za-z0-9_]|$)`).test(live.baseline.text);
+  return standsAlone(name, live.baseline.text);
+}
+
+/** Whether `word` stands alone in `text`: not inside a longer name (`confirm` is not in `confirmation`). */
+const standsAlone = (word: string, text: string) => new RegExp(`(?:^|[^A-Za-z0-9_])${literal(word)}(?:[^A-Za-z0-9_]|$)`).test(text);
+
+/**
+ * Whether a witness that leaves the argument out met, on both sides, the same error that is no
+ * input validation and names the argument's old default (three characters or more, standing alone):
+ * the handler read the argument, and found the baseline's default in it. An error that names no
+ * such value (a key or a browser checked first) shows nothing, and the break stands.
+ */
+function keptDefault(c: Change, live: LiveCheck, oldDefault: string): boolean {
+  const { candidate, baseline } = live;
+  if (candidate?.kind !== 'error' || candidate.validation || !candidate.text) return false;
+  if (baseline?.kind !== 'error' || baseline.validation || baseline.text !== candidate.text) return false;
+  return oldDefault.trim().length >= 3 && leavesOut(c) && standsAlone(oldDefault, candidate.text);
 }
 
 /** Whether the witness is a call without the argument the change is about (at any depth of objects). */

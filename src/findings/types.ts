@@ -126,11 +126,13 @@ export interface Witness {
  * stands. `already-refused`: both refused it as invalid input, the baseline naming the argument the
  * change is about, so its listed schema did not say what it took: the break is held at most.
  * `same-failure`: both failed on their way to another host with the same error, so the candidate
- * took the arguments: the break is held at most. `not-called`: `note` says why (consent,
- * `limits.witnessCalls`, no live server).
+ * took the arguments: the break is held at most. `default-kept`: a call leaving out an argument now
+ * required failed on both sides with the same error, naming the default the baseline declared for
+ * it, so the candidate still fills it in: the break is held at most. `not-called`: `note` says why
+ * (consent, `limits.witnessCalls`, no live server).
  */
 export interface LiveCheck {
-  outcome: 'confirmed' | 'refuted' | 'already-refused' | 'same-failure' | 'unconfirmed' | 'not-called';
+  outcome: 'confirmed' | 'refuted' | 'already-refused' | 'same-failure' | 'default-kept' | 'unconfirmed' | 'not-called';
   note?: string;
   candidate?: LiveAnswer;
   baseline?: LiveAnswer;

@@ -86,13 +86,13 @@ export const liveAnswer = z
 
 export const liveCheck = z
   .object({
-    outcome: z.enum(['confirmed', 'refuted', 'already-refused', 'same-failure', 'unconfirmed', 'not-called']),
+    outcome: z.enum(['confirmed', 'refuted', 'already-refused', 'same-failure', 'default-kept', 'unconfirmed', 'not-called']),
     note: z.string().describe('Why it was not called, or what left it unconfirmed.').optional(),
     candidate: liveAnswer.optional(),
     baseline: liveAnswer.optional(),
   })
   .describe(
-    'The input witness sent through tools/call to the candidate and the baseline (docs/verdicts.md, "Confirmed live"). refuted: the candidate answered without an error, so the break is held at most. confirmed: the candidate refused it as invalid input and the baseline answered it. already-refused: both refused it as invalid input, the baseline naming the argument the change is about, so the schema the baseline listed did not say what it took and the break is held at most (newer reports only). same-failure: both failed on their way to another host with the same error, so the candidate took the arguments and the break is held at most (newer reports only). unconfirmed: any other answer; the break stands. not-called: note says why (consent, limits.witnessCalls, a server gone). Absent where no server was live, where no answer could move the verdict, and in older reports.',
+    'The input witness sent through tools/call to the candidate and the baseline (docs/verdicts.md, "Confirmed live"). refuted: the candidate answered without an error, so the break is held at most. confirmed: the candidate refused it as invalid input and the baseline answered it. already-refused: both refused it as invalid input, the baseline naming the argument the change is about, so the schema the baseline listed did not say what it took and the break is held at most (newer reports only). same-failure: both failed on their way to another host with the same error, so the candidate took the arguments and the break is held at most (newer reports only). default-kept: a call leaving out an argument now required failed on both sides with the same error, which names the default the baseline declared for it, so the candidate still fills it in and the break is held at most (newer reports only). unconfirmed: any other answer; the break stands. not-called: note says why (consent, limits.witnessCalls, a server gone). Absent where no server was live, where no answer could move the verdict, and in older reports.',
   )
   .meta({ id: 'liveCheck' });
 

@@ -16,6 +16,8 @@ import { ROOT, runCli } from '../helpers/cli.js';
  * - Notes.List: `sort` listed with a default the server does not fill in: refused without it;
  * - Notes.Get: `revision` required, no default: refused by the SDK ("Input validation error");
  * - Page.Snapshot: `selector` required, but every call fails on both sides: no browser;
+ * - Vault.Read: `profile` listed required, its listed default dropped; the server still falls back
+ *   to it, and both sides fail with an error that names it;
  * - Notes.Delete (no hints: destructive), Notes.Peek (contradicting hints), Web.Fetch (open-world
  *   by default): each gains a required argument, and none may be called without consent.
  */
@@ -135,6 +137,23 @@ describe('witnesses sent to the live servers', () => {
     expect(page.witness!.live!.candidate!.validation).toBeUndefined();
   });
 
+  it('a dropped default the candidate still fills in: the same error on both sides names it, so it is held (FK17)', () => {
+    const vault = changeOf(report, 'Vault.Read');
+    expect([vault.code, vault.severity]).toEqual(['required-argument-added', 'dangerous']);
+    expect(vault.witness!.instance).toEqual({ id: 'x' });
+    expect(vault.witness!.live).toMatchObject({
+      outcome: 'default-kept',
+      candidate: { kind: 'error', text: 'No vault profile: primary' },
+      baseline: { kind: 'error', text: 'No vault profile: primary' },
+    });
+    expect(vault.message).toMatch(
+      /which names "primary", the default the baseline declared for it: the candidate still fills it in, so it is held, not rolled back\.$/,
+    );
+    expect(vault.message).not.toMatch(/was accepted and is now refused/);
+    // Page.Snapshot's same error on both sides names no default: its break stands.
+    expect(changeOf(report, 'Page.Snapshot').witness!.live!.outcome).toBe('unconfirmed');
+  });
+
   it('a destructive, a contradicting and an open-world tool are never called, and say why', () => {
     const notes = Object.fromEntries(
       ['Notes.Delete', 'Notes.Peek', 'Web.Fetch'].map((tool) => [tool, changeOf(report, tool).witness!.live]),
@@ -161,6 +180,7 @@ describe('witnesses sent to the live servers', () => {
       'Notes.List {"folder":"x"}',
       'Notes.Search {"query":"x"}',
       'Page.Snapshot {"url":"x"}',
+      'Vault.Read {"id":"x"}',
     ];
     expect(called('candidate')).toEqual(sent.map((s) => `candidate ${s}`));
     expect(called('baseline')).toEqual(sent.map((s) => `baseline ${s}`));

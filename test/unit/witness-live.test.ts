@@ -180,6 +180,46 @@ describe('what a live check makes of a break', () => {
     expect(change.message).toContain('Not refused live: both sides took this call and failed at the same work');
   });
 
+  it('a dropped default that both sides still use: held only where the same error names it (ssh-mcp-server-secured 1.0.20)', () => {
+    const at = ['inputSchema', 'properties', 'connectionId'];
+    const judged = (live: LiveCheck, oldDefault: unknown = 'default', instance: Record<string, unknown> = { command: 'x' }) => {
+      const required = withWitness(toolChange('required-argument-added', 'ssh_execute', at, 'optional', 'required'), 'input', {
+        ...found,
+        instance,
+        refusal: "must have required property 'connectionId'",
+      });
+      const dropped = toolChange('input-default-changed', 'ssh_execute', [...at, 'default'], oldDefault, null);
+      const changes = applyLive([required, dropped], new Map([[0, live]]));
+      const verdict = decide(
+        collectSignals(changes, [], []),
+        { rules: {}, maxNewDestructiveTools: 0, maxBrokenCases: 0, exceptions: [] },
+        '2026-12-02',
+      ).verdict;
+      return { change: changes[0]!, verdict };
+    };
+    const error = (text: string) => ({ kind: 'error', text }) as const;
+    const same = (text: string): LiveCheck => ({ outcome: 'unconfirmed', note: 'x', candidate: error(text), baseline: error(text) });
+    const { change, verdict } = judged(same('No connection: default'));
+    expect([change.severity, change.witness!.live!.outcome, verdict]).toEqual(['dangerous', 'default-kept', 'Hold']);
+    expect(change.message).toContain('which names "default", the default the baseline declared for it: the candidate still fills it in');
+    // A key checked first names no default; a default inside a longer word is not it.
+    expect(judged(same('Invalid API key')).verdict).toBe('Rollback');
+    expect(judged(same('No connection: defaults')).verdict).toBe('Rollback');
+    // Different errors, a validation error, a call that sends the argument, a default too short or not a string.
+    expect(
+      judged({ outcome: 'unconfirmed', note: 'x', candidate: error('No connection: default'), baseline: error('No connection: default.') })
+        .verdict,
+    ).toBe('Rollback');
+    expect(
+      judged({ ...same('No connection: default'), candidate: { kind: 'error', validation: true, text: 'No connection: default' } }).verdict,
+    ).toBe('Rollback');
+    expect(judged(same('No connection: default'), 'default', { command: 'x', connectionId: 'a' }).verdict).toBe('Rollback');
+    expect(judged(same('No connection: 10'), '10').verdict).toBe('Rollback');
+    expect(judged(same('No connection: 100'), 100).verdict).toBe('Rollback');
+    // Confirmed live, the break stands whatever the error says.
+    expect(judged({ outcome: 'confirmed', candidate: refused, baseline: answered }).verdict).toBe('Rollback');
+  });
+
   it('a required argument with a default: held unless a live call confirms the break', () => {
     expect(decided({ outcome: 'refuted', candidate: answered }, 'required-argument-added-with-default').verdict).toBe('Hold');
     expect(decided({ outcome: 'not-called', note: 'consent' }, 'required-argument-added-with-default').verdict).toBe('Hold');
