@@ -13,7 +13,7 @@ import { likelySuccessor } from './tools.js';
  */
 export function diffFeatures(before: Features, after: Features): Change[] {
   return [
-    ...diffCapabilities(before.capabilities, after.capabilities),
+    ...diffCapabilities(before.capabilities, after.capabilities, unserved(before)),
     ...(before.prompts && after.prompts ? diffPrompts(before.prompts, after.prompts) : []),
     ...(before.resourceTemplates && after.resourceTemplates ? diffTemplates(before.resourceTemplates, after.resourceTemplates) : []),
     ...(before.resources && after.resources ? diffResources(before.resources, after.resources) : []),
@@ -34,14 +34,27 @@ function capabilityNames(capabilities: Record<string, unknown>): Set<string> {
   return names;
 }
 
-function diffCapabilities(before: Record<string, unknown>, after: Record<string, unknown>): Change[] {
+/**
+ * The capabilities the baseline declared whose every list failed (`null`: read and not answered,
+ * never "not declared"): `prompts` without a prompt list, `resources` without a resource or a
+ * template list. No client read anything through them, so no call that worked is lost with them.
+ */
+function unserved(features: Features): Set<string> {
+  const out = new Set<string>();
+  if (features.prompts === null) out.add('prompts');
+  if (features.resources === null && features.resourceTemplates === null) out.add('resources');
+  return out;
+}
+
+function diffCapabilities(before: Record<string, unknown>, after: Record<string, unknown>, unservedBefore: Set<string>): Change[] {
   const was = capabilityNames(before);
   const now = capabilityNames(after);
   const at = (name: string) => ({ kind: 'capability', capability: name.split('.') }) as const;
   // A sub-capability is news only under a capability both sides declare: a new `resources` is one addition.
   const counted = (name: string) => !name.includes('.') || (was.has(name.split('.')[0]!) && now.has(name.split('.')[0]!));
+  const removed = (name: string) => (unservedBefore.has(name) ? 'capability-removed-unserved' : 'capability-removed');
   return [
-    ...[...was].filter((n) => !now.has(n) && counted(n)).map((n) => change('capability-removed', at(n), true, null)),
+    ...[...was].filter((n) => !now.has(n) && counted(n)).map((n) => change(removed(n), at(n), true, null)),
     ...[...now].filter((n) => !was.has(n) && counted(n)).map((n) => change('capability-added', at(n), null, true)),
   ];
 }

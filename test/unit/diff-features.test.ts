@@ -151,6 +151,20 @@ describe('the features beside the tools', () => {
     );
   });
 
+  it('a capability dropped whose every list failed on the baseline served nothing: reported, not held (shadcn 4.23.0, FM4)', () => {
+    const declared = { capabilities: { tools: {}, prompts: {}, resources: {} } };
+    const after = withFeatures({ capabilities: { tools: {} } });
+    expect(pairs(withFeatures({ ...declared, prompts: null, resources: null, resourceTemplates: null }), after)).toEqual([
+      ['capability-removed-unserved', 'safe', '/capabilities/prompts'],
+      ['capability-removed-unserved', 'safe', '/capabilities/resources'],
+    ]);
+    // A template list that answered, or prompts that did: what the capability served is lost.
+    expect(pairs(withFeatures({ ...declared, prompts: [], resources: null, resourceTemplates: [] }), after)).toEqual([
+      ['capability-removed', 'dangerous', '/capabilities/prompts'],
+      ['capability-removed', 'dangerous', '/capabilities/resources'],
+    ]);
+  });
+
   it('a list that could not be read (null) is unknown: nothing in it is taken as removed', () => {
     const before = withFeatures({ prompts: [{ name: 'a' }], resources: [{ uri: 'x://a' }] });
     const after = withFeatures({ prompts: null, resources: null });

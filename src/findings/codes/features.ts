@@ -109,6 +109,15 @@ export const FEATURE_CODES = {
     title: 'Capabilities removed',
     message: (c) => `The server no longer declares the ${capability(c)} capability.`,
   },
+  // Declared, yet every list under it failed on the baseline (docs/verdicts.md, "Resources that come and go").
+  'capability-removed-unserved': {
+    area: 'capabilities',
+    severity: 'safe',
+    action: 'ignore',
+    title: 'Capabilities removed that served nothing',
+    message: (c) =>
+      `The server no longer declares the ${capability(c)} capability, which served nothing: every list under it failed on the baseline, so no client read through it.`,
+  },
   'capability-added': {
     area: 'capabilities',
     severity: 'safe',
