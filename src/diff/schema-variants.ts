@@ -96,7 +96,12 @@ export function compareVariants(b: JsonSchema, a: JsonSchema, path: string[], ct
       // that lead back into themselves through a $ref would otherwise multiply without a bound.
       const changes = (ctx.variantNest > 0 && spend(ctx, at)) || compareNormalized(bv.node, av.node, at, inner);
       const exact = changes.length === 0;
-      const score = [changes.filter((c) => c.severity === 'breaking').length, changes.length, exact && clean.has(j) ? 1 : 0, Math.abs(i - j)];
+      const score = [
+        changes.filter((c) => c.severity === 'breaking').length,
+        changes.length,
+        exact && clean.has(j) ? 1 : 0,
+        Math.abs(i - j),
+      ];
       if (!found || lexLess(score, found.score)) found = { j, changes, score };
       if (exact && !clean.has(j)) break;
     }
