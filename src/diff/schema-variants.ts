@@ -84,30 +84,7 @@ export function compareVariants(b: JsonSchema, a: JsonSchema, path: string[], ct
     return [unread(ctx, path, `The alternatives (anyOf/oneOf) could not be compared: ${(error as Error).message}.`)];
   }
   const [must, may] = ctx.side === 'input' ? [before, after] : [after, before];
-  // Alternatives matched cleanly so far: of two clean matches, one not yet taken is the better, so
-  // that a repeated alternative (two `{}` branches on each side) pairs with its twin, not the first.
-  const clean = new Set<number>();
-  const best = must.map((needed, i) => {
-    let found: { j: number; changes: Change[]; score: number[] } | null = null;
-    for (const [j, offered] of may.entries()) {
-      const [bv, av] = ctx.side === 'input' ? [needed, offered] : [offered, needed];
-      const at = [...path, ...av.at];
-      // Inside alternatives already, each comparison counts like a node of the walk: alternatives
-      // that lead back into themselves through a $ref would otherwise multiply without a bound.
-      const changes = (ctx.variantNest > 0 && spend(ctx, at)) || compareNormalized(bv.node, av.node, at, inner);
-      const exact = changes.length === 0;
-      const score = [
-        changes.filter((c) => c.severity === 'breaking').length,
-        changes.length,
-        exact && clean.has(j) ? 1 : 0,
-        Math.abs(i - j),
-      ];
-      if (!found || lexLess(score, found.score)) found = { j, changes, score };
-      if (exact && !clean.has(j)) break;
-    }
-    if (found?.changes.length === 0) clean.add(found.j);
-    return found;
-  });
+  const best = closestMatches(must, may, path, ctx, inner, compareNormalized);
   // An alternative that another one already matches cleanly is not "changed" into it: it is gone.
   const used = new Set(best.filter((m) => m && m.score[0] === 0).map((m) => m!.j));
   const out: Change[] = [];
@@ -138,6 +115,46 @@ export function compareVariants(b: JsonSchema, a: JsonSchema, path: string[], ct
   if (overlap) out.push(unclassified(ctx, [...path, 'oneOf'], overlap));
   const seen = new Set<string>();
   return out.filter((c) => !seen.has(c.fingerprint) && seen.add(c.fingerprint));
+}
+
+type Closest = { j: number; changes: Change[]; score: number[] } | null;
+
+/**
+ * Each alternative that must be matched, with its closest counterpart among those that may match
+ * it: fewest breaks, then fewest changes, then nearest in the list. Alternatives matched cleanly so
+ * far: of two clean matches, one not yet taken is the better, so that a repeated alternative (two
+ * `{}` branches on each side) pairs with its twin, not the first.
+ */
+function closestMatches(
+  must: Variant[],
+  may: Variant[],
+  path: string[],
+  ctx: WalkContext,
+  inner: WalkContext,
+  compareNormalized: CompareNodes,
+): Closest[] {
+  const clean = new Set<number>();
+  return must.map((needed, i) => {
+    let found: Closest = null;
+    for (const [j, offered] of may.entries()) {
+      const [bv, av] = ctx.side === 'input' ? [needed, offered] : [offered, needed];
+      const at = [...path, ...av.at];
+      // Inside alternatives already, each comparison counts like a node of the walk: alternatives
+      // that lead back into themselves through a $ref would otherwise multiply without a bound.
+      const changes = (ctx.variantNest > 0 && spend(ctx, at)) || compareNormalized(bv.node, av.node, at, inner);
+      const exact = changes.length === 0;
+      const score = [
+        changes.filter((c) => c.severity === 'breaking').length,
+        changes.length,
+        exact && clean.has(j) ? 1 : 0,
+        Math.abs(i - j),
+      ];
+      if (!found || lexLess(score, found.score)) found = { j, changes, score };
+      if (exact && !clean.has(j)) break;
+    }
+    if (found?.changes.length === 0) clean.add(found.j);
+    return found;
+  });
 }
 
 /**

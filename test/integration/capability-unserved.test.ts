@@ -43,7 +43,7 @@ async function gate(baseline: string, candidate: string): Promise<{ code: number
 const capabilityChanges = (report: Report) =>
   report.diff.changes
     .filter((c) => c.subject.kind === 'capability')
-    .map((c) => [c.code, c.severity, (c.subject as { capability: string[] }).capability.join('.')]);
+    .map((c) => [c.code, c.severity, (c.subject as { capability: readonly string[] }).capability.join('.')]);
 
 describe('a capability that served nothing', () => {
   it('declared with every list failing, then dropped: reported, not held (Promote)', async () => {

@@ -30,7 +30,14 @@ const SETS = [
   { heading: '## Tenth held-out set', name: 'the tenth set', pairs: 37, servers: 14, file: 'FRESH-2026-12-02-j.md', prefix: 'FJ' },
   { heading: '## Eleventh held-out set', name: 'the eleventh set', pairs: 34, servers: 15, file: 'FRESH-2026-12-02-k.md', prefix: 'FK' },
   { heading: '## Twelfth held-out set', name: 'the twelfth set', pairs: 38, servers: 10, file: 'FRESH-2026-12-02-l.md', prefix: 'FL' },
-  { heading: '## Thirteenth held-out set', name: 'the thirteenth set', pairs: 30, servers: 11, file: 'FRESH-2026-12-02-m.md', prefix: 'FM' },
+  {
+    heading: '## Thirteenth held-out set',
+    name: 'the thirteenth set',
+    pairs: 30,
+    servers: 11,
+    file: 'FRESH-2026-12-02-m.md',
+    prefix: 'FM',
+  },
 ];
 const starts = SETS.map((set) => page.indexOf(set.heading));
 const table = page.slice(0, starts[0]);
