@@ -169,7 +169,9 @@ function withoutImpliedDependents(node: JsonSchema, resolve: (raw: unknown) => N
 function withoutImpliedContains(node: JsonSchema, resolve: (raw: unknown) => Node): Node {
   if (!('contains' in node) || 'minContains' in node || 'maxContains' in node || 'prefixItems' in node) return node;
   if (typeof node.minItems !== 'number' || node.minItems < 1) return node;
-  // No `items` (or one dropped above as taking anything) lets every item through.
+  // No `items` (or one dropped above as taking anything) lets every item through; then `contains`
+  // is what marks items evaluated, so beside `unevaluatedItems` it is not implied.
+  if (node.items === undefined && 'unevaluatedItems' in node) return node;
   const items = node.items === undefined ? {} : resolve(node.items);
   const contains = resolve(node.contains);
   if (items === false || contains === false) return node;

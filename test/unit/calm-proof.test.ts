@@ -208,6 +208,18 @@ describe('an alternative that appears twice pairs with its twin', () => {
   });
 });
 
+describe('a contains that takes anything', () => {
+  it('beside unevaluatedItems, a contains that takes anything is not implied: it marks the items evaluated', () => {
+    // Without it, `unevaluatedItems: false` refuses every item, and `minItems: 1` every list.
+    const list = (extra: Record<string, unknown>) => obj({ l: { type: 'array', minItems: 1, unevaluatedItems: false, ...extra } });
+    for (const [before, after] of [
+      [list({ contains: {} }), list({})],
+      [list({}), list({ contains: {} })],
+    ])
+      expect(diff(before!, after!).map((c) => c.path)).toContain('/inputSchema/properties/l/contains');
+  });
+});
+
 describe('a recursion is compared to its end, whatever its definitions are called', () => {
   it('a difference deep in a recursive definition is told, not taken for spelling', () => {
     const changes = diff(tree('definitions', true), tree('$defs', true, { type: 'integer' }));
