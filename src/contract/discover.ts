@@ -49,6 +49,8 @@ export async function discover(session: Session, limits: Limits): Promise<Contra
       own.push({
         tool: null,
         message: `the server declares the ${capabilityOf(method)} capability, but ${method} failed: ${error.message}`,
+        method,
+        ...(error.rpcCode !== undefined && !error.timedOut && { code: error.rpcCode }),
       });
       return { items: null, problems: own };
     }

@@ -27,6 +27,9 @@ export type { ServerIdentity };
 export interface DiscoveryProblem {
   tool: string | null;
   message: string;
+  /** The list method that failed, and the JSON-RPC error code it answered with, where it answered one. Absent otherwise, and in older reports. */
+  method?: string;
+  code?: number;
 }
 
 export interface Discovery {

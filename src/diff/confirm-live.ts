@@ -168,7 +168,8 @@ const standsAlone = (word: string, text: string) => new RegExp(`(?:^|[^A-Za-z0-9
 
 /**
  * Whether a witness that leaves the argument out met, on both sides, the same error that is no
- * input validation and names the argument's old default (three characters or more, standing alone):
+ * input validation and names the argument's old default (three characters or more, a letter or digit
+ * among them, standing alone):
  * the handler read the argument, and found the baseline's default in it. An error that names no
  * such value (a key or a browser checked first) shows nothing, and the break stands.
  */
@@ -176,7 +177,7 @@ function keptDefault(c: Change, live: LiveCheck, oldDefault: string): boolean {
   const { candidate, baseline } = live;
   if (candidate?.kind !== 'error' || candidate.validation || !candidate.text) return false;
   if (baseline?.kind !== 'error' || baseline.validation || baseline.text !== candidate.text) return false;
-  return oldDefault.trim().length >= 3 && leavesOut(c) && standsAlone(oldDefault, candidate.text);
+  return oldDefault.trim().length >= 3 && /[A-Za-z0-9]/.test(oldDefault) && leavesOut(c) && standsAlone(oldDefault, candidate.text);
 }
 
 /** Whether the witness is a call without the argument the change is about (at any depth of objects). */

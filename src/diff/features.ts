@@ -1,5 +1,5 @@
 import { canonicalJson } from '../contract/canonical.js';
-import type { ContractPrompt, ContractResource, ContractResourceTemplate, Features } from '../contract/types.js';
+import type { ContractPrompt, ContractResource, ContractResourceTemplate, DiscoveryProblem, Features } from '../contract/types.js';
 import type { Change } from '../findings/types.js';
 import { resourceCatalogue } from '../base/resource-catalogue.js';
 import { change } from './change.js';
@@ -11,9 +11,9 @@ import { likelySuccessor } from './tools.js';
  * static resources. A list that either side could not read (null) is not compared: unknown is not
  * "removed". Changes here name no tool; their subject says which prompt, resource or capability.
  */
-export function diffFeatures(before: Features, after: Features): Change[] {
+export function diffFeatures(before: Features, after: Features, problemsBefore: DiscoveryProblem[] = []): Change[] {
   return [
-    ...diffCapabilities(before.capabilities, after.capabilities, unserved(before)),
+    ...diffCapabilities(before.capabilities, after.capabilities, unserved(before, problemsBefore)),
     ...(before.prompts && after.prompts ? diffPrompts(before.prompts, after.prompts) : []),
     ...(before.resourceTemplates && after.resourceTemplates ? diffTemplates(before.resourceTemplates, after.resourceTemplates) : []),
     ...(before.resources && after.resources ? diffResources(before.resources, after.resources) : []),
@@ -34,15 +34,26 @@ function capabilityNames(capabilities: Record<string, unknown>): Set<string> {
   return names;
 }
 
+/** JSON-RPC "Method not found": the server has no handler for the method at all. */
+const METHOD_NOT_FOUND = -32601;
+
 /**
- * The capabilities the baseline declared whose every list failed (`null`: read and not answered,
- * never "not declared"): `prompts` without a prompt list, `resources` without a resource or a
- * template list. No client read anything through them, so no call that worked is lost with them.
+ * The capabilities the baseline declared whose every list answered "Method not found": `prompts`
+ * without `prompts/list`, `resources` without `resources/list` and `resources/templates/list`. No
+ * client read anything through them, so no call that worked is lost with them. A list that failed
+ * otherwise (a timeout, an internal error, a refused key) may serve elsewhere, and proves nothing.
  */
-function unserved(features: Features): Set<string> {
+function unserved(features: Features, problems: DiscoveryProblem[]): Set<string> {
+  const notFound = (method: string) => problems.some((p) => p.method === method && p.code === METHOD_NOT_FOUND);
   const out = new Set<string>();
-  if (features.prompts === null) out.add('prompts');
-  if (features.resources === null && features.resourceTemplates === null) out.add('resources');
+  if (features.prompts === null && notFound('prompts/list')) out.add('prompts');
+  if (
+    features.resources === null &&
+    features.resourceTemplates === null &&
+    notFound('resources/list') &&
+    notFound('resources/templates/list')
+  )
+    out.add('resources');
   return out;
 }
 

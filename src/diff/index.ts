@@ -45,7 +45,7 @@ export function diffContracts(
   if ((b.instructions ?? '') !== (a.instructions ?? '')) changes.push(...diffText.instructions(b.instructions, a.instructions));
   changes.push(...diffProtocolVersion(b, a));
   // A side without features was read from a snapshot that holds tools only: nothing beside them is compared.
-  if (before.features && after.features) changes.push(...diffFeatures(before.features, after.features));
+  if (before.features && after.features) changes.push(...diffFeatures(before.features, after.features, before.discovery.errors));
   const judged = removalsAfterDeprecation(changes, before);
   const confirmed =
     budget && budget.instances > 0

@@ -75,6 +75,17 @@ export const side = z
       errors: z.array(
         z.object({
           message: z.unknown(),
+          method: z
+            .string()
+            .optional()
+            .describe('The list method that failed (a list beside tools/list). Absent otherwise, and in older reports.'),
+          code: z
+            .number()
+            .int()
+            .optional()
+            .describe(
+              'The JSON-RPC error code that list method answered with, where it answered one. Absent otherwise, and in older reports.',
+            ),
         }),
       ),
       duplicates: z.array(z.string()).optional().describe('Names listed more than once (only the first definition is kept).'),

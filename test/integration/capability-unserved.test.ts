@@ -53,8 +53,14 @@ describe('a capability that served nothing', () => {
       ['capability-removed-unserved', 'safe', 'resources'],
     ]);
     expect(report.diff.changes.find((c) => c.code === 'capability-removed-unserved')!.message).toContain(
-      'which served nothing: every list under it failed on the baseline',
+      'which served nothing: every list under it answered "Method not found" on the baseline',
     );
+    // What it rests on is in the report: each list's method and the code it answered.
+    expect(report.baseline.discovery.errors.map((e) => [e.method, e.code])).toEqual([
+      ['prompts/list', -32601],
+      ['resources/list', -32601],
+      ['resources/templates/list', -32601],
+    ]);
     expect([code, report.decision.verdict]).toEqual([0, 'Promote']);
   }, 60_000);
 

@@ -151,18 +151,27 @@ describe('the features beside the tools', () => {
     );
   });
 
-  it('a capability dropped whose every list failed on the baseline served nothing: reported, not held (shadcn 4.23.0, FM4)', () => {
+  it('a capability dropped whose every list answered "Method not found" served nothing: reported, not held (shadcn 4.23.0, FM4)', () => {
     const declared = { capabilities: { tools: {}, prompts: {}, resources: {} } };
     const after = withFeatures({ capabilities: { tools: {} } });
-    expect(pairs(withFeatures({ ...declared, prompts: null, resources: null, resourceTemplates: null }), after)).toEqual([
+    const failed = (code: number | undefined, methods = ['prompts/list', 'resources/list', 'resources/templates/list']) => {
+      const c = withFeatures({ ...declared, prompts: null, resources: null, resourceTemplates: null });
+      const errors = methods.map((method) => ({ tool: null, message: `${method} failed`, method, ...(code !== undefined && { code }) }));
+      return { ...c, discovery: { ...c.discovery, errors } };
+    };
+    expect(pairs(failed(-32601), after)).toEqual([
       ['capability-removed-unserved', 'safe', '/capabilities/prompts'],
       ['capability-removed-unserved', 'safe', '/capabilities/resources'],
     ]);
-    // A template list that answered, or prompts that did: what the capability served is lost.
-    expect(pairs(withFeatures({ ...declared, prompts: [], resources: null, resourceTemplates: [] }), after)).toEqual([
+    const held = [
       ['capability-removed', 'dangerous', '/capabilities/prompts'],
       ['capability-removed', 'dangerous', '/capabilities/resources'],
-    ]);
+    ];
+    // A list that failed otherwise (an internal error, a timeout: no code) may serve elsewhere; one list that answered serves.
+    expect(pairs(failed(-32603), after)).toEqual(held);
+    expect(pairs(failed(undefined), after)).toEqual(held);
+    expect(pairs(failed(-32601, ['resources/list']), after)).toEqual(held);
+    expect(pairs(withFeatures({ ...declared, prompts: [], resources: null, resourceTemplates: [] }), after)).toEqual(held);
   });
 
   it('a list that could not be read (null) is unknown: nothing in it is taken as removed', () => {

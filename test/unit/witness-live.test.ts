@@ -216,6 +216,7 @@ describe('what a live check makes of a break', () => {
     expect(judged(same('No connection: default'), 'default', { command: 'x', connectionId: 'a' }).verdict).toBe('Rollback');
     expect(judged(same('No connection: 10'), '10').verdict).toBe('Rollback');
     expect(judged(same('No connection: 100'), 100).verdict).toBe('Rollback');
+    expect(judged(same('Failed --- retry'), '---').verdict).toBe('Rollback');
     // Confirmed live, the break stands whatever the error says.
     expect(judged({ outcome: 'confirmed', candidate: refused, baseline: answered }).verdict).toBe('Rollback');
   });

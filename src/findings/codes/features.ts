@@ -116,7 +116,7 @@ export const FEATURE_CODES = {
     action: 'ignore',
     title: 'Capabilities removed that served nothing',
     message: (c) =>
-      `The server no longer declares the ${capability(c)} capability, which served nothing: every list under it failed on the baseline, so no client read through it.`,
+      `The server no longer declares the ${capability(c)} capability, which served nothing: every list under it answered "Method not found" on the baseline, so no client read through it.`,
   },
   'capability-added': {
     area: 'capabilities',
