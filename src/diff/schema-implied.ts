@@ -9,7 +9,8 @@ import { constraintKey, isObject } from './schema-keywords.js';
  * none is:
  * - a bound nothing is under (`minLength: 0`, `minItems: 0`, `minProperties: 0`), `uniqueItems`
  *   where at most one item fits, `multipleOf: 1` on integers (and `number` with it is `integer`);
- * - `items: true` (and the like), which is no `items`; `propertyNames: {type: "string"}`, since
+ * - `items: true` (and the like), which is no `items`, except an `items` or `additionalProperties`
+ *   beside an `unevaluated*` that refuses something, which marks what it covers evaluated; `propertyNames: {type: "string"}`, since
  *   every name is a string; a `format` ajv does not assert;
  * - `unevaluatedProperties` where nothing but the node's own `properties` evaluates;
  * - `not: X` where no instance of the node is an X (the two conjoined accept nothing);
@@ -23,7 +24,7 @@ export function dropImplied(node: JsonSchema, resolve: (raw: unknown) => Node): 
   const s: JsonSchema = { ...node };
   for (const key of ['minLength', 'minItems', 'minProperties'] as const) if (s[key] === 0) delete s[key];
   if (s.uniqueItems === false || (s.uniqueItems === true && typeof s.maxItems === 'number' && s.maxItems <= 1)) delete s.uniqueItems;
-  for (const key of OPEN_BY_DEFAULT) if (s[key] !== undefined && accepting(s[key])) delete s[key];
+  dropOpen(s);
   // A member's name is a string: `propertyNames: {type: "string"}` (zod 4's records) asks nothing.
   if (isObject(s.propertyNames) && Object.keys(s.propertyNames).every((k) => k === 'type' || k === 'description' || k === 'title'))
     if ([s.propertyNames.type].flat().includes('string')) delete s.propertyNames;
@@ -33,6 +34,8 @@ export function dropImplied(node: JsonSchema, resolve: (raw: unknown) => Node): 
   if (s.format !== undefined && (typeof s.format !== 'string' || !ASSERTED_FORMATS.has(s.format))) delete s.format;
   integers(s);
   unevaluatedAsAdditional(s);
+  // An `unevaluatedProperties` read as `additionalProperties` leaves the one beside it open.
+  dropOpen(s);
   const { not, if: condition, then, else: otherwise, ...rest } = s;
   let out = s as Node;
   if (not !== undefined && unsatisfiable(conjoin(rest, resolve(not)), resolve)) {
@@ -82,6 +85,26 @@ const OPEN_BY_DEFAULT = [
   'unevaluatedProperties',
   'propertyNames',
 ] as const;
+/**
+ * Drops the keywords of OPEN_BY_DEFAULT that take anything. An `items` or `additionalProperties`
+ * that takes anything still marks what it covers evaluated: beside an `unevaluated*` that refuses
+ * something, it is not "nothing", and stays.
+ */
+function dropOpen(s: JsonSchema): void {
+  for (const key of OPEN_BY_DEFAULT) {
+    if (s[key] === undefined || !accepting(s[key])) continue;
+    const unevaluated = MARKS_EVALUATED[key];
+    if (unevaluated && s[unevaluated] !== undefined && !accepting(s[unevaluated])) continue;
+    delete s[key];
+  }
+}
+
+/** What each of them marks evaluated, for the `unevaluated*` keyword beside it. */
+const MARKS_EVALUATED: Partial<Record<(typeof OPEN_BY_DEFAULT)[number], 'unevaluatedItems' | 'unevaluatedProperties'>> = {
+  items: 'unevaluatedItems',
+  additionalItems: 'unevaluatedItems',
+  additionalProperties: 'unevaluatedProperties',
+};
 const accepting = (v: unknown): boolean => v === true || (isObject(v) && Object.keys(v).length === 0);
 
 /**

@@ -161,6 +161,11 @@ describe('schemas equal by construction are proven equal, never held', () => {
       obj({ l: { type: 'array', items: {}, minItems: 3 } }),
       obj({ l: { type: 'array', items: {}, minItems: 3, contains: {} } }),
     ],
+    [
+      'unevaluatedProperties beside an additionalProperties that takes anything',
+      obj({ m: { type: 'object' } }),
+      obj({ m: { type: 'object', additionalProperties: true, unevaluatedProperties: str } }),
+    ],
     ['null spelled as a const', obj({ s: { type: ['string', 'null'] } }), obj({ s: { anyOf: [str, { const: null }] } })],
     // The oracle's null-spelled-as-const on a base with an exclusive bound: a bound applies to numbers
     // alone, so `[integer, null]` takes whole numbers only and its exclusive bound has an inclusive twin.
@@ -209,6 +214,16 @@ describe('an alternative that appears twice pairs with its twin', () => {
 });
 
 describe('a contains that takes anything', () => {
+  it('an items or additionalProperties that takes anything is kept beside an unevaluated keyword: it marks what it covers evaluated', () => {
+    const list = (extra: Record<string, unknown>) => obj({ l: { type: 'array', unevaluatedItems: str, ...extra } });
+    const map = (extra: Record<string, unknown>) => obj({ m: { type: 'object', unevaluatedProperties: str, ...extra } });
+    for (const [before, after] of [
+      [list({ items: {} }), list({})],
+      [map({ additionalProperties: true }), map({})],
+    ])
+      expect(diff(before!, after!).filter((c) => c.code !== 'tool-definition-changed')).not.toEqual([]);
+  });
+
   it('beside unevaluatedItems, a contains that takes anything is not implied: it marks the items evaluated', () => {
     // Without it, `unevaluatedItems: false` refuses every item, and `minItems: 1` every list.
     const list = (extra: Record<string, unknown>) => obj({ l: { type: 'array', minItems: 1, unevaluatedItems: false, ...extra } });
