@@ -157,7 +157,9 @@ function unevaluatedAsAdditional(s: JsonSchema): void {
 /** Whether every branch given (raw; undefined: none) asks nothing the node does not already ask. */
 function implied(node: JsonSchema, branches: unknown[], resolve: (raw: unknown) => Node): boolean {
   const { if: _if, then: _then, else: _else, ...rest } = node;
-  const key = constraintKey(rest);
+  // Compared as conjoin writes it (an open object's `{}` member left out), not as the node was listed.
+  const alone = conjoin(rest, {});
+  const key = constraintKey(alone === false ? rest : alone);
   return branches.every((raw) => {
     if (raw === undefined) return true;
     const both = conjoin(rest, resolve(raw));

@@ -166,6 +166,13 @@ describe('schemas equal by construction are proven equal, never held', () => {
       obj({ m: { type: 'object' } }),
       obj({ m: { type: 'object', additionalProperties: true, unevaluatedProperties: str } }),
     ],
+    // @neverinfamous/mysql-mcp 5.1.0's mysql_json_get output (the oracle's if-requires-already-required,
+    // after the thirteenth held-out set joined its bases): a member that takes anything beside it.
+    [
+      'then that requires what is already required, beside a member that takes anything',
+      obj({ value: {}, rowFound: { type: 'boolean' } }, ['value']),
+      { ...obj({ value: {}, rowFound: { type: 'boolean' } }, ['value']), if: { required: ['rowFound'] }, then: { required: ['value'] } },
+    ],
     ['null spelled as a const', obj({ s: { type: ['string', 'null'] } }), obj({ s: { anyOf: [str, { const: null }] } })],
     // The oracle's null-spelled-as-const on a base with an exclusive bound: a bound applies to numbers
     // alone, so `[integer, null]` takes whole numbers only and its exclusive bound has an inclusive twin.
