@@ -168,10 +168,10 @@ const standsAlone = (word: string, text: string) => new RegExp(`(?:^|[^A-Za-z0-9
 
 /**
  * Whether a witness that leaves the argument out met, on both sides, the same error that is no
- * input validation and names the argument's old default (three characters or more, a letter or digit
- * among them, standing alone):
- * the handler read the argument, and found the baseline's default in it. An error that names no
- * such value (a key or a browser checked first) shows nothing, and the break stands.
+ * input validation and names the argument's old default (three characters or more, a letter or
+ * digit among them, standing alone): the handler read the argument, and found the baseline's
+ * default in it. An error that names no such value (a key or a browser checked first) shows
+ * nothing, and the break stands.
  */
 function keptDefault(c: Change, live: LiveCheck, oldDefault: string): boolean {
   const { candidate, baseline } = live;

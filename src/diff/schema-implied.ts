@@ -10,8 +10,8 @@ import { constraintKey, isObject } from './schema-keywords.js';
  * - a bound nothing is under (`minLength: 0`, `minItems: 0`, `minProperties: 0`), `uniqueItems`
  *   where at most one item fits, `multipleOf: 1` on integers (and `number` with it is `integer`);
  * - `items: true` (and the like), which is no `items`, except an `items` or `additionalProperties`
- *   beside an `unevaluated*` that refuses something, which marks what it covers evaluated; `propertyNames: {type: "string"}`, since
- *   every name is a string; a `format` ajv does not assert;
+ *   beside an `unevaluated*` that refuses something, which marks what it covers evaluated;
+ *   `propertyNames: {type: "string"}`, since every name is a string; a `format` ajv does not assert;
  * - `unevaluatedProperties` where nothing but the node's own `properties` evaluates;
  * - `not: X` where no instance of the node is an X (the two conjoined accept nothing);
  * - `if` that no instance of the node satisfies (only `else` applies), or that every one does

@@ -109,7 +109,7 @@ export const FEATURE_CODES = {
     title: 'Capabilities removed',
     message: (c) => `The server no longer declares the ${capability(c)} capability.`,
   },
-  // Declared, yet every list under it failed on the baseline (docs/verdicts.md, "Resources that come and go").
+  // Declared, yet every list under it answered "Method not found" on the baseline (docs/verdicts.md, "A capability that served nothing").
   'capability-removed-unserved': {
     area: 'capabilities',
     severity: 'safe',
