@@ -31,3 +31,14 @@ const SWEEP_TIMEOUT_MS = 600_000;
  */
 export const sweep = (name: string, body: () => void | Promise<void>, timeout = SWEEP_TIMEOUT_MS): void =>
   it.skipIf(PROPERTY_SCALE === 0)(name, body, timeout);
+
+/**
+ * At most `count` of a sweep's items, scaled like the property runs and spread evenly over them in
+ * their order. A sweep over every recorded release grows with each set recorded; sampled, it keeps
+ * its cost, and a soak (`MCPGATE_PROPERTY_RUNS=10`) still walks them all.
+ */
+export function sampled<T>(items: readonly T[], count: number): T[] {
+  const n = Math.max(1, Math.round(count * PROPERTY_SCALE));
+  if (n >= items.length) return [...items];
+  return Array.from({ length: n }, (_, k) => items[Math.floor((k * items.length) / n)]!);
+}

@@ -21,7 +21,10 @@ export function consecutiveReleases(): [before: RawTool[], after: RawTool[]][] {
     const pkg = f.slice(0, f.lastIndexOf('@'));
     byPackage.set(pkg, [...(byPackage.get(pkg) ?? []), f]);
   }
-  const tools = (f: string) => (JSON.parse(readFileSync(join(dir, f), 'utf8')) as { tools: RawTool[] }).tools;
+  // Each file read once: a recording in two pairs is the same array in both (a caller may key on it).
+  const read = new Map<string, RawTool[]>();
+  const tools = (f: string) =>
+    read.get(f) ?? read.set(f, (JSON.parse(readFileSync(join(dir, f), 'utf8')) as { tools: RawTool[] }).tools).get(f)!;
   const out: [RawTool[], RawTool[]][] = [];
   for (const versions of byPackage.values())
     for (let i = 1; i < versions.length; i++) {

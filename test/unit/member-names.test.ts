@@ -3,7 +3,7 @@ import { canonicalHash } from '../../src/contract/canonical.js';
 import { diffContracts } from '../../src/diff/index.js';
 import { contractOf } from '../helpers/contracts.js';
 import { consecutiveReleases, type RawTool as Listed } from '../helpers/releases.js';
-import { sweep } from '../helpers/property.js';
+import { sampled, sweep } from '../helpers/property.js';
 
 // A server names what it likes: an argument `constructor`, a definition `__proto__`. A JavaScript
 // object holds those names already (Object.prototype), so `out[name] = value` and `object[name]`
@@ -106,8 +106,9 @@ describe('member names that Object.prototype holds', () => {
   });
 
   sweep('recorded releases: an argument renamed to each special name is judged as before (sampled)', () => {
-    const pairs = releasePairs().filter((_, i) => i % 14 === 0);
-    expect(pairs.length).toBeGreaterThan(90);
+    const all = releasePairs();
+    expect(all.length).toBeGreaterThan(7_000);
+    const pairs = sampled(all, 200);
     let checked = 0;
     for (const [i, [before, after]] of pairs.entries()) {
       const names = argumentNames(before, after);
@@ -134,7 +135,8 @@ describe('member names that Object.prototype holds', () => {
       }
       checked++;
     }
-    expect(checked).toBeGreaterThan(80);
+    // Most sampled pairs rename something (189 of 200 when sampled first).
+    expect(checked).toBeGreaterThan(pairs.length * 0.8);
   });
 });
 
