@@ -86,8 +86,29 @@ export function compareObjects(b: JsonSchema, a: JsonSchema, path: string[], ctx
 function servedAsMap(root: JsonSchema, at: readonly string[]): boolean {
   const node = valueAt(root, at.slice(1, -2));
   if (!isObject(node)) return true;
+  const branches = objectBranches(node);
+  return takesOtherNames(node) || (branches.length > 0 && branches.every(takesOtherNames));
+}
+
+const takesOtherNames = (node: JsonSchema): boolean => {
   const rest = memberOf(node, 'additionalProperties');
   return rest === true || isObject(rest);
+};
+
+/**
+ * The object alternatives of a union the walk reads through: the walk's place names a property,
+ * not the branch it sits in, so a nullable map (`anyOf: [{type: object, additionalProperties: …},
+ * {type: null}]`, as zod's `.nullable()` and OpenAPI generators write it) is found at its union.
+ * None (an empty list) where the node is no union or has no object alternative.
+ */
+function objectBranches(node: JsonSchema): JsonSchema[] {
+  const list = memberOf(node, 'anyOf') ?? memberOf(node, 'oneOf');
+  if (!Array.isArray(list)) return [];
+  return list.filter(
+    (b): b is JsonSchema =>
+      isObject(b) &&
+      (b.type === 'object' || (Array.isArray(b.type) && b.type.includes('object')) || 'properties' in b || 'additionalProperties' in b),
+  );
 }
 
 interface Requirement {
