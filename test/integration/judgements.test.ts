@@ -38,6 +38,14 @@ const SETS = [
     file: 'FRESH-2026-12-02-m.md',
     prefix: 'FM',
   },
+  {
+    heading: '## Fourteenth held-out set',
+    name: 'the fourteenth set',
+    pairs: 31,
+    servers: 9,
+    file: 'FRESH-2026-12-03-n.md',
+    prefix: 'FN',
+  },
 ];
 const starts = SETS.map((set) => page.indexOf(set.heading));
 const table = page.slice(0, starts[0]);
