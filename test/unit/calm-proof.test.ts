@@ -182,6 +182,18 @@ describe('schemas equal by construction are proven equal, never held', () => {
       obj({ n: { anyOf: [{ type: 'integer', maximum: 35, exclusiveMinimum: 0 }, { const: null }] } }),
     ],
     ['an enum spelled as consts', obj({ s: { enum: ['a', 'b'] } }), obj({ s: { anyOf: [{ const: 'a' }, { const: 'b' }] } })],
+    // The oracle's items-array-form-draft07 on mongodb-mcp-server 1.12.0's insert-many output (after
+    // the fourteenth held-out set joined its bases): a tuple of positions that take anything.
+    [
+      'a draft-07 tuple of positions that take anything, on a list of anything',
+      { $schema: 'http://json-schema.org/draft-07/schema#', ...obj({ l: { type: 'array', items: {} } }) },
+      { $schema: 'http://json-schema.org/draft-07/schema#', ...obj({ l: { type: 'array', items: [{}], additionalItems: {} } }) },
+    ],
+    [
+      'a tuple of positions that take anything, and no rest',
+      obj({ l: { type: 'array' } }),
+      obj({ l: { type: 'array', prefixItems: [{}, true] } }),
+    ],
     ['a format ajv does not know', obj({ s: str }), obj({ s: { type: 'string', format: 'x-ticket' } })],
     // @modelcontextprotocol/server-pdf 2.0.4 (the ninth held-out set's FI31, where it was held).
     ['anyOf of bare types as a type list', obj({ v: { anyOf: [str, { type: 'boolean' }] } }), obj({ v: { type: ['string', 'boolean'] } })],
@@ -227,6 +239,8 @@ describe('a contains that takes anything', () => {
     for (const [before, after] of [
       [list({ items: {} }), list({})],
       [map({ additionalProperties: true }), map({})],
+      // So does a tuple's position that takes anything: dropped, the list would take no item at all.
+      [list({ prefixItems: [{}] }), list({})],
     ])
       expect(diff(before!, after!).filter((c) => c.code !== 'tool-definition-changed')).not.toEqual([]);
   });
