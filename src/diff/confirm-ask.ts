@@ -63,9 +63,8 @@ const MAX_CLOSE_DEPTH = 64;
  * declares, so a witness that needs an undeclared argument is no break (README, "Documented
  * policy"; `input-closed` is held for the same reason). A name counts as declared where any
  * subschema at the same place declares it: a branch of an `anyOf` takes, besides its own, the
- * names its parent and its sibling branches declare, and so does a member of an `allOf`. Objects
- * that say what other names take, or combine subschemas the gate does not close (`$ref`, `if`),
- * are left open.
+ * names its parent and its sibling branches declare. Objects that combine subschemas, or say what
+ * other names take, are left open.
  */
 function declaredOnly(node: JsonSchema, depth: number, around: readonly string[] = []): JsonSchema {
   if (depth > MAX_CLOSE_DEPTH) return node;
@@ -82,11 +81,7 @@ function declaredOnly(node: JsonSchema, depth: number, around: readonly string[]
     out.properties = properties;
   }
   if (isObject(node.items)) out.items = declaredOnly(node.items, depth + 1);
-  // The members of an `allOf` too, unless the object itself says what other names take: each
-  // member then takes the names declared anywhere at this place, and together they take no other
-  // (OpenAPI generators compose a shape as `allOf: [base, {type: const}]`).
-  const composes = !['additionalProperties', 'patternProperties', 'unevaluatedProperties'].some((k) => node[k] !== undefined);
-  for (const key of composes ? (['anyOf', 'oneOf', 'allOf'] as const) : (['anyOf', 'oneOf'] as const)) {
+  for (const key of ['anyOf', 'oneOf'] as const) {
     const list = node[key];
     if (Array.isArray(list)) out[key] = list.map((b) => (isObject(b) ? declaredOnly(b, depth + 1, here) : b));
   }
