@@ -24,20 +24,19 @@ export function dropImplied(node: JsonSchema, resolve: (raw: unknown) => Node): 
   const s: JsonSchema = { ...node };
   for (const key of ['minLength', 'minItems', 'minProperties'] as const) if (s[key] === 0) delete s[key];
   if (s.uniqueItems === false || (s.uniqueItems === true && typeof s.maxItems === 'number' && s.maxItems <= 1)) delete s.uniqueItems;
+  // A tuple whose every position takes what the rest takes is no tuple (draft-07's `items: [X]` with
+  // `additionalItems: X`, X `{}` too): read before dropOpen drops an `items: {}`. A tuple with no rest
+  // is kept: an `unevaluatedItems` here, or on a node this one is merged into, reads what it marks.
+  if (
+    Array.isArray(s.prefixItems) &&
+    s.items !== undefined &&
+    s.prefixItems.every((p) => constraintKey(p) === constraintKey(s.items) || (accepting(p) && accepting(s.items)))
+  )
+    delete s.prefixItems;
   dropOpen(s);
   // A member's name is a string: `propertyNames: {type: "string"}` (zod 4's records) asks nothing.
   if (isObject(s.propertyNames) && Object.keys(s.propertyNames).every((k) => k === 'type' || k === 'description' || k === 'title'))
     if ([s.propertyNames.type].flat().includes('string')) delete s.propertyNames;
-  // A tuple whose every position takes what the rest takes is no tuple (draft-07's `items: [X]` with
-  // `additionalItems: X`). No `items` is a rest that takes anything (dropOpen may just have dropped
-  // `{}`), unless an `unevaluatedItems` beside it reads which positions the tuple marks evaluated.
-  const others = s.items ?? (s.unevaluatedItems === undefined ? {} : undefined);
-  if (
-    Array.isArray(s.prefixItems) &&
-    others !== undefined &&
-    s.prefixItems.every((p) => constraintKey(p) === constraintKey(others) || (accepting(p) && accepting(others)))
-  )
-    delete s.prefixItems;
   if (s.format !== undefined && (typeof s.format !== 'string' || !ASSERTED_FORMATS.has(s.format))) delete s.format;
   integers(s);
   unevaluatedAsAdditional(s);
