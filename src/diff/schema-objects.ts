@@ -105,9 +105,7 @@ function objectBranches(node: JsonSchema): JsonSchema[] {
   const list = memberOf(node, 'anyOf') ?? memberOf(node, 'oneOf');
   if (!Array.isArray(list)) return [];
   return list.filter(
-    (b): b is JsonSchema =>
-      isObject(b) &&
-      (b.type === 'object' || (Array.isArray(b.type) && b.type.includes('object')) || 'properties' in b || 'additionalProperties' in b),
+    (b): b is JsonSchema => isObject(b) && ([b.type].flat().includes('object') || 'properties' in b || 'additionalProperties' in b),
   );
 }
 
