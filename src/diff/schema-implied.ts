@@ -20,7 +20,7 @@ import { constraintKey, isObject } from './schema-keywords.js';
  *   already asks for (conjoined with it, the node reads the same).
  * `resolve` normalises a raw subschema (schema-normalize.ts), so these rules see through `$ref`s.
  */
-export function dropImplied(node: JsonSchema, resolve: (raw: unknown) => Node): Node {
+export function dropImplied(node: JsonSchema, resolve: (raw: unknown) => Node, merged = false): Node {
   const s: JsonSchema = { ...node };
   for (const key of ['minLength', 'minItems', 'minProperties'] as const) if (s[key] === 0) delete s[key];
   if (s.uniqueItems === false || (s.uniqueItems === true && typeof s.maxItems === 'number' && s.maxItems <= 1)) delete s.uniqueItems;
@@ -33,7 +33,7 @@ export function dropImplied(node: JsonSchema, resolve: (raw: unknown) => Node): 
     s.prefixItems.every((p) => constraintKey(p) === constraintKey(s.items) || (accepting(p) && accepting(s.items)))
   )
     delete s.prefixItems;
-  dropOpen(s);
+  dropOpen(s, merged);
   // A member's name is a string: `propertyNames: {type: "string"}` (zod 4's records) asks nothing.
   if (isObject(s.propertyNames) && Object.keys(s.propertyNames).every((k) => k === 'type' || k === 'description' || k === 'title'))
     if ([s.propertyNames.type].flat().includes('string')) delete s.propertyNames;
@@ -41,7 +41,7 @@ export function dropImplied(node: JsonSchema, resolve: (raw: unknown) => Node): 
   integers(s);
   unevaluatedAsAdditional(s);
   // An `unevaluatedProperties` read as `additionalProperties` leaves the one beside it open.
-  dropOpen(s);
+  dropOpen(s, merged);
   const { not, if: condition, then, else: otherwise, ...rest } = s;
   let out = s as Node;
   if (not !== undefined && unsatisfiable(conjoin(rest, resolve(not)), resolve)) {
@@ -94,15 +94,24 @@ const OPEN_BY_DEFAULT = [
 /**
  * Drops the keywords of OPEN_BY_DEFAULT that take anything. An `items` or `additionalProperties`
  * that takes anything still marks what it covers evaluated: beside an `unevaluated*` that refuses
- * something, it is not "nothing", and stays.
+ * something, it is not "nothing", and stays; in a node `merged` into another (schema-normalize.ts),
+ * whose `unevaluated*` this one cannot see, it stays too.
  */
-function dropOpen(s: JsonSchema): void {
+function dropOpen(s: JsonSchema, merged: boolean): void {
   for (const key of OPEN_BY_DEFAULT) {
     if (s[key] === undefined || !accepting(s[key])) continue;
     const unevaluated = MARKS_EVALUATED[key];
-    if (unevaluated && s[unevaluated] !== undefined && !accepting(s[unevaluated])) continue;
+    if (unevaluated && (merged || (s[unevaluated] !== undefined && !accepting(s[unevaluated])))) continue;
     delete s[key];
   }
+}
+
+/** A conjunction that ends at its node (no node it joins further): what takes anything there, dropped. */
+export function withoutOpen(node: Node): Node {
+  if (node === false) return node;
+  const s = { ...node };
+  dropOpen(s, false);
+  return s;
 }
 
 /** What each of them marks evaluated, for the `unevaluated*` keyword beside it. */

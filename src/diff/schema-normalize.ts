@@ -1,7 +1,7 @@
 import type { JsonSchema } from '../contract/types.js';
 import { TEXT_KEYWORDS, isAnnotation, isObject, valueKey } from './schema-keywords.js';
 import { conjoin, type Node } from './schema-conjoin.js';
-import { dropImplied } from './schema-implied.js';
+import { dropImplied, withoutOpen } from './schema-implied.js';
 import { unescapeSegment } from '../base/json-pointer.js';
 
 /**
@@ -21,7 +21,13 @@ export interface Resolved {
 
 export const MAX_NORMALIZE_DEPTH = 64;
 
-export function normalize(raw: unknown, root: JsonSchema, reached: Set<string>, refs: string[] = [], depth = 0): Resolved {
+/**
+ * `merged`: the node is read to be conjoined into another (an `allOf` member, a `$ref` target beside
+ * other keywords, a lone `anyOf` branch). It keeps an `items` or `additionalProperties` that takes
+ * anything, since that marks what it covers evaluated for an `unevaluated*` of the node it joins;
+ * the node the conjunction ends in drops what it does not need (schema-implied.ts, dropOpen).
+ */
+export function normalize(raw: unknown, root: JsonSchema, reached: Set<string>, refs: string[] = [], depth = 0, merged = false): Resolved {
   if (depth > MAX_NORMALIZE_DEPTH) throw new RangeError(`more than ${MAX_NORMALIZE_DEPTH} nested $ref or allOf levels`);
   if (raw === undefined || raw === true) return { node: {}, refs };
   if (raw === false) return { node: false, refs };
@@ -35,10 +41,12 @@ export function normalize(raw: unknown, root: JsonSchema, reached: Set<string>, 
     if (target !== undefined) {
       reached.add(ref);
       const { $ref: _ref, ...rest } = schema;
-      const resolved = normalize(target, root, reached, [...refs, ref], depth + 1);
+      const beside = hasAssertions(rest);
+      const resolved = normalize(target, root, reached, [...refs, ref], depth + 1, merged || beside);
       followed = resolved.refs;
-      if (!hasAssertions(rest)) return { node: resolved.node, refs: followed };
-      return { node: conjoin(resolved.node, normalize(rest, root, reached, refs, depth + 1).node), refs: followed };
+      if (!beside) return { node: resolved.node, refs: followed };
+      const both = conjoin(resolved.node, normalize(rest, root, reached, refs, depth + 1, true).node);
+      return { node: merged ? both : withoutOpen(both), refs: followed };
     }
   }
 
@@ -50,7 +58,7 @@ export function normalize(raw: unknown, root: JsonSchema, reached: Set<string>, 
     const { allOf, ...rest } = schema;
     node = rest;
     for (const branch of allOf) {
-      const part = normalize(branch, root, reached, refs, depth + 1);
+      const part = normalize(branch, root, reached, refs, depth + 1, true);
       followed = [...followed, ...part.refs.filter((r) => !followed.includes(r))];
       node = conjoin(node, part.node);
     }
@@ -60,7 +68,7 @@ export function normalize(raw: unknown, root: JsonSchema, reached: Set<string>, 
     const branches = node[key];
     if (Array.isArray(branches) && branches.length === 1) {
       const { [key]: _one, ...rest } = node;
-      node = conjoin(rest, normalize(branches[0], root, reached, refs, depth + 1).node);
+      node = conjoin(rest, normalize(branches[0], root, reached, refs, depth + 1, true).node);
     } else if (Array.isArray(branches) && branches.length === 0) {
       return { node: false, refs: followed };
     }
@@ -68,7 +76,7 @@ export function normalize(raw: unknown, root: JsonSchema, reached: Set<string>, 
   if (node !== false) node = foldValues(node, root, reached, refs, depth);
   if (node !== false) node = foldNullable(node, root, reached, refs, depth);
   if (node !== false) node = foldTypes(node, root, reached, refs, depth);
-  if (node !== false) node = dropImplied(node, (sub) => normalize(sub, root, reached, refs, depth + 1).node);
+  if (node !== false) node = dropImplied(node, (sub) => normalize(sub, root, reached, refs, depth + 1).node, merged);
   return { node: node === false ? false : bounds(types(node)), refs: followed };
 }
 

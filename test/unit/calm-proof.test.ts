@@ -197,6 +197,18 @@ describe('schemas equal by construction are proven equal, never held', () => {
     // SDK's 2020-12 writes draft-07's recursive layout tree with `$defs` and `prefixItems`.
     ['a recursive definition moved from definitions to $defs', tree('definitions', false), tree('$defs', false)],
     ['the same, its way back inside an anyOf branch, a tuple beside it', tree('definitions', true), tree('$defs', true)],
+    // A member keeps an `items` that takes anything for the node it joins; where that node has no
+    // unevaluated keyword, the conjunction drops it as before.
+    [
+      'an items that takes anything in a nested allOf member',
+      obj({ l: { type: 'array' } }),
+      obj({ l: { type: 'array', allOf: [{ allOf: [{ items: true }] }] } }),
+    ],
+    [
+      'an items that takes anything behind a $ref beside other keywords',
+      { ...obj({ l: { type: 'array', minItems: 1 } }), $defs: { any: { items: {} } } },
+      { ...obj({ l: { type: 'array', minItems: 1, $ref: '#/$defs/any' } }), $defs: { any: { items: {} } } },
+    ],
   ];
 
   it.each(same)('%s: nothing held, and nothing calm on a search alone', (_, before, after) => {
@@ -239,6 +251,14 @@ describe('a contains that takes anything', () => {
       [list({ prefixItems: [{}] }), list({})],
       [list({ allOf: [{ prefixItems: [{}] }] }), list({})],
       [list({ allOf: [{ prefixItems: [{}, true] }] }), list({ allOf: [{ prefixItems: [{}] }] })],
+      // An `items` or `additionalProperties` that takes anything, in a member or behind a `$ref`
+      // merged into a node with an unevaluated keyword, marks what it covers there too (found in review).
+      [list({ allOf: [{ items: {} }] }), list({})],
+      [map({ allOf: [{ additionalProperties: true }] }), map({})],
+      [
+        { ...list({ $ref: '#/$defs/any' }), $defs: { any: { items: {} } } },
+        { ...list({}), $defs: { any: { items: {} } } },
+      ],
     ])
       expect(diff(before!, after!).filter((c) => c.code !== 'tool-definition-changed')).not.toEqual([]);
   });
