@@ -2,7 +2,8 @@ import { canonicalJson } from '../contract/canonical.js';
 import type { ContractTool, JsonSchema } from '../contract/types.js';
 import type { Change } from '../findings/types.js';
 import { isObject, setMember } from '../base/json-object.js';
-import { JudgeFailure } from '../witness/judge.js';
+import { escapeSegment } from '../base/json-pointer.js';
+import { JudgeFailure, judgeOf } from '../witness/judge.js';
 import { findWitness, type WitnessOutcome } from '../witness/search.js';
 
 /** How diff/confirm.ts asks the witness search: which schemas, read how, asked once, and safely. */
@@ -16,6 +17,7 @@ export type Side = 'input' | 'output';
 export interface SchemaPair {
   /** The two schemas' canonical text: what a run's searches are remembered by (the same pair, searched once). */
   key: string;
+  side: Side;
   accept: JsonSchema;
   refuse: JsonSchema;
   rawBefore: JsonSchema;
@@ -42,11 +44,24 @@ export function pairOf(memo: PairMemo, side: Side, old: ContractTool, now: Contr
 function schemasOf(side: Side, old: ContractTool, now: ContractTool): SchemaPair | null {
   if (side === 'input') {
     if (!old.inputSchema || old.inputSchema.type !== 'object' || !now.inputSchema) return null; // a repaired root is held already
-    const [accept, refuse] = [declaredOnly(old.inputSchema, 0), now.inputSchema];
-    return { ...canonical(side, accept, refuse), rawBefore: old.inputSchema, rawAfter: now.inputSchema };
+    const [accept, refuse] = [declaredOnly(old.inputSchema), now.inputSchema];
+    return { ...canonical(side, accept, refuse), side, rawBefore: old.inputSchema, rawAfter: now.inputSchema };
   }
   if (!old.outputSchema || !now.outputSchema) return null;
-  return { ...canonical(side, now.outputSchema, old.outputSchema), rawBefore: old.outputSchema, rawAfter: now.outputSchema };
+  return { ...canonical(side, now.outputSchema, old.outputSchema), side, rawBefore: old.outputSchema, rawAfter: now.outputSchema };
+}
+
+/**
+ * Whether the baseline as served takes an instance, where the search's accepting schema is another
+ * reading of it (an input read as a caller reads it, `declaredOnly`). That reading
+ * takes less than the schema served, except where narrowing a branch makes a call match one branch
+ * of a `oneOf` it matched two of (or fail a `not`): such a call never worked, so it is no witness.
+ * Null where the accepting schema is the baseline as served (an output's), or ajv cannot read it.
+ */
+export function takenAsServed(pair: SchemaPair): ((instance: unknown) => boolean) | null {
+  if (pair.side !== 'input') return null;
+  const judge = judgeOf(pair.rawBefore);
+  return typeof judge === 'string' ? null : (instance) => judge.accepts(instance);
 }
 
 /** Both schemas with their keys in canonical order (the same schema served reordered gives the same witness), and the key. */
@@ -64,33 +79,114 @@ const MAX_CLOSE_DEPTH = 64;
  * policy"; `input-closed` is held for the same reason). A name counts as declared where any
  * subschema at the same place declares it: a branch of an `anyOf` takes, besides its own, the
  * names its parent and its sibling branches declare. Objects that combine subschemas, or say what
- * other names take, are left open.
+ * other names take, are left open. A definition is read as the places that reference it are
+ * (`referencePlaces`): closed only where each of them would close it written inline.
  */
-function declaredOnly(node: JsonSchema, depth: number, around: readonly string[] = []): JsonSchema {
-  if (depth > MAX_CLOSE_DEPTH) return node;
-  const out: JsonSchema = { ...node };
-  const here = [...new Set([...around, ...namesAt(node, 0)])];
-  if (isObject(node.properties)) {
-    const own = node.properties;
-    const properties = Object.fromEntries(Object.entries(own).map(([k, v]) => [k, isObject(v) ? declaredOnly(v, depth + 1) : v]));
-    if (!OPENING.some((k) => node[k] !== undefined)) {
-      out.additionalProperties = false;
-      // Declared elsewhere at this place: any value passes this branch, as it did before.
-      for (const name of here) if (!Object.hasOwn(own, name)) setMember(properties, name, true);
+function declaredOnly(root: JsonSchema): JsonSchema {
+  const places = referencePlaces(root);
+  const close = (node: JsonSchema, depth: number, around: readonly string[], at: string): JsonSchema => {
+    if (depth > MAX_CLOSE_DEPTH) return node;
+    const out: JsonSchema = { ...node };
+    const here = [...new Set([...around, ...namesAt(node, 0)])];
+    if (isObject(node.properties)) {
+      const own = node.properties;
+      const properties = Object.fromEntries(
+        Object.entries(own).map(([k, v]) => [k, isObject(v) ? close(v, depth + 1, [], `${at}/properties/${escapeSegment(k)}`) : v]),
+      );
+      if (!OPENING.some((k) => node[k] !== undefined)) {
+        out.additionalProperties = false;
+        // Declared elsewhere at this place: any value passes this branch, as it did before.
+        for (const name of here) if (!Object.hasOwn(own, name)) setMember(properties, name, true);
+      }
+      out.properties = properties;
     }
-    out.properties = properties;
-  }
-  if (isObject(node.items)) out.items = declaredOnly(node.items, depth + 1);
-  for (const key of ['anyOf', 'oneOf'] as const) {
-    const list = node[key];
-    if (Array.isArray(list)) out[key] = list.map((b) => (isObject(b) ? declaredOnly(b, depth + 1, here) : b));
-  }
-  for (const key of ['$defs', 'definitions'] as const) {
-    const defs = node[key];
-    if (isObject(defs))
-      out[key] = Object.fromEntries(Object.entries(defs).map(([k, v]) => [k, isObject(v) ? declaredOnly(v, depth + 1) : v]));
-  }
-  return out;
+    if (isObject(node.items)) out.items = close(node.items, depth + 1, [], `${at}/items`);
+    for (const key of ['anyOf', 'oneOf'] as const) {
+      const list = node[key];
+      if (Array.isArray(list)) out[key] = list.map((b, i) => (isObject(b) ? close(b, depth + 1, here, `${at}/${key}/${i}`) : b));
+    }
+    for (const key of ['$defs', 'definitions'] as const) {
+      const defs = node[key];
+      if (!isObject(defs)) continue;
+      out[key] = Object.fromEntries(
+        Object.entries(defs).map(([k, v]) => {
+          const pointer = `${at}/${key}/${escapeSegment(k)}`;
+          const names = places === null ? null : places.get(pointer);
+          // Referenced where an inline copy would stay open (an `allOf` member, beside other keywords): open too.
+          return [k, isObject(v) && names !== null ? close(v, depth + 1, names ?? [], pointer) : v];
+        }),
+      );
+    }
+    return out;
+  };
+  return close(root, 0, [], '');
+}
+
+/** Keywords that say nothing of which names a node takes: a `$ref` beside only these stands alone. */
+const ANNOTATIONS = new Set([
+  ...['$ref', 'description', 'title', 'default', 'examples', '$comment', 'deprecated', 'readOnly', 'writeOnly'],
+  // Nor these of the names it takes: a root that is a reference (`{$ref, $defs}`) is its target.
+  ...['$schema', '$defs', 'definitions', 'type', 'required'],
+]);
+
+/**
+ * For each local definition (by its JSON Pointer from the root), the names declared at the places
+ * that reference it, where `declaredOnly` would close an inline copy there: a `$ref` standing alone
+ * as a property's or the items' schema, or as a branch of an `anyOf` or `oneOf` (whose place's
+ * names it takes). Null for a definition referenced anywhere else (an `allOf` member, beside
+ * `properties`, under `not` or `if`, from a resource with its own `$id`), where an inline copy
+ * would stay open, so the definition does too. Null where references do not resolve from the root
+ * alone (an embedded `$id`, `$dynamicRef`): then no definition is closed.
+ */
+function referencePlaces(root: JsonSchema): Map<string, string[] | null> | null {
+  const places = new Map<string, string[] | null>();
+  const seen = new Map<string, number>();
+  const target = (ref: unknown): string | null => {
+    if (typeof ref !== 'string' || !ref.startsWith('#')) return null;
+    try {
+      return decodeURIComponent(ref.slice(1));
+    } catch {
+      return null;
+    }
+  };
+  const visit = (node: JsonSchema, depth: number, around: readonly string[]) => {
+    if (depth > MAX_CLOSE_DEPTH) return;
+    const here = [...new Set([...around, ...namesAt(node, 0)])];
+    const pointer = target(node.$ref);
+    if (pointer !== null && Object.keys(node).every((k) => ANNOTATIONS.has(k))) {
+      seen.set(pointer, (seen.get(pointer) ?? 0) + 1);
+      const known = places.get(pointer);
+      if (known !== null) places.set(pointer, [...new Set([...(known ?? []), ...around])]);
+    }
+    if (isObject(node.properties)) for (const v of Object.values(node.properties)) if (isObject(v)) visit(v, depth + 1, []);
+    if (isObject(node.items)) visit(node.items, depth + 1, []);
+    for (const key of ['anyOf', 'oneOf'] as const) {
+      const list = node[key];
+      if (Array.isArray(list)) for (const b of list) if (isObject(b)) visit(b, depth + 1, here);
+    }
+    for (const key of ['$defs', 'definitions'] as const) {
+      const defs = node[key];
+      if (isObject(defs)) for (const v of Object.values(defs)) if (isObject(v)) visit(v, depth + 1, []);
+    }
+  };
+  visit(root, 0, []);
+  // Every reference in the schema, wherever it is: one the walk above did not read opens its definition.
+  const all = new Map<string, number>();
+  let resources = false;
+  const count = (x: unknown, depth: number) => {
+    if (depth > MAX_CLOSE_DEPTH * 4 || x === null || typeof x !== 'object') return;
+    if (Array.isArray(x)) return x.forEach((v) => count(v, depth + 1));
+    const node = x as Record<string, unknown>;
+    if (depth > 0 && typeof node.$id === 'string') resources = true;
+    if (typeof node.$dynamicRef === 'string' || typeof node.$recursiveRef === 'string') resources = true;
+    const pointer = target(node.$ref);
+    if (pointer !== null) all.set(pointer, (all.get(pointer) ?? 0) + 1);
+    for (const v of Object.values(node)) count(v, depth + 1);
+  };
+  count(root, 0);
+  if (resources) return null;
+  for (const [pointer, n] of all) if ((seen.get(pointer) ?? 0) < n) places.set(pointer, null);
+  return places;
 }
 
 /** What an object says of names it does not declare, or a combination that may: it stays open. */

@@ -2,7 +2,7 @@ import type { Contract, JsonSchema } from '../contract/types.js';
 import type { SchemaWork } from '../contract/schema-work.js';
 import type { Change } from '../findings/types.js';
 import { judgeOf } from '../witness/judge.js';
-import { pairOf, searchSafely, type PairMemo } from './confirm-ask.js';
+import { pairOf, searchSafely, takenAsServed, type PairMemo } from './confirm-ask.js';
 
 /**
  * A removed argument that selected an operation (`action: search | fetch`): the candidate's schema
@@ -27,11 +27,14 @@ export function probeRemovedArguments(changes: Change[], before: Contract, after
     if (!pair) return c;
     // An instance the baseline takes, refused by a schema that refuses only calls sending the argument.
     const sends: JsonSchema = { not: { required: [name] } };
+    const served = takenAsServed(pair);
     const found = searchSafely(pair.accept, sends, {
       seed: SEED,
       budget: { instances, nodes: work.limits.perTool },
       focus: [[name]],
       work,
+      // A call the baseline as served refuses never worked: no probe of what it did.
+      ...(served && { spare: (instance: unknown) => !served(instance) }),
     });
     if (found.kind !== 'found') return c;
     const candidate = judgeOf(JSON.parse(JSON.stringify(now.inputSchema)) as JsonSchema);

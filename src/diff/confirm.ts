@@ -8,6 +8,7 @@ import {
   pairOf,
   remembered,
   searchSafely,
+  takenAsServed,
   type Ledger,
   type PairMemo,
   type SchemaPair,
@@ -160,20 +161,21 @@ function searcher(pair: Pair, budget: SearchBudget, left: Ledger, work: SchemaWo
         ? { kind: 'unsearchable', reason: "the run's schema budget (limits.schemaNodesPerRun) was spent before this tool", tried: 0 }
         : null;
   const { accept, refuse } = pair;
+  const served = takenAsServed(pair);
   return {
     pair,
     search: (focus = [], share = 1, c) => {
       const none = spent();
       if (none) return none;
       const instances = Math.min(Math.ceil(budget.instances * share), left.instances);
-      const { key, spare } = sparing(c, false);
+      const { key, spare } = sparing(c, false, served);
       return remembered(left, [pair.key, focus, instances, SEED, hints, key], () =>
         searchSafely(accept, refuse, { seed: SEED, budget: { instances, nodes: budget.nodes }, focus, work, hints, spare }),
       );
     },
     deepInstances: () => Math.min(budget.instances * DEEP, Math.max(0, left.instances)),
     deep: (focus, instances, spareOptions = false, c) => {
-      const { key, spare } = sparing(c, spareOptions);
+      const { key, spare } = sparing(c, spareOptions, served);
       return remembered(
         left,
         [pair.key, focus, instances, SEED + 1, spareOptions, hints, key],
@@ -187,15 +189,23 @@ function searcher(pair: Pair, budget: SearchBudget, left: Ledger, work: SchemaWo
 }
 
 /**
- * What a search spares: a refusal that is not `c`'s own (confirm-place.ts), and, if asked, one of a
- * value a command line reads as an option. `key` tells the searches apart in the run's memo.
+ * What a search spares: a call the baseline as served refuses (it never worked), a refusal that is
+ * not `c`'s own (confirm-place.ts), and, if asked, one of a value a command line reads as an option.
+ * `key` tells the searches apart in the run's memo.
  */
-function sparing(c: Change | undefined, options: boolean): { key: string | null; spare?: NonNullable<WitnessOptions['spare']> } {
+function sparing(
+  c: Change | undefined,
+  options: boolean,
+  served: ((instance: unknown) => boolean) | null,
+): { key: string | null; spare?: NonNullable<WitnessOptions['spare']> } {
   const place = c ? placeOf(c) : null;
-  if (!place && !options) return { key: null };
+  if (!place && !options && !served) return { key: null };
   return {
     key: place && c ? JSON.stringify(c.subject.kind === 'tool' ? c.subject.at : []) : null,
-    spare: (instance, at, keyword, name) => (place !== null && !place(at, keyword, name)) || (options && refusesOptionLike(instance, at)),
+    spare: (instance, at, keyword, name) =>
+      (place !== null && !place(at, keyword, name)) ||
+      (options && refusesOptionLike(instance, at)) ||
+      (served !== null && !served(instance)),
   };
 }
 

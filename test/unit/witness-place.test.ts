@@ -4,6 +4,7 @@ import { applyLive } from '../../src/diff/confirm-live.js';
 import { withWitness } from '../../src/diff/confirm-words.js';
 import type { Change } from '../../src/findings/types.js';
 import { diffContracts } from '../../src/diff/index.js';
+import { judgeOf, type Judge } from '../../src/witness/judge.js';
 import { contractOf, obj, tool } from '../helpers/contracts.js';
 
 // docs/verdicts.md, "A witness shows its own change": the instance shown for a change is refused
@@ -80,3 +81,48 @@ describe('a live answer that contradicts the claim changes the sentence', () => 
     );
   });
 });
+
+describe('a witness is a call the baseline as served accepts', () => {
+  it('closing oneOf branches for the search does not make an ambiguous call one the baseline took', () => {
+    // Served, `{a: {p: 1}}` matches both open branches, so the baseline's oneOf refuses it. Read as a
+    // caller reads it (each `a` takes only its own names) it matches one branch: accepted. The
+    // candidate types `p`, which refuses it; that is no call that worked before.
+    const branch = (name: string, type?: string) => ({
+      type: 'object',
+      properties: { a: { type: 'object', properties: { [name]: type ? { type } : {} } } },
+    });
+    const before = obj({ x: { oneOf: [branch('p'), branch('q')] } });
+    const after = obj({ x: { oneOf: [branch('p', 'string'), branch('q')] } });
+    const changes = diff(before, after);
+    const served = judgeOf(before) as Judge;
+    const witnessed = changes.filter((c) => c.witness?.instance !== undefined);
+    for (const c of witnessed) expect(served.accepts(c.witness!.instance), `${c.code} ${c.path}`).toBe(true);
+    // Every object `x` matches both open branches, so no call with `x` ever worked: nothing is shown as one.
+    expect(witnessed).toEqual([]);
+    expect(changes.map((c) => c.code)).toContain('input-constraint-declared');
+  });
+});
+
+describe('a definition is read as the places that reference it', () => {
+  const withDefs = (defs: Record<string, unknown>, body: Record<string, unknown>) => ({ type: 'object', $defs: defs, ...body });
+  const base = { type: 'object', properties: { a: { type: 'string' } } };
+
+  it('a definition merged beside other names (an allOf member) stays open, as the same member inline does', () => {
+    // OpenAPI output: `allOf: [{$ref: Base}]` beside the operation's own properties. Closing Base
+    // to its own names would refuse every call that sends `extra`, so its break went unwitnessed.
+    const schema = (extra: Record<string, unknown>) =>
+      withDefs({ Base: base }, { allOf: [{ $ref: '#/$defs/Base' }], properties: { a: {}, extra } });
+    const changes = diff(schema({ type: 'string' }), schema({ type: 'integer' }));
+    const c = changes.find((x) => x.path === '/inputSchema/properties/extra/type');
+    expect(c?.witness).toMatchObject({ status: 'found', instance: { extra: expect.any(String) } });
+    expect(judgeOfServed(schema({ type: 'string' })).accepts(c!.witness!.instance)).toBe(true);
+  });
+
+  it('a definition referenced alone as an argument is closed there, as inline: a name it never declared is no break', () => {
+    const schema = (cfg: Record<string, unknown>) => withDefs({ Cfg: cfg }, { properties: { cfg: { $ref: '#/$defs/Cfg' } } });
+    const changes = diff(schema(base), schema({ ...base, additionalProperties: false }));
+    expect(changes.filter((c) => c.witness?.status === 'found')).toEqual([]);
+  });
+});
+
+const judgeOfServed = (schema: Record<string, unknown>) => judgeOf(schema) as Judge;
