@@ -45,7 +45,11 @@ function schemasOf(side: Side, old: ContractTool, now: ContractTool): SchemaPair
   if (side === 'input') {
     if (!old.inputSchema || old.inputSchema.type !== 'object' || !now.inputSchema) return null; // a repaired root is held already
     const [accept, refuse] = [declaredOnly(old.inputSchema), now.inputSchema];
-    return { ...canonical(side, accept, refuse), side, rawBefore: old.inputSchema, rawAfter: now.inputSchema };
+    // Searches are remembered by the key, and a witness must also be a call the baseline as served
+    // takes (`takenAsServed`): two baselines read alike by a caller but served apart share no search.
+    const pair = canonical(side, accept, refuse);
+    const served = canonicalJson(old.inputSchema);
+    return { ...pair, key: `${pair.key}\u0000${served}`, side, rawBefore: old.inputSchema, rawAfter: now.inputSchema };
   }
   if (!old.outputSchema || !now.outputSchema) return null;
   return { ...canonical(side, now.outputSchema, old.outputSchema), side, rawBefore: old.outputSchema, rawAfter: now.outputSchema };

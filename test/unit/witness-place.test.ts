@@ -103,6 +103,29 @@ describe('a witness is a call the baseline as served accepts', () => {
   });
 });
 
+describe('a witness is a call the baseline as served accepts, whichever tool searched first', () => {
+  it('two baselines a caller reads alike, served apart, share no search', () => {
+    // t1's baseline closes its objects; t2's leaves them open, so its oneOf refuses `{a: {p}}`
+    // (both branches match). Read as a caller reads them the two are one schema (found in review).
+    const branch = (name: string, closed: boolean) => ({
+      type: 'object',
+      properties: { a: { type: 'object', properties: { [name]: { type: 'string' } }, ...(closed && { additionalProperties: false }) } },
+      required: ['a'],
+      ...(closed && { additionalProperties: false }),
+    });
+    const mk = (closed: boolean, max: number) =>
+      obj({ x: { oneOf: [branch('p', closed), branch('q', closed)] }, n: { type: 'integer', maximum: max } }, ['x', 'n']);
+    const changes = diffContracts(
+      contractOf(tool('t1', mk(true, 10)), tool('t2', mk(false, 10))),
+      contractOf(tool('t1', mk(true, 5)), tool('t2', mk(true, 5))),
+    );
+    const served = judgeOfServed(mk(false, 10));
+    const t2 = changes.filter((c) => c.tool === 't2' && c.witness?.status === 'found');
+    for (const c of t2) expect(served.accepts(c.witness!.instance), `${c.code} ${c.path}`).toBe(true);
+    expect(changes.some((c) => c.tool === 't1' && c.witness?.status === 'found')).toBe(true);
+  });
+});
+
 describe('a definition is read as the places that reference it', () => {
   const withDefs = (defs: Record<string, unknown>, body: Record<string, unknown>) => ({ type: 'object', $defs: defs, ...body });
   const base = { type: 'object', properties: { a: { type: 'string' } } };
