@@ -15,6 +15,8 @@ const UPPER = new Set(['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', '
 const OBJECT_SHAPE = ['properties', 'patternProperties', 'additionalProperties', 'unevaluatedProperties'];
 const CONDITIONAL = ['if', 'then', 'else'];
 
+const takesAll = (v: unknown): boolean => v === true || (isObject(v) && Object.keys(v).length === 0);
+
 const both = (a: unknown, b: unknown): unknown => {
   if (a === undefined || a === true || (isObject(a) && Object.keys(a).length === 0)) return b;
   if (b === undefined || b === true || (isObject(b) && Object.keys(b).length === 0)) return a;
@@ -60,9 +62,11 @@ export function conjoin(a: Node, b: Node): Node {
   if (a === false || b === false) return false;
   const out: JsonSchema = { ...a };
   const residual: JsonSchema = {};
-  const shapeClash =
-    (isObject(a.patternProperties) && OBJECT_SHAPE.some((k) => k in b)) ||
-    (isObject(b.patternProperties) && OBJECT_SHAPE.some((k) => k in a));
+  // An `additionalProperties` that takes anything shapes nothing: beside patterns it still takes
+  // every name, and marks each evaluated, whichever side it came from (a member's mark, kept for an
+  // `unevaluatedProperties` the node may have: schema-implied.ts, dropOpen).
+  const shapes = (n: JsonSchema) => OBJECT_SHAPE.some((k) => k in n && !(k === 'additionalProperties' && takesAll(n[k])));
+  const shapeClash = (isObject(a.patternProperties) && shapes(b)) || (isObject(b.patternProperties) && shapes(a));
   for (const [key, value] of Object.entries(b)) {
     if (!Object.hasOwn(out, key)) {
       if (key === 'allOf' && Array.isArray(value)) out.allOf = value;

@@ -98,12 +98,28 @@ const OPEN_BY_DEFAULT = [
  * whose `unevaluated*` this one cannot see, it stays too.
  */
 function dropOpen(s: JsonSchema, merged: boolean): void {
+  const marks = (unevaluated: 'unevaluatedItems' | 'unevaluatedProperties') =>
+    merged || (s[unevaluated] !== undefined && !accepting(s[unevaluated]));
   for (const key of OPEN_BY_DEFAULT) {
     if (s[key] === undefined || !accepting(s[key])) continue;
     const unevaluated = MARKS_EVALUATED[key];
-    if (unevaluated && (merged || (s[unevaluated] !== undefined && !accepting(s[unevaluated])))) continue;
+    if (unevaluated && marks(unevaluated)) continue;
     delete s[key];
   }
+  // What `conjoin` left side by side (a member's mark beside `patternProperties`) is read the same way.
+  if (!Array.isArray(s.allOf)) return;
+  const members = s.allOf.flatMap((m) => {
+    if (!isObject(m)) return [m];
+    const kept = Object.fromEntries(
+      Object.entries(m).filter(([key, v]) => {
+        const unevaluated = MARKS_EVALUATED[key as keyof typeof MARKS_EVALUATED];
+        return !(unevaluated && accepting(v) && !marks(unevaluated));
+      }),
+    );
+    return Object.keys(kept).length === 0 && Object.keys(m).length > 0 ? [] : [kept];
+  });
+  if (members.length === 0) delete s.allOf;
+  else s.allOf = members;
 }
 
 /** A conjunction that ends at its node (no node it joins further): what takes anything there, dropped. */

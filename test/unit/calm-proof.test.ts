@@ -204,6 +204,15 @@ describe('schemas equal by construction are proven equal, never held', () => {
       obj({ l: { type: 'array' } }),
       obj({ l: { type: 'array', allOf: [{ allOf: [{ items: true }] }] } }),
     ],
+    // ...and an `additionalProperties` that takes anything, joined to a node with patterns (found in review).
+    ...(() => {
+      const pp = (extra: Record<string, unknown>) => obj({ m: { type: 'object', patternProperties: { '^x': str }, ...extra } });
+      const defs = { $defs: { o: { additionalProperties: true } } };
+      return [
+        ['an additionalProperties that takes anything in a member beside patterns', pp({}), pp({ allOf: [{ additionalProperties: {} }] })],
+        ['the same behind a $ref', { ...pp({}), ...defs }, { ...pp({ $ref: '#/$defs/o' }), ...defs }],
+      ] as [string, Record<string, unknown>, Record<string, unknown>][];
+    })(),
     [
       'an items that takes anything behind a $ref beside other keywords',
       { ...obj({ l: { type: 'array', minItems: 1 } }), $defs: { any: { items: {} } } },
