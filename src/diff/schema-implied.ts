@@ -20,7 +20,11 @@ import { constraintKey, isObject } from './schema-keywords.js';
  *   already asks for (conjoined with it, the node reads the same).
  * `resolve` normalises a raw subschema (schema-normalize.ts), so these rules see through `$ref`s.
  */
-export function dropImplied(node: JsonSchema, resolve: (raw: unknown) => Node, merged = false): Node {
+export function dropImplied(node: JsonSchema, resolve: (raw: unknown, merged?: boolean) => Node, merged = false): Node {
+  // A conditional's branch and a dependent schema apply at this node's place: read as joined to it,
+  // their open marks are kept for this node's `unevaluated*` (or the node this one joins).
+  const joined: Joined = (raw) => resolve(raw, true);
+  const settled = (n: Node): Node => (merged || n === false ? n : withoutOpen(n));
   const s: JsonSchema = { ...node };
   for (const key of ['minLength', 'minItems', 'minProperties'] as const) if (s[key] === 0) delete s[key];
   if (s.uniqueItems === false || (s.uniqueItems === true && typeof s.maxItems === 'number' && s.maxItems <= 1)) delete s.uniqueItems;
@@ -40,6 +44,7 @@ export function dropImplied(node: JsonSchema, resolve: (raw: unknown) => Node, m
   if (s.format !== undefined && (typeof s.format !== 'string' || !ASSERTED_FORMATS.has(s.format))) delete s.format;
   integers(s);
   unevaluatedAsAdditional(s);
+  unevaluatedAsItems(s);
   // An `unevaluatedProperties` read as `additionalProperties` leaves the one beside it open.
   dropOpen(s, merged);
   const { not, if: condition, then, else: otherwise, ...rest } = s;
@@ -48,12 +53,12 @@ export function dropImplied(node: JsonSchema, resolve: (raw: unknown) => Node, m
     const { not: _implied, ...kept } = s;
     out = kept;
   }
-  if (out !== false && 'if' in out) out = settle(out, condition, then, otherwise, resolve);
-  if (out !== false && 'if' in out && implied(out, [then, otherwise], resolve)) {
+  if (out !== false && 'if' in out) out = settled(settle(out, condition, then, otherwise, joined, resolve));
+  if (out !== false && 'if' in out && implied(out, [then, otherwise], joined, settled)) {
     const { if: _if, then: _then, else: _else, ...kept } = out;
     out = kept;
   }
-  if (out !== false) out = withoutImpliedDependents(out, resolve);
+  if (out !== false) out = withoutImpliedDependents(out, joined, settled);
   if (out !== false) out = withoutImpliedContains(out, resolve);
   return out;
 }
@@ -174,6 +179,21 @@ const ASSERTED_FORMATS = new Set([
 /** Applicators whose subschemas evaluate properties: beside one, `unevaluatedProperties` is not `additionalProperties`. */
 const EVALUATES = ['allOf', 'anyOf', 'oneOf', 'if', 'then', 'else', '$ref', '$dynamicRef', 'dependentSchemas'];
 
+/** A subschema read as joined to the node it applies at (`merged`, schema-normalize.ts). */
+type Joined = (raw: unknown) => Node;
+
+/**
+ * `unevaluatedItems` on a node that evaluates items only by its own `prefixItems` and `items` is
+ * `items` (after `prefixItems`, as `items` applies); beside an `items`, which evaluates every item
+ * the tuple leaves, it says nothing. Read here, in a member, it no longer meets the `items` of the
+ * node the member joins, which it never sees (found in review).
+ */
+function unevaluatedAsItems(s: JsonSchema): void {
+  if (s.unevaluatedItems === undefined || EVALUATES.some((k) => k in s) || 'contains' in s) return;
+  if (s.items === undefined) s.items = s.unevaluatedItems;
+  delete s.unevaluatedItems;
+}
+
 /**
  * `unevaluatedProperties` on a node that evaluates properties only by its own `properties` and
  * `patternProperties` (its `allOf` and local `$ref`s are folded in by now) is `additionalProperties`;
@@ -186,37 +206,45 @@ function unevaluatedAsAdditional(s: JsonSchema): void {
 }
 
 /** Whether every branch given (raw; undefined: none) asks nothing the node does not already ask. */
-function implied(node: JsonSchema, branches: unknown[], resolve: (raw: unknown) => Node): boolean {
+function implied(node: JsonSchema, branches: unknown[], joined: Joined, settled: (n: Node) => Node): boolean {
   const { if: _if, then: _then, else: _else, ...rest } = node;
   // Compared as conjoin writes it (an open object's `{}` member left out), not as the node was listed.
   const alone = conjoin(rest, {});
   const key = constraintKey(alone === false ? rest : alone);
   return branches.every((raw) => {
     if (raw === undefined) return true;
-    const both = conjoin(rest, resolve(raw));
+    const both = settled(conjoin(rest, joined(raw)));
     return both !== false && constraintKey(both) === key;
   });
 }
 
 /** A conditional whose `if` the node decides: gone, with the branch that always applies conjoined. */
-function settle(node: JsonSchema, condition: unknown, then: unknown, otherwise: unknown, resolve: (raw: unknown) => Node): Node {
+function settle(
+  node: JsonSchema,
+  condition: unknown,
+  then: unknown,
+  otherwise: unknown,
+  joined: Joined,
+  resolve: (raw: unknown) => Node,
+): Node {
   const { if: _if, then: _then, else: _else, ...rest } = node;
-  const guard = resolve(condition);
+  // An `if` that passes marks what it evaluates too: one that keeps a mark is not "always".
+  const guard = joined(condition);
   const never = guard === false || unsatisfiable(conjoin(rest, guard), resolve);
   const always = guard !== false && !never && Object.keys(guard).length === 0;
   if (!never && !always) return node;
   const branch = never ? otherwise : then;
-  return branch === undefined ? rest : conjoin(rest, resolve(branch));
+  return branch === undefined ? rest : conjoin(rest, joined(branch));
 }
 
-function withoutImpliedDependents(node: JsonSchema, resolve: (raw: unknown) => Node): Node {
+function withoutImpliedDependents(node: JsonSchema, joined: Joined, settled: (n: Node) => Node): Node {
   if (!isObject(node.dependentSchemas)) return node;
   const { dependentSchemas, ...rest } = node;
   const kept: Record<string, unknown> = {};
   for (const [name, raw] of Object.entries(dependentSchemas)) {
     // With the name present, the node asks the same as the node with the dependent schema too.
     const present = conjoin(rest, { required: [name] });
-    const both = present === false ? false : conjoin(present, resolve(raw));
+    const both = present === false ? false : settled(conjoin(present, joined(raw)));
     if (present === false || both === false || constraintKey(both) !== constraintKey(present)) kept[name] = raw;
   }
   return Object.keys(kept).length ? { ...rest, dependentSchemas: kept } : rest;

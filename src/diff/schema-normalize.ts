@@ -45,8 +45,7 @@ export function normalize(raw: unknown, root: JsonSchema, reached: Set<string>, 
       const resolved = normalize(target, root, reached, [...refs, ref], depth + 1, merged || beside);
       followed = resolved.refs;
       if (!beside) return { node: resolved.node, refs: followed };
-      const both = conjoin(resolved.node, normalize(rest, root, reached, refs, depth + 1, true).node);
-      return { node: merged ? both : withoutOpen(both), refs: followed };
+      return { node: joinedTo(resolved.node, rest, root, reached, refs, depth, merged), refs: followed };
     }
   }
 
@@ -76,8 +75,38 @@ export function normalize(raw: unknown, root: JsonSchema, reached: Set<string>, 
   if (node !== false) node = foldValues(node, root, reached, refs, depth);
   if (node !== false) node = foldNullable(node, root, reached, refs, depth);
   if (node !== false) node = foldTypes(node, root, reached, refs, depth);
-  if (node !== false) node = dropImplied(node, (sub) => normalize(sub, root, reached, refs, depth + 1).node, merged);
+  if (node !== false) node = dropImplied(node, (sub, m = false) => normalize(sub, root, reached, refs, depth + 1, m).node, merged);
   return { node: node === false ? false : bounds(types(node)), refs: followed };
+}
+
+/**
+ * A `$ref`'s target conjoined with the keywords beside it. The target is applied in place, as an
+ * `allOf` member is: this node's `unevaluated*` read what it evaluates, so they are read on the
+ * conjunction, not on the rest alone.
+ */
+function joinedTo(
+  target: Node,
+  rest: JsonSchema,
+  root: JsonSchema,
+  reached: Set<string>,
+  refs: string[],
+  depth: number,
+  merged: boolean,
+): Node {
+  const { unevaluatedItems, unevaluatedProperties, ...own } = rest;
+  const unevaluated: JsonSchema = {
+    ...(unevaluatedItems !== undefined && { unevaluatedItems }),
+    ...(unevaluatedProperties !== undefined && { unevaluatedProperties }),
+  };
+  let both = conjoin(target, normalize(own, root, reached, refs, depth + 1, true).node);
+  if (both !== false && Object.keys(unevaluated).length > 0) {
+    // The target's own, where it kept one (it evaluates through its own subschemas), sees only the target.
+    if (Object.keys(unevaluated).some((k) => k in (both as JsonSchema)))
+      both = conjoin(both, normalize(unevaluated, root, reached, refs, depth + 1, true).node);
+    else
+      both = dropImplied({ ...both, ...unevaluated }, (sub, m = false) => normalize(sub, root, reached, refs, depth + 1, m).node, merged);
+  }
+  return merged ? both : withoutOpen(both);
 }
 
 /** A JSON pointer into the document: `#`, `#/$defs/Name`, `#/properties/a`. */

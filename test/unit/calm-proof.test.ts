@@ -204,6 +204,35 @@ describe('schemas equal by construction are proven equal, never held', () => {
       obj({ l: { type: 'array' } }),
       obj({ l: { type: 'array', allOf: [{ allOf: [{ items: true }] }] } }),
     ],
+    // An `unevaluatedItems` read where nothing else evaluates items is `items`; a conditional or a
+    // dependent schema whose mark no unevaluated keyword reads asks nothing; a `$ref` beside
+    // `unevaluatedProperties` is read as a member, whose names that keyword sees (found in review).
+    [
+      'items that takes anything beside unevaluatedItems',
+      obj({ l: { type: 'array' } }),
+      obj({ l: { type: 'array', items: {}, unevaluatedItems: false } }),
+    ],
+    [
+      'a member unevaluatedItems as items',
+      obj({ l: { type: 'array', items: false } }),
+      obj({ l: { type: 'array', allOf: [{ unevaluatedItems: false }] } }),
+    ],
+    ['unevaluatedItems alone as items', obj({ l: { type: 'array', items: str } }), obj({ l: { type: 'array', unevaluatedItems: str } })],
+    [
+      'an else of items that take anything',
+      obj({ l: { type: 'array' } }),
+      obj({ l: { type: 'array', if: { type: 'string' }, else: { items: {} } } }),
+    ],
+    [
+      'a dependent schema that takes any name',
+      obj({ m: { type: 'object' } }),
+      obj({ m: { type: 'object', dependentSchemas: { a: { additionalProperties: true } } } }),
+    ],
+    [
+      'a $ref closed by unevaluatedProperties beside it',
+      obj({ x: { type: 'object', properties: { a: str }, additionalProperties: false } }),
+      { ...obj({ x: { $ref: '#/$defs/B', unevaluatedProperties: false } }), $defs: { B: { type: 'object', properties: { a: str } } } },
+    ],
     // ...and an `additionalProperties` that takes anything, joined to a node with patterns (found in review).
     ...(() => {
       const pp = (extra: Record<string, unknown>) => obj({ m: { type: 'object', patternProperties: { '^x': str }, ...extra } });
@@ -252,6 +281,7 @@ describe('a contains that takes anything', () => {
   it('an items or additionalProperties that takes anything is kept beside an unevaluated keyword: it marks what it covers evaluated', () => {
     const list = (extra: Record<string, unknown>) => obj({ l: { type: 'array', unevaluatedItems: str, ...extra } });
     const map = (extra: Record<string, unknown>) => obj({ m: { type: 'object', unevaluatedProperties: str, ...extra } });
+    const arr = (extra: Record<string, unknown>) => obj({ l: { type: 'array', ...extra } });
     for (const [before, after] of [
       [list({ items: {} }), list({})],
       [map({ additionalProperties: true }), map({})],
@@ -267,6 +297,16 @@ describe('a contains that takes anything', () => {
       [
         { ...list({ $ref: '#/$defs/any' }), $defs: { any: { items: {} } } },
         { ...list({}), $defs: { any: { items: {} } } },
+      ],
+      // A member's `unevaluatedItems` sees the member's items only, not the node's it joins; a
+      // conditional's branch or a dependent schema marks what it covers for the node's (found in review).
+      [arr({ items: {}, unevaluatedItems: false }), arr({ items: {}, allOf: [{ unevaluatedItems: false }] })],
+      [arr({ prefixItems: [str], unevaluatedItems: false }), arr({ prefixItems: [str], allOf: [{ unevaluatedItems: false }] })],
+      [arr({ unevaluatedItems: false, if: {}, then: { items: {} } }), arr({ unevaluatedItems: false })],
+      [arr({ unevaluatedItems: false, if: { type: 'string' }, else: { items: {} } }), arr({ unevaluatedItems: false })],
+      [
+        obj({ m: { type: 'object', unevaluatedProperties: false, dependentSchemas: { a: { additionalProperties: true } } } }),
+        obj({ m: { type: 'object', unevaluatedProperties: false, dependentSchemas: { a: { minProperties: 0 } } } }),
       ],
     ])
       expect(diff(before!, after!).filter((c) => c.code !== 'tool-definition-changed')).not.toEqual([]);
