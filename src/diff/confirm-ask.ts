@@ -3,6 +3,7 @@ import type { ContractTool, JsonSchema } from '../contract/types.js';
 import type { Change } from '../findings/types.js';
 import { isObject, setMember } from '../base/json-object.js';
 import { escapeSegment } from '../base/json-pointer.js';
+import { lookup } from './schema-normalize.js';
 import { JudgeFailure, judgeOf } from '../witness/judge.js';
 import { findWitness, type WitnessOutcome } from '../witness/search.js';
 
@@ -91,7 +92,7 @@ function declaredOnly(root: JsonSchema): JsonSchema {
   const close = (node: JsonSchema, depth: number, around: readonly string[], at: string): JsonSchema => {
     if (depth > MAX_CLOSE_DEPTH) return node;
     const out: JsonSchema = { ...node };
-    const here = [...new Set([...around, ...namesAt(node, 0)])];
+    const here = [...new Set([...around, ...namesAt(node, 0, root)])];
     if (isObject(node.properties)) {
       const own = node.properties;
       const properties = Object.fromEntries(
@@ -130,7 +131,7 @@ function declaredOnly(root: JsonSchema): JsonSchema {
 const ANNOTATIONS = new Set([
   ...['$ref', 'description', 'title', 'default', 'examples', '$comment', 'deprecated', 'readOnly', 'writeOnly'],
   // Nor these of the names it takes: a root that is a reference (`{$ref, $defs}`) is its target.
-  ...['$schema', '$defs', 'definitions', 'type', 'required'],
+  ...['$schema', '$defs', 'definitions', 'type'],
 ]);
 
 /**
@@ -155,7 +156,7 @@ function referencePlaces(root: JsonSchema): Map<string, string[] | null> | null 
   };
   const visit = (node: JsonSchema, depth: number, around: readonly string[]) => {
     if (depth > MAX_CLOSE_DEPTH) return;
-    const here = [...new Set([...around, ...namesAt(node, 0)])];
+    const here = [...new Set([...around, ...namesAt(node, 0, root)])];
     const pointer = target(node.$ref);
     if (pointer !== null && Object.keys(node).every((k) => ANNOTATIONS.has(k))) {
       seen.set(pointer, (seen.get(pointer) ?? 0) + 1);
@@ -185,11 +186,20 @@ function referencePlaces(root: JsonSchema): Map<string, string[] | null> | null 
     if (typeof node.$dynamicRef === 'string' || typeof node.$recursiveRef === 'string') resources = true;
     const pointer = target(node.$ref);
     if (pointer !== null) all.set(pointer, (all.get(pointer) ?? 0) + 1);
+    // An anchor (`#name`) or another resource's URI: which definition it names is not read here.
+    else if (typeof node.$ref === 'string') resources = true;
+    if (pointer !== null && pointer !== '' && !pointer.startsWith('/')) resources = true;
     for (const v of Object.values(node)) count(v, depth + 1);
   };
   count(root, 0);
   if (resources) return null;
-  for (const [pointer, n] of all) if ((seen.get(pointer) ?? 0) < n) places.set(pointer, null);
+  for (const [pointer, n] of all) {
+    if ((seen.get(pointer) ?? 0) < n) places.set(pointer, null);
+    // A reference into part of a definition (`#/$defs/H/properties/inner`) is read in its place: H stays open.
+    const segments = pointer.split('/');
+    for (let i = 1; i + 2 < segments.length; i++)
+      if (segments[i] === '$defs' || segments[i] === 'definitions') places.set(segments.slice(0, i + 2).join('/'), null);
+  }
   return places;
 }
 
@@ -207,19 +217,33 @@ const OPENING = [
 ];
 
 /** The property names a subschema and the subschemas applied at the same place declare, in order. */
-function namesAt(node: JsonSchema, depth: number): string[] {
+function namesAt(node: JsonSchema, depth: number, root: JsonSchema, followed: Set<string> = new Set()): string[] {
   if (depth > MAX_CLOSE_DEPTH) return [];
   const names = isObject(node.properties) ? Object.keys(node.properties) : [];
+  // A subschema behind a local `$ref` applies here as if written here; each is read once per place.
+  if (typeof node.$ref === 'string' && node.$ref.startsWith('#') && !followed.has(node.$ref)) {
+    followed.add(node.$ref);
+    const target = safeLookup(root, node.$ref);
+    if (isObject(target)) names.push(...namesAt(target, depth + 1, root, followed));
+  }
   for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
     const list = node[key];
-    if (Array.isArray(list)) for (const b of list) if (isObject(b)) names.push(...namesAt(b, depth + 1));
+    if (Array.isArray(list)) for (const b of list) if (isObject(b)) names.push(...namesAt(b, depth + 1, root, followed));
   }
   for (const key of ['then', 'else'] as const) {
     const branch = node[key];
-    if (isObject(branch)) names.push(...namesAt(branch, depth + 1));
+    if (isObject(branch)) names.push(...namesAt(branch, depth + 1, root, followed));
   }
   return names;
 }
+
+const safeLookup = (root: JsonSchema, ref: string): unknown => {
+  try {
+    return lookup(root, ref);
+  } catch {
+    return undefined;
+  }
+};
 
 /**
  * What the run has left to spend, and the searches it already made: tools that share a schema

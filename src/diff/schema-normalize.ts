@@ -110,7 +110,7 @@ function joinedTo(
 }
 
 /** A JSON pointer into the document: `#`, `#/$defs/Name`, `#/properties/a`. */
-function lookup(root: JsonSchema, ref: string): unknown {
+export function lookup(root: JsonSchema, ref: string): unknown {
   let target: unknown = root;
   for (const raw of ref.slice(1).split('/').filter(Boolean)) {
     const key = unescapeSegment(decodeURIComponent(raw));

@@ -141,6 +141,32 @@ describe('a definition is read as the places that reference it', () => {
     expect(judgeOfServed(schema({ type: 'string' })).accepts(c!.witness!.instance)).toBe(true);
   });
 
+  it('a definition reached by an anchor, or in part, from an allOf stays open too (found in review)', () => {
+    const anchored = (extra: Record<string, unknown>) =>
+      withDefs({ Base: { ...base, $anchor: 'base' } }, { allOf: [{ $ref: '#base' }], properties: { a: {}, extra } });
+    const inPart = (extra: Record<string, unknown>) =>
+      withDefs(
+        { H: { type: 'object', properties: { inner: base } } },
+        { allOf: [{ $ref: '#/$defs/H/properties/inner' }], properties: { a: {}, extra } },
+      );
+    for (const schema of [anchored, inPart]) {
+      const changes = diff(schema({ type: 'string' }), schema({ type: 'integer' }));
+      const c = changes.find((x) => x.path === '/inputSchema/properties/extra/type');
+      expect(c?.witness).toMatchObject({ status: 'found', instance: { extra: expect.any(String) } });
+    }
+  });
+
+  it('branches that are references take the names their sibling branches declare, as inline branches do (found in review)', () => {
+    // A asks for `b`, which only B declares: read alone, A could take no call at all.
+    const a = (type: string) => ({ type: 'object', properties: { a: { type } }, required: ['a', 'b'] });
+    const b = { type: 'object', properties: { b: { type: 'null' } }, required: ['b'], additionalProperties: false };
+    const schema = (type: string) =>
+      withDefs({ A: a(type), B: b }, { properties: { v: { anyOf: [{ $ref: '#/$defs/A' }, { $ref: '#/$defs/B' }] } } });
+    const changes = diff(schema('string'), schema('integer'));
+    const c = changes.find((x) => x.path === '/inputSchema/$defs/A/properties/a/type' || x.code === 'input-type-changed');
+    expect(c?.witness).toMatchObject({ status: 'found', instance: { v: { a: expect.any(String), b: expect.anything() } } });
+  });
+
   it('a definition referenced alone as an argument is closed there, as inline: a name it never declared is no break', () => {
     const schema = (cfg: Record<string, unknown>) => withDefs({ Cfg: cfg }, { properties: { cfg: { $ref: '#/$defs/Cfg' } } });
     const changes = diff(schema(base), schema({ ...base, additionalProperties: false }));
