@@ -46,6 +46,14 @@ const SETS = [
     file: 'FRESH-2026-12-03-n.md',
     prefix: 'FN',
   },
+  {
+    heading: '## Fifteenth held-out set',
+    name: 'the fifteenth set',
+    pairs: 30,
+    servers: 7,
+    file: 'FRESH-2026-12-03-o.md',
+    prefix: 'FO',
+  },
 ];
 const starts = SETS.map((set) => page.indexOf(set.heading));
 const table = page.slice(0, starts[0]);
