@@ -7,9 +7,9 @@ import { lookup } from './schema-normalize.js';
 const MAX_CLOSE_DEPTH = 64;
 
 /**
- * The baseline's input schema as a caller reads it, for the witness search (diff/confirm-ask.ts): an object that declares its properties and
- * says nothing of others takes only those. A model shown the schema sends the arguments it
- * declares, so a witness that needs an undeclared argument is no break (README, "Documented
+ * The baseline's input schema as a caller reads it, for the witness search (diff/confirm-ask.ts):
+ * an object that declares its properties and says nothing of others takes only those. A model
+ * shown the schema sends the arguments it declares, so a witness that needs an undeclared argument is no break (README, "Documented
  * policy"; `input-closed` is held for the same reason). A name counts as declared where any
  * subschema at the same place declares it: a branch of an `anyOf` takes, besides its own, the
  * names its parent and its sibling branches declare. Objects that combine subschemas, or say what
