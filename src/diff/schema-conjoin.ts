@@ -152,7 +152,10 @@ function mergeArrays(out: JsonSchema, a: JsonSchema, b: JsonSchema): void {
     out.prefixItems = Array.from({ length }, (_, i) =>
       both(i < prefixA.length ? prefixA[i] : a.items, i < prefixB.length ? prefixB[i] : b.items),
     );
-  const rest = both(a.items, b.items);
+  // One side's `items` that takes anything still marks every item past the tuple evaluated (for an
+  // `unevaluatedItems` of the node), so it is kept where the other side has none; dropOpen drops it
+  // where nothing reads the mark.
+  const rest = a.items === undefined ? b.items : b.items === undefined ? a.items : both(a.items, b.items);
   if (rest === undefined) delete out.items;
   else out.items = rest;
 }

@@ -60,7 +60,18 @@ export function dropImplied(node: JsonSchema, resolve: (raw: unknown, merged?: b
   }
   if (out !== false) out = withoutImpliedDependents(out, joined, settled);
   if (out !== false) out = withoutImpliedContains(out, resolve);
+  // A conditional settled or a dependent schema dropped may leave nothing else evaluating: read the
+  // unevaluated keywords again (`unevaluatedProperties` as `additionalProperties`, …).
+  if (out !== false && out !== s && (s.if !== undefined || s.dependentSchemas !== undefined)) out = unevaluatedRead(out, merged);
   return out;
+}
+
+function unevaluatedRead(node: JsonSchema, merged: boolean): JsonSchema {
+  const s = { ...node };
+  unevaluatedAsAdditional(s);
+  unevaluatedAsItems(s);
+  dropOpen(s, merged);
+  return s;
 }
 
 /**
@@ -177,7 +188,7 @@ const ASSERTED_FORMATS = new Set([
 ]);
 
 /** Applicators whose subschemas evaluate properties: beside one, `unevaluatedProperties` is not `additionalProperties`. */
-const EVALUATES = ['allOf', 'anyOf', 'oneOf', 'if', 'then', 'else', '$ref', '$dynamicRef', 'dependentSchemas'];
+const EVALUATES = ['allOf', 'anyOf', 'oneOf', 'if', 'then', 'else', '$ref', '$dynamicRef', '$recursiveRef', 'dependentSchemas'];
 
 /** A subschema read as joined to the node it applies at (`merged`, schema-normalize.ts). */
 type Joined = (raw: unknown) => Node;

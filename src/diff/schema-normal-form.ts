@@ -15,6 +15,23 @@ export function normalForm(raw: unknown, root: JsonSchema, work: SchemaWork = ne
 }
 
 /**
+ * A node the form could not write out, as its text: where that text names a `$ref`, the whole
+ * document's too, since what the reference reaches may differ while the node reads the same (a
+ * definition changed past the depth bound, found in review).
+ */
+function rawForm(raw: unknown, root: JsonSchema): unknown {
+  const text = constraintKey(raw);
+  return text?.includes('"$ref"') ? { $raw: text, $document: documentKey(root) } : { $raw: text };
+}
+
+const documentKeys = new WeakMap<JsonSchema, string | null>();
+function documentKey(root: JsonSchema): string | null {
+  let key = documentKeys.get(root);
+  if (key === undefined) documentKeys.set(root, (key = constraintKey(root)));
+  return key;
+}
+
+/**
  * Nodes the form may still write out, `$ref`s followed (a fan-out of definitions is 2^n of them):
  * past the budget the raw text stands in, so two schemas that differ in text are never told equal.
  */
@@ -25,12 +42,12 @@ interface Budget {
 
 function form(raw: unknown, root: JsonSchema, refs: string[], depth: number, budget: Budget): unknown {
   budget.work.count();
-  if (depth > MAX_NORMALIZE_DEPTH || --budget.left < 0) return { $raw: constraintKey(raw) };
+  if (depth > MAX_NORMALIZE_DEPTH || --budget.left < 0) return rawForm(raw, root);
   let resolved: Resolved;
   try {
     resolved = normalize(raw, root, new Set(), refs);
   } catch {
-    return { $raw: constraintKey(raw) };
+    return rawForm(raw, root);
   }
   const { node, refs: followed } = resolved;
   if (node === false) return false;

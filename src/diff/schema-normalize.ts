@@ -3,6 +3,7 @@ import { TEXT_KEYWORDS, isAnnotation, isObject, valueKey } from './schema-keywor
 import { conjoin, type Node } from './schema-conjoin.js';
 import { dropImplied, withoutOpen } from './schema-implied.js';
 import { unescapeSegment } from '../base/json-pointer.js';
+import { dialectOf, type Dialect } from '../witness/judge.js';
 
 /**
  * One schema node in a single form, so that equal meanings compare equal: `false` accepts nothing,
@@ -49,7 +50,7 @@ export function normalize(raw: unknown, root: JsonSchema, reached: Set<string>, 
     }
   }
 
-  schema = spellings(schema);
+  schema = spellings(schema, dialectOf(root));
   if (schema.not === true || (isObject(schema.not) && !hasAssertions(schema.not))) return { node: false, refs: followed };
 
   let node: Node = schema;
@@ -94,17 +95,20 @@ function joinedTo(
   merged: boolean,
 ): Node {
   const { unevaluatedItems, unevaluatedProperties, ...own } = rest;
-  const unevaluated: JsonSchema = {
-    ...(unevaluatedItems !== undefined && { unevaluatedItems }),
-    ...(unevaluatedProperties !== undefined && { unevaluatedProperties }),
-  };
+  const legacy = ['draft-04', 'draft-07'].includes(dialectOf(root)); // no unevaluated* there (spellings)
+  const unevaluated: JsonSchema = legacy
+    ? {}
+    : {
+        ...(unevaluatedItems !== undefined && { unevaluatedItems }),
+        ...(unevaluatedProperties !== undefined && { unevaluatedProperties }),
+      };
   let both = conjoin(target, normalize(own, root, reached, refs, depth + 1, true).node);
   if (both !== false && Object.keys(unevaluated).length > 0) {
-    // The target's own, where it kept one (it evaluates through its own subschemas), sees only the target.
+    // The target keeps one of its own (it evaluates through its own subschemas): the outer one sees
+    // what the target evaluates, which this form cannot say. Not compared (found in review).
     if (Object.keys(unevaluated).some((k) => k in (both as JsonSchema)))
-      both = conjoin(both, normalize(unevaluated, root, reached, refs, depth + 1, true).node);
-    else
-      both = dropImplied({ ...both, ...unevaluated }, (sub, m = false) => normalize(sub, root, reached, refs, depth + 1, m).node, merged);
+      throw new RangeError('an unevaluated keyword beside a $ref whose target has its own');
+    both = dropImplied({ ...both, ...unevaluated }, (sub, m = false) => normalize(sub, root, reached, refs, depth + 1, m).node, merged);
   }
   return merged ? both : withoutOpen(both);
 }
@@ -124,9 +128,17 @@ export function lookup(root: JsonSchema, ref: string): unknown {
 const hasAssertions = (schema: JsonSchema): boolean =>
   Object.keys(schema).some((k) => !TEXT_KEYWORDS.has(k) && !isAnnotation(k) && k !== 'default');
 
-/** Older spellings of the same assertions, rewritten to 2020-12. */
-function spellings(input: JsonSchema): JsonSchema {
+/**
+ * Older spellings of the same assertions, rewritten to 2020-12. Under draft-04 to draft-07 the
+ * `unevaluated*` keywords do not exist (ajv's class for those drafts, as the SDK runs it, ignores
+ * them), so they assert nothing there.
+ */
+function spellings(input: JsonSchema, dialect: Dialect): JsonSchema {
   const s = { ...input };
+  if (dialect === 'draft-04' || dialect === 'draft-07') {
+    delete s.unevaluatedItems;
+    delete s.unevaluatedProperties;
+  }
   for (const [bound, exclusive] of [
     ['minimum', 'exclusiveMinimum'],
     ['maximum', 'exclusiveMaximum'],

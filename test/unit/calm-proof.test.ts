@@ -233,6 +233,12 @@ describe('schemas equal by construction are proven equal, never held', () => {
       obj({ x: { type: 'object', properties: { a: str }, additionalProperties: false } }),
       { ...obj({ x: { $ref: '#/$defs/B', unevaluatedProperties: false } }), $defs: { B: { type: 'object', properties: { a: str } } } },
     ],
+    // A conditional settled leaves `unevaluatedProperties` read as `additionalProperties` (found in review).
+    [
+      'an unevaluatedProperties beside a then that always applies',
+      obj({ m: { type: 'object', properties: { a: {}, b: {} }, additionalProperties: false } }),
+      obj({ m: { type: 'object', properties: { a: {} }, unevaluatedProperties: false, if: {}, then: { properties: { b: {} } } } }),
+    ],
     // ...and an `additionalProperties` that takes anything, joined to a node with patterns (found in review).
     ...(() => {
       const pp = (extra: Record<string, unknown>) => obj({ m: { type: 'object', patternProperties: { '^x': str }, ...extra } });
@@ -384,5 +390,48 @@ describe('the search runs once per distinct pair of schemas', () => {
     );
     expect(changes.map((c) => c.code)).toEqual(['schema-annotation-changed', 'schema-annotation-changed', 'schema-annotation-changed']);
     expect(work.searches).toBe(0);
+  });
+});
+
+describe('what an unevaluated keyword reads, where the form cannot say, is not called calm (found in review)', () => {
+  const w = (v: Record<string, unknown>) => ({ type: 'object', properties: { v }, required: ['v'] });
+  const draft07 = 'http://json-schema.org/draft-07/schema#';
+  const T = { properties: { a: {} }, anyOf: [{ required: ['a'] }, { required: ['b'] }], unevaluatedProperties: str };
+  const chain = (extra: Record<string, unknown>) => {
+    const $defs: Record<string, unknown> = { L70: { type: 'object', properties: { z: str } } };
+    for (let i = 0; i < 70; i++) $defs[`L${i}`] = { $ref: `#/$defs/L${i + 1}`, ...(i === 0 ? extra : {}) };
+    return { type: 'object', properties: { root: { $ref: '#/$defs/L0' } }, $defs };
+  };
+  const recursive = (c: Record<string, unknown>) => ({
+    $schema: 'https://json-schema.org/draft/2019-09/schema',
+    $recursiveAnchor: true,
+    type: 'object',
+    properties: { a: str, c: { $recursiveRef: '#', ...c } },
+  });
+  it.each([
+    [
+      'an items mark in one member, a tuple in another',
+      w({ type: 'array', unevaluatedItems: false, allOf: [{ items: {} }, { prefixItems: [str] }] }),
+      w({ type: 'array', prefixItems: [str], items: false }),
+    ],
+    [
+      'unevaluatedItems under draft-07, which has none',
+      { $schema: draft07, ...w({ type: 'array', unevaluatedItems: false }) },
+      { $schema: draft07, ...w({ type: 'array', items: false }) },
+    ],
+    [
+      'unevaluatedProperties under draft-07',
+      { $schema: draft07, type: 'object', properties: { a: str }, unevaluatedProperties: false },
+      { $schema: draft07, type: 'object', properties: { a: str }, additionalProperties: false },
+    ],
+    ['beside a $recursiveRef', recursive({ unevaluatedProperties: false }), recursive({ additionalProperties: false })],
+    [
+      'beside a $ref whose target keeps its own',
+      { type: 'object', $ref: '#/$defs/T', unevaluatedProperties: false, $defs: { T } },
+      { type: 'object', $ref: '#/$defs/T', additionalProperties: false, $defs: { T } },
+    ],
+    ['a definition changed past the depth bound', chain({}), chain({ minProperties: 1 })],
+  ])('%s: not a Promote', (_, before, after) => {
+    expect(verdictOf(diff(before, after))).not.toBe('Promote');
   });
 });
