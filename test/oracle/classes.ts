@@ -1150,6 +1150,48 @@ export const CLASSES: MutationClass[] = [
     truth: 'narrower',
   },
   {
+    // A list whose items are all read by `unevaluatedItems` (nothing else evaluates them) is the same
+    // list with `items` (schema-implied.ts, unevaluatedAsItems).
+    name: 'unevaluatedItems-for-items',
+    keywords: ['unevaluatedItems', 'items'],
+    dialect: '2020-12',
+    at: (n) => isArray(n) && isObject(n.items) && !has(n, 'prefixItems', 'contains', 'unevaluatedItems'),
+    apply: (n) => {
+      n.unevaluatedItems = n.items;
+      delete n.items;
+    },
+    truth: 'same',
+  },
+  {
+    // An `allOf` member whose `items` takes anything marks every item evaluated for the node's
+    // `unevaluatedItems: false`: the list takes any items past its tuple (found in review).
+    name: 'allOf-open-items-under-unevaluatedItems',
+    keywords: ['unevaluatedItems', 'allOf', 'items'],
+    dialect: '2020-12',
+    at: (n) => isArray(n) && isObject(n.items) && !has(n, 'prefixItems', 'contains', 'unevaluatedItems'),
+    prepare: (n) => {
+      n.prefixItems = [n.items];
+      delete n.items;
+      n.unevaluatedItems = false;
+      clear(n, ['minItems', 'maxItems', 'uniqueItems']);
+    },
+    apply: (n) => {
+      n.allOf = [{ items: {} }];
+    },
+    truth: 'wider',
+  },
+  {
+    // draft-07 has no `unevaluatedProperties`: ajv's draft-07 class, as the SDK runs it, ignores it.
+    name: 'unevaluatedProperties-under-draft07',
+    keywords: ['unevaluatedProperties'],
+    dialect: 'draft-07',
+    at: (n) => isObjectNode(n) && isOpen(n),
+    apply: (n) => {
+      n.unevaluatedProperties = false;
+    },
+    truth: 'same',
+  },
+  {
     name: 'unevaluatedProperties-false',
     keywords: ['unevaluatedProperties'],
     dialect: '2020-12',
