@@ -1,7 +1,7 @@
 import type { JsonSchema } from '../contract/types.js';
 import { isObject, setMember } from '../base/json-object.js';
 import { escapeSegment } from '../base/json-pointer.js';
-import { lookup } from './schema-normalize.js';
+import { lookup } from './schema-spellings.js';
 
 /** How deep the reading goes: past it, a node is left as served. */
 const MAX_CLOSE_DEPTH = 64;

@@ -1,21 +1,11 @@
 import type { Contract, JsonSchema } from '../contract/types.js';
 import { CODES } from '../findings/codes.js';
 import type { Change } from '../findings/types.js';
-import type { WitnessBudget, WitnessOptions, WitnessOutcome } from '../witness/search.js';
-import {
-  refusesOptionLike,
-  instancePath,
-  pairOf,
-  remembered,
-  searchSafely,
-  takenAsServed,
-  type Ledger,
-  type PairMemo,
-  type SchemaPair,
-  type Side,
-} from './confirm-ask.js';
+import type { WitnessOutcome } from '../witness/search.js';
+import { instancePath, pairOf, refusesOptionLike, type Ledger, type PairMemo, type SchemaPair, type Side } from './confirm-ask.js';
+import { DEFAULT_SEARCH_BUDGET, searcher, type SearchBudget, type Searches } from './confirm-searches.js';
 import { evidenced, hardening, proven, spotted, unproven, withWitness } from './confirm-words.js';
-import { patternHints, type Hint } from './confirm-hints.js';
+import { patternHints } from './confirm-hints.js';
 import { placeOf, refusedAt } from './confirm-place.js';
 import { CALMABLE, EXPLAINS_WITNESS, POLICY_HELD } from './confirm-policy.js';
 import { isTooComplex, isUnread, proofOf } from './schema-context.js';
@@ -38,12 +28,7 @@ import { normalForm } from './schema-normal-form.js';
  *   the words that tell them apart are the search's first values where they changed.
  * The search is seeded, and bounded per tool and per run by instances judged and schema nodes read.
  */
-export interface SearchBudget extends WitnessBudget {
-  /** Instances judged at most over the whole run; past it, what is left is not searched (and says so). */
-  perRun: number;
-}
-
-export const DEFAULT_SEARCH_BUDGET: SearchBudget = { instances: 2000, nodes: 20_000, perRun: 200_000 };
+export { DEFAULT_SEARCH_BUDGET, type SearchBudget };
 
 /** Breaking by design without a witness (README, "Documented policy"): not searched, not downgraded. */
 const BY_DESIGN = new Set(['required-argument-removed', 'argument-removed-after-deprecation']);
@@ -52,12 +37,9 @@ const BY_DESIGN = new Set(['required-argument-removed', 'argument-removed-after-
  * refused, and that is what the removal is, so a witness for it is no break of its own.
  */
 const LIFECYCLE = new Set(['argument-removed-after-deprecation']);
-const SEED = 20261125;
 const MAX_FOCUSED = 6;
 /** The share of the budget a spot check spends (a side whose schema changed with no break named). */
 const SPOT = 0.5;
-/** How much deeper the search goes before a break it could not witness is judged. */
-const DEEP = 8;
 
 export function confirmChanges(
   changes: Change[],
@@ -140,75 +122,6 @@ function judgeSide(side: Side, tool: string, pair: Pair, own: Change[], budget: 
 
 type Pair = SchemaPair;
 
-/** The searches one side of one tool may run, within the tool's and the run's budgets. */
-interface Searches {
-  pair: Pair;
-  /** A search at the first depth; `share` of the tool's instances; for `c`'s own refusal when given. */
-  search(focus?: string[][], share?: number, c?: Change): WitnessOutcome;
-  /** The instances a deeper search may build now: DEEP times the tool's, within what the run has left. */
-  deepInstances(): number;
-  /** A deeper search, with another seed, focused where the changes are; sparing option-like refusals if asked. */
-  deep(focus: string[][], instances: number, spareOptions?: boolean, c?: Change): WitnessOutcome;
-  /** The instances one search at the first depth may judge: what a proof by a search that found nothing must reach. */
-  perTool: number;
-}
-
-function searcher(pair: Pair, budget: SearchBudget, left: Ledger, work: SchemaWork, hints: Hint[]): Searches {
-  const spent = (): WitnessOutcome | null =>
-    left.instances <= 0
-      ? { kind: 'unsearchable', reason: "the run's search budget (limits.witnessInstancesPerRun) was spent before this tool", tried: 0 }
-      : work.runSpent
-        ? { kind: 'unsearchable', reason: "the run's schema budget (limits.schemaNodesPerRun) was spent before this tool", tried: 0 }
-        : null;
-  const { accept, refuse } = pair;
-  const served = takenAsServed(pair);
-  return {
-    pair,
-    search: (focus = [], share = 1, c) => {
-      const none = spent();
-      if (none) return none;
-      const instances = Math.min(Math.ceil(budget.instances * share), left.instances);
-      const { key, spare } = sparing(c, false, served);
-      return remembered(left, [pair.key, focus, instances, SEED, hints, key], () =>
-        searchSafely(accept, refuse, { seed: SEED, budget: { instances, nodes: budget.nodes }, focus, work, hints, spare }),
-      );
-    },
-    deepInstances: () => Math.min(budget.instances * DEEP, Math.max(0, left.instances)),
-    deep: (focus, instances, spareOptions = false, c) => {
-      const { key, spare } = sparing(c, spareOptions, served);
-      return remembered(
-        left,
-        [pair.key, focus, instances, SEED + 1, spareOptions, hints, key],
-        () =>
-          spent() ??
-          searchSafely(accept, refuse, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus, work, spare, hints }),
-      );
-    },
-    perTool: budget.instances,
-  };
-}
-
-/**
- * What a search spares: a call the baseline as served refuses (it never worked), a refusal that is
- * not `c`'s own (confirm-place.ts), and, if asked, one of a value a command line reads as an option.
- * `key` tells the searches apart in the run's memo.
- */
-function sparing(
-  c: Change | undefined,
-  options: boolean,
-  served: ((instance: unknown) => boolean) | null,
-): { key: string | null; spare?: NonNullable<WitnessOptions['spare']> } {
-  const place = c ? placeOf(c) : null;
-  if (!place && !options && !served) return { key: null };
-  return {
-    key: place && c ? JSON.stringify(c.subject.kind === 'tool' ? c.subject.at : []) : null,
-    spare: (instance, at, keyword, name) =>
-      (place !== null && !place(at, keyword, name)) ||
-      (options && refusesOptionLike(instance, at)) ||
-      (served !== null && !served(instance)),
-  };
-}
-
 /** Each break the walk named, searched for a witness: the first few each on its own, the rest together. */
 function judgeBreaks(breaking: Change[], side: Side, s: Searches): [Change, Change][] {
   let shared: WitnessOutcome | undefined;
@@ -222,7 +135,7 @@ type Found = Extract<WitnessOutcome, { kind: 'found' }>;
 
 /**
  * A change with the witness found for it. An input witness refused for an option-like value is
- * searched for again, deep (DEEP times the instances, another seed), sparing every refusal of such
+ * searched for again, deep (confirm-searches.ts DEEP times the instances, another seed), sparing every refusal of such
  * a value: a witness refused for anything else replaces it. Only a thorough spared search that finds
  * none makes the change argument-injection hardening, held with the first witness; a search cut
  * short by a budget leaves the break standing.

@@ -2,8 +2,8 @@ import type { JsonSchema } from '../contract/types.js';
 import { TEXT_KEYWORDS, isAnnotation, isObject, valueKey } from './schema-keywords.js';
 import { conjoin, type Node } from './schema-conjoin.js';
 import { dropImplied, withoutOpen } from './schema-implied.js';
-import { unescapeSegment } from '../base/json-pointer.js';
-import { dialectOf, type Dialect } from '../witness/judge.js';
+import { lookup, spellings } from './schema-spellings.js';
+import { dialectOf } from '../witness/judge.js';
 
 /**
  * One schema node in a single form, so that equal meanings compare equal: `false` accepts nothing,
@@ -113,65 +113,9 @@ function joinedTo(
   return merged ? both : withoutOpen(both);
 }
 
-/** A JSON pointer into the document: `#`, `#/$defs/Name`, `#/properties/a`. */
-export function lookup(root: JsonSchema, ref: string): unknown {
-  let target: unknown = root;
-  for (const raw of ref.slice(1).split('/').filter(Boolean)) {
-    const key = unescapeSegment(decodeURIComponent(raw));
-    if (Array.isArray(target) && /^\d+$/.test(key)) target = target[Number(key)];
-    else target = isObject(target) && Object.hasOwn(target, key) ? target[key] : undefined;
-  }
-  return target;
-}
-
 /** Whether a schema asserts anything beyond text and annotations. */
 const hasAssertions = (schema: JsonSchema): boolean =>
   Object.keys(schema).some((k) => !TEXT_KEYWORDS.has(k) && !isAnnotation(k) && k !== 'default');
-
-/**
- * Older spellings of the same assertions, rewritten to 2020-12. Under draft-04 to draft-07 the
- * `unevaluated*` keywords do not exist (ajv's class for those drafts, as the SDK runs it, ignores
- * them), so they assert nothing there.
- */
-function spellings(input: JsonSchema, dialect: Dialect): JsonSchema {
-  const s = { ...input };
-  if (dialect === 'draft-04' || dialect === 'draft-07') {
-    delete s.unevaluatedItems;
-    delete s.unevaluatedProperties;
-  }
-  for (const [bound, exclusive] of [
-    ['minimum', 'exclusiveMinimum'],
-    ['maximum', 'exclusiveMaximum'],
-  ] as const) {
-    if (s[exclusive] === true && typeof s[bound] === 'number') {
-      s[exclusive] = s[bound];
-      delete s[bound];
-    } else if (typeof s[exclusive] === 'boolean') {
-      delete s[exclusive];
-    }
-  }
-  if (Array.isArray(s.items)) {
-    s.prefixItems = s.items;
-    if ('additionalItems' in s) s.items = s.additionalItems;
-    else delete s.items;
-  }
-  delete s.additionalItems;
-  if (isObject(s.dependencies)) {
-    const required: Record<string, unknown> = { ...(isObject(s.dependentRequired) ? s.dependentRequired : {}) };
-    const schemas: Record<string, unknown> = { ...(isObject(s.dependentSchemas) ? s.dependentSchemas : {}) };
-    for (const [name, value] of Object.entries(s.dependencies)) (Array.isArray(value) ? required : schemas)[name] = value;
-    delete s.dependencies;
-    if (Object.keys(required).length) s.dependentRequired = required;
-    if (Object.keys(schemas).length) s.dependentSchemas = schemas;
-  }
-  if ('const' in s) {
-    s.enum = Array.isArray(s.enum) ? s.enum.filter((v) => valueKey(v) === valueKey(s.const)) : [s.const];
-    delete s.const;
-  }
-  if (s.nullable === true && (typeof s.type === 'string' || Array.isArray(s.type))) s.type = [...[s.type].flat(), 'null'];
-  delete s.nullable;
-  return s;
-}
 
 /**
  * `anyOf: [X, null]` (any order; null spelled `{type: "null"}`, `{const: null}` or `{enum: [null]}`)
