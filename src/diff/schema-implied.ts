@@ -43,10 +43,8 @@ export function dropImplied(node: JsonSchema, resolve: (raw: unknown, merged?: b
     if ([s.propertyNames.type].flat().includes('string')) delete s.propertyNames;
   if (s.format !== undefined && (typeof s.format !== 'string' || !ASSERTED_FORMATS.has(s.format))) delete s.format;
   integers(s);
-  unevaluatedAsAdditional(s);
-  unevaluatedAsItems(s);
   // An `unevaluatedProperties` read as `additionalProperties` leaves the one beside it open.
-  dropOpen(s, merged);
+  readUnevaluated(s, merged);
   const { not, if: condition, then, else: otherwise, ...rest } = s;
   let out = s as Node;
   if (not !== undefined && unsatisfiable(conjoin(rest, resolve(not)), resolve)) {
@@ -62,16 +60,18 @@ export function dropImplied(node: JsonSchema, resolve: (raw: unknown, merged?: b
   if (out !== false) out = withoutImpliedContains(out, resolve);
   // A conditional settled or a dependent schema dropped may leave nothing else evaluating: read the
   // unevaluated keywords again (`unevaluatedProperties` as `additionalProperties`, …).
-  if (out !== false && out !== s && (s.if !== undefined || s.dependentSchemas !== undefined)) out = unevaluatedRead(out, merged);
+  if (out !== false && out !== s && (s.if !== undefined || s.dependentSchemas !== undefined)) {
+    out = { ...out };
+    readUnevaluated(out, merged);
+  }
   return out;
 }
 
-function unevaluatedRead(node: JsonSchema, merged: boolean): JsonSchema {
-  const s = { ...node };
+/** The unevaluated keywords read where nothing else evaluates, and what takes anything then dropped. */
+function readUnevaluated(s: JsonSchema, merged: boolean): void {
   unevaluatedAsAdditional(s);
   unevaluatedAsItems(s);
   dropOpen(s, merged);
-  return s;
 }
 
 /**
