@@ -51,8 +51,8 @@ export function dropImplied(node: JsonSchema, resolve: (raw: unknown, merged?: b
     const { not: _implied, ...kept } = s;
     out = kept;
   }
-  if (out !== false && 'if' in out) out = settled(settle(out, condition, then, otherwise, joined, resolve));
-  if (out !== false && 'if' in out && implied(out, [then, otherwise], joined, settled)) {
+  if (out !== false && 'if' in out) out = settled(settle(out, condition, then, otherwise, joined, resolve, merged));
+  if (out !== false && 'if' in out && !marksRead(out, condition, joined, merged) && implied(out, [then, otherwise], joined, settled)) {
     const { if: _if, then: _then, else: _else, ...kept } = out;
     out = kept;
   }
@@ -237,15 +237,40 @@ function settle(
   otherwise: unknown,
   joined: Joined,
   resolve: (raw: unknown) => Node,
+  merged: boolean,
 ): Node {
   const { if: _if, then: _then, else: _else, ...rest } = node;
-  // An `if` that passes marks what it evaluates too: one that keeps a mark is not "always".
   const guard = joined(condition);
   const never = guard === false || unsatisfiable(conjoin(rest, guard), resolve);
-  const always = guard !== false && !never && Object.keys(guard).length === 0;
+  // An `if` that passes marks what it evaluates too: where an `unevaluated*` reads the marks, one
+  // that keeps a mark is not "always"; where none does, a mark that takes anything asks nothing.
+  const asks = guard === false || marksRead(node, condition, joined, merged) ? guard : withoutOpen(guard);
+  const always = asks !== false && !never && Object.keys(asks).length === 0;
   if (!never && !always) return node;
   const branch = never ? otherwise : then;
   return branch === undefined ? rest : conjoin(rest, joined(branch));
+}
+
+/** Keywords by which a passing subschema marks properties or items evaluated. */
+const MARKING = [
+  'properties',
+  'patternProperties',
+  'additionalProperties',
+  'prefixItems',
+  'items',
+  'additionalItems',
+  'contains',
+  ...EVALUATES,
+];
+
+/**
+ * Whether an `unevaluated*` may read what the node's `if` marks when it passes: one on the node, or
+ * on a node this one is merged into, which it cannot see, and an `if` that marks something.
+ */
+function marksRead(node: JsonSchema, condition: unknown, joined: Joined, merged: boolean): boolean {
+  if (!merged && node.unevaluatedItems === undefined && node.unevaluatedProperties === undefined) return false;
+  const guard = joined(condition);
+  return guard !== false && MARKING.some((key) => key in guard);
 }
 
 function withoutImpliedDependents(node: JsonSchema, joined: Joined, settled: (n: Node) => Node): Node {

@@ -248,6 +248,13 @@ describe('schemas equal by construction are proven equal, never held', () => {
         ['the same behind a $ref', { ...pp({}), ...defs }, { ...pp({ $ref: '#/$defs/o' }), ...defs }],
       ] as [string, Record<string, unknown>, Record<string, unknown>][];
     })(),
+    // An `if` whose only keyword takes anything passes every instance; its mark matters only to an
+    // `unevaluated*` (found in review).
+    [
+      'an if that every list passes, its then conjoined',
+      obj({ l: { type: 'array', maxItems: 3 } }),
+      obj({ l: { type: 'array', if: { items: {} }, then: { maxItems: 3 } } }),
+    ],
     [
       'an items that takes anything behind a $ref beside other keywords',
       { ...obj({ l: { type: 'array', minItems: 1 } }), $defs: { any: { items: {} } } },
@@ -310,6 +317,7 @@ describe('a contains that takes anything', () => {
       [arr({ prefixItems: [str], unevaluatedItems: false }), arr({ prefixItems: [str], allOf: [{ unevaluatedItems: false }] })],
       [arr({ unevaluatedItems: false, if: {}, then: { items: {} } }), arr({ unevaluatedItems: false })],
       [arr({ unevaluatedItems: false, if: { type: 'string' }, else: { items: {} } }), arr({ unevaluatedItems: false })],
+      [arr({ unevaluatedItems: false, if: { items: {} } }), arr({ unevaluatedItems: false })],
       [
         obj({ m: { type: 'object', unevaluatedProperties: false, dependentSchemas: { a: { additionalProperties: true } } } }),
         obj({ m: { type: 'object', unevaluatedProperties: false, dependentSchemas: { a: { minProperties: 0 } } } }),
