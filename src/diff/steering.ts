@@ -11,7 +11,8 @@
  * - **prefer**: a preference ("prefer", "preferably");
  * - **rule**: an absolute rule opening a sentence ("Never …", "Always pass …", "Do not …",
  *   "Avoid …"), or written in capitals as prompts are ("MUST", "NEVER", "IMPORTANT");
- * - **address**: text that addresses the model as a system ("Note for LLMs", "your reasoning",
+ * - **reader**: text that names the model as its reader ("Note for LLMs", "you are an AI");
+ * - **address**: text that otherwise speaks to the model about its conduct ("your reasoning",
  *   "you must", "the agent must", "ask the user").
  *
  * A shape counts when the new text has more of it than the old one, so guidance reworded or moved
@@ -19,7 +20,7 @@
  * model's system prompt, so there any new command counts, and instructions where there were none.
  * Each shape's precision was measured on a reviewer's labels (test/unit/wording-labels.test.ts).
  */
-export type SteeringShape = 'route' | 'prefer' | 'rule' | 'address' | 'command' | 'system';
+export type SteeringShape = 'route' | 'prefer' | 'rule' | 'reader' | 'address' | 'command' | 'system';
 
 export interface SteeringCue {
   shape: SteeringShape;
@@ -41,8 +42,12 @@ const CUES: [SteeringShape, RegExp][] = [
   ['rule', new RegExp(String.raw`${OPENS}(?:never|always|do not|don'?t|avoid)\b${NOT_A_FACT}`, 'gim')],
   ['rule', /\b(?:MUST|NEVER|ALWAYS|DO NOT|DON'T|IMPORTANT|CRITICAL)\b/g],
   [
+    'reader',
+    /\b(?:(?:note|hint|message|instructions?) (?:to|for) (?:the |an? )?(?:llm|ai|agent|model|assistant)s?|(?:written|meant|intended) for (?:the |an? )?(?:llm|ai|agent|model|assistant)s?|you are (?:an?|the) (?:ai|llm|assistant|agent|model)|as an? (?:ai|llm|assistant|language model))\b/gi,
+  ],
+  [
     'address',
-    /\b(?:(?:note|hint|message|instructions?) (?:to|for) (?:the |an? )?(?:llm|ai|agent|model|assistant)s?|(?:written|meant|intended) for (?:the |an? )?(?:llm|ai|agent|model|assistant)s?|you are (?:an?|the) (?:ai|llm|assistant|agent|model)|as an? (?:ai|llm|assistant|language model)|(?:in )?your (?:job|task|reasoning|role|response|answer|reply)|(?:you|the (?:agent|assistant|model|llm)) (?:must|should|need to|have to|are required to)|(?:ask|tell|inform|remind|confirm with|check with) the user)\b/gi,
+    /\b(?:(?:in )?your (?:job|task|reasoning|role|response|answer|reply)|(?:you|the (?:agent|assistant|model|llm)) (?:must|should|need to|have to|are required to)|(?:ask|tell|inform|remind|confirm with|check with) the user)\b/gi,
   ],
 ];
 
@@ -54,6 +59,16 @@ const COMMAND = new RegExp(
 
 /** "Do not create commit": a parameter's description opens with what it does, in the imperative of CLI help. */
 const PARAMETER_OPENING = /^\s*(?:do not|don'?t)\b/i;
+
+/**
+ * A line of the instructions that lists one tool and what it does: `- list-projects — List all
+ * projects`, `` `read_file`: Read a file ``. Its text is that tool's description, written where the
+ * model reads the rest, and is judged as a description is: a verb opening it says what the tool
+ * does ("Read details of …"), not what the model must do. The name is one word shaped as tool names
+ * are (with `_`, `-`, `.` or `/`, in camelCase, or in backticks), so "Note: use …" stays a command.
+ */
+const CATALOGUE_LINE =
+  /^[ \t]*(?:[-*\u2022][ \t]*)?(?:`[^`\s]+`|[A-Za-z][\w]*[_./-][\w./-]*|[a-z]+[A-Z][\w]*)[ \t]*(?:\u2014|\u2013|:|[ \t]-[ \t]).*$/gm;
 
 const clip = (text: string) => {
   const t = text.trim().replace(/\s+/g, ' ');
@@ -84,7 +99,8 @@ export function steeringCues(before: string, after: string, kind: TextKind): Ste
   for (const [shape, pattern] of CUES) add(shape, added(pattern, was, now));
   if (kind === 'instructions') {
     if (!was.trim() && now.trim()) add('system', clip(now));
-    add('command', added(COMMAND, was, now));
+    const commands = (text: string) => text.replace(CATALOGUE_LINE, '');
+    add('command', added(COMMAND, commands(was), commands(now)));
   }
   return cues;
 }
@@ -93,6 +109,7 @@ const SAYS: Record<SteeringShape, string> = {
   route: 'when to call',
   prefer: 'a preference',
   rule: 'an always/never rule',
+  reader: 'text addressed to the model',
   address: 'text addressed to the model',
   command: 'a command to the model',
   system: 'instructions where there were none',

@@ -3,7 +3,7 @@ import type { Subject } from '../findings/subject.js';
 import type { Change } from '../findings/types.js';
 import { change, pointer } from './change.js';
 import { statedConstraint, statedEffect } from './stated-constraint.js';
-import { steeringCues, steeringSentence, type TextKind } from './steering.js';
+import { steeringCues, steeringSentence, type SteeringCue, type TextKind } from './steering.js';
 import { suspiciousReasons } from './suspicious.js';
 import { wordDiff } from './word-diff.js';
 import { editSize } from './wording.js';
@@ -57,14 +57,30 @@ const kindOf = (subject: Subject): TextKind =>
   subject.kind === 'server' ? 'instructions' : subject.kind === 'tool' && subject.at.length > 1 ? 'parameter' : 'description';
 
 /**
+ * What a parameter's text says in a steering shape documents the value the parameter takes: how to
+ * spell it, what the API does with it ("do not pass bracket keys", "prefer a ref or selector"). On the
+ * labelled description changes, such cues were steering in 4 of the 22 parameter items they held
+ * (docs/verdicts.md, "Text that steers the model"), so there they are reported, not held; the note
+ * still names them. Text that names the model as its reader ("Note for LLMs: …") is held wherever
+ * it sits.
+ */
+const heldIn = (kind: TextKind, cues: SteeringCue[]): boolean =>
+  kind !== 'parameter' ? cues.length > 0 : cues.some((c) => c.shape === 'reader');
+
+const PARAMETER_CUES = "in a parameter's description, which documents the value it takes: reported, not held";
+
+/**
  * A changed text: one that newly steers the model (`*-changed`, held) or any other edit (`*-reworded`,
  * reported), by diff/steering.ts. The note says which cue decided, or the edit's size, then the word diff.
  */
 function wordingChange(kind: 'description' | 'instructions', subject: Subject, before: string | null, after: string | null): Change {
-  const cues = steeringCues(before ?? '', after ?? '', kindOf(subject));
+  const textKind = kindOf(subject);
+  const cues = steeringCues(before ?? '', after ?? '', textKind);
   const shown = wordDiff(before ?? '', after ?? '');
-  const why = cues.length ? steeringSentence(cues) : `${editSize(before ?? '', after ?? '')}; no new instruction to the model`;
-  const code = cues.length ? (`${kind}-changed` as const) : (`${kind}-reworded` as const);
+  const size = `${editSize(before ?? '', after ?? '')}; no new instruction to the model`;
+  const held = heldIn(textKind, cues);
+  const why = held ? steeringSentence(cues) : cues.length ? `${size}. ${steeringSentence(cues)}, ${PARAMETER_CUES}` : size;
+  const code = held ? (`${kind}-changed` as const) : (`${kind}-reworded` as const);
   return change(code, subject, before, after, `${why}${shown ? `: ${shown}` : '.'}`);
 }
 
@@ -75,8 +91,9 @@ function wordingChange(kind: 'description' | 'instructions', subject: Subject, b
 function textAdded(tool: ContractTool, at: string[], text: string): Change[] {
   const subject: Subject = { kind: 'tool', tool: tool.name, at };
   const cues = steeringCues('', text, kindOf(subject));
-  if (cues.length) return [change('description-changed', subject, null, text, `${steeringSentence(cues)}.`)];
-  return at.length > 1 ? [change('description-added', subject, null, text)] : [];
+  if (heldIn(kindOf(subject), cues)) return [change('description-changed', subject, null, text, `${steeringSentence(cues)}.`)];
+  if (at.length === 1) return [];
+  return [change('description-added', subject, null, text, cues.length ? `${steeringSentence(cues)}, ${PARAMETER_CUES}.` : undefined)];
 }
 
 /** Whether the schema node a description sits on (`at` without its last step) exists in the tool. */

@@ -271,7 +271,9 @@ describe('text', () => {
 
   it('a steering sentence repeated over 48 tools is one reason: each tool judged alike, one Hold; a factual one holds none', () => {
     const tools = (sentence: string) =>
-      Array.from({ length: 48 }, (_, n) => tool(`t${n}`, obj({ project: { type: 'string', description: `Project ${n}.${sentence}` } })));
+      Array.from({ length: 48 }, (_, n) =>
+        tool(`t${n}`, obj({ project: { type: 'string' } }), { description: `Project ${n}.${sentence}` }),
+      );
     const reasonsOf = (sentence: string) => {
       const changes = diffContracts(contractOf(...tools('')), contractOf(...tools(sentence)));
       expect(new Set(changes.map((c) => c.code)).size).toBe(1);
@@ -283,11 +285,40 @@ describe('text', () => {
     expect(reasonsOf(' If a project is not specified, you will be prompted to select one.')).toEqual([]);
   });
 
-  it('text where a parameter had none is held when it steers, and is description-added otherwise', () => {
+  it('text where a parameter had none is description-added, held only where it names the model as its reader', () => {
     const param = (description?: string) => tool('t', obj({ q: { type: 'string', ...(description ? { description } : {}) } }));
-    const codes = (text: string) => diffContracts(contractOf(param()), contractOf(param(text))).map((c) => [c.code, c.severity]);
-    expect(codes('NEVER include fields that are not in the index.')).toEqual([['description-changed', 'dangerous']]);
+    const changes = (text: string) => diffContracts(contractOf(param()), contractOf(param(text)));
+    const codes = (text: string) => changes(text).map((c) => [c.code, c.severity]);
+    expect(codes('Note for LLMs: request the minimum detail level.')).toEqual([['description-changed', 'dangerous']]);
+    expect(codes('NEVER include fields that are not in the index.')).toEqual([['description-added', 'safe']]);
+    expect(changes('NEVER include fields that are not in the index.')[0]!.message).toMatch(
+      /an always\/never rule \("NEVER include fields.*in a parameter's description, which documents the value it takes: reported, not held\.$/,
+    );
     expect(codes('The fields to return.')).toEqual([['description-added', 'safe']]);
+  });
+
+  // On the labelled changes, a parameter's steering words were steering in 4 of the 22 items they
+  // held: they say how to fill the value (docs/verdicts.md, "Text that steers the model").
+  it.each([
+    [
+      'a spelling rule (published hookdeck-cli 2.5.0, FP24)',
+      'ISO datetime lower bound (list)',
+      'created_at lower bound. ISO 8601 datetime lower bound (list). Maps to API field[gte]; do not pass bracket keys in MCP args.',
+    ],
+    ['a preference between its own forms', 'The element to tap.', 'The element to tap. Prefer a ref or selector after a snapshot.'],
+    ['a trigger for a value', 'The port.', 'The port. Use this whenever the server runs on another port.'],
+  ])("a parameter's steering words are reported, not held: %s", (_, before, after) => {
+    const changes = diffContracts(contractOf(described('A tool.', before)), contractOf(described('A tool.', after)));
+    expect(changes.map((c) => [c.code, c.severity])).toEqual([['description-reworded', 'safe']]);
+    expect(changes[0]!.message).toMatch(/reported, not held: /);
+  });
+
+  it("words that name the model as their reader are held in a parameter's text too (published airtable-mcp-server 1.9.6)", () => {
+    const changes = diffContracts(
+      contractOf(described('A tool.', 'Level of detail.')),
+      contractOf(described('A tool.', 'Level of detail. Note for LLMs: To optimize context window usage, request the minimum level.')),
+    );
+    expect(changes.map((c) => [c.code, c.severity])).toEqual([['description-changed', 'dangerous']]);
   });
 
   it('a rule on a value that only the text states is held: the schema does not show it, a call that followed the old text may be refused', () => {
@@ -424,6 +455,32 @@ describe('text', () => {
     const before = tool('x', obj({ q: { type: 'string', description: text } }), { description: text });
     const after = tool('x', obj({ q: { type: 'string', description: text }, n: { type: 'number' } }), { description: text });
     expect(diffContracts(contractOf(before), contractOf(after)).map((c) => c.code)).toEqual(['input-property-added']);
+  });
+
+  describe("a line of the instructions that lists a tool is that tool's description (published likec4 1.51.0, FP15)", () => {
+    const serving = (instructions: string) => {
+      const contract = contractOf(tool('t', { type: 'object' }));
+      contract.server = { ...contract.server, instructions };
+      return contract;
+    };
+    const head = 'LikeC4 MCP.\n\nAvailable tools:\n- list-projects — List all projects.\n';
+    const codes = (added: string) => diffContracts(serving(head), serving(`${head}${added}`)).map((c) => [c.code, c.severity]);
+
+    it.each([
+      '- batch-read-elements — Read details of multiple elements in a single call. Input: { ids, project? }.\n',
+      '`read_file`: Read a file from the workspace.\n',
+      '* queryGraph - Read the graph of an element.\n',
+    ])('a verb opening the entry says what the tool does: %j', (added) => {
+      expect(codes(added)).toEqual([['instructions-reworded', 'safe']]);
+    });
+
+    it.each([
+      ['a command outside an entry', 'Use "search-element" first to find the project.\n'],
+      ['a line whose lead is a word, not a tool name', '- Note: use list-projects before anything else.\n'],
+      ['a rule inside an entry', '- batch-read-elements — Always call this before read-element.\n'],
+    ])('still held: %s', (_, added) => {
+      expect(codes(added)).toEqual([['instructions-changed', 'dangerous']]);
+    });
   });
 
   it('title and server instructions changes are reported', () => {

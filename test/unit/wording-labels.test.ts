@@ -26,8 +26,7 @@ interface Item {
 type Label = 'steers' | 'neutral' | 'borderline';
 
 const dir = join(ROOT, 'test/fixtures/wording');
-const items = JSON.parse(readFileSync(join(dir, 'description-changes.json'), 'utf8')) as Item[];
-const labels = JSON.parse(readFileSync(join(dir, 'labels.json'), 'utf8')) as { id: string; label: Label }[];
+const read = <T>(file: string) => JSON.parse(readFileSync(join(dir, file), 'utf8')) as T;
 
 /** Fixed before any tuning: a package's half is the parity of its name's SHA-256 first byte. */
 const halfOf = (pkg: string): 'tuning' | 'heldOut' => ((createHash('sha256').update(pkg).digest()[0]! & 1) === 0 ? 'tuning' : 'heldOut');
@@ -60,11 +59,19 @@ const codesOf = (item: Item): Code[] =>
   diffContracts(contractWith(item, item.before), contractWith(item, item.after), null).map((c) => c.code as Code);
 
 const RULE = new Set<Code>(['description-changed', 'instructions-changed']);
-const judged = items.map((item, n) => {
-  if (labels[n]?.id !== item.id) throw new Error(`labels.json is out of step with description-changes.json at ${n}`);
-  const codes = codesOf(item);
-  return { item, label: labels[n]!.label, half: halfOf(item.package), codes, held: codes.some((c) => RULE.has(c)) };
-});
+/** One labelled set, each item judged by the gate. */
+function judgedSet(itemsFile: string, labelsFile: string) {
+  const items = read<Item[]>(itemsFile);
+  const labels = read<{ id: string; label: Label }[]>(labelsFile);
+  return items.map((item, n) => {
+    if (labels[n]?.id !== item.id) throw new Error(`${labelsFile} is out of step with ${itemsFile} at ${n}`);
+    const codes = codesOf(item);
+    return { item, label: labels[n]!.label, half: halfOf(item.package), codes, held: codes.some((c) => RULE.has(c)) };
+  });
+}
+const judged = judgedSet('description-changes.json', 'labels.json');
+/** The second set: the changes among the held-out sets' recordings, labelled by five other reviewers. */
+const second = judgedSet('description-changes-2.json', 'labels-2.json');
 
 type Judged = (typeof judged)[number];
 
@@ -93,14 +100,25 @@ describe('the wording rule against the labelled description changes (test/fixtur
     expect([steers.filter((r) => r.half === 'tuning').length, steers.length]).toEqual([12, 29]);
   });
 
+  it('the second set is whole, in the same split: 1,489 items, 58 steers and 41 borderline', () => {
+    expect(second.length).toBe(1489);
+    expect(second.filter((r) => r.half === 'tuning').length).toBe(626);
+    expect([second.filter((r) => r.label === 'steers').length, second.filter((r) => r.label === 'borderline').length]).toEqual([58, 41]);
+  });
+
   // Floors at the figures reached (docs/verdicts.md, "Text that steers the model"). The rule before
-  // (held on any directive word, figure or large edit) held 117 of the tuning half's 306 items and
-  // 129 of the held-out 195: precision on steers 8.5% and 10.1%, recall 83.3% and 76.5%.
+  // (held on any directive word, figure or large edit) held 117 of the first set's tuning half's 306
+  // items and 129 of the held-out 195: precision on steers 8.5% and 10.1%, recall 83.3% and 76.5%.
+  // The second set, first measured with the rule as the first set left it: tuning 38 held, precision
+  // 36.8% (57.9%), recall 60.9% (56.4%); held out 82 held, 22.0% (43.9%), 51.4% (60.0%). Then a
+  // parameter's steering words were reported, not held (4 steering of the 22 parameter items held).
   it.each([
-    ['tuning', { held: 13, precision: [84.6, 92.3], recall: [91.7, 63.2] }],
-    ['heldOut', { held: 20, precision: [55, 70], recall: [64.7, 53.8] }],
-  ] as const)('figures on the %s half, borderline as neutral and as steers', (half, floor) => {
-    const f = figures(judged.filter((r) => r.half === half));
+    ['first set, tuning', judged, 'tuning', { held: 12, precision: [83.3, 91.7], recall: [83.3, 57.9] }],
+    ['first set, held out', judged, 'heldOut', { held: 16, precision: [68.8, 81.3], recall: [64.7, 50] }],
+    ['second set, tuning', second, 'tuning', { held: 36, precision: [38.9, 61.1], recall: [60.9, 56.4] }],
+    ['second set, held out', second, 'heldOut', { held: 69, precision: [24.6, 47.8], recall: [48.6, 55] }],
+  ] as const)('figures on the %s half, borderline as neutral and as steers', (_, set, half, floor) => {
+    const f = figures(set.filter((r) => r.half === half));
     expect(f.held, 'items held').toBeLessThanOrEqual(floor.held);
     expect(f.borderlineAsNeutral.precision, 'precision, borderline as neutral').toBeGreaterThanOrEqual(floor.precision[0]);
     expect(f.borderlineAsSteers.precision, 'precision, borderline as steers').toBeGreaterThanOrEqual(floor.precision[1]);
