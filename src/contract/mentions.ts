@@ -37,9 +37,12 @@ const formOf = (name: string): Form | null =>
 
 /** Identifiers, each a whole word: not part of a path, a URL, a dotted name or an assignment. */
 const IDENTIFIER = new RegExp(String.raw`(?<![\w./@$-])(?:${FORM.snake}|${FORM.camel}|${FORM.kebab})(?![\w/@$-]|[.:=]\w|=)`, 'g');
-/** What sends the model to the identifier that follows: "call", "use the tool", "after `x`, `y` or". */
+/**
+ * What sends the model to the identifier that follows: "call", "use the tool", "after `x`, `y` or".
+ * Not "uses": "Uses breadth-first search" says how the tool works, not where to send the model.
+ */
 const SENT_TO =
-  /\b(?:call|calls|calling|use|uses|using|invoke|invokes|invoking|run|try|via|after|before|then|tools?)\s+(?:the\s+)?(?:tool\s+)?[`'"]?$/i;
+  /\b(?:call|calls|calling|use|using|invoke|invokes|invoking|run|try|via|after|before|then|tools?)\s+(?:the\s+)?(?:tool\s+)?[`'"]?$/i;
 const LIST_GOES_ON = /^[`'"]?\s*(?:,|\bor\b|\band\b|,\s*(?:or|and)\b)\s*[`'"]?$/i;
 const NAMED_AS_TOOL = /^[`'"]?(?:\s+tool\b|\(\))/i;
 

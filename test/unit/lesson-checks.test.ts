@@ -226,6 +226,10 @@ describe('a tool named in any identifier form', () => {
     expect(mentioned('Records carry created_at and updated_at.')).toEqual([]);
     expect(mentioned('Call get_stats first.')).toEqual([]);
   });
+  it('"Uses depth_first search" says how the tool works (published likec4 1.51.0, "Uses breadth-first search"); "use depth_first" sends the model', () => {
+    expect(mentioned('Algorithm: Uses depth_first search to find all paths.')).toEqual([]);
+    expect(mentioned('For paths, use depth_first.')).toEqual(['depth_first']);
+  });
 });
 
 describe('an error flagged now that the baseline returned as data', () => {
