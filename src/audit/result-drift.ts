@@ -87,7 +87,11 @@ export function* resultDrift(baseline: Observation[], candidate: Observation[]):
     const has = (p: { structuredContent?: unknown; text?: unknown }, where: 'structuredContent' | 'text') => Object.hasOwn(p, where);
     if (has(b, 'structuredContent') && has(c, 'structuredContent')) {
       compare(b.structuredContent, c.structuredContent, '', 0, 'structuredContent', volatile, once(add));
-      textDrift(was.result, o.result, add);
+      // The text block a client or model read is gone, the data left in structuredContent alone
+      // (published likec4 1.59.2: `content: []`, FP17).
+      if (textBlocks(was.result) > 0 && textBlocks(o.result) === 0 && o.result.isError !== true)
+        add('result-content-moved', '/content', { to: 'structuredContent' });
+      else textDrift(was.result, o.result, add);
     } else if (has(b, 'structuredContent')) {
       // JSON text turned into prose is still text for the model; structuredContent gone leaves a client without its data.
       if (o.result.isError !== true) add('result-content-moved', '/structuredContent', { to: has(c, 'text') ? 'text' : 'nowhere' });
@@ -99,6 +103,12 @@ export function* resultDrift(baseline: Observation[], candidate: Observation[]):
     yield* found.slice(0, MAX_FINDINGS_PER_PROBE);
   }
 }
+
+/** The text blocks of a result's content. */
+const textBlocks = (result: Record<string, unknown>): number =>
+  (Array.isArray(result.content) ? result.content : []).filter(
+    (b) => isObject(b) && b.type === 'text' && typeof b.text === 'string' && b.text !== '',
+  ).length;
 
 function compare(
   was: unknown,

@@ -29,6 +29,16 @@ describe('comparing two live results of one probe', () => {
     ]);
   });
 
+  it('a text block gone, the same data left in structuredContent alone, is the data moved (published likec4 1.59.2, FP17)', () => {
+    const data = { structuredContent: { id: 'shop.api' } };
+    expect(codes({ ...data, ...text('{"id":"shop.api"}') }, { ...data, content: [] })).toEqual([['result-content-moved', '/content']]);
+    expect(
+      codes({ ...data, ...text('Element shop.api') }, { ...data, content: [{ type: 'image', data: '', mimeType: 'image/png' }] }),
+    ).toEqual([['result-content-moved', '/content']]);
+    expect(codes({ ...data, ...text('{"id":"shop.api"}') }, { ...data, ...text('{"id": "shop.api"}') })).toEqual([]);
+    expect(codes({ ...data, content: [] }, { ...data, content: [] })).toEqual([]);
+  });
+
   it('escapes keys in pointers, and honours * in volatile pointers', () => {
     expect(codes({ structuredContent: { 'a/b': 1, 'c~d': 2 } }, { structuredContent: {} })).toEqual([
       ['result-field-removed', '/structuredContent/a~1b'],

@@ -153,10 +153,11 @@ export const AUDIT_RESULT_CODES = {
     severity: 'dangerous',
     action: 'hold',
     title: 'Result data moved between text and structuredContent',
+    doc: '`structuredContent` gone (a client that reads it finds nothing), the data moved from JSON text into it, or the text block gone with the data left in `structuredContent` alone (a client or model that reads `content` finds none).',
     noun: ['result whose data moved', 'results whose data moved'],
     message: (f: { to: 'text' | 'nowhere' | 'structuredContent' }) =>
       f.to === 'structuredContent'
-        ? 'the data moved from JSON text to structuredContent: a client that parsed the text finds none.'
+        ? 'the data is in structuredContent alone now, not in a text block: a client or model that reads the text finds none.'
         : `structuredContent is gone${f.to === 'text' ? ' (it is in the text now)' : ''}: a client that reads it finds nothing.`,
   },
 } as const satisfies Record<string, FindingMeta>;
