@@ -72,6 +72,8 @@ function judgedSet(itemsFile: string, labelsFile: string) {
 const judged = judgedSet('description-changes.json', 'labels.json');
 /** The second set: the changes among the held-out sets' recordings, labelled by five other reviewers. */
 const second = judgedSet('description-changes-2.json', 'labels-2.json');
+/** The third: the seventeenth held-out set's changes, labelled after the rule's last change. */
+const third = judgedSet('description-changes-3.json', 'labels-3.json');
 
 type Judged = (typeof judged)[number];
 
@@ -104,6 +106,13 @@ describe('the wording rule against the labelled description changes (test/fixtur
     expect(second.length).toBe(1489);
     expect(second.filter((r) => r.half === 'tuning').length).toBe(626);
     expect([second.filter((r) => r.label === 'steers').length, second.filter((r) => r.label === 'borderline').length]).toEqual([58, 41]);
+  });
+
+  it('the third set, measured once after the last change to the rule: 11 items, none steers; the rule holds 2 (both neutral)', () => {
+    expect([third.length, third.filter((r) => r.label === 'steers').length, third.filter((r) => r.label === 'borderline').length]).toEqual([
+      11, 0, 1,
+    ]);
+    expect(third.filter((r) => r.held).map((r) => r.label)).toEqual(['neutral', 'neutral']);
   });
 
   // Floors at the figures reached (docs/verdicts.md, "Text that steers the model"). The rule before
