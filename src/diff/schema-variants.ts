@@ -91,6 +91,16 @@ export function compareVariants(b: JsonSchema, a: JsonSchema, path: string[], ct
   const unmatched: Variant[] = [];
   for (const [i, match] of best.entries()) {
     const needed = must[i]!;
+    // An input alternative split into one alternative per value of a name it requires (a
+    // discriminated union): no one of them takes it all, every value is taken by one.
+    const split = ctx.side === 'input' && (!match || match.score[0]! > 0) ? splitCover(needed, may, path, inner, compareNormalized) : null;
+    if (split) {
+      for (const part of split) {
+        used.add(part.j);
+        out.push(...part.changes);
+      }
+      continue;
+    }
     if (!match || (match.score[0]! > 0 && used.has(match.j))) {
       const at = [...path, ...needed.at];
       if (ctx.side === 'input') out.push(typeChange(ctx, true, at, needed.node, null));
@@ -111,13 +121,55 @@ export function compareVariants(b: JsonSchema, a: JsonSchema, path: string[], ct
     const at = [...path, ...spare.at];
     out.push(ctx.side === 'input' ? typeChange(ctx, false, at, null, spare.node) : typeChange(ctx, true, at, spare.node, null));
   }
-  const overlap = ctx.side === 'input' ? newOverlap(b, a, after, grownOf(may, best, used)) : lostOverlap(b, before, shrunkOf(best));
+  const overlap = ctx.side === 'input' ? newOverlap(b, after, before, grownOf(may, best, used)) : lostOverlap(b, before, shrunkOf(best));
   if (overlap) out.push(unclassified(ctx, [...path, 'oneOf'], overlap));
   const seen = new Set<string>();
   return out.filter((c) => !seen.has(c.fingerprint) && seen.add(c.fingerprint));
 }
 
 type Closest = { j: number; changes: Change[]; score: number[] } | null;
+
+/** Values of a discriminating name tried one by one, at most. */
+const MAX_SPLIT_VALUES = 64;
+
+/**
+ * Whether the candidate's alternatives take, between them, everything one baseline alternative
+ * took, split by the values of a name it requires (`provider: atlassian | dropbox | …` become one
+ * object per provider): for each value, the alternative restricted to it meets one that breaks
+ * nothing. The matches, or null when some value finds none.
+ */
+function splitCover(
+  needed: Variant,
+  may: Variant[],
+  path: string[],
+  inner: WalkContext,
+  compareNormalized: CompareNodes,
+): { j: number; changes: Change[] }[] | null {
+  const node = needed.node;
+  if (may.length < 2 || !isObject(node.properties) || !Array.isArray(node.required)) return null;
+  const properties = node.properties as Record<string, unknown>;
+  for (const name of node.required) {
+    const property = typeof name === 'string' ? properties[name] : undefined;
+    if (!isObject(property) || !Array.isArray(property.enum) || property.enum.length < 2 || property.enum.length > MAX_SPLIT_VALUES)
+      continue;
+    const parts: { j: number; changes: Change[] }[] = [];
+    for (const value of property.enum) {
+      const restricted = { ...node, properties: { ...properties, [name as string]: { ...property, enum: [value] } } };
+      let found: { j: number; changes: Change[] } | null = null;
+      for (const [j, offered] of may.entries()) {
+        const changes = compareNormalized(restricted, offered.node, [...path, ...offered.at], inner);
+        if (!changes.some((c) => c.severity === 'breaking')) {
+          found = { j, changes };
+          break;
+        }
+      }
+      if (!found) break;
+      parts.push(found);
+    }
+    if (parts.length === property.enum.length) return parts;
+  }
+  return null;
+}
 
 /**
  * Each alternative that must be matched, with its closest counterpart among those that may match
@@ -202,18 +254,25 @@ const widens = (c: Change) =>
  * different types, with different `const` values on a name both require, or where one is closed
  * and the other requires a name it does not declare, cannot.
  */
-function newOverlap(b: JsonSchema, a: JsonSchema, after: Variant[], grown: Set<number>): string | null {
-  if (!Array.isArray(a.oneOf) || a.oneOf.length < 2) return null;
-  const wasOneOf = Array.isArray(b.oneOf) && b.oneOf.length >= 2;
-  const branch = (v: Variant) => v.at[v.at.indexOf('oneOf') + 1];
+function newOverlap(b: JsonSchema, after: Variant[], before: Variant[], grown: Set<number>): string | null {
+  // Alternatives of one `oneOf`, wherever it sits among nested `anyOf`s (the walk reads them as one
+  // list): the same place before its `oneOf`, another branch of it.
+  const groupOf = (v: Variant): [place: string, branch: string] | null => {
+    const k = v.at.lastIndexOf('oneOf');
+    return k < 0 ? null : [v.at.slice(0, k).join('/'), v.at[k + 1]!];
+  };
+  const branchesAt = (variants: Variant[], place: string) =>
+    new Set(variants.flatMap((v) => (groupOf(v)?.[0] === place ? [groupOf(v)![1]] : []))).size;
   for (let j = 0; j < after.length; j++) {
     for (let k = j + 1; k < after.length; k++) {
-      const [x, y] = [after[j]!, after[k]!];
-      if (branch(x) === undefined || branch(x) === branch(y) || !mayOverlap(x.node, y.node)) continue;
+      const [x, y] = [groupOf(after[j]!), groupOf(after[k]!)];
+      if (!x || !y || x[0] !== y[0] || x[1] === y[1] || !mayOverlap(after[j]!.node, after[k]!.node)) continue;
+      const wasOneOf = x[0] === '' ? Array.isArray(b.oneOf) && b.oneOf.length >= 2 : branchesAt(before, x[0]) >= 2;
       if (wasOneOf && !grown.has(j) && !grown.has(k)) continue;
+      const where = x[0] ? ` (at ${x[0]})` : '';
       return wasOneOf
-        ? `oneOf alternatives ${branch(x)} and ${branch(y)} may now both match one input (one of them accepts more or is new), and oneOf refuses an input that matches two.`
-        : `The alternatives became a oneOf, and alternatives ${branch(x)} and ${branch(y)} may both match one input, which oneOf refuses.`;
+        ? `oneOf alternatives ${x[1]} and ${y[1]}${where} may now both match one input (one of them accepts more or is new), and oneOf refuses an input that matches two.`
+        : `The alternatives became a oneOf${where}, and alternatives ${x[1]} and ${y[1]} may both match one input, which oneOf refuses.`;
     }
   }
   return null;

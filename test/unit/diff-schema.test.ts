@@ -137,6 +137,69 @@ describe('input schema: tightening breaks callers, loosening is safe', () => {
     expect(inputPairs(anyBefore, anyAfter)).toEqual([['input-type-changed', 'breaking']]);
   });
 
+  // Published ragie 1.12.2 (FQ13): `provider: atlassian | dropbox | …` became one object per provider.
+  it('an object split into one alternative per value of a name it requires takes what it took: no value is lost', () => {
+    // The reading itself, without the search that may prove a small pair equal on its own.
+    const read = (b: Record<string, unknown>, a: Record<string, unknown>) =>
+      diffContracts(contractOf(tool('t', b)), contractOf(tool('t', a)), null)
+        .filter((c) => c.severity === 'breaking')
+        .map((c) => c.code);
+    const account = (provider: Record<string, unknown>) => obj({ provider, name: str }, ['provider', 'name']);
+    const before = obj({
+      request: obj({ provider: { type: 'string', enum: ['a', 'b', 'c'] }, name: str }, ['provider', 'name'], {
+        additionalProperties: false,
+      }),
+    });
+    // Each alternative its own: the last takes a name of its own too, so they do not merge back into one.
+    const per = (values: string[]) =>
+      obj({
+        request: {
+          anyOf: values.map((v, n) =>
+            n === values.length - 1
+              ? obj({ provider: { type: 'string', const: v }, name: str, project: str }, ['provider', 'name'])
+              : account({ type: 'string', const: v }),
+          ),
+        },
+      });
+    expect(read(before, per(['a', 'b', 'c']))).toEqual([]);
+    expect(read(before, per(['c', 'a', 'b', 'd']))).toEqual([]);
+    // A value no alternative takes is still lost.
+    expect(inputPairs(before, per(['a', 'b'])).filter(([, severity]) => severity === 'breaking')).toEqual([
+      ['input-enum-narrowed', 'breaking'],
+    ]);
+    // So is a call one alternative refuses for another reason (here: `name` now a number).
+    const renamed = obj({
+      request: {
+        anyOf: [
+          account({ const: 'a' }),
+          account({ const: 'b' }),
+          obj({ provider: { const: 'c' }, name: { type: 'number' } }, ['provider', 'name']),
+        ],
+      },
+    });
+    expect(read(before, renamed)).not.toEqual([]);
+  });
+
+  // Published @moovio/sdk 26.7.1, mutated by the oracle: a `oneOf` inside an `anyOf` whose branches come to overlap.
+  it('a oneOf nested in an anyOf whose alternatives may now both match one input is not calm', () => {
+    const code = (minLength: number) =>
+      obj({
+        kind: {
+          anyOf: [
+            { type: 'integer' },
+            {
+              oneOf: [
+                { type: 'string', maxLength: 3 },
+                { type: 'string', minLength },
+              ],
+            },
+          ],
+        },
+      });
+    const held = diffContracts(contractOf(tool('t', code(5))), contractOf(tool('t', code(3))), null).filter((c) => c.severity !== 'safe');
+    expect(held.map((c) => [c.code, c.message.includes('may now both match one input')])).toEqual([['schema-changed', true]]);
+  });
+
   it('treats nullable forms alike: anyOf [X, null] equals type [X, null]', () => {
     expect(inputPairs(obj({ s: { anyOf: [str, { type: 'null' }] } }), obj({ s: { type: ['string', 'null'] } }))).toEqual([]);
     expect(inputPairs(obj({ s: { anyOf: [str, { type: 'null' }] } }), obj({ s: str }))).toEqual([['input-type-changed', 'breaking']]);
