@@ -1,6 +1,7 @@
 import type { JsonSchema } from '../contract/types.js';
 import { conjoin, propertySchema, type Node } from './schema-conjoin.js';
 import { constraintKey, isObject } from './schema-keywords.js';
+import { ASSERTED_FORMATS } from '../witness/formats.js';
 
 /**
  * Keywords a node's other keywords already imply, dropped, and conditionals settled where the node
@@ -153,39 +154,6 @@ const MARKS_EVALUATED: Partial<Record<(typeof OPEN_BY_DEFAULT)[number], 'unevalu
   additionalProperties: 'unevaluatedProperties',
 };
 const accepting = (v: unknown): boolean => v === true || (isObject(v) && Object.keys(v).length === 0);
-
-/**
- * The formats ajv-formats asserts, as the MCP SDK and the gate's judge run it (witness/judge.ts); ajv
- * ignores any other name, so a format outside these validates nothing (`format: "x-ticket"`).
- */
-const ASSERTED_FORMATS = new Set([
-  'date',
-  'time',
-  'date-time',
-  'iso-time',
-  'iso-date-time',
-  'duration',
-  'uri',
-  'uri-reference',
-  'uri-template',
-  'url',
-  'email',
-  'hostname',
-  'ipv4',
-  'ipv6',
-  'regex',
-  'uuid',
-  'json-pointer',
-  'json-pointer-uri-fragment',
-  'relative-json-pointer',
-  'byte',
-  'int32',
-  'int64',
-  'float',
-  'double',
-  'password',
-  'binary',
-]);
 
 /** Applicators whose subschemas evaluate properties: beside one, `unevaluatedProperties` is not `additionalProperties`. */
 const EVALUATES = ['allOf', 'anyOf', 'oneOf', 'if', 'then', 'else', '$ref', '$dynamicRef', '$recursiveRef', 'dependentSchemas'];

@@ -28,3 +28,36 @@ export const FORMAT_SAMPLES: Record<string, readonly string[]> = {
 
 /** Strings that fail most formats, so a format added or swapped meets a plain value too. */
 export const PLAIN_STRINGS: readonly string[] = ['x', 'hello world', ''];
+
+/**
+ * The formats ajv-formats asserts, as the MCP SDK and the gate's judge run it (witness/judge.ts); ajv
+ * ignores any other name, so a format outside these validates nothing (`format: "x-ticket"`).
+ */
+export const ASSERTED_FORMATS = new Set([
+  'date',
+  'time',
+  'date-time',
+  'iso-time',
+  'iso-date-time',
+  'duration',
+  'uri',
+  'uri-reference',
+  'uri-template',
+  'url',
+  'email',
+  'hostname',
+  'ipv4',
+  'ipv6',
+  'regex',
+  'uuid',
+  'json-pointer',
+  'json-pointer-uri-fragment',
+  'relative-json-pointer',
+  'byte',
+  'int32',
+  'int64',
+  'float',
+  'double',
+  'password',
+  'binary',
+]);
