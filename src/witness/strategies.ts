@@ -27,6 +27,8 @@ export class Search {
   private tried = 0;
   private readonly seen = new Set<string>();
   private readonly valid: unknown[] = [];
+  /** Each valid instance's length as JSON text, measured once when judged: the smallest are mutated first. */
+  private readonly sizes = new Map<unknown, number>();
   private witness: { instance: unknown; refusal: string } | null = null;
   private readonly rng: Rng;
   private readonly makers: [ValueMaker, ValueMaker];
@@ -98,7 +100,10 @@ export class Search {
     this.tried++;
     const [accept, refuse] = this.judges;
     if (!accept.accepts(instance)) return;
-    if (this.valid.length < 400) this.valid.push(instance);
+    if (this.valid.length < 400) {
+      this.valid.push(instance);
+      this.sizes.set(instance, key.length);
+    }
     if (!refuse.accepts(instance) && !this.options.spare?.(instance, refuse.refusedAt(), refuse.refusedBy(), refuse.refusedName()))
       this.witness = { instance, refusal: refuse.refusal() };
   }
@@ -160,7 +165,7 @@ export class Search {
     const before = this.tried;
     // Locations from every seed; at each, the smallest seeds that hold it, so a witness carries
     // little beside the difference it shows.
-    const seeds = [...this.valid].sort((a, b) => JSON.stringify(a).length - JSON.stringify(b).length).slice(0, SEEDS_MUTATED);
+    const seeds = this.smallestFirst(this.valid).slice(0, SEEDS_MUTATED);
     const locations = this.locationsOf(seeds);
     this.locations = locations;
     this.focusMutations();
@@ -184,13 +189,15 @@ export class Search {
   private focusMutations(): void {
     const paths = this.focusPaths().sort((a, b) => a.length - b.length);
     for (const path of paths) {
-      const holders = this.valid
-        .filter((v) => isContainer(valueAt(v, path.slice(0, -1))))
-        .sort((a, b) => JSON.stringify(a).length - JSON.stringify(b).length)
-        .slice(0, SEEDS_PER_LOCATION);
+      const holders = this.smallestFirst(this.valid.filter((v) => isContainer(valueAt(v, path.slice(0, -1))))).slice(0, SEEDS_PER_LOCATION);
       if (holders.length) this.reached.add(pathKey(path));
       for (const seed of holders) for (const value of this.candidatesAt(path, seed)) if (!this.done) this.judge(editAt(seed, path, value));
     }
+  }
+
+  /** Valid instances, shortest as JSON text first; a stable sort, so ties keep the order they were found in. */
+  private smallestFirst(instances: unknown[]): unknown[] {
+    return [...instances].sort((a, b) => this.sizes.get(a)! - this.sizes.get(b)!);
   }
 
   /** Each focus location and the locations above it, with `*` read as the first item. */
