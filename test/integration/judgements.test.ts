@@ -6,6 +6,8 @@ import { decide, type Verdict } from '../../src/decide/decide.js';
 import { collectSignals, unannotatedSiblings } from '../../src/decide/signals.js';
 import { diffContracts } from '../../src/diff/index.js';
 import { judgeByResults } from '../../src/diff/observed-outputs.js';
+import type { Contract } from '../../src/contract/types.js';
+import type { Change } from '../../src/findings/types.js';
 import { ROOT } from '../helpers/cli.js';
 import { recordedContract } from '../helpers/releases.js';
 
@@ -93,13 +95,24 @@ const fixture = (pkg: string, version: string) =>
 
 const contract = recordedContract;
 
+/**
+ * A recorded pair's contracts and changes, as a run with no dataset judges them: no result seen of
+ * any tool (diff/observed-outputs.ts). Diffed once per row; the tests below decide under other policies.
+ */
+const judgedPairs = new Map<string, { before: Contract; after: Contract; changes: Change[] }>();
+function judgedPair(row: { pkg: string; before: string; after: string }) {
+  const key = `${row.pkg}@${row.before}..${row.after}`;
+  let known = judgedPairs.get(key);
+  if (!known) {
+    const [before, after] = [contract(row.pkg, row.before), contract(row.pkg, row.after)];
+    judgedPairs.set(key, (known = { before, after, changes: judgeByResults(diffContracts(before, after), [], [], after) }));
+  }
+  return known;
+}
+
 /** The gate on a recorded pair, as `mcp-gate run` judges it with no datasets and the default policy. */
-const verdictOf = (row: (typeof rows)[number]): Verdict => {
-  const after = contract(row.pkg, row.after);
-  // As a run with no dataset judges them: no result seen of any tool (diff/observed-outputs.ts).
-  const changes = judgeByResults(diffContracts(contract(row.pkg, row.before), after), [], [], after);
-  return decide(collectSignals(changes, [], []), { ...DEFAULTS.promotion, rules: {}, exceptions: [] }, '2026-11-23').verdict;
-};
+const verdictOf = (row: (typeof rows)[number]): Verdict =>
+  decide(collectSignals(judgedPair(row).changes, [], []), { ...DEFAULTS.promotion, rules: {}, exceptions: [] }, '2026-11-23').verdict;
 
 const verdicts = new Map(rows.map((r) => [r.id, verdictOf(r)]));
 const disagreeing = rows.filter((r) => !r.accepts.includes(verdicts.get(r.id)!));
@@ -151,9 +164,8 @@ describe('judgements on published releases (docs/judgements.md)', () => {
   // docs/verdicts.md: the default holds a new bare tool on a server that annotates none; the setting is the way through.
   it('what promotion.unannotatedServers: like-siblings would change is what the page says, and none of it is a Rollback or a silent break', () => {
     const under = rows.map((row) => {
-      const [before, after] = [contract(row.pkg, row.before), contract(row.pkg, row.after)];
+      const { before, after, changes } = judgedPair(row);
       const unannotated = unannotatedSiblings(before, after);
-      const changes = judgeByResults(diffContracts(before, after), [], [], after);
       const signals = collectSignals(changes, [], [], unannotated ? { unannotated } : {});
       const policy = { ...DEFAULTS.promotion, rules: {}, exceptions: [], unannotatedServers: 'like-siblings' as const };
       const bare = changes.some((c) => c.code === 'tool-added-destructive-by-default' && unannotated?.tools.has(c.tool!));
