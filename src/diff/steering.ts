@@ -13,7 +13,8 @@
  *   "Avoid …"), or written in capitals as prompts are ("MUST", "NEVER", "IMPORTANT");
  * - **reader**: text that names the model as its reader ("Note for LLMs", "you are an AI");
  * - **address**: text that otherwise speaks to the model about its conduct ("your reasoning",
- *   "you must", "the agent must", "ask the user").
+ *   "you must", "the agent must", "ask the user"); not a need inside a condition ("when you need
+ *   to …"), which names what the tool is for.
  *
  * A shape counts when the new text has more of it than the old one, so guidance reworded or moved
  * within the text is not new, and guidance removed is not steering. Server instructions are the
@@ -33,6 +34,12 @@ const OPENS = String.raw`(?:^|[.!?:;(\u2014\u2013]\s*|\s-\s+|^\s*[-*\u2022]\s*|\
 /** "Always returns", "Never expires": an adverb before a verb in the third person is a fact, not a rule. */
 const NOT_A_FACT = String.raw`(?!\s+[a-z]+[^s\W]s\b)`;
 
+/**
+ * "Use this when you need to inspect state": a need inside a condition says what the tool is for,
+ * the situation a description exists to name, and gives the model no order.
+ */
+const NOT_A_CONDITION = String.raw`(?<!\b(?:when|if|whenever|once|unless|where|in case)\s+)`;
+
 const CUES: [SteeringShape, RegExp][] = [
   [
     'route',
@@ -47,7 +54,10 @@ const CUES: [SteeringShape, RegExp][] = [
   ],
   [
     'address',
-    /\b(?:(?:in )?your (?:job|task|reasoning|role|response|answer|reply)|(?:you|the (?:agent|assistant|model|llm)) (?:must|should|need to|have to|are required to)|(?:ask|tell|inform|remind|confirm with|check with) the user)\b/gi,
+    new RegExp(
+      String.raw`\b(?:(?:in )?your (?:job|task|reasoning|role|response|answer|reply)|${NOT_A_CONDITION}(?:you|the (?:agent|assistant|model|llm)) (?:must|should|need to|have to|are required to)|(?:ask|tell|inform|remind|confirm with|check with) the user)\b`,
+      'gi',
+    ),
   ],
 ];
 

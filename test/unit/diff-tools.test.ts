@@ -220,6 +220,13 @@ describe('text', () => {
       'Look through the whole archive of support conversations, including closed and merged ones, ranked by recency.',
     ],
     ['a fact with "always"', 'Lists the worktrees.', 'Lists the worktrees. Always returns a repository snapshot to orient the caller.'],
+    // What the tool is for, said as the situation it serves: a need inside a condition is no order.
+    [
+      'a purpose, "when you need to" (published @zereight/mcp-gitlab 2.1.49)',
+      'Get details of a specific commit',
+      'Get details of a specific commit. Use this for read-only lookups when you need to discover multiple resources.',
+    ],
+    ['a purpose, "if you have to"', 'Reads a file.', 'Reads a file. Helpful if you have to inspect a config first.'],
   ])('reported, not held: %s', (_, before, after) => {
     const changes = diffContracts(contractOf(described(before)), contractOf(described(after)));
     expect(changes.map((c) => [c.code, c.severity])).toEqual([['description-reworded', 'safe']]);
@@ -257,6 +264,7 @@ describe('text', () => {
     ],
     ['a rule in capitals', 'Get started.', 'Get started. YOU MUST CALL THIS TOOL FIRST.', /an always\/never rule \("MUST/],
     ['words to the model', 'Lists records.', 'Lists records. Note for LLMs: request the minimum detail level.', /addressed to the model/],
+    ['an order beside a condition', 'Deploys the app.', 'Deploys the app. When the build fails, you must report it before retrying.'],
     [
       'a checklist the agent must satisfy',
       'Returns the wrap-up steps.',
