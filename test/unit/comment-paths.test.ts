@@ -38,6 +38,14 @@ function commentsOf(text: string): string[] {
   return [...seen.values()];
 }
 
+/** A source file's comments, parsed once for the tests that read them. */
+const parsed = new Map<string, string[]>();
+function commentsIn(file: string): string[] {
+  let comments = parsed.get(file);
+  if (!comments) parsed.set(file, (comments = commentsOf(readFileSync(file, 'utf8'))));
+  return comments;
+}
+
 /** Paths a comment names: folders and a file, not part of a URL or a longer path. */
 function pathsIn(comment: string): string[] {
   const named = [...comment.matchAll(/(?<![\w.@:/~-])((?:[\w.-]+\/)+[\w.-]+\.(?:ts|mts|mjs|cjs|md|json|yaml|yml))(?![\w/])/g)];
@@ -54,7 +62,7 @@ function resolves(path: string, file: string): boolean {
 describe('the comments of src/', () => {
   it('name only files that exist', () => {
     const missing = sources().flatMap((file) =>
-      commentsOf(readFileSync(file, 'utf8'))
+      commentsIn(file)
         .flatMap(pathsIn)
         .filter((path) => !resolves(path, file))
         .map((path) => `${relative(ROOT, file)}: ${path}`),
@@ -64,7 +72,7 @@ describe('the comments of src/', () => {
 
   it('cite no issue of a tracker the repository does not hold: the reasoning is named by its doc page', () => {
     const cites = sources().flatMap((file) =>
-      commentsOf(readFileSync(file, 'utf8'))
+      commentsIn(file)
         .flatMap((comment) => [...comment.matchAll(/\bissues? \d+[^\n]{0,12}/gi)].map((m) => m[0]))
         .map((citation) => `${relative(ROOT, file)}: ${citation}`),
     );
