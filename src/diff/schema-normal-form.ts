@@ -73,6 +73,9 @@ function form(raw: unknown, root: JsonSchema, refs: string[], depth: number, bud
       out.$ref = { $cycle: followed.length - followed.lastIndexOf(value) };
     else setMember(out, key, valueKey(value));
   }
+  // What is left of an `anyOf` after its alternatives are gathered may be one: the node is that one.
+  const only = Object.keys(out);
+  if (only.length === 1 && only[0] === 'anyOf' && Array.isArray(out.anyOf) && out.anyOf.length === 1) return out.anyOf[0];
   return out;
 }
 
@@ -83,6 +86,68 @@ const ALTERNATIVES = new Set(['anyOf', 'oneOf']);
  * `oneOf` keeps a repeated one, which refuses what it matches (two alternatives match it).
  */
 function alternatives(formed: unknown[], dedupe: boolean): unknown[] {
-  const keyed = formed.map((f) => [JSON.stringify(f), f] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const keyed = (dedupe ? gathered(formed) : formed)
+    .map((f) => [JSON.stringify(f), f] as const)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return (dedupe ? keyed.filter(([k], i) => i === 0 || keyed[i - 1]![0] !== k) : keyed).map(([, f]) => f);
+}
+
+/**
+ * Keywords that assert on their own: they read no sibling and leave no annotation a sibling reads.
+ * One alternative that is another plus only these takes less than it, never more.
+ */
+const STANDALONE = new Set([
+  'type',
+  'enum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minProperties',
+  'maxProperties',
+  'required',
+  'not',
+]);
+
+/**
+ * The alternatives of an `anyOf` as the set of instances they take: alternatives alike but for their
+ * values are one with the values together (`anyOf: [{const: "a"}, {const: "b"}, S]` is `anyOf:
+ * [{enum: ["a", "b"]}, S]`), and one that is another with more standalone assertions is taken by
+ * that other and goes (`anyOf: [{type: string, enum: […]}, {type: string}]` is `{type: string}`: the
+ * values were a list of suggestions the schema never enforced).
+ */
+function gathered(formed: unknown[]): unknown[] {
+  const byRest = new Map<string, Record<string, unknown>>();
+  const out: unknown[] = [];
+  for (const f of formed) {
+    if (!isObject(f) || !Array.isArray(f.enum)) {
+      out.push(f);
+      continue;
+    }
+    const { enum: values, ...rest } = f;
+    const key = JSON.stringify(rest);
+    const known = byRest.get(key);
+    if (known) known.enum = [...new Set([...(known.enum as string[]), ...(values as string[])])].sort();
+    else {
+      const merged = { ...f };
+      byRest.set(key, merged);
+      out.push(merged);
+    }
+  }
+  return out.filter((f, i) => !out.some((g, j) => j !== i && takesAll(g, f) && (!takesAll(f, g) || j < i)));
+}
+
+/** Whether `wide` takes every instance `narrow` takes: `narrow` is `wide` and only standalone assertions more. */
+function takesAll(wide: unknown, narrow: unknown): boolean {
+  if (!isObject(wide) || !isObject(narrow)) return false;
+  const same = (k: string) => Object.hasOwn(narrow, k) && JSON.stringify(narrow[k]) === JSON.stringify(wide[k]);
+  return Object.keys(wide).every(same) && Object.keys(narrow).every((k) => Object.hasOwn(wide, k) || STANDALONE.has(k));
 }

@@ -6,15 +6,18 @@ import {
   constraint,
   sameSubschema,
   spend,
+  isUnread,
   typeChange,
   unclassified,
   unread,
+  withProof,
   type WalkContext,
 } from './schema-context.js';
 import { refusesOnlyDegenerate } from './degenerate-bound.js';
 import { listedInText } from './documented-values.js';
 import { compareArrays, compareNumbers, compareStrings } from './schema-constraints.js';
 import { COMPARED_KEYWORDS, TEXT_KEYWORDS, constraintKey, isAnnotation, typesOf, valueKey } from './schema-keywords.js';
+import { normalForm } from './schema-normal-form.js';
 import { normalize, type Node } from './schema-normalize.js';
 import { compareObjects } from './schema-objects.js';
 import { compareVariants, hasVariants } from './schema-variants.js';
@@ -50,6 +53,21 @@ export function compareSchemaNodes(beforeRaw: unknown, afterRaw: unknown, path: 
   return compareNormalized(before.node, after.node, path, { ...ctx, followed, depth: ctx.depth + 1, variantNest: 0 });
 }
 
+const ALIKE =
+  'the alternatives here have the same normal form on both sides (values split into alternatives or gathered, an alternative that another takes whole dropped), so they take the same arguments';
+
+/**
+ * What pairing the alternatives found where the two nodes take the same instances: calm, with that
+ * proof. `anyOf: [{const: "a"}, {const: "b"}, S]` restates `anyOf: [{enum: ["a", "b"]}, S]`, whose
+ * pairing reads an enum dropped. Checked only where something was held, and on a work count of its own.
+ */
+function provenAlike(changes: Change[], b: Node, a: Node, ctx: WalkContext): Change[] {
+  const held = (c: Change) => c.severity !== 'safe' && !isUnread(c);
+  if (!changes.some(held) || b === false || a === false) return changes;
+  if (normalForm(b, ctx.rootBefore) !== normalForm(a, ctx.rootAfter)) return changes;
+  return changes.map((c) => (held(c) ? withProof(c, ALIKE) : c));
+}
+
 function compareNormalized(b: Node, a: Node, path: string[], ctx: WalkContext): Change[] {
   if (b === false || a === false) {
     if (b === a) return [];
@@ -59,7 +77,8 @@ function compareNormalized(b: Node, a: Node, path: string[], ctx: WalkContext): 
   if (kb !== null && kb === constraintKey(a) && !kb.includes('"$ref"')) return [];
   // An unresolvable $ref on one side leaves nothing to order: the ref change alone is told.
   if ((b.$ref ?? null) !== (a.$ref ?? null)) return compareLocal(b, a, path, ctx);
-  if (hasVariants(b) || hasVariants(a)) return [...compareVariants(b, a, path, ctx, compareNormalized), ...compareLocal(b, a, path, ctx)];
+  if (hasVariants(b) || hasVariants(a))
+    return [...provenAlike(compareVariants(b, a, path, ctx, compareNormalized), b, a, ctx), ...compareLocal(b, a, path, ctx)];
   return [
     ...compareTypes(b, a, path, ctx),
     ...compareEnums(b, a, path, ctx),

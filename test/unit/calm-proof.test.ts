@@ -260,6 +260,19 @@ describe('schemas equal by construction are proven equal, never held', () => {
       { ...obj({ l: { type: 'array', minItems: 1 } }), $defs: { any: { items: {} } } },
       { ...obj({ l: { type: 'array', minItems: 1, $ref: '#/$defs/any' } }), $defs: { any: { items: {} } } },
     ],
+    // unstructured-client 0.29.1 (the eighteenth held-out set's FR2, where it was held): zod restates
+    // an enum beside a plain string as one const per value; the values were suggestions the schema
+    // never enforced.
+    [
+      'an enum beside a plain string, restated as consts',
+      obj({ s: { anyOf: [{ type: 'string', enum: ['fast', 'auto'] }, str], default: 'auto' } }),
+      obj({ s: { anyOf: [{ type: 'string', const: 'fast' }, { type: 'string', const: 'auto' }, str], default: 'auto' } }),
+    ],
+    [
+      'an enum beside a plain string, as the plain string',
+      obj({ s: { anyOf: [{ type: 'string', enum: ['gpt-4o', 'claude'] }, str] } }),
+      obj({ s: str }),
+    ],
   ];
 
   it.each(same)('%s: nothing held, and nothing calm on a search alone', (_, before, after) => {
@@ -273,6 +286,31 @@ describe('schemas equal by construction are proven equal, never held', () => {
       expect(changes.filter((c) => c.witness && c.witness.status !== 'proven')).toEqual([]);
       expect(verdictOf(changes)).toBe('Promote');
     }
+  });
+});
+
+describe('alternatives that take the same arguments, where the rest of the schema changed too', () => {
+  // FR2: the whole schemas differ (a new optional argument), so the proof is the place's own.
+  const before = obj({
+    s: { anyOf: [{ type: 'string', enum: ['fast', 'auto'] }, str] },
+    m: { anyOf: [{ type: 'string', enum: ['a', 'b'] }, str] },
+  });
+  const after = obj({ s: { anyOf: [{ type: 'string', const: 'fast' }, { type: 'string', const: 'auto' }, str] }, m: str, n: str });
+
+  it('the values read as dropped are proven calm at their place, and the release promotes', () => {
+    const changes = diff(before, after);
+    expect(changes.filter((c) => c.severity !== 'safe')).toEqual([]);
+    const dropped = changes.filter((c) => c.code === 'input-enum-dropped');
+    expect(dropped.length).toBe(2);
+    for (const c of dropped) expect(c.message).toContain('the alternatives here have the same normal form on both sides');
+    expect(verdictOf(changes)).toBe('Promote');
+  });
+
+  it('a value that goes from the consts is still held: the place takes the same arguments no longer', () => {
+    const narrowed = obj({ s: { anyOf: [{ type: 'string', const: 'fast' }, { type: 'integer' }] }, n: str });
+    const changes = diff(before, narrowed);
+    expect(changes.some((c) => c.severity !== 'safe')).toBe(true);
+    expect(verdictOf(changes)).not.toBe('Promote');
   });
 });
 
