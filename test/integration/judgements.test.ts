@@ -72,6 +72,14 @@ const SETS = [
     file: 'FRESH-2026-12-03-q.md',
     prefix: 'FQ',
   },
+  {
+    heading: '## Eighteenth held-out set',
+    name: 'the eighteenth set',
+    pairs: 15,
+    servers: 6,
+    file: 'FRESH-2026-12-03-r.md',
+    prefix: 'FR',
+  },
 ];
 const starts = SETS.map((set) => page.indexOf(set.heading));
 const table = page.slice(0, starts[0]);

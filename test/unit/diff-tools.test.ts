@@ -264,7 +264,12 @@ describe('text', () => {
     ],
     ['a rule in capitals', 'Get started.', 'Get started. YOU MUST CALL THIS TOOL FIRST.', /an always\/never rule \("MUST/],
     ['words to the model', 'Lists records.', 'Lists records. Note for LLMs: request the minimum detail level.', /addressed to the model/],
-    ['an order beside a condition', 'Deploys the app.', 'Deploys the app. When the build fails, you must report it before retrying.'],
+    [
+      'an order beside a condition',
+      'Deploys the app.',
+      'Deploys the app. When the build fails, you must report it before retrying.',
+      /addressed/,
+    ],
     [
       'a checklist the agent must satisfy',
       'Returns the wrap-up steps.',
