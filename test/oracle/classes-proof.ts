@@ -217,6 +217,34 @@ export const PROOF_CLASSES: MutationClass[] = [
     },
     truth: 'same',
   },
+  // unstructured-client 0.29.1 (docs/judgements.md, FR2): zod restates an enum beside a plain string.
+  {
+    name: 'enum-beside-string-as-consts',
+    named: 'an enum beside a plain string restated as one `const` per value',
+    keywords: ['anyOf', 'enum', 'const'],
+    at: (n, c) => freeString(n, c) && Object.keys(n).every((k) => k === 'type' || k === 'description' || k === 'title'),
+    prepare: (n) => {
+      replace(n, { anyOf: [{ type: 'string', enum: ['fast', 'hi_res', 'auto'] }, { ...n }] });
+    },
+    apply: (n) => {
+      const [, rest] = n.anyOf as Schema[];
+      n.anyOf = [...['fast', 'hi_res', 'auto'].map((v) => ({ type: 'string', const: v })), rest];
+    },
+    truth: 'same',
+  },
+  {
+    name: 'enum-beside-string-dropped',
+    named: 'an enum beside a plain string dropped for the plain string',
+    keywords: ['anyOf', 'enum'],
+    at: (n, c) => freeString(n, c) && Object.keys(n).every((k) => k === 'type' || k === 'description' || k === 'title'),
+    prepare: (n) => {
+      replace(n, { anyOf: [{ type: 'string', enum: ['gpt-4o', 'claude'] }, { ...n }] });
+    },
+    apply: (n) => {
+      replace(n, (n.anyOf as Schema[])[1]!);
+    },
+    truth: 'same',
+  },
   {
     name: 'contains-implied',
     named: '`contains` added that every item of a non-empty list satisfies',
