@@ -74,6 +74,8 @@ const judged = judgedSet('description-changes.json', 'labels.json');
 const second = judgedSet('description-changes-2.json', 'labels-2.json');
 /** The third: the seventeenth held-out set's changes, labelled after the rule's last change. */
 const third = judgedSet('description-changes-3.json', 'labels-3.json');
+/** The fourth: the eighteenth held-out set's changes, labelled blind before the rule was run on them. */
+const fourth = judgedSet('description-changes-4.json', 'labels-4.json');
 
 type Judged = (typeof judged)[number];
 
@@ -113,6 +115,20 @@ describe('the wording rule against the labelled description changes (test/fixtur
       11, 0, 1,
     ]);
     expect(third.filter((r) => r.held).map((r) => r.label)).toEqual(['neutral', 'neutral']);
+  });
+
+  it('the fourth set, measured once after the condition reading: 43 items, 1 steers, 2 borderline; the rule holds those 3 and no neutral item', () => {
+    expect([
+      fourth.length,
+      fourth.filter((r) => r.label === 'steers').length,
+      fourth.filter((r) => r.label === 'borderline').length,
+    ]).toEqual([43, 1, 2]);
+    expect(
+      fourth
+        .filter((r) => r.held)
+        .map((r) => r.label)
+        .sort(),
+    ).toEqual(['borderline', 'borderline', 'steers']);
   });
 
   // Floors at the figures reached (docs/verdicts.md, "Text that steers the model"). The rule before
