@@ -4,7 +4,7 @@ import type { JsonSchema } from '../contract/types.js';
 import { SchemaWork, showNodes } from '../contract/schema-work.js';
 import { toolChange } from './change.js';
 import { refusesOnlyDegenerate } from './degenerate-bound.js';
-import { constraintKey, isObject } from './schema-keywords.js';
+import { VALUE_BOUNDS, constraintKey, isObject } from './schema-keywords.js';
 
 export type SchemaSide = 'input' | 'output';
 
@@ -80,22 +80,7 @@ export type Direction = 'tightened' | 'loosened';
  * mostly refused in code already (docs/judgements.md, O4 and X3; the write-ups' field constraints).
  * A bound that moves (maximum 100 → 10) is still input-constraint-tightened.
  */
-const DECLARABLE = new Set([
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'format',
-  'multipleOf',
-  'minItems',
-  'maxItems',
-  'uniqueItems',
-  'minProperties',
-  'maxProperties',
-]);
+const DECLARABLE = VALUE_BOUNDS;
 
 /** A constraint that now accepts less (tightened) or more (loosened), told from the side's point of view. */
 export function constraint(ctx: WalkContext, direction: Direction, path: string[], before: unknown, after: unknown, note?: string): Change {

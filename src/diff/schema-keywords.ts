@@ -29,6 +29,27 @@ const ANNOTATION_KEYWORDS = new Set([
   'discriminator',
 ]);
 
+/**
+ * Bounds on one value (a number's range and step, a string's length, pattern and format, a list's or
+ * an object's size): each asserts on its own, reading no sibling and marking nothing a sibling reads.
+ */
+export const VALUE_BOUNDS: ReadonlySet<string> = new Set([
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'multipleOf',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minProperties',
+  'maxProperties',
+]);
+
 /** Keywords the walker compares, each in one comparator. */
 export const COMPARED_KEYWORDS = new Set([
   'type',

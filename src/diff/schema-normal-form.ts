@@ -1,7 +1,18 @@
 import { setMember } from '../base/json-object.js';
 import { SchemaWork } from '../contract/schema-work.js';
 import type { JsonSchema } from '../contract/types.js';
-import { LIST, MAP, SETS, SINGLE, TEXT_KEYWORDS, constraintKey, isAnnotation, isObject, valueKey } from './schema-keywords.js';
+import {
+  LIST,
+  MAP,
+  SETS,
+  SINGLE,
+  TEXT_KEYWORDS,
+  VALUE_BOUNDS,
+  constraintKey,
+  isAnnotation,
+  isObject,
+  valueKey,
+} from './schema-keywords.js';
 import { MAX_NORMALIZE_DEPTH, normalize, type Resolved } from './schema-normalize.js';
 
 /**
@@ -96,26 +107,7 @@ function alternatives(formed: unknown[], dedupe: boolean): unknown[] {
  * Keywords that assert on their own: they read no sibling and leave no annotation a sibling reads.
  * One alternative that is another plus only these takes less than it, never more.
  */
-const STANDALONE = new Set([
-  'type',
-  'enum',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'format',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'multipleOf',
-  'minItems',
-  'maxItems',
-  'uniqueItems',
-  'minProperties',
-  'maxProperties',
-  'required',
-  'not',
-]);
+const STANDALONE = new Set([...VALUE_BOUNDS, 'type', 'enum', 'required', 'not']);
 
 /**
  * The alternatives of an `anyOf` as the set of instances they take: alternatives alike but for their
