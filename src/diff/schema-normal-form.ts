@@ -69,7 +69,7 @@ function form(raw: unknown, root: JsonSchema, refs: string[], depth: number, bud
     if (TEXT_KEYWORDS.has(key) || isAnnotation(key) || value === undefined) continue;
     const sub = (v: unknown) => form(v, root, followed, depth + 1, budget);
     if (SINGLE.has(key) && (isObject(value) || typeof value === 'boolean')) out[key] = sub(value);
-    else if (ALTERNATIVES.has(key) && Array.isArray(value)) out[key] = alternatives(value.map(sub), key === 'anyOf');
+    else if (ALTERNATIVES.has(key) && Array.isArray(value)) out[key] = alternatives(value.map(sub), key === 'anyOf' && !readsMarks(root));
     else if (LIST.has(key) && Array.isArray(value)) out[key] = value.map(sub);
     else if (MAP.has(key) && isObject(value))
       out[key] = Object.fromEntries(
@@ -91,6 +91,18 @@ function form(raw: unknown, root: JsonSchema, refs: string[], depth: number, bud
 }
 
 const ALTERNATIVES = new Set(['anyOf', 'oneOf']);
+
+/**
+ * Whether an `unevaluated*` keyword anywhere in the document reads what alternatives mark evaluated.
+ * A form drops marks that assert nothing (`additionalProperties: true`), so two alternatives with one
+ * form may mark different names: in such a document an `anyOf`'s alternatives are kept each as it is
+ * (found in review: `anyOf: [{required: [a]}, {required: [a], additionalProperties: true}]` under
+ * `unevaluatedProperties: false` takes `{a, b}`, and without its second alternative refuses it).
+ */
+export function readsMarks(root: JsonSchema): boolean {
+  const text = documentKey(root);
+  return text === null || text.includes('"unevaluatedProperties"') || text.includes('"unevaluatedItems"');
+}
 
 /**
  * Alternatives are a set: their order never changes what validates. `anyOf` also takes each once;

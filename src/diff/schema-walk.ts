@@ -17,7 +17,7 @@ import { refusesOnlyDegenerate } from './degenerate-bound.js';
 import { listedInText } from './documented-values.js';
 import { compareArrays, compareNumbers, compareStrings } from './schema-constraints.js';
 import { COMPARED_KEYWORDS, TEXT_KEYWORDS, constraintKey, isAnnotation, typesOf, valueKey } from './schema-keywords.js';
-import { normalForm } from './schema-normal-form.js';
+import { normalForm, readsMarks } from './schema-normal-form.js';
 import { normalize, type Node } from './schema-normalize.js';
 import { compareObjects } from './schema-objects.js';
 import { compareVariants, hasVariants } from './schema-variants.js';
@@ -63,10 +63,26 @@ const ALIKE =
  */
 function provenAlike(changes: Change[], b: Node, a: Node, ctx: WalkContext): Change[] {
   const held = (c: Change) => c.severity !== 'safe' && !isUnread(c);
-  if (!changes.some(held) || b === false || a === false) return changes;
-  if (normalForm(b, ctx.rootBefore) !== normalForm(a, ctx.rootAfter)) return changes;
+  if (!changes.some(held) || b === false || a === false || !plainDocument(ctx.rootBefore) || !plainDocument(ctx.rootAfter)) return changes;
+  const [fb, fa] = [normalForm(b, ctx.rootBefore), normalForm(a, ctx.rootAfter)];
+  // A recursion is written by how far back it leads, which two chains of `$ref`s can share while
+  // leading to different definitions (found in review); text past the depth bound proves nothing.
+  if (fb !== fa || fb.includes('"$cycle"') || fb.includes('"$raw"')) return changes;
   return changes.map((c) => (held(c) ? withProof(c, ALIKE) : c));
 }
+
+/** A document whose references the form resolves and whose marks nothing reads: no anchors, no `$id`, no dynamic or `unevaluated*` keywords. */
+function plainDocument(root: JsonSchema): boolean {
+  let plain = PLAIN.get(root);
+  if (plain === undefined) {
+    const text = JSON.stringify(root);
+    plain = !readsMarks(root) && !UNRESOLVED.some((k) => text.includes(k));
+    PLAIN.set(root, plain);
+  }
+  return plain;
+}
+const PLAIN = new WeakMap<JsonSchema, boolean>();
+const UNRESOLVED = ['"$anchor"', '"$dynamicAnchor"', '"$dynamicRef"', '"$recursiveRef"', '"$recursiveAnchor"', '"$id"'];
 
 function compareNormalized(b: Node, a: Node, path: string[], ctx: WalkContext): Change[] {
   if (b === false || a === false) {

@@ -477,6 +477,44 @@ describe('what an unevaluated keyword reads, where the form cannot say, is not c
       { type: 'object', $ref: '#/$defs/T', additionalProperties: false, $defs: { T } },
     ],
     ['a definition changed past the depth bound', chain({}), chain({ minProperties: 1 })],
+    // An alternative whose form is another's plus a bound, but which marks every name evaluated.
+    [
+      'an anyOf alternative that marks names, under unevaluatedProperties',
+      {
+        type: 'object',
+        unevaluatedProperties: false,
+        anyOf: [{ required: ['a'] }, { required: ['a'], minProperties: 2, additionalProperties: true }, { required: ['z'] }],
+      },
+      { type: 'object', unevaluatedProperties: false, anyOf: [{ required: ['a'] }, { required: ['z'] }] },
+    ],
+    // Two chains of `$ref`s that lead back as far, to different definitions: the form writes both as
+    // one recursion, so a break the walk found under an alternative is not let go as alike.
+    ...(() => {
+      const B = (to: string) => ({ type: 'object', properties: { y: { $ref: to } }, additionalProperties: false });
+      const p = { anyOf: [{ type: 'object', properties: { x: { $ref: '#/$defs/B' } }, additionalProperties: false }, str] };
+      const r = { type: 'string', pattern: '^(a)\\1$' };
+      const before = {
+        type: 'object',
+        properties: { p, r },
+        required: ['p'],
+        $defs: { B: B('#/$defs/C'), C: { type: 'object', properties: { z: { $ref: '#/$defs/B' } }, additionalProperties: false } },
+      };
+      const after = {
+        type: 'object',
+        properties: { p, r, q: str },
+        required: ['p'],
+        $defs: {
+          B: B('#/$defs/C1'),
+          C1: { $ref: '#/$defs/C2' },
+          C2: { type: 'object', properties: { z: { $ref: '#/$defs/C1' } }, additionalProperties: false },
+        },
+      };
+      return [['a recursion under an alternative that leads back as far to another definition', before, after]] as [
+        string,
+        Record<string, unknown>,
+        Record<string, unknown>,
+      ][];
+    })(),
   ])('%s: not a Promote', (_, before, after) => {
     expect(verdictOf(diff(before, after))).not.toBe('Promote');
   });
