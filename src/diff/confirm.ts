@@ -12,6 +12,7 @@ import { isTooComplex, isUnread, proofOf } from './schema-context.js';
 import { canonicalJson } from '../contract/canonical.js';
 import { SchemaWork } from '../contract/schema-work.js';
 import { normalForm } from './schema-normal-form.js';
+import { resolvesEveryRef } from './schema-spellings.js';
 
 /**
  * The structural diff proposes; the instance search disposes (docs/verdicts.md).
@@ -99,6 +100,8 @@ const SAME_FORM =
 type NormalMemo = Map<string, string>;
 
 function sameNormalForm(memo: NormalMemo, was: JsonSchema, is: JsonSchema, work: SchemaWork): boolean {
+  // A form leaves definitions out: where a `$ref` may reach one by anchor or URI, it proves nothing.
+  if (!resolvesEveryRef(was) || !resolvesEveryRef(is)) return false;
   const form = (s: JsonSchema) => {
     const key = JSON.stringify(s);
     let known = memo.get(key);

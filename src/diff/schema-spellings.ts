@@ -58,3 +58,30 @@ export function spellings(input: JsonSchema, dialect: Dialect): JsonSchema {
   delete s.nullable;
   return s;
 }
+
+/**
+ * Whether the gate resolves every reference of the document: each `$ref` a local JSON pointer (`#`,
+ * `#/…`), and no `$id`, anchor or dynamic reference that would let a `$ref` reach a definition by
+ * another name. Where it does not, a definition no pointer reached may still be reached, and a
+ * form that leaves definitions out proves nothing (found in review: `$ref: "#foo"` to a definition
+ * with `$anchor: foo`, its type changed, was called calm).
+ */
+export function resolvesEveryRef(root: JsonSchema): boolean {
+  let known = RESOLVED.get(root);
+  if (known === undefined) RESOLVED.set(root, (known = localOnly(root, 0)));
+  return known;
+}
+const RESOLVED = new WeakMap<JsonSchema, boolean>();
+const ELSEWHERE = new Set(['$id', '$anchor', '$dynamicAnchor', '$dynamicRef', '$recursiveRef', '$recursiveAnchor']);
+
+function localOnly(node: unknown, depth: number): boolean {
+  if (depth > 256) return false;
+  if (Array.isArray(node)) return node.every((v) => localOnly(v, depth + 1));
+  if (!isObject(node)) return true;
+  for (const [k, v] of Object.entries(node)) {
+    if (ELSEWHERE.has(k)) return false;
+    if (k === '$ref' && (typeof v !== 'string' || !(v === '#' || v.startsWith('#/')))) return false;
+    if (!localOnly(v, depth + 1)) return false;
+  }
+  return true;
+}

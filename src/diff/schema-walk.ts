@@ -18,6 +18,7 @@ import { listedInText } from './documented-values.js';
 import { compareArrays, compareNumbers, compareStrings } from './schema-constraints.js';
 import { COMPARED_KEYWORDS, TEXT_KEYWORDS, constraintKey, isAnnotation, typesOf, valueKey } from './schema-keywords.js';
 import { normalForm, readsMarks } from './schema-normal-form.js';
+import { resolvesEveryRef } from './schema-spellings.js';
 import { normalize, type Node } from './schema-normalize.js';
 import { compareObjects } from './schema-objects.js';
 import { compareVariants, hasVariants } from './schema-variants.js';
@@ -73,16 +74,8 @@ function provenAlike(changes: Change[], b: Node, a: Node, ctx: WalkContext): Cha
 
 /** A document whose references the form resolves and whose marks nothing reads: no anchors, no `$id`, no dynamic or `unevaluated*` keywords. */
 function plainDocument(root: JsonSchema): boolean {
-  let plain = PLAIN.get(root);
-  if (plain === undefined) {
-    const text = JSON.stringify(root);
-    plain = !readsMarks(root) && !UNRESOLVED.some((k) => text.includes(k));
-    PLAIN.set(root, plain);
-  }
-  return plain;
+  return !readsMarks(root) && resolvesEveryRef(root);
 }
-const PLAIN = new WeakMap<JsonSchema, boolean>();
-const UNRESOLVED = ['"$anchor"', '"$dynamicAnchor"', '"$dynamicRef"', '"$recursiveRef"', '"$recursiveAnchor"', '"$id"'];
 
 function compareNormalized(b: Node, a: Node, path: string[], ctx: WalkContext): Change[] {
   if (b === false || a === false) {

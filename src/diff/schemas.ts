@@ -7,6 +7,7 @@ import { pointer, toolChange } from './change.js';
 import { annotationChange, isUnread, markTooComplex, proofOf, walkContext, type SchemaSide } from './schema-context.js';
 import { COMPARED_KEYWORDS, TEXT_KEYWORDS, constraintKey, isAnnotation, isObject } from './schema-keywords.js';
 import { normalForm } from './schema-normal-form.js';
+import { resolvesEveryRef } from './schema-spellings.js';
 import { compareSchemaNodes } from './schema-walk.js';
 import { literal } from '../base/safe-regex.js';
 
@@ -177,8 +178,11 @@ function walk(side: SchemaSide, tool: string, before: JsonSchema, after: JsonSch
       const ref = `#${pointer(key, name)}`;
       if (ctx.reached.before.has(ref) || ctx.reached.after.has(ref)) continue;
       const b = constraintKey(defsBefore[name]);
-      if (b === null || b !== constraintKey(defsAfter[name]))
+      if (b !== null && b === constraintKey(defsAfter[name])) continue;
+      // Unreached by a pointer, a definition is text; where a `$ref` may reach it by anchor or URI, it is not.
+      if (resolvesEveryRef(before) && resolvesEveryRef(after))
         changes.push(annotationChange(ctx, [root, key, name], defsBefore[name] ?? null, defsAfter[name] ?? null));
+      else changes.push(toolChange('schema-changed', tool, [root, key, name], null, null, UNRESOLVED_DEFINITION));
     }
   }
   const sameForm = () => normalForm(before, before, work) === normalForm(after, after, work);
@@ -190,6 +194,9 @@ function walk(side: SchemaSide, tool: string, before: JsonSchema, after: JsonSch
   }
   return changes;
 }
+
+const UNRESOLVED_DEFINITION =
+  'The definition changed, and the document refers by anchor, URI or dynamic reference, which the gate does not resolve: it may be reached.';
 
 /**
  * A side whose schemas changed but would cost more than the budget to walk (docs/security.md, "Work

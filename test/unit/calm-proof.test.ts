@@ -515,6 +515,26 @@ describe('what an unevaluated keyword reads, where the form cannot say, is not c
         Record<string, unknown>,
       ][];
     })(),
+    // A `$ref` the gate does not resolve, to a definition whose type changed: the form leaves it out.
+    ...(() => {
+      const byAnchor = (type: string) => ({
+        type: 'object',
+        properties: { p: { $ref: '#foo' } },
+        required: ['p'],
+        $defs: { A: { $anchor: 'foo', type } },
+      });
+      const byUri = (type: string) => ({
+        $id: 'http://e.com/root.json',
+        type: 'object',
+        properties: { p: { $ref: 'http://e.com/root.json#/$defs/A' } },
+        required: ['p'],
+        $defs: { A: { type } },
+      });
+      return [
+        ['a definition reached by an anchor, its type changed', byAnchor('string'), byAnchor('integer')],
+        ['a definition reached by an absolute URI, its type changed', byUri('string'), byUri('integer')],
+      ] as [string, Record<string, unknown>, Record<string, unknown>][];
+    })(),
   ])('%s: not a Promote', (_, before, after) => {
     expect(verdictOf(diff(before, after))).not.toBe('Promote');
   });
