@@ -14,6 +14,7 @@ import {
   valueKey,
 } from './schema-keywords.js';
 import { MAX_NORMALIZE_DEPTH, normalize, type Resolved } from './schema-normalize.js';
+import { dialectOf } from '../witness/judge.js';
 
 /**
  * A whole schema in normal form, every subschema normalised, as a string: two schemas with the same
@@ -100,6 +101,8 @@ const ALTERNATIVES = new Set(['anyOf', 'oneOf']);
  * `unevaluatedProperties: false` takes `{a, b}`, and without its second alternative refuses it).
  */
 export function readsMarks(root: JsonSchema): boolean {
+  // Under draft-04 and draft-07 those keywords do not exist, and assert nothing (schema-spellings.ts).
+  if (['draft-04', 'draft-07'].includes(dialectOf(root))) return false;
   const text = documentKey(root);
   return text === null || text.includes('"unevaluatedProperties"') || text.includes('"unevaluatedItems"');
 }
