@@ -268,6 +268,16 @@ describe('schemas equal by construction are proven equal, never held', () => {
       obj({ s: { anyOf: [{ type: 'string', enum: ['fast', 'auto'] }, str], default: 'auto' } }),
       obj({ s: { anyOf: [{ type: 'string', const: 'fast' }, { type: 'string', const: 'auto' }, str], default: 'auto' } }),
     ],
+    // Under draft-07 an `unevaluated*` keyword does not exist, so it reads no marks and the alternatives are gathered.
+    [
+      'an enum beside a plain string, as the plain string, beside a draft-07 unevaluatedProperties',
+      {
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        ...obj({ s: { anyOf: [{ type: 'string', enum: ['x', 'y'] }, str] } }),
+        unevaluatedProperties: false,
+      },
+      { $schema: 'http://json-schema.org/draft-07/schema#', ...obj({ s: str }), unevaluatedProperties: false },
+    ],
     [
       'an enum beside a plain string, as the plain string',
       obj({ s: { anyOf: [{ type: 'string', enum: ['gpt-4o', 'claude'] }, str] } }),
