@@ -23,27 +23,34 @@ type CompareNodes = (b: Node, a: Node, path: string[], ctx: WalkContext) => Chan
 /**
  * A node as a list of alternatives, each complete: `{type: object, anyOf: [A, B]}` is
  * `[object ∧ A, object ∧ B]`, and a type list splits into one variant per type. Node-level keywords
- * (default, annotations) are left out: compareLocal tells them once.
+ * (default, annotations) are left out: compareLocal tells them once. The node's `unevaluated*`
+ * keywords read what the chosen branches mark evaluated, so they stay on the outer node of each
+ * combination; as a conjunct of their own they would read nothing and refuse every name a branch
+ * marks (found in review: `unevaluatedProperties: false` over a branch with
+ * `additionalProperties: true` was read as closed on both sides, and its removal was calm).
  */
 function variantsOf(node: JsonSchema, root: JsonSchema, reached: Set<string>, depth = 0): Variant[] {
-  const { anyOf, oneOf, default: _default, ...rest } = node;
+  const { anyOf, oneOf, default: _default, unevaluatedItems, unevaluatedProperties, ...rest } = node;
   const base: JsonSchema = Object.fromEntries(Object.entries(rest).filter(([k]) => !isAnnotation(k)));
-  let variants: Variant[] = [{ node: base, at: [] }];
+  const unevaluated: JsonSchema = {
+    ...(unevaluatedItems !== undefined && { unevaluatedItems }),
+    ...(unevaluatedProperties !== undefined && { unevaluatedProperties }),
+  };
+  let choices: { branches: unknown[]; at: string[] }[] = [{ branches: [], at: [] }];
   for (const [key, list] of [
     ['anyOf', anyOf],
     ['oneOf', oneOf],
   ] as const) {
     if (!Array.isArray(list)) continue;
-    variants = variants.flatMap((v) =>
-      list
-        .map((branch, i) => {
-          const merged = normalize({ allOf: [v.node, branch] }, root, reached).node;
-          return merged === false ? null : { node: merged, at: [...v.at, key, String(i)] };
-        })
-        .filter((x): x is Variant => x !== null),
-    );
-    if (variants.length > MAX_VARIANTS) throw new RangeError(`more than ${MAX_VARIANTS} alternatives`);
+    choices = choices.flatMap((c) => list.map((branch, i) => ({ branches: [...c.branches, branch], at: [...c.at, key, String(i)] })));
+    if (choices.length > MAX_VARIANTS) throw new RangeError(`more than ${MAX_VARIANTS} alternatives`);
   }
+  const variants: Variant[] = choices
+    .map((c) => {
+      const merged = normalize({ ...unevaluated, allOf: [base, ...c.branches] }, root, reached).node;
+      return merged === false ? null : { node: merged, at: c.at };
+    })
+    .filter((x): x is Variant => x !== null);
   const out: Variant[] = [];
   for (const v of variants) {
     if (hasVariants(v.node) && depth < 3)
