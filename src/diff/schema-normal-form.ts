@@ -23,7 +23,7 @@ import { dialectOf } from '../witness/judge.js';
  * stands in.
  */
 export function normalForm(raw: unknown, root: JsonSchema, work: SchemaWork = new SchemaWork()): string {
-  return JSON.stringify(form(raw, root, [], 0, { left: work.limits.perTool, work }));
+  return JSON.stringify(form(raw, root, [], [], 0, { left: work.limits.perTool, work }));
 }
 
 /**
@@ -52,7 +52,12 @@ interface Budget {
   work: SchemaWork;
 }
 
-function form(raw: unknown, root: JsonSchema, refs: string[], depth: number, budget: Budget): unknown {
+/**
+ * `refs`: the `$ref`s followed on the way here; `at`: the depth of the node at which each was
+ * followed, so that a way back names the node it returns to (a chain of `$ref`s to a `$ref` is
+ * followed at one node, and counting refs would tell two different returns apart as one).
+ */
+function form(raw: unknown, root: JsonSchema, refs: string[], at: number[], depth: number, budget: Budget): unknown {
   budget.work.count();
   if (depth > MAX_NORMALIZE_DEPTH || --budget.left < 0) return rawForm(raw, root);
   let resolved: Resolved;
@@ -63,12 +68,13 @@ function form(raw: unknown, root: JsonSchema, refs: string[], depth: number, bud
   }
   const { node, refs: followed } = resolved;
   if (node === false) return false;
+  const followedAt = [...at, ...followed.slice(refs.length).map(() => depth)];
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(node).sort()) {
     const value = node[key];
     // Annotations (`$schema`, `deprecated`, `x-…`) validate nothing: the walk tells them apart, the form does not.
     if (TEXT_KEYWORDS.has(key) || isAnnotation(key) || value === undefined) continue;
-    const sub = (v: unknown) => form(v, root, followed, depth + 1, budget);
+    const sub = (v: unknown) => form(v, root, followed, followedAt, depth + 1, budget);
     if (SINGLE.has(key) && (isObject(value) || typeof value === 'boolean')) out[key] = sub(value);
     else if (ALTERNATIVES.has(key) && Array.isArray(value)) out[key] = alternatives(value.map(sub), key === 'anyOf' && !readsMarks(root));
     else if (LIST.has(key) && Array.isArray(value)) out[key] = value.map(sub);
@@ -80,9 +86,9 @@ function form(raw: unknown, root: JsonSchema, refs: string[], depth: number, bud
       );
     else if (SETS.has(key) && Array.isArray(value)) out[key] = value.map(valueKey).sort();
     else if (key === '$ref' && typeof value === 'string' && followed.includes(value))
-      // A cycle's way back, written by how far up the chain of followed refs it leads rather than by
+      // A cycle's way back, written by how many levels up the node it returns to is rather than by
       // the definition's name: `#/definitions/Node` and `#/$defs/Node` close the same recursion.
-      out.$ref = { $cycle: followed.length - followed.lastIndexOf(value) };
+      out.$ref = { $cycle: depth - followedAt[followed.lastIndexOf(value)]! };
     else setMember(out, key, valueKey(value));
   }
   // What is left of an `anyOf` after its alternatives are gathered may be one: the node is that one.

@@ -66,8 +66,9 @@ function provenAlike(changes: Change[], b: Node, a: Node, ctx: WalkContext): Cha
   const held = (c: Change) => c.severity !== 'safe' && !isUnread(c);
   if (!changes.some(held) || b === false || a === false || !plainDocument(ctx.rootBefore) || !plainDocument(ctx.rootAfter)) return changes;
   const [fb, fa] = [normalForm(b, ctx.rootBefore), normalForm(a, ctx.rootAfter)];
-  // A recursion is written by how far back it leads, which two chains of `$ref`s can share while
-  // leading to different definitions (found in review); text past the depth bound proves nothing.
+  // A recursion: the form once wrote it by how many refs back it led, which two chains of `$ref`s
+  // can share while leading to different definitions (found in review). It now names the level it
+  // returns to; this proof still stands aside there. Text past the depth bound proves nothing.
   if (fb !== fa || fb.includes('"$cycle"') || fb.includes('"$raw"')) return changes;
   return changes.map((c) => (held(c) ? withProof(c, ALIKE) : c));
 }

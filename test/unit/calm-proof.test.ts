@@ -497,6 +497,22 @@ describe('what an unevaluated keyword reads, where the form cannot say, is not c
       },
       { type: 'object', unevaluatedProperties: false, anyOf: [{ required: ['a'] }, { required: ['z'] }] },
     ],
+    // The same, under a property: the alternatives' pairing read the parent's unevaluatedProperties
+    // as a conjunct of its own, closed on both sides, and the alternative's removal as calm.
+    [
+      'an anyOf alternative that marks names, under unevaluatedProperties, beneath a property',
+      obj(
+        {
+          o: {
+            type: 'object',
+            unevaluatedProperties: false,
+            anyOf: [{ required: ['a'] }, { required: ['a'], minProperties: 2, additionalProperties: true }, { required: ['z'] }],
+          },
+        },
+        ['o'],
+      ),
+      obj({ o: { type: 'object', unevaluatedProperties: false, anyOf: [{ required: ['a'] }, { required: ['z'] }] } }, ['o']),
+    ],
     // Two chains of `$ref`s that lead back as far, to different definitions: the form writes both as
     // one recursion, so a break the walk found under an alternative is not let go as alike.
     ...(() => {
@@ -519,11 +535,18 @@ describe('what an unevaluated keyword reads, where the form cannot say, is not c
           C2: { type: 'object', properties: { z: { $ref: '#/$defs/C1' } }, additionalProperties: false },
         },
       };
-      return [['a recursion under an alternative that leads back as far to another definition', before, after]] as [
-        string,
-        Record<string, unknown>,
-        Record<string, unknown>,
-      ][];
+      // The same two chains with nothing else changed: the whole schema's form wrote both returns as
+      // two refs back, where one returns to B and the other to the alias C1 (found in review).
+      const whole = (s: Record<string, unknown>) => ({
+        type: 'object',
+        properties: { p: { $ref: '#/$defs/B' } },
+        required: ['p'],
+        $defs: s.$defs,
+      });
+      return [
+        ['a recursion under an alternative that leads back as far to another definition', before, after],
+        ['a recursion that leads back as many refs to another definition, the whole schema alike but for it', whole(before), whole(after)],
+      ] as [string, Record<string, unknown>, Record<string, unknown>][];
     })(),
     // A `$ref` the gate does not resolve, to a definition whose type changed: the form leaves it out.
     ...(() => {
