@@ -695,6 +695,22 @@ export const CLASSES: MutationClass[] = [
     truth: 'wider',
   },
   {
+    // Found in review after the nineteenth set: an alternative whose `additionalProperties: true`
+    // marks every name evaluated for the node's `unevaluatedProperties: false`, then dropped.
+    name: 'unevaluated-marking-alternative-dropped',
+    keywords: ['unevaluatedProperties', 'anyOf', 'additionalProperties'],
+    dialect: '2020-12',
+    at: (n) => isObjectNode(n) && isOpen(n) && plain(n),
+    prepare: (n) => {
+      n.unevaluatedProperties = false;
+      n.anyOf = [{}, { minProperties: 2, additionalProperties: true }];
+    },
+    apply: (n) => {
+      n.anyOf = [{}];
+    },
+    truth: 'narrower',
+  },
+  {
     name: 'prefixItems-add',
     keywords: ['prefixItems'],
     dialect: '2020-12',
@@ -1566,6 +1582,33 @@ export const CLASSES: MutationClass[] = [
       (p[Object.keys(p).find((k) => isFreeString(p[k] as Schema))!] as Schema).maxLength = 2;
     },
     truth: 'narrower',
+  },
+  {
+    // Found in review after the nineteenth set: two chains of `$ref`s, one through an alias, that
+    // lead back as many refs to different definitions (`y` returns to B, then to C1).
+    name: 'ref-recursive-alias-return',
+    keywords: ['$ref', '$defs', 'definitions', 'recursion'],
+    at: (n, c) => c.isRoot && isObjectNode(n),
+    prepare: (n, c) => {
+      const key = defsKey(c);
+      const to = (name: string) => ({ $ref: `#/${key}/${name}` });
+      c.root[key] = {
+        ...(isObject(c.root[key]) ? c.root[key] : {}),
+        B: { type: 'object', properties: { y: to('C') }, additionalProperties: false },
+        C: { type: 'object', properties: { z: to('B') }, additionalProperties: false },
+      };
+      props(n)!.chain = to('B');
+    },
+    apply: (_n, c) => {
+      const key = defsKey(c);
+      const defs = c.root[key] as Schema;
+      const to = (name: string) => ({ $ref: `#/${key}/${name}` });
+      delete defs.C;
+      defs.B = { type: 'object', properties: { y: to('C1') }, additionalProperties: false };
+      defs.C1 = to('C2');
+      defs.C2 = { type: 'object', properties: { z: to('C1') }, additionalProperties: false };
+    },
+    truth: 'incomparable',
   },
   {
     name: 'defs-unreferenced-change',
