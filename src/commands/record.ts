@@ -7,9 +7,10 @@ import { readSource } from '../input/source.js';
 import type { GateConfig, Profile } from '../config/types.js';
 import { openSide } from '../contract/open-side.js';
 import { ofProfile, SideUnavailableError } from '../connect/errors.js';
-import type { Contract } from '../contract/types.js';
+import type { Contract, ContractTool } from '../contract/types.js';
 import { packageFile } from '../base/package-root.js';
 import { recordTools, type Recording } from '../record/record.js';
+import { readsAsLookup } from '../diff/lookup-name.js';
 import { mergeDataset, RECORDED_MARK, renderDataset } from '../record/write.js';
 import { readConfig, type CommandIO, type Outcome } from './io.js';
 import { isObject } from '../base/json-object.js';
@@ -65,6 +66,11 @@ export async function recordInto(job: RecordJob, io: CommandIO): Promise<boolean
   const { recordings, contract } = await recordProfile(job, io);
   const notReadOnly = recordings.filter((r) => r.skipped?.includes(' is not read-only ')).map((r) => r.tool);
   if (notReadOnly.length) io.log(`mcp-gate: record: not read-only, so not called (left commented out): ${notReadOnly.join(', ')}`);
+  const lookups = lookupsToPropose(contract, notReadOnly);
+  if (lookups.length)
+    io.log(
+      `mcp-gate: record: of those, these declare no hints and are named like lookups: ${lookups.join(', ')}. If calling them changes nothing, list them in the profile's safeTools and run record --force: run then calls them on the candidate too, and a result that differs from what was recorded fails its case`,
+    );
   for (const r of recordings) if (r.skipped && !notReadOnly.includes(r.tool)) io.log(`mcp-gate: record: ${r.tool}: ${r.skipped}`);
   const dataset = existsSync(job.target) && !job.force ? merged(job, recordings, shown, io) : anew(job, recordings, contract, shown, io);
   if (typeof dataset === 'boolean') return dataset;
@@ -215,3 +221,20 @@ function readArgsFile(path: string, cwd: string): Record<string, Record<string, 
   if (problems.length) throw new InputError(problems);
   return value as Record<string, Record<string, unknown>>;
 }
+
+/**
+ * Of the tools not called for want of hints, the ones to propose for `safeTools`: a tool that declares
+ * no hint at all and whose name reads as a lookup (diff/lookup-name.ts, the reading the diff lists a
+ * new bare tool by). Only a person confirms it: a name is the server's word, as a hint would be, and
+ * the gate calls nothing on it until the profile says so. A break behind an identical listing (a
+ * lookup that returns less) shows only in such a call.
+ */
+function lookupsToPropose(contract: Contract, notCalled: readonly string[]): string[] {
+  const names = contract.tools.map((t) => t.name);
+  return contract.tools
+    .filter((t) => notCalled.includes(t.name) && !hasHints(t) && readsAsLookup(t.name, t.description, names))
+    .map((t) => t.name);
+}
+
+const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
+const hasHints = (tool: ContractTool) => isObject(tool.annotations) && HINTS.some((h) => h in tool.annotations!);

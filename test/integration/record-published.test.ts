@@ -30,6 +30,17 @@ describe('record on published servers, then the same release: Promote', { timeou
     const init = await runCli(['init'], { cwd: dir, timeoutMs: 60_000 });
     expect(init.code, init.stderr).toBe(0);
     expect(init.stderr).toContain('The server annotates no tool');
+    // Proposed for safeTools, for a person to confirm: the bare tools whose names read as lookups.
+    const proposed = /named like lookups: (.*)\. If calling them/.exec(init.stderr)?.[1]?.split(', ');
+    expect(proposed?.sort()).toEqual([
+      'get-annotated-message',
+      'get-env',
+      'get-resource-links',
+      'get-resource-reference',
+      'get-structured-content',
+      'get-sum',
+      'get-tiny-image',
+    ]);
     const starter = readFileSync(join(dir, 'datasets/starter.cases.yaml'), 'utf8');
     expect((parse(starter) as Cases).cases.map((c) => c.id)).toEqual(['recorded.tools-listed']);
     expect(starter.match(/^ {2}# - id: /gm)).toHaveLength(12);
@@ -71,6 +82,7 @@ describe('record on published servers, then the same release: Promote', { timeou
     const dataset = readFileSync(join(bare, 'datasets/starter.cases.yaml'), 'utf8');
     expect(dataset).toContain("# The server annotates no tool, so by the spec's defaults every tool may change something");
     expect(dataset.match(/^ {2}# - id: /gm)).toHaveLength(9);
+    expect(initBare.stderr).toContain('named like lookups: read_graph, search_nodes. If calling them changes nothing');
     expect(await run(bare)).toMatchObject({ code: 0, report: { decision: { verdict: 'Promote' } } });
   });
 });
