@@ -78,7 +78,7 @@ function destructiveOptions(after: ContractTool, was: Places, now: Places): Chan
 }
 
 const LIFTS =
-  /\b(?:bypass(?:es|ing)?|skip(?:s|ping)?|disabl(?:e|es|ing)|turn(?:s|ing)? off|overrid(?:e|es|ing)|ignor(?:e|es|ing))\s+(?:(?:the|a|an|any|all|its|this)\s+)?(?:[\w-]+\s+){0,4}(?:checks?|hooks?|validation|confirmations?|verification|safety|security|sandbox(?:ing)?|guards?|guardrails?|protections?|approvals?|restrictions?|prompts?)\b|\ballow(?:s|ing)?\s+(?:[\w-]+\s+){0,2}(?:dangerous|unsafe|insecure|destructive)\b|\b(?:reduce|weaken|lower)s?\s+(?:the\s+)?security\b|\bwithout\s+(?:asking\s+for\s+)?(?:confirmation|approval)\b/i;
+  /\b(?:bypass(?:es|ing)?|skip(?:s|ping)?|disabl(?:e|es|ing)|turn(?:s|ing)? off|overrid(?:e|es|ing)|ignor(?:e|es|ing))\s+(?:(?:the|a|an|any|all|its|this)\s+)?(?:[\w-]+\s+){0,4}(?:checks?|hooks?|validation|confirmations?|verification|safety|security|sandbox(?:ing)?|guards?|guardrails?|protections?|approvals?|restrictions?|prompts?)\b|\ballow(?:s|ing)?\s+(?:[\w-]+\s+){0,2}(?:dangerous|unsafe|insecure|destructive)\b|\b(?:reduce|weaken|lower)s?\s+(?:the\s+)?security\b|\bwithout\s+(?:asking\s+for\s+|any\s+)?(?:(?:human|user|manual)\s+)?(?:confirmation|approval|interaction|intervention|review)\b|\bauto(?:matically|-)?\s?approv(?:e|es|ed|ing|al)\b/i;
 
 /** A sentence of the text that lifts a guard, clipped; for the tool's own text, only one that names the argument. */
 function lifting(place: InputPlace, toolText: string): string | null {

@@ -95,6 +95,12 @@ describe('a new optional input through which the model lifts a safety guard', ()
     ['skips a confirmation', { yes: { type: 'boolean', description: 'Skip the confirmation prompt before deleting.' } }],
     ['disables a safety check', { unsafe: { type: 'boolean', description: 'Disables the SSRF safety check for private addresses.' } }],
     ['bypasses hooks', { noVerify: { type: 'boolean', description: 'Bypass pre-commit and commit-msg hooks.' } }],
+    // Written after the twentieth set's FU13 was seen: approval done by the server, not a person.
+    [
+      'approves on its own',
+      { nonInteractive: { type: 'boolean', description: 'When true, breakpoints are auto-approved without human interaction.' } },
+    ],
+    ['runs without a person', { unattended: { type: 'boolean', description: 'Run the plan without user review.' } }],
   ])('held: an input whose own text %s', (_, properties) => {
     expect(pairs(navigate({}), navigate(properties)).map(([code]) => code)).toContain('input-safety-override-added');
   });
@@ -122,7 +128,7 @@ describe('a new optional input through which the model lifts a safety guard', ()
 // listed, and each is one a reviewer would want to read before the release ships.
 describe('the two rules on the recorded releases', () => {
   sweep(
-    'fire 16 times in 794 pairs: a stash clear, a hook bypass, a self-approved dangerous launch, a file push that may now delete, and on the fresh pairs a column delete, workflows exposed to MCP, public teams, a backup delete, an option overwrite, public templates, a forced file delete, an output clear and a log clear',
+    'fire 18 times in 822 pairs: a stash clear, a hook bypass, a self-approved dangerous launch, a file push that may now delete, and on the fresh pairs a column delete, workflows exposed to MCP, public teams, a backup delete, an option overwrite, public templates, a forced file delete, an output clear and a log clear; on the twentieth set, breakpoints auto-approved and a public template type',
     () => {
       const all = recordedPairs();
       const fired = all.flatMap(([before, after]) =>
@@ -130,13 +136,20 @@ describe('the two rules on the recorded releases', () => {
           .filter((c) => NEW_OPTIONS.has(c.code))
           .map((c) => `${before.pkg} ${before.version} -> ${after.version}: ${c.code} ${c.tool} ${c.path} ${JSON.stringify(c.after)}`),
       );
-      expect(all).toHaveLength(794);
+      expect(all).toHaveLength(822);
       expect(fired).toEqual([
+        // The twentieth held-out set's FU13, which its reviewer holds: "When true, breakpoints are
+        // auto-approved without human interaction". Read as lifting a guard since that set's first
+        // run, which promoted it (docs/judgements.md).
+        '@a5c-ai/babysitter-sdk 0.0.183 -> 0.0.187: input-safety-override-added run_create /inputSchema/properties/nonInteractive "nonInteractive"',
         // The eleventh held-out set's FK4: `clearFirst` empties the device's log buffer before a wait
         // on it, and its reviewer promotes the release (a noise Hold of that set's first run).
         'claude-in-mobile 4.1.0 -> 4.3.0: input-destructive-option-added system /inputSchema/properties/clearFirst "clearFirst"',
         '@cyanheads/git-mcp-server 2.3.2 -> 2.5.8: input-safety-override-added git_commit /inputSchema/properties/noVerify "noVerify"',
         '@cyanheads/git-mcp-server 2.3.2 -> 2.5.8: input-destructive-option-added git_stash /inputSchema/properties/mode "clear"',
+        // The twentieth set's FU6, which its reviewer promotes: a template type `PUBLIC` (held there
+        // for other changes as well, a noise Hold of that set's first run).
+        '@documenso/sdk-typescript 0.5.1 -> 0.8.1: input-destructive-option-added envelopes-update /inputSchema/properties/request/properties/data/properties/templateType "PUBLIC"',
         // The ninth held-out set's FI17 (held by its reviewer) and FI18 (rolled back for a removed tool;
         // `clear_output` empties the editor's output panel, which is no loss a reviewer holds for).
         'godot-mcp-server 0.4.4 -> 0.5.0: input-safety-override-added delete_file /inputSchema/properties/force "force"',
