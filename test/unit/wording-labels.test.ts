@@ -76,6 +76,8 @@ const second = judgedSet('description-changes-2.json', 'labels-2.json');
 const third = judgedSet('description-changes-3.json', 'labels-3.json');
 /** The fourth: the eighteenth held-out set's changes, labelled blind before the rule was run on them. */
 const fourth = judgedSet('description-changes-4.json', 'labels-4.json');
+/** The fifth: the twentieth and twenty-first held-out sets' changes, labelled blind before the rule ran on them. */
+const fifth = judgedSet('description-changes-5.json', 'labels-5.json');
 
 type Judged = (typeof judged)[number];
 
@@ -129,6 +131,13 @@ describe('the wording rule against the labelled description changes (test/fixtur
         .map((r) => r.label)
         .sort(),
     ).toEqual(['borderline', 'borderline', 'steers']);
+  });
+
+  it('the fifth set, measured once: 92 items, no steers, 2 borderline; the rule holds none of them', () => {
+    expect([fifth.length, fifth.filter((r) => r.label === 'steers').length, fifth.filter((r) => r.label === 'borderline').length]).toEqual([
+      92, 0, 2,
+    ]);
+    expect(fifth.filter((r) => r.held).map((r) => r.label)).toEqual([]);
   });
 
   // Floors at the figures reached (docs/verdicts.md, "Text that steers the model"). The rule before
