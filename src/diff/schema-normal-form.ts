@@ -13,7 +13,8 @@ import {
   isObject,
   valueKey,
 } from './schema-keywords.js';
-import { MAX_NORMALIZE_DEPTH, normalize, type Resolved } from './schema-normalize.js';
+import { MAX_NORMALIZE_DEPTH, hasAssertions, normalize, type Resolved } from './schema-normalize.js';
+import { lookup } from './schema-spellings.js';
 import { dialectOf } from '../witness/judge.js';
 
 /**
@@ -68,7 +69,8 @@ function form(raw: unknown, root: JsonSchema, refs: string[], at: number[], dept
   }
   const { node, refs: followed } = resolved;
   if (node === false) return false;
-  const followedAt = [...at, ...followed.slice(refs.length).map(() => depth)];
+  const exact = exactRefs(raw, root);
+  const followedAt = [...at, ...followed.slice(refs.length).map((ref) => (exact.has(ref) ? depth : -1))];
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(node).sort()) {
     const value = node[key];
@@ -85,15 +87,37 @@ function form(raw: unknown, root: JsonSchema, refs: string[], at: number[], dept
           .map((k) => [k, Array.isArray(value[k]) ? value[k] : sub(value[k])]),
       );
     else if (SETS.has(key) && Array.isArray(value)) out[key] = value.map(valueKey).sort();
-    else if (key === '$ref' && typeof value === 'string' && followed.includes(value))
+    else if (key === '$ref' && typeof value === 'string' && followed.includes(value)) {
       // A cycle's way back, written by how many levels up the node it returns to is rather than by
       // the definition's name: `#/definitions/Node` and `#/$defs/Node` close the same recursion.
-      out.$ref = { $cycle: depth - followedAt[followed.lastIndexOf(value)]! };
-    else setMember(out, key, valueKey(value));
+      // Where no node up there is the definition alone (it was joined with keywords beside its
+      // `$ref`, or met inside an `allOf`), the way back is the document's text: no proof.
+      const up = followedAt[followed.lastIndexOf(value)]!;
+      out.$ref = up < 0 ? { $cycle: value, $document: documentKey(root) } : { $cycle: depth - up };
+    } else setMember(out, key, valueKey(value));
   }
   // What is left of an `anyOf` after its alternatives are gathered may be one: the node is that one.
   const only = Object.keys(out);
   if (only.length === 1 && only[0] === 'anyOf' && Array.isArray(out.anyOf) && out.anyOf.length === 1) return out.anyOf[0];
+  return out;
+}
+
+/**
+ * The `$ref`s whose definition this node is, whole: a chain of references with nothing beside them
+ * (`{$ref: A}`, A `{$ref: B}`, B the node). A reference with keywords beside it makes the node more
+ * than its definition, and so does one reached through an `allOf` (found in review: a recursion
+ * into `B` written as the way back to `{$ref: B, required: [x]}` told a release that requires `x`
+ * all the way down the same as one that required it at the top only).
+ */
+function exactRefs(raw: unknown, root: JsonSchema): Set<string> {
+  const out = new Set<string>();
+  let at = raw;
+  while (isObject(at) && typeof at.$ref === 'string' && at.$ref.startsWith('#') && !out.has(at.$ref)) {
+    const { $ref: ref, ...beside } = at;
+    if (hasAssertions(beside)) break;
+    out.add(ref);
+    at = lookup(root, ref);
+  }
   return out;
 }
 

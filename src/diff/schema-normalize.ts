@@ -114,7 +114,7 @@ function joinedTo(
 }
 
 /** Whether a schema asserts anything beyond text and annotations. */
-const hasAssertions = (schema: JsonSchema): boolean =>
+export const hasAssertions = (schema: JsonSchema): boolean =>
   Object.keys(schema).some((k) => !TEXT_KEYWORDS.has(k) && !isAnnotation(k) && k !== 'default');
 
 /**

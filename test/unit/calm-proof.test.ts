@@ -546,6 +546,22 @@ describe('what an unevaluated keyword reads, where the form cannot say, is not c
       return [
         ['a recursion under an alternative that leads back as far to another definition', before, after],
         ['a recursion that leads back as many refs to another definition, the whole schema alike but for it', whole(before), whole(after)],
+        // A way back to a node that is its definition and more: `{$ref: B, required: [x]}` at the top,
+        // B open below, against B2 requiring x all the way down (found in review).
+        (() => {
+          const node = (to: string) => ({ type: 'object', properties: { x: str, next: { $ref: to } } });
+          const top = (p: Record<string, unknown>, defs: Record<string, unknown>) => ({
+            type: 'object',
+            properties: { p },
+            required: ['p'],
+            $defs: defs,
+          });
+          return [
+            'a recursion whose top joins keywords beside its $ref, against a definition that has them all the way down',
+            top({ $ref: '#/$defs/B', required: ['x'] }, { B: node('#/$defs/B') }),
+            top({ $ref: '#/$defs/B2' }, { B2: { ...node('#/$defs/B2'), required: ['x'] } }),
+          ] as [string, Record<string, unknown>, Record<string, unknown>];
+        })(),
       ] as [string, Record<string, unknown>, Record<string, unknown>][];
     })(),
     // A `$ref` the gate does not resolve, to a definition whose type changed: the form leaves it out.
