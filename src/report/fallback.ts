@@ -72,9 +72,12 @@ function lastContract(dir: string, profile: string, server: string | null, cwd: 
   return null;
 }
 
-/** Why no fallback stood in, for the exit-3 message of a profile that asked for one. */
+/** Why no fallback stood in, for the exit-3 message: the setting that would, where the profile has none. */
 export function noFallbackNote(profile: Profile, reportsDir: string): string {
-  if (profile.transport === 'snapshot' || profile.fallback !== 'last-report') return '';
+  if (profile.transport === 'snapshot' || profile.fallback === 'empty') return '';
+  // The default: say what a person can do, since a release that does not start blocks the gating of its own fix.
+  if (profile.fallback === undefined)
+    return `; the profile sets no fallback: \`fallback: last-report\` lets the contract the last saved report read of it stand in, held for a person (docs/baselines.md, "A baseline that cannot start")`;
   return `; its fallback, last-report, found no saved report in ${reportsDir} where baseline profile "${profile.name}" started`;
 }
 

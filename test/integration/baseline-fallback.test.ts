@@ -45,6 +45,9 @@ describe('a baseline that cannot start', { timeout: 90_000 }, () => {
     expect(result.code).toBe(3);
     expect(result.stderr).toContain('cannot decide: baseline profile "baseline" is unavailable');
     expect(result.stderr).toContain("Cannot find package 'pkce-challenge'");
+    // What a person can do about it is said (the twentieth held-out set's FU18: a release whose
+    // baseline no longer starts from a fresh install).
+    expect(result.stderr).toContain('the profile sets no fallback: `fallback: last-report` lets the contract');
   });
 
   it('fallback empty: Hold (baseline-fallback), the candidate compared with an empty server, said in every format', async () => {
