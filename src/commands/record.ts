@@ -7,7 +7,8 @@ import { readSource } from '../input/source.js';
 import type { GateConfig, Profile } from '../config/types.js';
 import { openSide } from '../contract/open-side.js';
 import { ofProfile, SideUnavailableError } from '../connect/errors.js';
-import type { Contract, ContractTool } from '../contract/types.js';
+import type { Contract } from '../contract/types.js';
+import { declaresNoHint } from '../contract/annotations.js';
 import { packageFile } from '../base/package-root.js';
 import { recordTools, type Recording } from '../record/record.js';
 import { readsAsLookup } from '../diff/lookup-name.js';
@@ -232,9 +233,6 @@ function readArgsFile(path: string, cwd: string): Record<string, Record<string, 
 function lookupsToPropose(contract: Contract, notCalled: readonly string[]): string[] {
   const names = contract.tools.map((t) => t.name);
   return contract.tools
-    .filter((t) => notCalled.includes(t.name) && !hasHints(t) && readsAsLookup(t.name, t.description, names))
+    .filter((t) => notCalled.includes(t.name) && declaresNoHint(t) && readsAsLookup(t.name, t.description, names))
     .map((t) => t.name);
 }
-
-const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
-const hasHints = (tool: ContractTool) => isObject(tool.annotations) && HINTS.some((h) => h in tool.annotations!);
