@@ -19,6 +19,7 @@ import { RunDeadline } from './connect/run-deadline.js';
 import { noticeSlow } from './connect/slow-notice.js';
 import { applyLive } from './diff/confirm-live.js';
 import { sendWitnesses, worthCalling, type LiveSide } from './cases/witness-calls.js';
+import type { Ground } from './cases/witness-grounds.js';
 import type { Change } from './findings/types.js';
 
 export interface Connected {
@@ -210,7 +211,10 @@ function tracker(side: OpenSide, config: GateConfig, deadline: RunDeadline, log:
     deadline.track(side.side, tracked, () => noticeSlow(log, `${side.side}: ${what}`, requestMs, step));
 }
 
-/** The breaks' witnesses sent to both live servers (cases/witness-calls.ts), and what their answers make of each. */
+/**
+ * The breaks' witnesses sent to both live servers (cases/witness-calls.ts), and what their answers
+ * make of each: on a case's call where `grounds` holds one for the tool (cases/witness-grounds.ts).
+ */
 export async function confirmLive(
   changes: Change[],
   base: OpenSide,
@@ -218,11 +222,12 @@ export async function confirmLive(
   config: GateConfig,
   deadline: RunDeadline,
   log: (line: string) => void,
+  grounds?: Map<string, Ground[]>,
 ): Promise<Change[]> {
   if (deadline.expired || !changes.some(worthCalling)) return changes;
   const live = (side: OpenSide) => liveSide(side, config, deadline, log);
   const checks = await deadline.race(
-    sendWitnesses(changes, { baseline: live(base), candidate: live(cand) }, config.limits.witnessCalls, log),
+    sendWitnesses(changes, { baseline: live(base), candidate: live(cand) }, config.limits.witnessCalls, log, grounds),
   );
   return applyLive(changes, checks);
 }

@@ -34,6 +34,7 @@ import { roleReach } from './roles/surface.js';
 import { GATE_NAME, GATE_VERSION } from './base/version.js';
 import { checkDatasetNames, confirmLive, connect, replayBoth, type Connected } from './pipeline-sides.js';
 import { replayInTurn } from './pipeline-in-turn.js';
+import { groundsOf } from './cases/witness-grounds.js';
 import { deprecationLifecycle } from './pipeline-deprecation.js';
 
 export interface RunOptions {
@@ -187,7 +188,9 @@ async function observe(config: GateConfig, datasets: Dataset[], connected: Conne
       return [...inTurn.replays, inTurn.confirmed] as const;
     }
     const replays = await replayBoth(datasets, base, cand, config, deadline, log);
-    return [...replays, cand ? await confirmLive(diffed, base, cand, config, deadline, log) : diffed] as const;
+    // A witness goes out on a call a case made that both sides answered (cases/witness-grounds.ts).
+    const grounds = groundsOf(replays[0].observations, replays[1].observations);
+    return [...replays, cand ? await confirmLive(diffed, base, cand, config, deadline, log, grounds) : diffed] as const;
   });
   const baseCases = baseReplay.results;
   const audited = clock.time('audit', () =>

@@ -4,6 +4,7 @@ import type { ToolCallResult } from '../connect/session.js';
 import type { Change, LiveAnswer, LiveCheck, Side } from '../findings/types.js';
 import { consentGap, notReadOnlyWhy, openWorldWhy, type SideConsent } from './consent.js';
 import { judgeAnswers, readAnswer } from './witness-answers.js';
+import { answerDigest, graftFor, type Ground } from './witness-grounds.js';
 import { isObject } from '../base/json-object.js';
 
 /**
@@ -15,7 +16,9 @@ import { isObject } from '../base/json-object.js';
  * the tool on every live side, closed-world included. Witnesses go one at a time, in the changes'
  * order, each to both sides at once (or to one side, then all of them to the other, for sides that
  * cannot run at once); the same call for two changes is sent once. At most `limit` witnesses per
- * run.
+ * run. Where a case made a call to the tool that both sides answered without an error (`grounds`,
+ * cases/witness-grounds.ts), the witness is sent on that call's arguments, changed only at its own
+ * argument, so it reaches the work the case reached.
  */
 export interface LiveSide {
   side: Side;
@@ -41,16 +44,24 @@ interface Planned {
   tool: string;
   args: Record<string, unknown>;
   at: number[];
+  /** The case's call it is sent on, and whether it is a removed argument's probe (whose answer may show the argument ignored). */
+  ground?: Ground;
+  probe: boolean;
 }
 
-/** An answer a side gave; null when the side is a snapshot; `gone` when its server had ended. */
-type Asked = LiveAnswer | null | 'gone';
+/** An answer a side gave, with a digest of its result (in memory only); null when the side is a snapshot; `gone` when its server had ended. */
+type Asked = { answer: LiveAnswer; digest: string | null } | null | 'gone';
 
 /**
  * Which witnesses are sent, in the changes' order, each call once: the checks of those that are not
  * (a side that does not list the tool or may not call it, or past `limit`), and the calls to make.
  */
-function planWitnesses(changes: Change[], sides: { baseline: LiveSide; candidate: LiveSide }, limit: number) {
+function planWitnesses(
+  changes: Change[],
+  sides: { baseline: LiveSide; candidate: LiveSide },
+  limit: number,
+  grounds: Map<string, Ground[]> = new Map(),
+) {
   const checks = new Map<number, LiveCheck>();
   const planned: Planned[] = [];
   /** Each distinct call, in the order first met: its tool, and the plan's entry or why it is not sent. */
@@ -58,7 +69,9 @@ function planWitnesses(changes: Change[], sides: { baseline: LiveSide; candidate
   if (limit <= 0 || !sides.candidate.call) return { checks, planned, calls };
   for (const [i, c] of changes.entries()) {
     if (!worthCalling(c)) continue;
-    const args = c.witness!.instance as Record<string, unknown>;
+    const toolOf = (side: LiveSide) => side.contract.tools.find((t) => t.name === c.tool);
+    const grafted = graftFor(c, grounds, { baseline: toolOf(sides.baseline), candidate: toolOf(sides.candidate) });
+    const args = grafted?.args ?? (c.witness!.instance as Record<string, unknown>);
     const key = canonicalJson([c.tool, args]);
     const known = calls.get(key)?.entry;
     if (known && 'at' in known) known.at.push(i);
@@ -67,7 +80,7 @@ function planWitnesses(changes: Change[], sides: { baseline: LiveSide; candidate
     const spent = planned.length >= limit ? notCalled(`limits.witnessCalls (${limit}) was spent on earlier witnesses`) : null;
     const refused = notCallable(c.tool!, sides) ?? spent;
     if (refused) checks.set(i, refused);
-    else planned.push({ tool: c.tool!, args, at: [i] });
+    else planned.push({ tool: c.tool!, args, at: [i], probe: c.witness!.status === 'probe', ...(grafted && { ground: grafted.ground }) });
     calls.set(key, { tool: c.tool!, entry: refused ?? planned[planned.length - 1]! });
   }
   return { checks, planned, calls };
@@ -77,16 +90,36 @@ async function askOne(side: LiveSide, { tool, args }: Planned): Promise<Asked> {
   if (!side.call) return null;
   if (!side.alive()) return 'gone';
   try {
-    return readAnswer({ ok: true, response: await side.call(tool, args) });
+    const response = await side.call(tool, args);
+    return {
+      answer: readAnswer({ ok: true, response }),
+      digest: response.droppedBytes === undefined ? answerDigest(response.result) : null,
+    };
   } catch (error) {
-    return readAnswer({ ok: false, error });
+    return { answer: readAnswer({ ok: false, error }), digest: null };
   }
 }
 
-function judged(candidate: Asked, baseline: Asked): LiveCheck {
+function judged(p: Planned, candidate: Asked, baseline: Asked): LiveCheck {
   if (candidate === 'gone' || baseline === 'gone')
     return notCalled(`the ${candidate === 'gone' ? 'candidate' : 'baseline'}'s server is no longer running`);
-  return judgeAnswers(candidate!, baseline);
+  const check = judgeAnswers(candidate!.answer, baseline?.answer ?? null);
+  if (!p.ground) return check;
+  const onCase = { ...check, case: p.ground.caseId };
+  return p.probe && check.outcome === 'refuted' && ignores(p.ground, candidate!, baseline) ? { ...onCase, outcome: 'ignored' } : onCase;
+}
+
+/**
+ * Whether a probe sent on a case's call shows its argument ignored: both sides answered the case's
+ * own call alike, the baseline answered differently once the argument was sent, and the candidate
+ * answered exactly as it answers the case's call without it. A case whose values may differ between
+ * runs (`volatile`) shows nothing, nor does a result over the byte cap.
+ */
+function ignores(ground: Ground, candidate: NonNullable<Exclude<Asked, 'gone'>>, baseline: Asked): boolean {
+  const plain = ground.answers;
+  if (!plain || plain.baseline !== plain.candidate || !baseline || baseline === 'gone') return false;
+  if (candidate.digest === null || baseline.digest === null) return false;
+  return candidate.digest === plain.candidate && baseline.digest !== plain.baseline;
 }
 
 /** Each call's check, set on every change it stands for, and said in a progress line. */
@@ -108,17 +141,19 @@ export async function sendWitnesses(
   sides: { baseline: LiveSide; candidate: LiveSide },
   limit: number,
   log: (line: string) => void = () => undefined,
+  grounds?: Map<string, Ground[]>,
 ): Promise<Map<number, LiveCheck>> {
-  const plan = planWitnesses(changes, sides, limit);
+  const plan = planWitnesses(changes, sides, limit, grounds);
   const answers = new Map<Planned, [Asked, Asked]>();
   for (const p of plan.planned) answers.set(p, await Promise.all([askOne(sides.candidate, p), askOne(sides.baseline, p)]));
-  return settle(plan, (p) => judged(...answers.get(p)!), log);
+  return settle(plan, (p) => judged(p, ...answers.get(p)!), log);
 }
 
 /**
  * The same witnesses for two sides that cannot run at once (pipeline-apart.ts): `ask` sends every
  * one to a side while it is the one running, and `checks` judges the answers once both have given
- * theirs. `sides` gives each side's contract and consent, for which calls may be sent at all.
+ * theirs. `sides` gives each side's contract and consent, for which calls may be sent at all. They
+ * are planned before either side's cases ran, so none is sent on a case's call.
  */
 export function witnessesInTurn(
   changes: Change[],
@@ -132,7 +167,7 @@ export function witnessesInTurn(
     ask: async (side) => {
       for (const p of plan.planned) answers[side.side].set(p, await askOne(side, p));
     },
-    checks: () => settle(plan, (p) => judged(answers.candidate.get(p) ?? 'gone', answers.baseline.get(p) ?? 'gone'), log),
+    checks: () => settle(plan, (p) => judged(p, answers.candidate.get(p) ?? 'gone', answers.baseline.get(p) ?? 'gone'), log),
   };
 }
 

@@ -1,6 +1,5 @@
 import { canonicalJson } from '../contract/canonical.js';
 import type { ContractTool, JsonSchema } from '../contract/types.js';
-import type { Change } from '../findings/types.js';
 import { declaredOnly } from './caller-reading.js';
 import { JudgeFailure, judgeOf } from '../witness/judge.js';
 import { findWitness, type WitnessOutcome } from '../witness/search.js';
@@ -142,15 +141,4 @@ export function refusesOptionLike(instance: unknown, at: string): boolean {
     value = (value as Record<string, unknown>)[key];
   }
   return typeof value === 'string' && OPTION_LIKE.test(value) && !NUMBER.test(value);
-}
-
-/** The instance path a change is at: `/inputSchema/properties/a/properties/b/maximum` is `a/b`. */
-export function instancePath(c: Change): string[] {
-  const at = c.subject.kind === 'tool' ? c.subject.at : [];
-  const path: string[] = [];
-  for (let i = 1; i < at.length; i++) {
-    if (at[i] === 'properties' && at[i + 1] !== undefined) path.push(at[++i]!);
-    else if (at[i] === 'items') path.push('0');
-  }
-  return path;
 }

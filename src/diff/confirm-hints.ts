@@ -2,7 +2,8 @@ import type { JsonSchema } from '../contract/types.js';
 import type { Change } from '../findings/types.js';
 import { isObject } from '../base/json-object.js';
 import { patternDifference } from '../witness/pattern-language.js';
-import { instancePath, type SchemaPair, type Side } from './confirm-ask.js';
+import { instancePath } from '../findings/instance-path.js';
+import { type SchemaPair, type Side } from './confirm-ask.js';
 
 /**
  * Values the search tries first where a pattern changed: words one pattern's language holds and

@@ -1,6 +1,6 @@
 import type { Change, LiveCheck } from '../findings/types.js';
 import { toolChange } from './change.js';
-import { instancePath } from './confirm-ask.js';
+import { instancePath } from '../findings/instance-path.js';
 import { evidence, schemaClaim } from './confirm-words.js';
 import { literal } from '../base/safe-regex.js';
 
@@ -21,7 +21,11 @@ import { literal } from '../base/safe-regex.js';
  *   declared a default for it, failed on both sides with the same error, and that error names the
  *   old default: the candidate got as far as using the argument, and still filled the default in.
  *   The break is held, not rolled back;
+ * - ignored (a removed argument's probe sent on a case's call): the candidate answered as it answers
+ *   the case's call without the argument, where the baseline's answer changed with it: a break,
+ *   `input-option-ignored`;
  * - unconfirmed or not called: the change stands as the search left it, and says why.
+ * A witness sent on a case's call (cases/witness-grounds.ts) says so, after what it showed.
  */
 export function applyLive(changes: Change[], checks: Map<number, LiveCheck>): Change[] {
   return changes.map((c, i) => {
@@ -46,6 +50,20 @@ function droppedDefault(changes: Change[], c: Change): string | undefined {
 const clip = (text: string, max = 160) => (text.length > max ? `${text.slice(0, max)}…` : text);
 
 function withLive(c: Change, live: LiveCheck, oldDefault: string | undefined): Change {
+  const judged = judgedLive(c, live, oldDefault);
+  return live.case === undefined ? judged : { ...judged, message: `${judged.message} ${onCase(c, live.case)}` };
+}
+
+/** Which call the witness went out as: the case's, with the witness's value for the argument the change is about. */
+function onCase(c: Change, caseId: string): string {
+  const name = instancePath(c)[0] ?? '';
+  const instance = c.witness?.instance as Record<string, unknown> | undefined;
+  const value =
+    instance && Object.hasOwn(instance, name) ? `"${name}": ${clip(JSON.stringify(instance[name]) ?? '', 80)}` : `"${name}" left out`;
+  return `It was sent on the arguments of case "${clip(caseId, 80)}", which both sides answered without an error, with ${value}.`;
+}
+
+function judgedLive(c: Change, live: LiveCheck, oldDefault: string | undefined): Change {
   const witness = { ...c.witness!, live };
   const said = (side: 'candidate' | 'baseline') => (live[side]?.text ? ` ("${clip(live[side]!.text)}")` : '');
   if (witness.status === 'probe') return probed(c, witness, live, said);
@@ -93,6 +111,7 @@ function withLive(c: Change, live: LiveCheck, oldDefault: string | undefined): C
     case 'unconfirmed':
     case 'already-refused': // made here, above, never by the answers' judgement
     case 'default-kept':
+    case 'ignored': // made for a probe only (cases/witness-calls.ts)
       return { ...c, witness, message: `${c.message} Not confirmed live: ${live.note}${said('candidate')}.` };
     case 'not-called':
       return { ...c, witness, message: `${c.message} Not sent live: ${live.note}.` };
@@ -123,7 +142,8 @@ function probed(
   live: LiveCheck,
   said: (side: 'candidate' | 'baseline') => string,
 ): Change {
-  const call = `the call ${JSON.stringify(witness.instance)}`;
+  // A probe sent on a case's call is named by the case (withLive says which), not by the search's instance.
+  const call = live.case === undefined ? `the call ${JSON.stringify(witness.instance)}` : 'the call';
   switch (live.outcome) {
     case 'confirmed': {
       const refused = toolChange('input-option-refused', c.tool!, c.subject.kind === 'tool' ? c.subject.at : [], c.before, c.after);
@@ -131,6 +151,14 @@ function probed(
         ...refused,
         witness,
         message: `${refused.message} Confirmed live: the candidate refused ${call} as invalid input${said('candidate')}, and the baseline answered it.`,
+      };
+    }
+    case 'ignored': {
+      const ignored = toolChange('input-option-ignored', c.tool!, c.subject.kind === 'tool' ? c.subject.at : [], c.before, c.after);
+      return {
+        ...ignored,
+        witness,
+        message: `${ignored.message} Confirmed live: the baseline's answer to ${call} changed when it sent the argument, and the candidate's did not.`,
       };
     }
     case 'refuted':

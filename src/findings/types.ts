@@ -128,12 +128,20 @@ export interface Witness {
  * `same-failure`: both failed on their way to another host with the same error, so the candidate
  * took the arguments: the break is held at most. `default-kept`: a call leaving out an argument now
  * required failed on both sides with the same error, naming the default the baseline declared for
- * it, so the candidate still fills it in: the break is held at most. `not-called`: `note` says why
- * (consent, `limits.witnessCalls`, no live server).
+ * it, so the candidate still fills it in: the break is held at most. `ignored`: a removed argument's
+ * probe sent on a case's call, which the candidate answered exactly as it answers the case's call
+ * without the argument, where the baseline's answer changed with it (cases/witness-grounds.ts).
+ * `not-called`: `note` says why (consent, `limits.witnessCalls`, no live server).
  */
 export interface LiveCheck {
-  outcome: 'confirmed' | 'refuted' | 'already-refused' | 'same-failure' | 'default-kept' | 'unconfirmed' | 'not-called';
+  outcome: 'confirmed' | 'refuted' | 'already-refused' | 'same-failure' | 'default-kept' | 'ignored' | 'unconfirmed' | 'not-called';
   note?: string;
+  /**
+   * The case whose call (both sides answered it without an error) the witness was sent on, with the
+   * witness's value for the argument the change is about (cases/witness-grounds.ts); absent where
+   * the witness was sent as the search built it.
+   */
+  case?: string;
   candidate?: LiveAnswer;
   baseline?: LiveAnswer;
 }

@@ -86,13 +86,19 @@ export const liveAnswer = z
 
 export const liveCheck = z
   .object({
-    outcome: z.enum(['confirmed', 'refuted', 'already-refused', 'same-failure', 'default-kept', 'unconfirmed', 'not-called']),
+    outcome: z.enum(['confirmed', 'refuted', 'already-refused', 'same-failure', 'default-kept', 'ignored', 'unconfirmed', 'not-called']),
     note: z.string().describe('Why it was not called, or what left it unconfirmed.').optional(),
+    case: z
+      .string()
+      .describe(
+        'The case whose call, which both sides answered without an error, the witness was sent on, with the witness\'s value for the argument the change is about (docs/verdicts.md, "On a case\'s arguments"). Absent where the witness was sent as the search built it, and in older reports.',
+      )
+      .optional(),
     candidate: liveAnswer.optional(),
     baseline: liveAnswer.optional(),
   })
   .describe(
-    'The input witness sent through tools/call to the candidate and the baseline (docs/verdicts.md, "Confirmed live"). refuted: the candidate answered without an error, so the break is held at most. confirmed: the candidate refused it as invalid input and the baseline answered it. already-refused: both refused it as invalid input, the baseline naming the argument the change is about, so the schema the baseline listed did not say what it took and the break is held at most (newer reports only). same-failure: both failed on their way to another host with the same error, so the candidate took the arguments and the break is held at most (newer reports only). default-kept: a call leaving out an argument now required failed on both sides with the same error, which names the default the baseline declared for it, so the candidate still fills it in and the break is held at most (newer reports only). unconfirmed: any other answer; the break stands. not-called: note says why (consent, limits.witnessCalls, a server gone). Absent where no server was live, where no answer could move the verdict, and in older reports.',
+    'The input witness sent through tools/call to the candidate and the baseline (docs/verdicts.md, "Confirmed live"). refuted: the candidate answered without an error, so the break is held at most. confirmed: the candidate refused it as invalid input and the baseline answered it. already-refused: both refused it as invalid input, the baseline naming the argument the change is about, so the schema the baseline listed did not say what it took and the break is held at most (newer reports only). same-failure: both failed on their way to another host with the same error, so the candidate took the arguments and the break is held at most (newer reports only). default-kept: a call leaving out an argument now required failed on both sides with the same error, which names the default the baseline declared for it, so the candidate still fills it in and the break is held at most (newer reports only). ignored: the probe of a removed argument, sent on the call of a case, which the candidate answered exactly as it answers that call without the argument, where the answer of the baseline changed with it: input-option-ignored, a break (newer reports only). unconfirmed: any other answer; the break stands. not-called: note says why (consent, limits.witnessCalls, a server gone). Absent where no server was live, where no answer could move the verdict, and in older reports.',
   )
   .meta({ id: 'liveCheck' });
 

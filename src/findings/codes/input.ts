@@ -231,6 +231,17 @@ export const INPUT_CODES = {
     message: (c) =>
       `"${toolName(c)}" no longer accepts argument "${place(c)}", and refuses, live, a call that sends it which the baseline answered: the operation it chose is gone.`,
   },
+  // A removed argument's probe sent on a case's call (cases/witness-grounds.ts): the candidate
+  // answered it exactly as it answers the case's call without the argument, and the baseline's
+  // answer changed with it (diff/confirm-live.ts).
+  'input-option-ignored': {
+    area: 'input',
+    severity: 'breaking',
+    action: 'rollback',
+    title: 'Calls that send a removed argument, now answered as if it were not sent',
+    message: (c) =>
+      `"${toolName(c)}" no longer reads argument "${place(c)}": a call that sends it now gets what the same call without it gets.`,
+  },
   'input-call-refused': {
     area: 'input',
     severity: 'breaking',
