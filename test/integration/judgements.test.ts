@@ -106,6 +106,23 @@ const SETS = [
     file: 'FRESH-2026-12-03-v.md',
     prefix: 'FV',
   },
+  {
+    heading: '## Twenty-second held-out set',
+    name: 'the twenty-second set',
+    pairs: 14,
+    servers: 6,
+    file: 'FRESH-2026-12-03-w.md',
+    prefix: 'FW',
+    liveOnly: ['FW9', 'FW14', 'FW15'],
+  },
+  {
+    heading: '## Twenty-third held-out set',
+    name: 'the twenty-third set',
+    pairs: 17,
+    servers: 6,
+    file: 'FRESH-2026-12-03-x.md',
+    prefix: 'FX',
+  },
 ];
 const starts = SETS.map((set) => page.indexOf(set.heading));
 const table = page.slice(0, starts[0]);
