@@ -79,6 +79,13 @@ export function likelyCause(output: string): string | null {
       ? `the file "${name}" does not exist (MODULE_NOT_FOUND): check the path in the profile's command and args (relative to its cwd), and that the server is built`
       : `the module "${name}" is not installed where the server runs (MODULE_NOT_FOUND): install the server's dependencies, or check the profile's cwd`;
   }
+  // The server ran and could not open a file it reads as it starts (Node's "ENOENT: …, open '…'"):
+  // inside an installed package, that release does not ship it, and no profile setting brings it back.
+  const opened = /ENOENT: no such file or directory, (?:open|stat|lstat|scandir|access) '([^']+)'/.exec(output)?.[1];
+  if (opened !== undefined)
+    return /[\\/]node_modules[\\/]/.test(opened)
+      ? `the server could not open "${opened}" (ENOENT), a file of its installed package: that release does not ship it, so it cannot start as installed`
+      : `the server could not open "${opened}" (ENOENT), a file it reads as it starts: check the profile's cwd, and the paths its args and env give the server`;
   if (/\bENOENT\b|No such file or directory|command not found|can't open file/.test(output)) {
     const path =
       /ENOENT[^'\n]*'([^']+)'/.exec(output)?.[1] ??

@@ -308,4 +308,16 @@ describe('bad input stops the gate with exit 3 and names the file, line and fiel
     expect(result.stderr).not.toContain('2025-era');
     expect(result.stderr).toContain('server stderr (tail):\nnpm error code E404');
   });
+
+  it('a baseline whose release does not ship a file it reads as it starts: the file is named, and no path of the profile blamed', async () => {
+    const dir = scratchProject();
+    const crash = join(ROOT, 'test/fixtures/servers/crash-server.mjs');
+    const result = await runCli(['run'], { cwd: dir, env: { MCPGATE_PROFILES__BASELINE__ARGS: `[${crash}, missing-asset]` } });
+    expect(result.code).toBe(3);
+    // The server's TMPDIR is the gate's own for the side, so only the file's tail is known here.
+    expect(result.stderr).toMatch(
+      /baseline profile "baseline" is unavailable \(initialize\): the server could not open "[^"]*\/mcp-gate-no-such-install\/node_modules\/acme-mcp\/assets\/prompt\.json" \(ENOENT\), a file of its installed package: that release does not ship it, so it cannot start as installed/,
+    );
+    expect(result.stderr).not.toContain("check the paths in the profile's command");
+  });
 });
