@@ -1,5 +1,8 @@
+import type { JsonSchema } from '../contract/types.js';
 import type { Change } from '../findings/types.js';
 import { unescapeSegment } from '../base/json-pointer.js';
+import { isObject } from '../base/json-object.js';
+import { judgeOf } from '../witness/judge.js';
 
 /**
  * Whether a refusal is the one a change is about (docs/verdicts.md, "A witness shows its own
@@ -84,4 +87,38 @@ function matches(pointer: string, steps: (string | null)[]): boolean {
 function within(pointer: string, steps: (string | null)[]): boolean {
   const parts = segments(pointer);
   return parts.length >= steps.length && steps.every((s, k) => s === null || s === parts[k]);
+}
+
+/**
+ * Bounds declared or tightened: each is one keyword, and its witness is a value inside every other
+ * bound. A type that drops a kind (`null`) often drops it from an `enum` beside it too, and is one
+ * change written twice: its witness is refused by both, and is not spared.
+ */
+const BOUNDS = new Set(['input-constraint-declared', 'input-constraint-tightened']);
+
+/** Whether a change is a bound declared or tightened on an input, whose witness is first sought among the values it alone refuses. */
+export const boundOfItsOwn = (c: Change): boolean => BOUNDS.has(c.code);
+
+/**
+ * Whether an instance is refused by the change's keyword alone: the refusing schema with that one
+ * keyword taken out of the change's node accepts it. A witness shown for "whole numbers only" on an
+ * argument that also gained `minimum: 1` must be `1.5`, not `0.5`, which the minimum refuses too,
+ * and one shown for the minimum must be a whole number. Null where the change is no keyword of a
+ * node the walk placed (confirm-place's `placeOf`), or the node is not found in `refuse`.
+ */
+export function refusedAlone(c: Change, refuse: JsonSchema): ((instance: unknown) => boolean) | null {
+  const at = c.subject.kind === 'tool' ? c.subject.at : [];
+  // The node's own path (properties by name, items), then one keyword of it: an argument named
+  // `type` or `minimum` is a property, not a keyword.
+  let i = 1;
+  while (i < at.length - 1 && (at[i] === 'items' || (at[i] === 'properties' && i + 1 < at.length - 1))) i += at[i] === 'items' ? 1 : 2;
+  const keyword = at[i];
+  if (!BOUNDS.has(c.code) || !placeOf(c) || i !== at.length - 1 || keyword === undefined || !Object.hasOwn(FAMILIES, keyword)) return null;
+  const relaxed = JSON.parse(JSON.stringify(refuse)) as unknown;
+  let node: unknown = relaxed;
+  for (const step of at.slice(1, -1)) node = isObject(node) ? node[step] : undefined;
+  if (!isObject(node) || !Object.hasOwn(node, keyword)) return null;
+  delete node[keyword];
+  const judge = judgeOf(relaxed as JsonSchema);
+  return typeof judge === 'string' ? null : (instance) => judge.accepts(instance);
 }

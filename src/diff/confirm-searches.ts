@@ -3,7 +3,7 @@ import type { SchemaWork } from '../contract/schema-work.js';
 import type { WitnessBudget, WitnessOptions, WitnessOutcome } from '../witness/search.js';
 import { refusesOptionLike, remembered, searchSafely, takenAsServed, type Ledger, type SchemaPair } from './confirm-ask.js';
 import type { Hint } from './confirm-hints.js';
-import { placeOf } from './confirm-place.js';
+import { boundOfItsOwn, placeOf, refusedAlone } from './confirm-place.js';
 
 /**
  * The searches diff/confirm.ts runs for one side of one tool: seeded, remembered per run, and bounded
@@ -33,6 +33,19 @@ export interface Searches {
   perTool: number;
 }
 
+/**
+ * A bound declared or tightened is searched for a value it alone refuses first (confirm-place.ts,
+ * `refusedAlone`); where there is none (a `patternProperties` beside it bounds the same value), for
+ * any value refused at its place, as before. The instances both searches tried are counted.
+ */
+function soleFirst(c: Change | undefined, run: (alone: boolean) => WitnessOutcome): WitnessOutcome {
+  if (!c || !boundOfItsOwn(c)) return run(false);
+  const sole = run(true);
+  if (sole.kind !== 'none') return sole;
+  const any = run(false);
+  return any.kind === 'found' || any.kind === 'none' ? { ...any, tried: sole.tried + any.tried } : any;
+}
+
 export function searcher(pair: SchemaPair, budget: SearchBudget, left: Ledger, work: SchemaWork, hints: Hint[]): Searches {
   const spent = (): WitnessOutcome | null =>
     left.instances <= 0
@@ -48,42 +61,49 @@ export function searcher(pair: SchemaPair, budget: SearchBudget, left: Ledger, w
       const none = spent();
       if (none) return none;
       const instances = Math.min(Math.ceil(budget.instances * share), left.instances);
-      const { key, spare } = sparing(c, false, served);
-      return remembered(left, [pair.key, focus, instances, SEED, hints, key], () =>
-        searchSafely(accept, refuse, { seed: SEED, budget: { instances, nodes: budget.nodes }, focus, work, hints, spare }),
-      );
+      return soleFirst(c, (alone) => {
+        const { key, spare } = sparing(c, false, served, alone ? pair : null);
+        return remembered(left, [pair.key, focus, instances, SEED, hints, key], () =>
+          searchSafely(accept, refuse, { seed: SEED, budget: { instances, nodes: budget.nodes }, focus, work, hints, spare }),
+        );
+      });
     },
     deepInstances: () => Math.min(budget.instances * DEEP, Math.max(0, left.instances)),
-    deep: (focus, instances, spareOptions = false, c) => {
-      const { key, spare } = sparing(c, spareOptions, served);
-      return remembered(
-        left,
-        [pair.key, focus, instances, SEED + 1, spareOptions, hints, key],
-        () =>
-          spent() ??
-          searchSafely(accept, refuse, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus, work, spare, hints }),
-      );
-    },
+    deep: (focus, instances, spareOptions = false, c) =>
+      soleFirst(c, (alone) => {
+        const { key, spare } = sparing(c, spareOptions, served, alone ? pair : null);
+        return remembered(
+          left,
+          [pair.key, focus, instances, SEED + 1, spareOptions, hints, key],
+          () =>
+            spent() ??
+            searchSafely(accept, refuse, { seed: SEED + 1, budget: { instances, nodes: budget.nodes }, focus, work, spare, hints }),
+        );
+      }),
     perTool: budget.instances,
   };
 }
 
 /**
  * What a search spares: a call the baseline as served refuses (it never worked), a refusal that is
- * not `c`'s own (confirm-place.ts), and, if asked, one of a value a command line reads as an option.
- * `key` tells the searches apart in the run's memo.
+ * not `c`'s own (confirm-place.ts), one that another keyword refuses too (`refusedAlone`: the witness
+ * exercises the change it is shown for), and, if asked, one of a value a command line reads as an
+ * option. `key` tells the searches apart in the run's memo.
  */
 function sparing(
   c: Change | undefined,
   options: boolean,
   served: ((instance: unknown) => boolean) | null,
+  sole: SchemaPair | null,
 ): { key: string | null; spare?: NonNullable<WitnessOptions['spare']> } {
   const place = c ? placeOf(c) : null;
   if (!place && !options && !served) return { key: null };
+  const alone = c && place && sole?.side === 'input' ? refusedAlone(c, sole.refuse) : null;
   return {
-    key: place && c ? JSON.stringify(c.subject.kind === 'tool' ? c.subject.at : []) : null,
+    key: place && c ? JSON.stringify([c.subject.kind === 'tool' ? c.subject.at : [], alone !== null]) : null,
     spare: (instance, at, keyword, name) =>
       (place !== null && !place(at, keyword, name)) ||
+      (alone !== null && !alone(instance)) ||
       (options && refusesOptionLike(instance, at)) ||
       (served !== null && !served(instance)),
   };

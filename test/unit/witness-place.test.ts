@@ -29,6 +29,22 @@ describe('a witness exercises the change it is shown for', () => {
     expect(witnessOf(changes, '/inputSchema/properties/level/minimum').refusal).toBe('/level: must be >= 1');
   });
 
+  it('each of two bounds declared on one argument is shown with a value only that bound refuses', () => {
+    // `0.5` is a fraction under the new minimum: it would show neither bound alone.
+    const changes = diff(
+      obj({ level: { type: 'number' }, weight: { type: 'number' } }),
+      obj({ level: { type: 'integer', minimum: 1 }, weight: { type: 'integer', maximum: 5 } }),
+    );
+    const level = (witnessOf(changes, '/inputSchema/properties/level/type').instance as { level: number }).level;
+    expect([Number.isInteger(level), level >= 1]).toEqual([false, true]);
+    const below = (witnessOf(changes, '/inputSchema/properties/level/minimum').instance as { level: number }).level;
+    expect([Number.isInteger(below), below < 1]).toEqual([true, true]);
+    const weight = (witnessOf(changes, '/inputSchema/properties/weight/type').instance as { weight: number }).weight;
+    expect([Number.isInteger(weight), weight <= 5]).toEqual([false, true]);
+    const above = (witnessOf(changes, '/inputSchema/properties/weight/maximum').instance as { weight: number }).weight;
+    expect([Number.isInteger(above), above > 5]).toEqual([true, true]);
+  });
+
   it('an exclusive bound on a number, kept on an integer, is the same bound over the integers: only the type is told', () => {
     const changes = diff(
       obj({ revision: { type: 'number', exclusiveMinimum: 0 } }),
