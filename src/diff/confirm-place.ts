@@ -119,6 +119,11 @@ export function refusedAlone(c: Change, refuse: JsonSchema): ((instance: unknown
   for (const step of at.slice(1, -1)) node = isObject(node) ? node[step] : undefined;
   if (!isObject(node) || !Object.hasOwn(node, keyword)) return null;
   delete node[keyword];
-  const judge = judgeOf(relaxed as JsonSchema);
-  return typeof judge === 'string' ? null : (instance) => judge.accepts(instance);
+  // Compiled on first use: most searches find a witness before a refusal at the place is met.
+  let judge: ReturnType<typeof judgeOf> | undefined;
+  return (instance) => {
+    judge ??= judgeOf(relaxed as JsonSchema);
+    // A relaxed schema ajv cannot compile spares nothing: any refusal at the place will do.
+    return typeof judge === 'string' || judge.accepts(instance);
+  };
 }
