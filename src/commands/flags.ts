@@ -23,6 +23,7 @@ export const OPTIONS = {
   package: { type: 'string' },
   args: { type: 'string' },
   force: { type: 'boolean', default: false },
+  'confirm-lookups': { type: 'boolean', default: false },
   quiet: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'V', default: false },
@@ -56,6 +57,8 @@ export const FLAG_HELP: Record<OptionName, string> = {
   package: '--package NAME@VERSION  the released npm package to use as the baseline (npx -y NAME@VERSION)',
   args: '--args FILE              YAML of probe arguments per tool name; these win over the ones built from schemas',
   force: '--force                  overwrite files that exist',
+  'confirm-lookups':
+    '--confirm-lookups        also call the tools that declare no hint and are named like lookups; their cases say sideEffects: allowed',
   quiet: '--quiet                  no progress on stderr',
   help: '-h, --help               this help',
   version: '-V, --version            the version of mcp-gate',

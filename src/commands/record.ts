@@ -22,6 +22,8 @@ export interface RecordFlags {
   output?: string;
   args?: string;
   force: boolean;
+  /** Also call the tools record would propose (no hints, named as lookups): a person's consent on the command line. */
+  confirmLookups?: boolean;
 }
 
 const commandLine = (path: string, message: string): Problem => ({ file: 'command line', line: null, path, message });
@@ -37,7 +39,10 @@ export async function recordCommand(flags: RecordFlags, io: CommandIO): Promise<
     : chosen.profile;
   const givenArgs = flags.args ? readArgsFile(resolve(io.cwd, flags.args), io.cwd) : {};
   const target = outputOf(config, flags.output, io.cwd);
-  const written = await recordInto({ config, name, profile, givenArgs, target, force: flags.force }, io);
+  const written = await recordInto(
+    { config, name, profile, givenArgs, target, force: flags.force, confirmLookups: flags.confirmLookups },
+    io,
+  );
   if (written && !config.datasets.includes(target)) {
     io.log(
       `mcp-gate: record: add ${relative(dirname(config.file ?? io.cwd), target)} to datasets in ${relative(io.cwd, config.file ?? '') || 'the config'} so that run replays it`,
@@ -54,6 +59,8 @@ export interface RecordJob {
   /** Absolute path of the dataset. */
   target: string;
   force: boolean;
+  /** `--confirm-lookups`: the tools lookupsToPropose names are called, their cases allowing side effects. */
+  confirmLookups?: boolean;
 }
 
 /**
@@ -70,7 +77,7 @@ export async function recordInto(job: RecordJob, io: CommandIO): Promise<boolean
   const lookups = lookupsToPropose(contract, notReadOnly);
   if (lookups.length)
     io.log(
-      `mcp-gate: record: of those, these declare no hints and are named like lookups: ${lookups.join(', ')}. If calling them changes nothing, list them in the profile's safeTools and run record --force: run then calls them on the candidate too, and a result that differs from what was recorded fails its case`,
+      `mcp-gate: record: of those, these declare no hints and are named like lookups: ${lookups.join(', ')}. If calling them changes nothing, run record --force --confirm-lookups, or list them in the profile's safeTools and run record --force: run then calls them on the candidate too, and a result that differs from what was recorded fails its case`,
     );
   for (const r of recordings) if (r.skipped && !notReadOnly.includes(r.tool)) io.log(`mcp-gate: record: ${r.tool}: ${r.skipped}`);
   const dataset = existsSync(job.target) && !job.force ? merged(job, recordings, shown, io) : anew(job, recordings, contract, shown, io);
@@ -108,10 +115,20 @@ async function recordProfile(job: RecordJob, io: CommandIO): Promise<{ recording
     if (!session) throw new Error(`profile "${job.name}" has no live server to record`);
     return (tool: string, args: Record<string, unknown>) => session.callTool(tool, args);
   };
+  const safeTools = job.profile.transport === 'snapshot' ? [] : job.profile.safeTools;
+  const confirmed =
+    job.confirmLookups && !job.profile.allowSideEffects ? lookupsToPropose(side.contract, uncalled(side.contract, safeTools)) : [];
+  if (job.confirmLookups)
+    io.log(
+      confirmed.length
+        ? `mcp-gate: record: --confirm-lookups: calling ${confirmed.join(', ')} (no hints, named like lookups); their cases say sideEffects: allowed`
+        : 'mcp-gate: record: --confirm-lookups: no tool to confirm (none declares no hint, is named like a lookup and is not already callable)',
+    );
   try {
     const recordings = await recordTools(side.contract, callFor, {
       allowSideEffects: job.profile.allowSideEffects,
-      safeTools: job.profile.transport === 'snapshot' ? [] : job.profile.safeTools,
+      safeTools,
+      confirmed,
       givenArgs: job.givenArgs,
       concurrency: job.config.cases.concurrency,
       log: io.log,
@@ -228,7 +245,8 @@ function readArgsFile(path: string, cwd: string): Record<string, Record<string, 
  * no hint at all and whose name reads as a lookup (diff/lookup-name.ts, the reading the diff lists a
  * new bare tool by). Only a person confirms it: a name is the server's word, as a hint would be, and
  * the gate calls nothing on it until the profile says so. A break behind an identical listing (a
- * lookup that returns less) shows only in such a call.
+ * lookup that returns less) shows only in such a call. `--confirm-lookups` is that word, given on the
+ * command line: record calls them and writes their cases with `sideEffects: allowed`.
  */
 function lookupsToPropose(contract: Contract, notCalled: readonly string[]): string[] {
   const names = contract.tools.map((t) => t.name);
@@ -236,3 +254,7 @@ function lookupsToPropose(contract: Contract, notCalled: readonly string[]): str
     .filter((t) => notCalled.includes(t.name) && declaresNoHint(t) && readsAsLookup(t.name, t.description, names))
     .map((t) => t.name);
 }
+
+/** The tools no consent of the profile lets record call for their side effects: not read-only, not in safeTools. */
+const uncalled = (contract: Contract, safeTools: readonly string[]): string[] =>
+  contract.tools.filter((t) => !t.effectiveAnnotations.readOnlyHint && !safeTools.includes(t.name)).map((t) => t.name);

@@ -58,7 +58,7 @@ export const COMMANDS = {
   record: {
     synopsis: 'record [-c FILE] [--profile NAME] [-o DATASET]',
     summary: 'call the read-only tools of a profile twice and freeze what they return as cases',
-    flags: ['config', 'profile', 'output', 'args', 'force'],
+    flags: ['config', 'profile', 'output', 'args', 'force', 'confirm-lookups'],
     flagHelp: {
       profile: '--profile NAME           the live profile to call (default: the baseline; the candidate when the baseline is a snapshot)',
       output:
@@ -69,7 +69,7 @@ export const COMMANDS = {
     arity: none('record'),
     run: async ({ options: o }, io) =>
       (await import('./record.js')).recordCommand(
-        { config: o.config, profile: o.profile, output: o.output, args: o.args, force: o.force },
+        { config: o.config, profile: o.profile, output: o.output, args: o.args, force: o.force, confirmLookups: o['confirm-lookups'] },
         io,
       ),
   },

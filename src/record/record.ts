@@ -35,12 +35,19 @@ export interface Recording {
   volatile: string[];
   /** What was left out of `structured` besides the volatile fields, for the case's comment. */
   notes: string[];
+  /** Called on a person's word (`record --confirm-lookups`), not its hints: its case allows side effects. */
+  confirmed?: boolean;
 }
 
 export interface RecordOptions {
   allowSideEffects: boolean;
   /** Tools declared safe to call on the profile (`safeTools`), though not read-only by their hints. */
   safeTools?: string[];
+  /**
+   * Tools a person confirmed safe to call for this recording only (`--confirm-lookups`): called as if
+   * in safeTools, and their cases say `sideEffects: allowed`, so that run calls them on both sides.
+   */
+  confirmed?: string[];
   /** Arguments per tool name from the --args file; they win over the ones built from the schema. */
   givenArgs: Record<string, Record<string, unknown>>;
   concurrency: number;
@@ -108,7 +115,17 @@ export async function recordTools(contract: Contract, callFor: CallFor, options:
 }
 
 function plan(tool: ContractTool, contract: Contract, options: RecordOptions): Recording {
-  const base: Recording = { tool: tool.name, args: null, argsFrom: null, skipped: null, expect: null, volatile: [], notes: [] };
+  const confirmed = options.confirmed?.includes(tool.name) ?? false;
+  const base: Recording = {
+    tool: tool.name,
+    args: null,
+    argsFrom: null,
+    skipped: null,
+    expect: null,
+    volatile: [],
+    notes: [],
+    ...(confirmed ? { confirmed } : {}),
+  };
   const given = options.givenArgs[tool.name];
   const built = given ? null : probeArguments(tool.inputSchema);
   // Arguments are built even for a tool that is not called: its commented-out case shows them.
@@ -117,7 +134,11 @@ function plan(tool: ContractTool, contract: Contract, options: RecordOptions): R
     : built?.ok
       ? { ...base, args: built.value as Record<string, unknown>, argsFrom: 'schema' }
       : base;
-  const consent = consentProblem(tool, contract, options);
+  const consent = consentProblem(
+    tool,
+    contract,
+    confirmed ? { ...options, safeTools: [...(options.safeTools ?? []), tool.name] } : options,
+  );
   if (consent) return { ...withArgs, skipped: consent };
   if (built && !built.ok) {
     return {

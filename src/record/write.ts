@@ -43,6 +43,7 @@ function caseSpec(recording: Recording): Record<string, unknown> {
   return {
     id: caseIdOf(recording.tool),
     userTask: `Call ${recording.tool} as recorded.`,
+    ...(recording.confirmed ? { sideEffects: 'allowed' } : {}),
     requiredTools: [
       {
         toolName: recording.tool,
@@ -73,6 +74,11 @@ function caseBlock(recording: Recording): string {
       ? [`Left out as volatile (they differed between two recordings): ${recording.volatile.join(', ')}.`]
       : []),
     ...recording.notes.map((n) => `Note: ${n}.`),
+    ...(recording.confirmed
+      ? [
+          'Called on --confirm-lookups: it declares no hint and its name reads as a lookup, so a person confirmed it changes nothing; sideEffects: allowed lets run call it on both sides.',
+        ]
+      : []),
   ];
   return [...about.flatMap((line) => commentLines(line, '  ')), ...itemLines(caseSpec(recording)), ''].join('\n');
 }

@@ -18,7 +18,7 @@ function project(server: string, entry: string, args: string[] = []): string {
   return dir;
 }
 
-type Cases = { cases: { id: string; requiredTools: { toolName: string; volatile?: string[] }[] }[] };
+type Cases = { cases: { id: string; sideEffects?: string; requiredTools: { toolName: string; volatile?: string[] }[] }[] };
 const run = async (dir: string) => {
   const result = await runCli(['run', '--format', 'json', '--quiet'], { cwd: dir, timeoutMs: 60_000 });
   return { code: result.code, report: JSON.parse(result.stdout) as { decision: { verdict: string }; candidate: { cases: unknown } } };
@@ -83,6 +83,22 @@ describe('record on published servers, then the same release: Promote', { timeou
     expect(dataset).toContain("# The server annotates no tool, so by the spec's defaults every tool may change something");
     expect(dataset.match(/^ {2}# - id: /gm)).toHaveLength(9);
     expect(initBare.stderr).toContain('named like lookups: read_graph, search_nodes. If calling them changes nothing');
-    expect(await run(bare)).toMatchObject({ code: 0, report: { decision: { verdict: 'Promote' } } });
+    expect(await run(bare)).toMatchObject({ code: 0, report: { decision: { verdict: 'Promote' }, candidate: { cases: { total: 1 } } } });
+
+    // The person's word on the command line: the two lookups are called, their cases allow side
+    // effects, and run replays them on both sides with no change to the config.
+    const confirmed = await runCli(['record', '--force', '--confirm-lookups'], { cwd: bare, timeoutMs: 60_000 });
+    expect(confirmed.code, confirmed.stderr).toBe(0);
+    expect(confirmed.stderr).toContain('--confirm-lookups: calling read_graph, search_nodes');
+    expect(confirmed.stderr).not.toContain('named like lookups:');
+    const recorded = (parse(readFileSync(join(bare, 'datasets/starter.cases.yaml'), 'utf8')) as Cases).cases;
+    expect(recorded.map((c) => [c.id, c.sideEffects])).toEqual([
+      ['recorded.read_graph', 'allowed'],
+      ['recorded.search_nodes', 'allowed'],
+    ]);
+    expect(await run(bare)).toMatchObject({
+      code: 0,
+      report: { decision: { verdict: 'Promote' }, candidate: { cases: { passed: 2, total: 2 } } },
+    });
   });
 });
