@@ -164,6 +164,13 @@ function settle(recording: Recording, first: Answer, second: Answer, shapes: (va
       : `not recorded: the server answered isError (${text}); give working arguments in the --args file`;
     return;
   }
+  // A short answer that says this machine has no network or no browser is that failure written as
+  // data, not the tool's behaviour: frozen, it would pass only where the call fails.
+  const unflagged = [first.text, second.text].map(unflaggedFailure);
+  if (unflagged[0] && unflagged[1]) {
+    recording.skipped = `not recorded: the server answered ${JSON.stringify(clip(first.text.replace(/\s+/g, ' ').trim()))} without isError; ${machineReason(first.text)}`;
+    return;
+  }
   const budget = Math.max(1024, Math.ceil((Math.max(first.bytes, second.bytes) * 1.5) / 256) * 256);
   recording.expect = { isError: false, resultBudgetBytes: budget };
   if (first.data === undefined || second.data === undefined) {
@@ -205,6 +212,17 @@ const MACHINE: [RegExp, string][] = [
   [/spawn \S+ ENOENT|command not found|not installed|no such file or directory/i, 'a program or file this machine lacks'],
   [/EACCES|EPERM|permission denied/i, 'a permission this machine does not grant'],
 ];
+
+/** Longest answer read as a failure message rather than data. */
+const FAILURE_MESSAGE_CHARS = 512;
+
+/**
+ * A result not flagged isError whose text is a short message of no network or no browser (the
+ * first two kinds above: a tool's data rarely says so, while "no such file" or "not installed" may
+ * well be what a tool found).
+ */
+const unflaggedFailure = (text: string): boolean =>
+  text.length > 0 && text.length <= FAILURE_MESSAGE_CHARS && MACHINE.slice(0, 2).some(([re]) => re.test(text));
 
 function machineReason(text: string): string | null {
   const found = MACHINE.find(([re]) => re.test(text));

@@ -67,7 +67,7 @@ describe('mcp-gate record', () => {
     expect(text).toContain('# - id: recorded.Orders.Cancel');
     expect(text).toMatch(/# not recorded: the server answered isError \(backend offline\)/);
     expect(text).toContain('# not recorded: the result nests more than 256 levels deep');
-    expect(first.stderr).toContain('wrote datasets/recorded.cases.yaml: 6 case(s), 4 tool(s) left commented out');
+    expect(first.stderr).toContain('wrote datasets/recorded.cases.yaml: 6 case(s), 5 tool(s) left commented out');
   });
 
   it('records in two server processes: a pid, a boot id, a start time and its own version are volatile', () => {
@@ -86,6 +86,10 @@ describe('mcp-gate record', () => {
       'not recorded: the server answered isError (TypeError: fetch failed (getaddrinfo ENOTFOUND api.example.com)); this looks like a reason of this machine (no network), not of the arguments',
     );
     expect(text).toContain('not recorded: the server answered isError (backend offline); give working arguments in the --args file');
+    // Not flagged, and still this machine's failure: frozen, the case would pass only where the call fails.
+    expect(text).toContain(
+      'not recorded: the server answered "Search error: fetch failed" without isError; this looks like a reason of this machine (no network)',
+    );
   });
 
   it('finds what changes between two calls, and freezes the rest', () => {
