@@ -134,8 +134,8 @@ const tableRows = (text: string) =>
       pkg: pkg!,
       before: before!,
       after: after!,
-      // "Hold", "Hold (borderline)" or "Promote or Hold": the verdicts a reviewer accepts.
-      accepts: reviewer!.split(' or ').map((v) => v.trim().split(' ')[0] as Verdict),
+      // "Hold", "Hold (borderline)", "Promote or Hold" or "Hold or Promote, lean Hold": the verdicts a reviewer accepts.
+      accepts: reviewer!.split(' or ').map((v) => v.trim().split(/[ ,]/)[0] as Verdict),
       gate: gate!,
     }),
   );
