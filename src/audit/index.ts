@@ -8,7 +8,7 @@ import { finding } from '../findings/finding.js';
 import { clientResultFindings } from './client-results.js';
 import { clientFindings, watchedClientFindings } from './clients.js';
 import { auditContract, type DefinitionCost, type ToolAuditMemo } from './contract-checks.js';
-import { auditResult, placesOf, readBytes, sourceOf, subjectOf } from './result-checks.js';
+import { auditResult, errorsFlaggedSince, placesOf, readBytes, sourceOf, subjectOf } from './result-checks.js';
 import { pointerMatcher } from '../base/json-pointer.js';
 import type { Observation } from '../cases/types.js';
 import { resultDrift } from './result-drift.js';
@@ -49,6 +49,7 @@ export function audit(
   const memo: ToolAuditMemo = new Map();
   const b = auditSide(baseline, settings, memo, schemaNodesPerTool);
   const c = auditSide(candidate, settings, memo, schemaNodesPerTool);
+  b.findings.push(...errorsFlaggedSince(baseline.observations, candidate.observations, b.findings));
   const known = new Set(b.findings.map(keyOf));
   const candidateFindings = c.findings.map((f) => {
     const regression = !findingMeta(f.code)?.informational && !known.has(keyOf(f));

@@ -53,6 +53,32 @@ interface ReadResult {
   isError: boolean;
 }
 
+/**
+ * The baseline's answers that were errors written as data, as the candidate shows them: it flags the
+ * very same text (`isError: true`, the text blocks unchanged) where the baseline did not. The
+ * candidate's own flag is the evidence that the text was an error, which the shapes above do not
+ * read ("Search error: fetch failed", "No Godot project found in …"): such an answer is
+ * `error-not-flagged` on the baseline, and the flip is its fix, not a regression (docs/audit.md).
+ * Read so after the twenty-fifth and twenty-sixth held-out sets' FZ7 and GA1 were seen.
+ */
+export function* errorsFlaggedSince(baseline: Observation[], candidate: Observation[], known: Finding[]): Generator<Finding> {
+  const flagged = new Set(known.filter((f) => f.code === 'error-not-flagged').map((f) => `${f.caseId}|${f.tool ?? ''}`));
+  const after = new Map<string, Observation>();
+  for (const o of candidate) if (!after.has(`${o.caseId}|${o.tool}`)) after.set(`${o.caseId}|${o.tool}`, o);
+  const seen = new Set<string>();
+  for (const o of baseline) {
+    const key = `${o.caseId}|${o.tool}`;
+    const now = after.get(key);
+    if (seen.has(key) || flagged.has(key) || !now || o.kind === 'resource') continue;
+    seen.add(key);
+    if (!isObject(o.result) || !isObject(now.result) || o.result.isError === true || now.result.isError !== true) continue;
+    const [was, is] = [textBlocks(o.result), textBlocks(now.result)];
+    if (!was.join('').trim() || JSON.stringify(was) !== JSON.stringify(is)) continue;
+    const at = { side: 'baseline', subject: subjectOf(o), caseId: o.caseId, ...sourceOf(o) } as const;
+    yield finding('error-not-flagged', { why: 'the candidate flags the very same text as an error' }, at);
+  }
+}
+
 /** Checks on one live result: what the model actually receives from the call. */
 export function auditResult(
   o: Observation,
