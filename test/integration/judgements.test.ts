@@ -123,6 +123,31 @@ const SETS = [
     file: 'FRESH-2026-12-03-x.md',
     prefix: 'FX',
   },
+  {
+    heading: '## Twenty-fourth held-out set',
+    name: 'the twenty-fourth set',
+    pairs: 9,
+    servers: 6,
+    file: 'FRESH-2026-12-03-y.md',
+    prefix: 'FY',
+    liveOnly: ['FY8', 'FY9'],
+  },
+  {
+    heading: '## Twenty-fifth held-out set',
+    name: 'the twenty-fifth set',
+    pairs: 20,
+    servers: 9,
+    file: 'FRESH-2026-12-03-z.md',
+    prefix: 'FZ',
+  },
+  {
+    heading: '## Twenty-sixth held-out set',
+    name: 'the twenty-sixth set',
+    pairs: 9,
+    servers: 9,
+    file: 'FRESH-2026-12-03-ga.md',
+    prefix: 'GA',
+  },
 ];
 const starts = SETS.map((set) => page.indexOf(set.heading));
 const table = page.slice(0, starts[0]);
