@@ -50,6 +50,7 @@ const INVOCATIONS: Invocation[] = [
       '--args',
       'probe-args.yaml',
       '--force',
+      '--confirm-lookups',
       '-c',
       'gate.config.yaml',
       '--quiet',

@@ -128,7 +128,7 @@ describe('a new optional input through which the model lifts a safety guard', ()
 // listed, and each is one a reviewer would want to read before the release ships.
 describe('the two rules on the recorded releases', () => {
   sweep(
-    'fire 18 times in 853 pairs: a stash clear, a hook bypass, a self-approved dangerous launch, a file push that may now delete, and on the fresh pairs a column delete, workflows exposed to MCP, public teams, a backup delete, an option overwrite, public templates, a forced file delete, an output clear and a log clear; on the twentieth set, breakpoints auto-approved and a public template type',
+    'fire 18 times in 891 pairs: a stash clear, a hook bypass, a self-approved dangerous launch, a file push that may now delete, and on the fresh pairs a column delete, workflows exposed to MCP, public teams, a backup delete, an option overwrite, public templates, a forced file delete, an output clear and a log clear; on the twentieth set, breakpoints auto-approved and a public template type',
     () => {
       const all = recordedPairs();
       const fired = all.flatMap(([before, after]) =>
@@ -136,7 +136,7 @@ describe('the two rules on the recorded releases', () => {
           .filter((c) => NEW_OPTIONS.has(c.code))
           .map((c) => `${before.pkg} ${before.version} -> ${after.version}: ${c.code} ${c.tool} ${c.path} ${JSON.stringify(c.after)}`),
       );
-      expect(all).toHaveLength(853);
+      expect(all).toHaveLength(891);
       expect(fired).toEqual([
         // The twentieth held-out set's FU13, which its reviewer holds: "When true, breakpoints are
         // auto-approved without human interaction". Read as lifting a guard since that set's first
