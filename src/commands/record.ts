@@ -9,6 +9,7 @@ import { openSide } from '../contract/open-side.js';
 import { ofProfile, SideUnavailableError } from '../connect/errors.js';
 import type { Contract } from '../contract/types.js';
 import { declaresNoHint } from '../contract/annotations.js';
+import { consentGap, type SideConsent } from '../cases/consent.js';
 import { packageFile } from '../base/package-root.js';
 import { recordTools, type Recording } from '../record/record.js';
 import { readsAsLookup } from '../diff/lookup-name.js';
@@ -116,8 +117,8 @@ async function recordProfile(job: RecordJob, io: CommandIO): Promise<{ recording
     return (tool: string, args: Record<string, unknown>) => session.callTool(tool, args);
   };
   const safeTools = job.profile.transport === 'snapshot' ? [] : job.profile.safeTools;
-  const confirmed =
-    job.confirmLookups && !job.profile.allowSideEffects ? lookupsToPropose(side.contract, uncalled(side.contract, safeTools)) : [];
+  const consent = { allowSideEffects: job.profile.allowSideEffects, safeTools };
+  const confirmed = job.confirmLookups ? lookupsToPropose(side.contract, uncalled(side.contract, consent)) : [];
   if (job.confirmLookups)
     io.log(
       confirmed.length
@@ -126,8 +127,7 @@ async function recordProfile(job: RecordJob, io: CommandIO): Promise<{ recording
     );
   try {
     const recordings = await recordTools(side.contract, callFor, {
-      allowSideEffects: job.profile.allowSideEffects,
-      safeTools,
+      ...consent,
       confirmed,
       givenArgs: job.givenArgs,
       concurrency: job.config.cases.concurrency,
@@ -255,6 +255,6 @@ function lookupsToPropose(contract: Contract, notCalled: readonly string[]): str
     .map((t) => t.name);
 }
 
-/** The tools no consent of the profile lets record call for their side effects: not read-only, not in safeTools. */
-const uncalled = (contract: Contract, safeTools: readonly string[]): string[] =>
-  contract.tools.filter((t) => !t.effectiveAnnotations.readOnlyHint && !safeTools.includes(t.name)).map((t) => t.name);
+/** The tools the profile's consent does not let record call, for their side effects alone (cases/consent.ts). */
+const uncalled = (contract: Contract, consent: SideConsent): string[] =>
+  contract.tools.filter((t) => consentGap(t, contract, consent)?.kind === 'side-effects').map((t) => t.name);

@@ -44,8 +44,9 @@ export interface RecordOptions {
   /** Tools declared safe to call on the profile (`safeTools`), though not read-only by their hints. */
   safeTools?: string[];
   /**
-   * Tools a person confirmed safe to call for this recording only (`--confirm-lookups`): called as if
-   * in safeTools, and their cases say `sideEffects: allowed`, so that run calls them on both sides.
+   * Tools a person confirmed safe to call for this recording only (`--confirm-lookups`): called as
+   * those in safeTools are, and their cases say `sideEffects: allowed`, so that run calls them on
+   * both sides.
    */
   confirmed?: string[];
   /** Arguments per tool name from the --args file; they win over the ones built from the schema. */
@@ -67,7 +68,7 @@ const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ?? '
 
 /** Why a tool is not called, or null when it may be (cases/consent.ts, the rule every tools/call asks). */
 function consentProblem(tool: ContractTool, contract: Contract, options: RecordOptions): string | null {
-  const gap = consentGap(tool, contract, options);
+  const gap = consentGap(tool, contract, { ...options, safeTools: [...(options.safeTools ?? []), ...(options.confirmed ?? [])] });
   if (!gap) return null;
   // Before consent: allowSideEffects is consent to what a tool says it does, and these do not say.
   if (gap.kind === 'never') return `not recorded: ${gap.reason}`;
@@ -134,11 +135,7 @@ function plan(tool: ContractTool, contract: Contract, options: RecordOptions): R
     : built?.ok
       ? { ...base, args: built.value as Record<string, unknown>, argsFrom: 'schema' }
       : base;
-  const consent = consentProblem(
-    tool,
-    contract,
-    confirmed ? { ...options, safeTools: [...(options.safeTools ?? []), tool.name] } : options,
-  );
+  const consent = consentProblem(tool, contract, options);
   if (consent) return { ...withArgs, skipped: consent };
   if (built && !built.ok) {
     return {

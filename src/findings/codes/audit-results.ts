@@ -58,7 +58,7 @@ export const AUDIT_RESULT_CODES = {
     severity: 'breaking',
     action: 'hold',
     title: 'Errors returned without isError',
-    doc: 'an `{error}`, `success: false`, a status ≥ 400 or text starting with "Error", without `isError`.',
+    doc: 'an `{error}`, `success: false`, a status ≥ 400 or text starting with "Error", without `isError`; or text the candidate flags as an error, word for word.',
     noun: ['error not flagged', 'errors not flagged'],
     message: (f: { why: string }) => `looks like an error (${f.why}) but isError is not true, so the model reads it as data.`,
   },
