@@ -387,9 +387,17 @@ async function gateThenComment(
   dir: string,
   gateInputs: Record<string, string>,
   commentInputs: Record<string, string>,
-  options: { fork?: boolean; conclusion?: string; path?: string; tamper?: (store: string) => void; env?: Record<string, string> } = {},
+  options: {
+    fork?: boolean;
+    conclusion?: string;
+    path?: string;
+    tamper?: (store: string) => void;
+    env?: Record<string, string>;
+    /** The gate job of an earlier call on the same `dir` and inputs, whose hand-off is posted again. */
+    gate?: ActionRun;
+  } = {},
 ): Promise<TwoWorkflows> {
-  const gate = await runAction(dir, gateInputs, prEvent([], options.fork));
+  const gate = options.gate ?? (await runAction(dir, gateInputs, prEvent([], options.fork)));
   const store = join(dir, 'mcp-gate-artifact');
   rmSync(store, { recursive: true, force: true });
   mkdirSync(store);
@@ -1022,6 +1030,8 @@ describe('a planted or tampered artifact cannot change what is posted', { timeou
   });
 
   it('a report that fails the schema (fields the comment shows included), or an approval the gate job never gives, is "could not verify"', async () => {
+    const dir = scratchProject();
+    let gate: ActionRun | undefined;
     for (const tamper of [
       (r: Report) => Object.assign(r.decision, { verdict: 'Approved' }),
       (r: Report) => Object.assign(r, { diff: 'nothing changed' }),
@@ -1034,7 +1044,11 @@ describe('a planted or tampered artifact cannot change what is posted', { timeou
       (r: Report) => (r.startedAt = '<img src=x>'),
     ]) {
       api.comments = [];
-      const { post } = await gateThenComment(scratchProject(), GATE, INPUTS, { tamper: (store) => editReport(store, tamper) });
+      // One gate job, its hand-off tampered with in turn.
+      const { post } = await gateThenComment(dir, GATE, INPUTS, {
+        gate: (gate ??= await runAction(dir, GATE, prEvent())),
+        tamper: (store) => editReport(store, tamper),
+      });
       expect(post.code, body()).toBe(1);
       expect(body()).toMatch(/## ⛔ mcp-gate: could not verify/);
       expect(body()).not.toMatch(/\*\*(Promote|Rollback)\*\*/);

@@ -13,10 +13,13 @@ import { ROOT, scratchProject } from '../helpers/cli.js';
  * clone of HEAD would miss what is not committed yet; nothing is built again). Nothing is pushed.
  * The tag's tree is what `uses: mcp-gate/mcp-gate@<commit>` runs and what `npm install
  * git+https://...#<commit>` fetches, so both are run from it, where no node_modules above the
- * folder can stand in for one the tree lacks.
+ * folder can stand in for one the tree lacks. The recorded releases (test/fixtures/releases, nine
+ * tenths of the tree's bytes) are left out of the copy: nothing here reads them, and `npm install
+ * git+file:` clones the tree three times.
  */
 const TAG = 'v9.8.7';
 const MAJOR = 'v9';
+const RECORDED = 'test/fixtures/releases/';
 let tree: string;
 let source: string;
 let release: Record<string, string>;
@@ -52,6 +55,7 @@ beforeAll(() => {
   tree = join(mkdtempSync(join(tmpdir(), 'mcp-gate-release-')), 'mcp-gate');
   const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
   for (const file of tracked) {
+    if (file.startsWith(RECORDED)) continue;
     if (!existsSync(join(ROOT, file))) continue; // deleted in the work tree, not yet committed
     mkdirSync(dirname(join(tree, file)), { recursive: true });
     cpSync(join(ROOT, file), join(tree, file));
