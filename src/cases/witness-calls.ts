@@ -6,15 +6,17 @@ import { consentGap, notReadOnlyWhy, openWorldWhy, type SideConsent } from './co
 import { judgeAnswers, readAnswer } from './witness-answers.js';
 import { answerDigest, graftFor, type Ground } from './witness-grounds.js';
 import { isObject } from '../base/json-object.js';
+import { isClosingProbe } from '../findings/instance-path.js';
 
 /**
  * A break's witness sent to the live servers (docs/verdicts.md, "Confirmed live"). The search
  * (diff/confirm.ts) found an argument object the baseline's schema accepts and the candidate's
  * refuses; what the servers do with it settles what the schemas only claim. Only where a call can
- * move the verdict: a break (refuted, it is held at most) and a required argument with a default
- * (confirmed, it rolls back). Only where the consent guard (cases/consent.ts) lets the gate call
+ * move the verdict: a break (refuted, it is held at most), a required argument with a default
+ * (confirmed, it rolls back), a removed argument's probe (refused, it rolls back) and a closing's
+ * probe (taken, it is not held). Only where the consent guard (cases/consent.ts) lets the gate call
  * the tool on every live side, closed-world included. Witnesses go one at a time, in the changes'
- * order, each to both sides at once (or to one side, then all of them to the other, for sides that
+ * order with closings' probes last, each to both sides at once (or to one side, then all of them to the other, for sides that
  * cannot run at once); the same call for two changes is sent once. At most `limit` witnesses per
  * run. Where a case made a call to the tool that both sides answered without an error (`grounds`,
  * cases/witness-grounds.ts), the witness is sent on that call's arguments, changed only at its own
@@ -37,7 +39,9 @@ export const worthCalling = (c: Change): boolean =>
   isObject(c.witness.instance) &&
   ((c.witness.status === 'found' && (c.severity === 'breaking' || c.code === 'required-argument-added-with-default')) ||
     // A removed argument's probe (diff/confirm-probe.ts): confirmed, the held removal is a break.
-    c.witness.status === 'probe');
+    c.witness.status === 'probe' ||
+    // A closing's probe (diff/confirm-closed.ts): taken, the held closing is on paper only.
+    isClosingProbe(c));
 
 /** One witness to send: a tool and its arguments, and the changes (by position) it stands for. */
 interface Planned {
@@ -47,6 +51,16 @@ interface Planned {
   /** The case's call it is sent on, and whether it is a removed argument's probe (whose answer may show the argument ignored). */
   ground?: Ground;
   probe: boolean;
+}
+
+/**
+ * The changes worth a call, by position: breaks' witnesses and removed arguments' probes first, in
+ * the changes' order, then closings' probes. A closing is held by policy unless its answer shows it
+ * on paper only, so `limits.witnessCalls` goes first to what may roll back.
+ */
+function callOrder(changes: Change[]): number[] {
+  const worth = [...changes.keys()].filter((i) => worthCalling(changes[i]!));
+  return [...worth.filter((i) => !isClosingProbe(changes[i]!)), ...worth.filter((i) => isClosingProbe(changes[i]!))];
 }
 
 /** An answer a side gave, with a digest of its result (in memory only); null when the side is a snapshot; `gone` when its server had ended. */
@@ -67,8 +81,8 @@ function planWitnesses(
   /** Each distinct call, in the order first met: its tool, and the plan's entry or why it is not sent. */
   const calls = new Map<string, { tool: string; entry: Planned | LiveCheck }>();
   if (limit <= 0 || !sides.candidate.call) return { checks, planned, calls };
-  for (const [i, c] of changes.entries()) {
-    if (!worthCalling(c)) continue;
+  for (const i of callOrder(changes)) {
+    const c = changes[i]!;
     const toolOf = (side: LiveSide) => side.contract.tools.find((t) => t.name === c.tool);
     const grafted = graftFor(c, grounds, { baseline: toolOf(sides.baseline), candidate: toolOf(sides.candidate) });
     const args = grafted?.args ?? (c.witness!.instance as Record<string, unknown>);

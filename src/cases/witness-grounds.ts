@@ -3,7 +3,7 @@ import { canonicalJson } from '../contract/canonical.js';
 import type { ContractTool, JsonSchema } from '../contract/types.js';
 import type { Change } from '../findings/types.js';
 import { isObject } from '../base/json-object.js';
-import { instancePath } from '../findings/instance-path.js';
+import { witnessArgument } from '../findings/instance-path.js';
 import { judgeOf, type Judge } from '../witness/judge.js';
 import type { Observation } from './types.js';
 
@@ -82,7 +82,7 @@ export function graftFor(
   tools: { baseline: ContractTool | undefined; candidate: ContractTool | undefined },
 ): Grafted | null {
   const witness = c.witness;
-  const name = instancePath(c)[0];
+  const name = witnessArgument(c);
   if (!c.tool || !witness || !isObject(witness.instance) || name === undefined) return null;
   const list = grounds.get(c.tool);
   const [before, after] = [judge(tools.baseline?.inputSchema), judge(tools.candidate?.inputSchema)];

@@ -1,6 +1,6 @@
 import type { Change, LiveCheck } from '../findings/types.js';
 import { toolChange } from './change.js';
-import { instancePath } from '../findings/instance-path.js';
+import { instancePath, isClosingProbe, witnessArgument } from '../findings/instance-path.js';
 import { evidence, schemaClaim } from './confirm-words.js';
 import { literal } from '../base/safe-regex.js';
 
@@ -56,7 +56,7 @@ function withLive(c: Change, live: LiveCheck, oldDefault: string | undefined): C
 
 /** Which call the witness went out as: the case's, with the witness's value for the argument the change is about. */
 function onCase(c: Change, caseId: string): string {
-  const name = instancePath(c)[0] ?? '';
+  const name = witnessArgument(c) ?? '';
   const instance = c.witness?.instance as Record<string, unknown> | undefined;
   const value =
     instance && Object.hasOwn(instance, name) ? `"${name}": ${clip(JSON.stringify(instance[name]) ?? '', 80)}` : `"${name}" left out`;
@@ -67,6 +67,7 @@ function judgedLive(c: Change, live: LiveCheck, oldDefault: string | undefined):
   const witness = { ...c.witness!, live };
   const said = (side: 'candidate' | 'baseline') => (live[side]?.text ? ` ("${clip(live[side]!.text)}")` : '');
   if (witness.status === 'probe') return probed(c, witness, live, said);
+  if (isClosingProbe(c)) return closing(c, witness, live, said);
   if (live.outcome === 'unconfirmed' && oldDefault !== undefined && keptDefault(c, live, oldDefault)) {
     const kept: LiveCheck = {
       ...live,
@@ -171,6 +172,45 @@ function probed(
     case 'already-refused':
     case 'same-failure':
     case 'default-kept':
+      return { ...c, witness, message: `${c.message} Sent live, ${call}: not confirmed, ${live.note}${said('candidate')}.` };
+    case 'not-called':
+      return { ...c, witness, message: `${c.message} Not sent live: ${live.note}.` };
+  }
+}
+
+/**
+ * A closing's probe (diff/confirm-closed.ts): a call both schemas take, with an undeclared argument
+ * added. Taken by the candidate (answered without an error, or failed at the same work as the
+ * baseline with the same error, past the input), the closing is on paper only:
+ * `input-closed-unenforced`, not held. Refused as invalid input where the baseline answered, the
+ * closing stands, held by policy, with its evidence.
+ */
+function closing(
+  c: Change,
+  witness: NonNullable<Change['witness']>,
+  live: LiveCheck,
+  said: (side: 'candidate' | 'baseline') => string,
+): Change {
+  const call = live.case === undefined ? `the call ${clip(JSON.stringify(witness.instance) ?? '', 200)}` : 'the call';
+  const taken = (how: string): Change => {
+    const unenforced = toolChange('input-closed-unenforced', c.tool!, c.subject.kind === 'tool' ? c.subject.at : [], c.before, c.after);
+    return { ...unenforced, witness, message: `${unenforced.message} Sent live: ${how}.` };
+  };
+  switch (live.outcome) {
+    case 'refuted':
+      return taken(`the candidate answered ${call} without an error${said('candidate')}`);
+    case 'same-failure':
+      return taken(`both sides took ${call} and failed at the same work with the same error${said('candidate')}`);
+    case 'confirmed':
+      return {
+        ...c,
+        witness,
+        message: `${c.message} Confirmed live: the candidate refused ${call} as invalid input${said('candidate')}, and the baseline answered it.`,
+      };
+    case 'unconfirmed':
+    case 'already-refused':
+    case 'default-kept':
+    case 'ignored': // made for a removed argument's probe only (cases/witness-calls.ts)
       return { ...c, witness, message: `${c.message} Sent live, ${call}: not confirmed, ${live.note}${said('candidate')}.` };
     case 'not-called':
       return { ...c, witness, message: `${c.message} Not sent live: ${live.note}.` };

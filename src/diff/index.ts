@@ -7,6 +7,7 @@ import { confirmChanges, DEFAULT_SEARCH_BUDGET, type SearchBudget } from './conf
 import { diffProtocolVersion } from './protocol.js';
 import { diffSchemas, type WalkMemo } from './schemas.js';
 import { probeRemovedArguments } from './confirm-probe.js';
+import { probeClosedInputs } from './confirm-closed.js';
 import { isTooComplex } from './schema-context.js';
 import { diffDeprecations, removalsAfterDeprecation } from './deprecation.js';
 import { diffFeatures } from './features.js';
@@ -49,7 +50,13 @@ export function diffContracts(
   const judged = removalsAfterDeprecation(changes, before);
   const confirmed =
     budget && budget.instances > 0
-      ? probeRemovedArguments(confirmChanges(judged, before, after, budget, work), before, after, budget.instances, work)
+      ? probeClosedInputs(
+          probeRemovedArguments(confirmChanges(judged, before, after, budget, work), before, after, budget.instances, work),
+          before,
+          after,
+          budget.instances,
+          work,
+        )
       : judged;
   return sortChanges([...confirmed, ...unexplainedDefinitions(before, after, confirmed)]);
 }

@@ -1,4 +1,5 @@
 import type { Change } from './types.js';
+import { isObject } from '../base/json-object.js';
 
 /** The instance path a change is at: `/inputSchema/properties/a/properties/b/maximum` is `a/b`. */
 export function instancePath(c: Change): string[] {
@@ -10,3 +11,20 @@ export function instancePath(c: Change): string[] {
   }
   return path;
 }
+
+/**
+ * The argument an input-closed probe (diff/confirm-closed.ts) adds to a call both schemas take: a
+ * name no tool declares by accident.
+ */
+export const UNDECLARED_ARGUMENT = 'mcp_gate_undeclared';
+
+/** Whether a change carries a closing probe: an `input-closed` whose witness sends the undeclared argument. */
+export const isClosingProbe = (c: Change): boolean =>
+  c.code === 'input-closed' &&
+  c.witness?.status === 'found' &&
+  isObject(c.witness.instance) &&
+  Object.hasOwn(c.witness.instance, UNDECLARED_ARGUMENT);
+
+/** The top-level argument a change's witness is about: the change's own, or the undeclared one a closing probe sends. */
+export const witnessArgument = (c: Change): string | undefined =>
+  instancePath(c)[0] ?? (isClosingProbe(c) ? UNDECLARED_ARGUMENT : undefined);

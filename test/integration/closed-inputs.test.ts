@@ -1,0 +1,145 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { reportProblems } from '../../src/report/read.js';
+import type { Report } from '../../src/report/types.js';
+import type { Change } from '../../src/findings/types.js';
+import { ROOT, runCli } from '../helpers/cli.js';
+
+/**
+ * An input closed to undeclared arguments is held by policy; live, the gate asks the candidate
+ * whether it refuses one (docs/verdicts.md, "Confirmed live"), on a real SDK server pair
+ * (test/fixtures/servers/closed-server.mjs) that writes down every tools/call it receives. A closing
+ * the server does not enforce refuses no call, and is not held.
+ */
+const SERVER = join(ROOT, 'test/fixtures/servers/closed-server.mjs');
+const UNDECLARED = 'mcp_gate_undeclared';
+
+let dir: string;
+let calls: string;
+
+const called = (release: string) =>
+  (existsSync(calls) ? readFileSync(calls, 'utf8').split('\n').filter(Boolean) : []).filter((line) => line.startsWith(`${release} `));
+
+async function gate(candidate: string, limits: { witnessCalls?: number } = {}): Promise<{ code: number | null; report: Report }> {
+  const profile = (release: string) => `  ${release}: { command: node, args: [${SERVER}, ${release}, ${calls}] }`;
+  writeFileSync(
+    join(dir, 'gate.config.yaml'),
+    [
+      'version: 1',
+      'profiles:',
+      profile('baseline'),
+      profile(candidate),
+      'baseline: baseline',
+      `candidate: ${candidate}`,
+      ...(limits.witnessCalls === undefined ? [] : ['limits:', `  witnessCalls: ${limits.witnessCalls}`]),
+      '',
+    ].join('\n'),
+  );
+  rmSync(calls, { force: true });
+  const result = await runCli(['run', '--format', 'json', '--quiet'], { cwd: dir, timeoutMs: 60_000 });
+  expect(result.code, result.stderr).not.toBe(3);
+  const report = JSON.parse(result.stdout) as Report;
+  expect(reportProblems(report)).toEqual([]);
+  return { code: result.code, report };
+}
+
+const closingOf = (report: Report, tool: string): Change => {
+  const found = report.diff.changes.filter((c) => c.tool === tool && c.code.startsWith('input-closed'));
+  expect(found, tool).toHaveLength(1);
+  return found[0]!;
+};
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'mcp-gate-closed-'));
+  calls = join(dir, 'calls.log');
+});
+
+describe('an input closed to undeclared arguments, asked live', () => {
+  let report: Report;
+  let code: number | null;
+  beforeAll(async () => {
+    ({ report, code } = await gate('candidate'));
+  }, 60_000);
+
+  it('a closing zod lists and does not enforce: the candidate answers a call with an undeclared argument, so it is not held', () => {
+    const search = closingOf(report, 'Docs.Search');
+    expect([search.code, search.severity]).toEqual(['input-closed-unenforced', 'safe']);
+    expect(search.witness!.instance).toMatchObject({ [UNDECLARED]: true });
+    expect(search.witness!.live).toMatchObject({ outcome: 'refuted', candidate: { kind: 'result' } });
+    expect(search.message).toMatch(/not enforced|no call that worked is refused/);
+    expect(search.message).toMatch(
+      /Sent live: the candidate answered the call \{"query":".*","mcp_gate_undeclared":true\} without an error/,
+    );
+    // The probe went to both sides, the undeclared argument in it.
+    expect(called('candidate').filter((line) => line.startsWith(`candidate Docs.Search `) && line.includes(UNDECLARED))).toHaveLength(1);
+  });
+
+  it('a tool whose every call fails on its way to another host, on both sides alike: past the input, so not held', () => {
+    const health = closingOf(report, 'Cluster.Health');
+    expect([health.code, health.witness!.live!.outcome]).toEqual(['input-closed-unenforced', 'same-failure']);
+    expect(health.witness!.live!.candidate).toMatchObject({ kind: 'error', text: expect.stringContaining('Health error: fetch failed') });
+    expect(health.message).toMatch(/Sent live: both sides took the call \{"mcp_gate_undeclared":true\} and failed at the same work/);
+    expect(called('candidate')).toContain(`candidate Cluster.Health {"${UNDECLARED}":true}`);
+  });
+
+  it('a tool whose every call fails for want of a key shows nothing: held as before', () => {
+    const vault = closingOf(report, 'Vault.List');
+    expect([vault.code, vault.witness!.live!.outcome]).toEqual(['input-closed', 'unconfirmed']);
+    expect(vault.message).toMatch(/Sent live, the call \{"mcp_gate_undeclared":true\}: not confirmed/);
+  });
+
+  it('a closing the SDK enforces: refused as invalid input where the baseline answered, held with its evidence', () => {
+    const strict = closingOf(report, 'Docs.Strict');
+    expect([strict.code, strict.severity]).toEqual(['input-closed', 'dangerous']);
+    expect(strict.witness!.live).toMatchObject({
+      outcome: 'confirmed',
+      candidate: { kind: 'error', validation: true },
+      baseline: { kind: 'result' },
+    });
+    expect(strict.message).toMatch(/Confirmed live: the candidate refused the call .* as invalid input/);
+    const held = report.decision.reasons.find((r) => r.code === 'input-closed');
+    expect(held?.tools).toEqual(['Docs.Strict', 'Notes.Delete', 'Vault.List']);
+  });
+
+  it('a tool the gate may not call stays held, and says why', () => {
+    const remove = closingOf(report, 'Notes.Delete');
+    expect([remove.code, remove.witness!.live!.outcome]).toEqual(['input-closed', 'not-called']);
+    expect(remove.message).toMatch(/Not sent live: on the candidate, Notes\.Delete is not read-only/);
+    expect(called('candidate').filter((line) => line.startsWith('candidate Notes.Delete '))).toEqual([]);
+    expect(code).toBe(1); // Docs.Get's new required argument rolls back
+  });
+});
+
+describe('closings and the witness budget', () => {
+  it("a closing's probe is sent after every break's witness: with one call to spend, the break gets it", async () => {
+    const { report } = await gate('candidate', { witnessCalls: 1 });
+    const get = report.diff.changes.find((c) => c.tool === 'Docs.Get' && c.code === 'required-argument-added');
+    expect(get?.witness?.live?.outcome).toBe('confirmed');
+    for (const tool of ['Docs.Search', 'Cluster.Health', 'Docs.Strict', 'Vault.List']) {
+      const closing = closingOf(report, tool);
+      expect([closing.code, closing.witness!.live!.outcome]).toEqual(['input-closed', 'not-called']);
+      expect(closing.witness!.live!.note).toMatch(/limits\.witnessCalls \(1\) was spent/);
+    }
+  });
+
+  it('a release whose closings the server does not enforce is held only for the one it cannot tell', async () => {
+    const { report, code } = await gate('candidate-paper');
+    expect(code).toBe(2);
+    expect(report.diff.changes.map((c) => [c.tool, c.code])).toEqual([
+      ['Cluster.Health', 'input-closed-unenforced'],
+      ['Docs.Search', 'input-closed-unenforced'],
+      ['Vault.List', 'input-closed'],
+    ]);
+    expect(report.decision.reasons.map((r) => [r.code, r.tools])).toEqual([['input-closed', ['Vault.List']]]);
+  });
+
+  it('with no witness calls, every closing is held as before', async () => {
+    const { report, code } = await gate('candidate-paper', { witnessCalls: 0 });
+    expect(code).toBe(2);
+    expect(report.decision.reasons.map((r) => [r.code, r.tools])).toEqual([
+      ['input-closed', ['Cluster.Health', 'Docs.Search', 'Vault.List']],
+    ]);
+  });
+});
