@@ -80,9 +80,13 @@ export function judgeAnswers(candidate: LiveAnswer, baseline: LiveAnswer | null)
   // The same network failure on both sides (a host not found): the call got as far as reaching out,
   // so the candidate took the arguments its schema says it refuses, as the baseline did. A missing
   // browser or key may be checked before the arguments are, so it shows nothing (docs/verdicts.md).
+  // The baseline may write the same failure as data, without isError, as servers did before they
+  // flagged their errors (@mrfentmen/opensearch-mcp 1.0.1's "Health error: fetch failed").
   if (
     !candidate.validation &&
-    baseline?.kind === 'error' &&
+    candidate.kind === 'error' &&
+    baseline &&
+    baseline.kind !== 'failed' &&
     !baseline.validation &&
     baseline.text === candidate.text &&
     REACHED_OUT.test(candidate.text ?? '')

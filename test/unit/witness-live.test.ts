@@ -108,6 +108,16 @@ describe('judging the answers', () => {
     // A server that words it itself (@respira/wordpress-mcp-server 8.3.24).
     const unreachable = { kind: 'error', text: 'Could not connect to https://example.invalid. DNS lookup failed.' } as const;
     expect(judgeAnswers(unreachable, unreachable).outcome).toBe('same-failure');
+    // The baseline writing the same failure as data, without isError (@mrfentmen/opensearch-mcp 1.0.1); the report keeps no text of its result.
+    const asData = { kind: 'result', text: 'Health error: fetch failed' } as const;
+    expect(judgeAnswers({ kind: 'error', text: 'Health error: fetch failed' }, asData)).toMatchObject({
+      outcome: 'same-failure',
+      baseline: { kind: 'result' },
+    });
+    expect(judgeAnswers({ kind: 'error', text: 'Health error: fetch failed' }, asData).baseline).not.toHaveProperty('text');
+    expect(judgeAnswers({ kind: 'error', text: 'Health error: fetch failed' }, { kind: 'result', text: '3 nodes' }).outcome).toBe(
+      'unconfirmed',
+    );
     // A missing browser may be checked before the arguments are: the same text shows nothing.
     const noBrowser = { kind: 'error', text: 'no browser: Chrome is not installed on this machine' } as const;
     expect(judgeAnswers(noBrowser, noBrowser).outcome).toBe('unconfirmed');
