@@ -17,7 +17,7 @@ const NO_ANSWER = new Set([-32000, -32001]);
  * SDK's "Input validation error: Invalid arguments for tool …" (JSON-RPC -32602, as an isError
  * result or as the error itself), pydantic's "validation error for fooArguments" (FastMCP), zod's own
  * "Invalid input: expected …" under a handler's "Invalid arguments:" (any JSON-RPC code), and the
- * sentences validators write about a missing or required property. "No browser", a dummy key or a
+ * sentences validators write about a missing or required property, or an undeclared one. "No browser", a dummy key or a
  * network failure is none of these, and leaves a break unconfirmed.
  */
 const VALIDATION = [
@@ -31,6 +31,13 @@ const VALIDATION = [
   /\bmust have required property\b/,
   /\bis a required property\b/,
   /\bmissing (?:required )?(?:argument|parameter|property|field)s?\b/i,
+  // An undeclared argument refused: zod's strict object, ajv, Python's jsonschema and a keyword
+  // call, pydantic's forbidden extras.
+  /\bUnrecognized keys?\b/,
+  /\bmust NOT have additional properties\b/i,
+  /\bAdditional properties are not allowed\b/i,
+  /\bunexpected keyword argument\b/,
+  /\bExtra inputs are not permitted\b/,
 ];
 
 /** Inert first, then cut: an escaped control takes more room than the control, and the bound holds for what is stored. */

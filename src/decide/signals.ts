@@ -2,6 +2,7 @@ import type { CaseResult } from '../cases/types.js';
 import { declaresNoHint } from '../contract/annotations.js';
 import type { Contract } from '../contract/types.js';
 import { CODES, type JudgedCode } from '../findings/codes.js';
+import { isClosingProbe } from '../findings/instance-path.js';
 import { featureNameOf } from '../findings/subject.js';
 import type { Change, Finding } from '../findings/types.js';
 import { REMOVED_AFTER_DEPRECATION, removalKey } from './deprecation-window.js';
@@ -206,6 +207,10 @@ function capOf(c: Change, { reach = null, repairedOutputs, calmRemovals, unannot
       action: 'hold',
       why: "every call it refuses passes an argument that starts with '-', which a command line reads as an option",
     };
+  }
+  if (isClosingProbe(c) && (c.witness?.live?.outcome === 'refuted' || c.witness?.live?.outcome === 'same-failure')) {
+    // A closing the candidate does not enforce (diff/confirm-closed.ts): it refuses no call that worked.
+    return { action: 'ignore', why: 'the candidate took, live, a call that sends an undeclared argument' };
   }
   if (c.witness?.live?.outcome === 'refuted') {
     // The candidate's own server answered the witness without an error (cases/witness-calls.ts).

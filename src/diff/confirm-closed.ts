@@ -13,8 +13,10 @@ import { pairOf, searchSafely, takenAsServed, type PairMemo } from './confirm-as
  * over a validator that strips unknown keys, refuses nothing. The probe is a call both schemas take
  * (its plain form) with one undeclared argument added, which the baseline as served takes and the
  * candidate's schema refuses. Sent live (cases/witness-calls.ts), an answer past the input (no
- * error, or the baseline's own failure on the way to another host) shows the closing is on paper only (diff/confirm-live.ts,
- * `input-closed-unenforced`); a refusal as invalid input confirms it, and it stays held.
+ * error, or the baseline's own failure on the way to another host) shows the closing is on paper
+ * only (diff/confirm-live.ts: its severity safe, not held); a refusal as invalid input confirms it,
+ * and it stays held. Where the spot check already gave the closing a witness (a baseline that
+ * declares no property, or says `additionalProperties: true`), the probe takes its place.
  */
 const SEED = 20261203;
 
@@ -58,9 +60,13 @@ export function probeClosedInputs(changes: Change[], before: Contract, after: Co
   });
 }
 
-/** Whether a change is a closing of the whole argument object (not of an object inside it), with no witness yet. */
+/**
+ * Whether a change is a closing of the whole argument object (not of an object inside it), with no
+ * witness yet or only the spot check's evidence (diff/confirm.ts, `evidenced`).
+ */
 export function closedAtTop(c: Change): boolean {
-  if (c.code !== 'input-closed' || c.witness || c.subject.kind !== 'tool') return false;
+  if (c.code !== 'input-closed' || c.subject.kind !== 'tool') return false;
+  if (c.witness && (c.witness.status !== 'found' || c.witness.live || c.witness.optionLike)) return false;
   const at = c.subject.at;
   return at.length === 2 && at[0] === 'inputSchema' && at[1] === 'additionalProperties';
 }

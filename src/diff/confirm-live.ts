@@ -1,6 +1,6 @@
 import type { Change, LiveCheck } from '../findings/types.js';
 import { toolChange } from './change.js';
-import { instancePath, isClosingProbe, witnessArgument } from '../findings/instance-path.js';
+import { instancePath, isClosingProbe, UNDECLARED_ARGUMENT, witnessArgument } from '../findings/instance-path.js';
 import { evidence, schemaClaim } from './confirm-words.js';
 import { literal } from '../base/safe-regex.js';
 
@@ -181,8 +181,9 @@ function probed(
 /**
  * A closing's probe (diff/confirm-closed.ts): a call both schemas take, with an undeclared argument
  * added. Taken by the candidate (answered without an error, or failed at the same work as the
- * baseline with the same error, past the input), the closing is on paper only:
- * `input-closed-unenforced`, not held. Refused as invalid input where the baseline answered, the
+ * baseline with the same error, past the input), the closing is on paper only: it stays
+ * `input-closed`, its severity safe, and is not held (decide/signals.ts). An answer that names the
+ * undeclared argument may be a refusal written as data, and shows nothing. Refused as invalid input where the baseline answered, the
  * closing stands, held by policy, with its evidence.
  */
 function closing(
@@ -192,10 +193,22 @@ function closing(
   said: (side: 'candidate' | 'baseline') => string,
 ): Change {
   const call = live.case === undefined ? `the call ${clip(JSON.stringify(witness.instance) ?? '', 200)}` : 'the call';
-  const taken = (how: string): Change => {
-    const unenforced = toolChange('input-closed-unenforced', c.tool!, c.subject.kind === 'tool' ? c.subject.at : [], c.before, c.after);
-    return { ...unenforced, witness, message: `${unenforced.message} Sent live: ${how}.` };
-  };
+  // The same change, let go (decide/signals.ts caps it at ignore): its code and fingerprint stay, so an exception for it still matches.
+  const taken = (how: string): Change => ({
+    ...c,
+    severity: 'safe',
+    witness,
+    message: `"${c.tool}" now lists its input as closed to undeclared arguments (additionalProperties: false), but the candidate took, live, a call that sends one: no call that worked is refused, so it is not held. Sent live: ${how}.`,
+  });
+  // An answer that names the undeclared argument may be a refusal written as data: it shows nothing.
+  if ((live.outcome === 'refuted' || live.outcome === 'same-failure') && namesUndeclared(live)) {
+    const named: LiveCheck = { ...live, outcome: 'unconfirmed', note: "the candidate's answer names the undeclared argument" };
+    return {
+      ...c,
+      witness: { ...witness, live: named },
+      message: `${c.message} Sent live, ${call}: not confirmed, ${named.note}${said('candidate')}.`,
+    };
+  }
   switch (live.outcome) {
     case 'refuted':
       return taken(`the candidate answered ${call} without an error${said('candidate')}`);
@@ -216,6 +229,9 @@ function closing(
       return { ...c, witness, message: `${c.message} Not sent live: ${live.note}.` };
   }
 }
+
+/** Whether the candidate's answer names the argument a closing's probe added. */
+const namesUndeclared = (live: LiveCheck) => standsAlone(UNDECLARED_ARGUMENT, live.candidate?.text ?? '');
 
 /**
  * Whether both sides refused the witness as invalid input and the baseline's refusal names the

@@ -22,7 +22,11 @@ let calls: string;
 const called = (release: string) =>
   (existsSync(calls) ? readFileSync(calls, 'utf8').split('\n').filter(Boolean) : []).filter((line) => line.startsWith(`${release} `));
 
-async function gate(candidate: string, limits: { witnessCalls?: number } = {}): Promise<{ code: number | null; report: Report }> {
+async function gate(
+  candidate: string,
+  limits: { witnessCalls?: number } = {},
+  extra: string[] = [],
+): Promise<{ code: number | null; report: Report }> {
   const profile = (release: string) => `  ${release}: { command: node, args: [${SERVER}, ${release}, ${calls}] }`;
   writeFileSync(
     join(dir, 'gate.config.yaml'),
@@ -34,6 +38,7 @@ async function gate(candidate: string, limits: { witnessCalls?: number } = {}): 
       'baseline: baseline',
       `candidate: ${candidate}`,
       ...(limits.witnessCalls === undefined ? [] : ['limits:', `  witnessCalls: ${limits.witnessCalls}`]),
+      ...extra,
       '',
     ].join('\n'),
   );
@@ -65,20 +70,21 @@ describe('an input closed to undeclared arguments, asked live', () => {
 
   it('a closing zod lists and does not enforce: the candidate answers a call with an undeclared argument, so it is not held', () => {
     const search = closingOf(report, 'Docs.Search');
-    expect([search.code, search.severity]).toEqual(['input-closed-unenforced', 'safe']);
+    expect([search.code, search.severity]).toEqual(['input-closed', 'safe']);
     expect(search.witness!.instance).toMatchObject({ [UNDECLARED]: true });
     expect(search.witness!.live).toMatchObject({ outcome: 'refuted', candidate: { kind: 'result' } });
-    expect(search.message).toMatch(/not enforced|no call that worked is refused/);
+    expect(search.message).toMatch(/no call that worked is refused, so it is not held/);
     expect(search.message).toMatch(
       /Sent live: the candidate answered the call \{"query":".*","mcp_gate_undeclared":true\} without an error/,
     );
     // The probe went to both sides, the undeclared argument in it.
-    expect(called('candidate').filter((line) => line.startsWith(`candidate Docs.Search `) && line.includes(UNDECLARED))).toHaveLength(1);
+    for (const side of ['candidate', 'baseline'])
+      expect(called(side).filter((line) => line.startsWith(`${side} Docs.Search `) && line.includes(UNDECLARED))).toHaveLength(1);
   });
 
   it('a tool whose every call fails on its way to another host, on both sides alike: past the input, so not held', () => {
     const health = closingOf(report, 'Cluster.Health');
-    expect([health.code, health.witness!.live!.outcome]).toEqual(['input-closed-unenforced', 'same-failure']);
+    expect([health.code, health.severity, health.witness!.live!.outcome]).toEqual(['input-closed', 'safe', 'same-failure']);
     expect(health.witness!.live!.candidate).toMatchObject({ kind: 'error', text: expect.stringContaining('Health error: fetch failed') });
     expect(health.message).toMatch(/Sent live: both sides took the call \{"mcp_gate_undeclared":true\} and failed at the same work/);
     expect(called('candidate')).toContain(`candidate Cluster.Health {"${UNDECLARED}":true}`);
@@ -86,8 +92,16 @@ describe('an input closed to undeclared arguments, asked live', () => {
 
   it('a tool whose every call fails for want of a key shows nothing: held as before', () => {
     const vault = closingOf(report, 'Vault.List');
-    expect([vault.code, vault.witness!.live!.outcome]).toEqual(['input-closed', 'unconfirmed']);
+    expect([vault.code, vault.severity, vault.witness!.live!.outcome]).toEqual(['input-closed', 'dangerous', 'unconfirmed']);
     expect(vault.message).toMatch(/Sent live, the call \{"mcp_gate_undeclared":true\}: not confirmed/);
+  });
+
+  it('a refusal written as data, naming the undeclared argument, shows nothing: held', () => {
+    const lint = closingOf(report, 'Docs.Lint');
+    // The baseline takes any key (additionalProperties: {}): the probe takes the place of the spot check's own witness.
+    expect(lint.witness!.instance).toMatchObject({ [UNDECLARED]: true });
+    expect([lint.code, lint.severity, lint.witness!.live!.outcome]).toEqual(['input-closed', 'dangerous', 'unconfirmed']);
+    expect(lint.witness!.live!.note).toBe("the candidate's answer names the undeclared argument");
   });
 
   it('a closing the SDK enforces: refused as invalid input where the baseline answered, held with its evidence', () => {
@@ -100,7 +114,7 @@ describe('an input closed to undeclared arguments, asked live', () => {
     });
     expect(strict.message).toMatch(/Confirmed live: the candidate refused the call .* as invalid input/);
     const held = report.decision.reasons.find((r) => r.code === 'input-closed');
-    expect(held?.tools).toEqual(['Docs.Strict', 'Notes.Delete', 'Vault.List']);
+    expect(held?.tools).toEqual(['Docs.Lint', 'Docs.Strict', 'Notes.Delete', 'Vault.List']);
   });
 
   it('a tool the gate may not call stays held, and says why', () => {
@@ -117,29 +131,39 @@ describe('closings and the witness budget', () => {
     const { report } = await gate('candidate', { witnessCalls: 1 });
     const get = report.diff.changes.find((c) => c.tool === 'Docs.Get' && c.code === 'required-argument-added');
     expect(get?.witness?.live?.outcome).toBe('confirmed');
-    for (const tool of ['Docs.Search', 'Cluster.Health', 'Docs.Strict', 'Vault.List']) {
+    for (const tool of ['Docs.Search', 'Cluster.Health', 'Docs.Strict', 'Vault.List', 'Docs.Lint']) {
       const closing = closingOf(report, tool);
       expect([closing.code, closing.witness!.live!.outcome]).toEqual(['input-closed', 'not-called']);
       expect(closing.witness!.live!.note).toMatch(/limits\.witnessCalls \(1\) was spent/);
     }
   });
 
-  it('a release whose closings the server does not enforce is held only for the one it cannot tell', async () => {
+  it('a release whose closings the server does not enforce is held only for those it cannot tell', async () => {
     const { report, code } = await gate('candidate-paper');
     expect(code).toBe(2);
-    expect(report.diff.changes.map((c) => [c.tool, c.code])).toEqual([
-      ['Cluster.Health', 'input-closed-unenforced'],
-      ['Docs.Search', 'input-closed-unenforced'],
-      ['Vault.List', 'input-closed'],
+    expect(report.diff.changes.map((c) => [c.tool, c.code, c.severity])).toEqual([
+      ['Cluster.Health', 'input-closed', 'safe'],
+      ['Docs.Lint', 'input-closed', 'dangerous'],
+      ['Docs.Search', 'input-closed', 'safe'],
+      ['Vault.List', 'input-closed', 'dangerous'],
     ]);
-    expect(report.decision.reasons.map((r) => [r.code, r.tools])).toEqual([['input-closed', ['Vault.List']]]);
+    expect(report.decision.reasons.map((r) => [r.code, r.tools])).toEqual([['input-closed', ['Docs.Lint', 'Vault.List']]]);
+  });
+
+  it('an exception written for a closing still matches it once it is let go: nothing stale, nothing held', async () => {
+    const exceptions = ['Docs.Search', 'Cluster.Health', 'Docs.Lint', 'Vault.List'].map(
+      (tool) => `    - { code: input-closed, tool: ${tool}, reason: closed on purpose, expires: 2099-12-31 }`,
+    );
+    const { report, code } = await gate('candidate-paper', {}, ['promotion:', '  exceptions:', ...exceptions]);
+    expect(report.decision.reasons).toEqual([]);
+    expect([code, report.decision.verdict]).toEqual([0, 'Promote']);
   });
 
   it('with no witness calls, every closing is held as before', async () => {
     const { report, code } = await gate('candidate-paper', { witnessCalls: 0 });
     expect(code).toBe(2);
     expect(report.decision.reasons.map((r) => [r.code, r.tools])).toEqual([
-      ['input-closed', ['Cluster.Health', 'Docs.Search', 'Vault.List']],
+      ['input-closed', ['Cluster.Health', 'Docs.Lint', 'Docs.Search', 'Vault.List']],
     ]);
   });
 });

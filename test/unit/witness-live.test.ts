@@ -31,6 +31,18 @@ describe('reading an answer', () => {
       expect(result(text, true), text).toMatchObject({ kind: 'error', validation: true });
   });
 
+  it('an undeclared argument refused, as each validator words it: validation, flagged or written as data', () => {
+    for (const text of [
+      'Input validation error: Invalid arguments for tool docs: Unrecognized key: "mcp_gate_undeclared"',
+      'data must NOT have additional properties',
+      "Additional properties are not allowed ('mcp_gate_undeclared' was unexpected)",
+      "search() got an unexpected keyword argument 'mcp_gate_undeclared'",
+      '1 validation error: mcp_gate_undeclared Extra inputs are not permitted',
+    ]) {
+      expect(result(text, true), text).toMatchObject({ kind: 'error', validation: true });
+      expect(result(text), text).toMatchObject({ kind: 'result', validation: true });
+    }
+  });
   it('an error for another reason is not validation: no browser, a dummy key, a crash in the handler', () => {
     for (const text of ['no browser: Chrome is not installed', 'Invalid API key', 'TypeError: cannot read properties of undefined'])
       expect(result(text, true).validation, text).toBeUndefined();

@@ -189,16 +189,6 @@ export const INPUT_CODES = {
     title: 'Input schemas closed to undeclared arguments',
     message: (c) => `${where(c)}: undeclared arguments are now refused (additionalProperties: false); a call that passed one fails.`,
   },
-  // An input closed on paper only: live, the candidate took a call that sends an undeclared argument
-  // (diff/confirm-closed.ts). No call a caller made is refused, so nothing is held.
-  'input-closed-unenforced': {
-    area: 'input',
-    severity: 'safe',
-    action: 'ignore',
-    title: 'Input schemas closed to undeclared arguments, not enforced live',
-    message: (c) =>
-      `"${toolName(c)}" now lists its input as closed to undeclared arguments (additionalProperties: false), but the candidate took, live, a call that sends one: no call that worked is refused.`,
-  },
   'input-opened': { area: 'input', severity: 'safe', action: 'ignore', title: 'Input schemas opened', message: generic('input-opened') },
   'input-default-changed': {
     area: 'input',
