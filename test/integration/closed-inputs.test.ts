@@ -159,6 +159,34 @@ describe('closings and the witness budget', () => {
     expect([code, report.decision.verdict]).toEqual([0, 'Promote']);
   });
 
+  it("on a case's call: the probe is the call the case made, with the undeclared argument added", async () => {
+    writeFileSync(
+      join(dir, 'closed.cases.yaml'),
+      [
+        'role: reader',
+        'cases:',
+        '  - id: READ-search',
+        '    userTask: Find the page about tokens.',
+        '    requiredTools:',
+        '      - toolName: Docs.Search',
+        '        probeArguments: { query: tokens }',
+        '',
+      ].join('\n'),
+    );
+    const { report } = await gate('candidate-paper', {}, ['datasets: [closed.cases.yaml]']);
+    const search = closingOf(report, 'Docs.Search');
+    expect([search.severity, search.witness!.live!.outcome, search.witness!.live!.case]).toEqual(['safe', 'refuted', 'READ-search']);
+    expect(search.message).toMatch(
+      /It was sent on the arguments of case "READ-search", which both sides answered without an error, with "mcp_gate_undeclared": true\.$/,
+    );
+    expect(called('candidate-paper')).toEqual(
+      expect.arrayContaining([
+        'candidate-paper Docs.Search {"query":"tokens"}',
+        `candidate-paper Docs.Search {"query":"tokens","${UNDECLARED}":true}`,
+      ]),
+    );
+  });
+
   it('with no witness calls, every closing is held as before', async () => {
     const { report, code } = await gate('candidate-paper', { witnessCalls: 0 });
     expect(code).toBe(2);
