@@ -183,6 +183,21 @@ describe('sides that do not collide', { timeout: 90_000 }, () => {
     expect([change.witness?.live?.outcome, change.witness?.live?.baseline?.kind]).toEqual(['confirmed', 'result']);
   });
 
+  it("sides run one after the other send a closing's probe too, and judge it once both answered", async () => {
+    const p = project('env: { LOCK_IN: HOME }', (dir) => `${node(dir, 'env: { LOCK_IN: HOME, CLOSED: strict }')}`);
+    const result = await run(p);
+    expect(result.code, result.stderr).toBe(2);
+    const report = JSON.parse(result.stdout) as Report;
+    expect(report.sidesInTurn).toBeDefined();
+    const closing = report.diff.changes.find((c) => c.code === 'input-closed')!;
+    expect(closing.witness?.instance).toEqual({ mcp_gate_undeclared: true });
+    expect([closing.witness?.live?.outcome, closing.witness?.live?.candidate?.validation, closing.witness?.live?.baseline?.kind]).toEqual([
+      'confirmed',
+      true,
+      'result',
+    ]);
+  });
+
   it('a candidate that cannot start alone either is unavailable, started three times, the last alone', async () => {
     const p = project('', 'env: { CRASH: state }');
     const result = await runCli(['run'], { cwd: p.dir, env: { HOME: p.home }, timeoutMs: 60_000 });
