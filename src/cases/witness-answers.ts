@@ -17,8 +17,8 @@ const NO_ANSWER = new Set([-32000, -32001]);
  * SDK's "Input validation error: Invalid arguments for tool …" (JSON-RPC -32602, as an isError
  * result or as the error itself), pydantic's "validation error for fooArguments" (FastMCP), zod's own
  * "Invalid input: expected …" under a handler's "Invalid arguments:" (any JSON-RPC code), and the
- * sentences validators write about a missing or required property, or an undeclared one. "No browser", a dummy key or a
- * network failure is none of these, and leaves a break unconfirmed.
+ * sentences validators write about a missing or required property, or an undeclared one. "No
+ * browser", a dummy key or a network failure is none of these, and leaves a break unconfirmed.
  */
 const VALIDATION = [
   /\bInput validation error\b/i,

@@ -16,8 +16,8 @@ import { isClosingProbe } from '../findings/instance-path.js';
  * (confirmed, it rolls back), a removed argument's probe (refused, it rolls back) and a closing's
  * probe (taken, it is not held). Only where the consent guard (cases/consent.ts) lets the gate call
  * the tool on every live side, closed-world included. Witnesses go one at a time, in the changes'
- * order with closings' probes last, each to both sides at once (or to one side, then all of them to the other, for sides that
- * cannot run at once); the same call for two changes is sent once. At most `limit` witnesses per
+ * order with closings' probes last, each to both sides at once (or to one side, then all of them
+ * to the other, for sides that cannot run at once); the same call for two changes is sent once. At most `limit` witnesses per
  * run. Where a case made a call to the tool that both sides answered without an error (`grounds`,
  * cases/witness-grounds.ts), the witness is sent on that call's arguments, changed only at its own
  * argument, so it reaches the work the case reached.

@@ -26,6 +26,7 @@ const UNDECLARED_VALUE = true;
 const NOTHING: JsonSchema = { not: {} };
 
 export function probeClosedInputs(changes: Change[], before: Contract, after: Contract, instances: number, work: SchemaWork): Change[] {
+  if (!changes.some(closedAtTop)) return changes;
   const pairs: PairMemo = new Map();
   const befores = new Map(before.tools.map((t) => [t.name, t]));
   const afters = new Map(after.tools.map((t) => [t.name, t]));
@@ -34,7 +35,7 @@ export function probeClosedInputs(changes: Change[], before: Contract, after: Co
     if (!closedAtTop(c) || !old || !now?.inputSchema || work.runSpent) return c;
     if (Object.hasOwn(now.inputSchema.properties ?? {}, UNDECLARED_ARGUMENT)) return c;
     const pair = pairOf(pairs, 'input', old, now);
-    const [served, candidate] = [pair && takenAsServed(pair), judgeOf(JSON.parse(JSON.stringify(now.inputSchema)) as JsonSchema)];
+    const [served, candidate] = [pair && takenAsServed(pair), judgeOf(now.inputSchema)];
     if (!pair || !served || typeof candidate === 'string') return c;
     // The plain call: one a caller makes from the baseline's listing, which both sides' schemas take.
     const found = searchSafely(pair.accept, NOTHING, {

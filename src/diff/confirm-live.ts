@@ -183,8 +183,8 @@ function probed(
  * added. Taken by the candidate (answered without an error, or failed at the same work as the
  * baseline with the same error, past the input), the closing is on paper only: it stays
  * `input-closed`, its severity safe, and is not held (decide/signals.ts). An answer that names the
- * undeclared argument may be a refusal written as data, and shows nothing. Refused as invalid input where the baseline answered, the
- * closing stands, held by policy, with its evidence.
+ * undeclared argument may be a refusal written as data, and shows nothing. Refused as invalid input
+ * where the baseline answered, the closing stands, held by policy, with its evidence.
  */
 function closing(
   c: Change,
@@ -193,7 +193,8 @@ function closing(
   said: (side: 'candidate' | 'baseline') => string,
 ): Change {
   const call = live.case === undefined ? `the call ${clip(JSON.stringify(witness.instance) ?? '', 200)}` : 'the call';
-  // The same change, let go (decide/signals.ts caps it at ignore): its code and fingerprint stay, so an exception for it still matches.
+  // The same change, let go (decide/signals.ts caps it at ignore): its code and fingerprint stay,
+  // so an exception written for it still matches.
   const taken = (how: string): Change => ({
     ...c,
     severity: 'safe',

@@ -48,16 +48,10 @@ export function diffContracts(
   // A side without features was read from a snapshot that holds tools only: nothing beside them is compared.
   if (before.features && after.features) changes.push(...diffFeatures(before.features, after.features, before.discovery.errors));
   const judged = removalsAfterDeprecation(changes, before);
-  const confirmed =
-    budget && budget.instances > 0
-      ? probeClosedInputs(
-          probeRemovedArguments(confirmChanges(judged, before, after, budget, work), before, after, budget.instances, work),
-          before,
-          after,
-          budget.instances,
-          work,
-        )
-      : judged;
+  // What the search left, with the probes only live servers can answer: a removed option, a closing.
+  const probed = (found: Change[], instances: number) =>
+    probeClosedInputs(probeRemovedArguments(found, before, after, instances, work), before, after, instances, work);
+  const confirmed = budget && budget.instances > 0 ? probed(confirmChanges(judged, before, after, budget, work), budget.instances) : judged;
   return sortChanges([...confirmed, ...unexplainedDefinitions(before, after, confirmed)]);
 }
 
