@@ -4,6 +4,7 @@ import type { Change } from '../findings/types.js';
 import { judgeOf } from '../witness/judge.js';
 import { isObject } from '../base/json-object.js';
 import { UNDECLARED_ARGUMENT } from '../findings/instance-path.js';
+import { editAt, valueAt } from '../witness/locations.js';
 import { pairOf, searchSafely, takenAsServed, type PairMemo } from './confirm-ask.js';
 
 /**
@@ -12,7 +13,9 @@ import { pairOf, searchSafely, takenAsServed, type PairMemo } from './confirm-as
  * server refuses it is the server's to say: a schema stamped `additionalProperties: false` by zod,
  * over a validator that strips unknown keys, refuses nothing. The probe is a call both schemas take
  * (its plain form) with one undeclared argument added, which the baseline as served takes and the
- * candidate's schema refuses. Sent live (cases/witness-calls.ts), an answer past the input (no
+ * candidate's schema refuses. An object closed inside the arguments (a property's, a list's items)
+ * gets the undeclared member in that object, on a call that holds one (the first item of a list).
+ * Sent live (cases/witness-calls.ts), an answer past the input (no
  * error, or the baseline's own failure on the way to another host) shows the closing is on paper
  * only (diff/confirm-live.ts: its severity safe, not held); a refusal as invalid input confirms it,
  * and it stays held. Where the spot check already gave the closing a witness (a baseline that
@@ -26,27 +29,33 @@ const UNDECLARED_VALUE = true;
 const NOTHING: JsonSchema = { not: {} };
 
 export function probeClosedInputs(changes: Change[], before: Contract, after: Contract, instances: number, work: SchemaWork): Change[] {
-  if (!changes.some(closedAtTop)) return changes;
+  if (!changes.some((c) => closedObject(c) !== undefined)) return changes;
   const pairs: PairMemo = new Map();
   const befores = new Map(before.tools.map((t) => [t.name, t]));
   const afters = new Map(after.tools.map((t) => [t.name, t]));
   return changes.map((c) => {
-    const [old, now] = [befores.get(c.tool ?? ''), afters.get(c.tool ?? '')];
-    if (!closedAtTop(c) || !old || !now?.inputSchema || work.runSpent) return c;
-    if (Object.hasOwn(now.inputSchema.properties ?? {}, UNDECLARED_ARGUMENT)) return c;
+    const [old, now, path] = [befores.get(c.tool ?? ''), afters.get(c.tool ?? ''), closedObject(c)];
+    if (!path || !old || !now?.inputSchema || work.runSpent) return c;
     const pair = pairOf(pairs, 'input', old, now);
     const [served, candidate] = [pair && takenAsServed(pair), judgeOf(now.inputSchema)];
     if (!pair || !served || typeof candidate === 'string') return c;
-    // The plain call: one a caller makes from the baseline's listing, which both sides' schemas take.
+    const holds = (instance: unknown) => {
+      const object = valueAt(instance, path);
+      return isObject(object) && !Object.hasOwn(object, UNDECLARED_ARGUMENT);
+    };
+    // The plain call: one a caller makes from the baseline's listing, which both sides' schemas
+    // take, holding the closed object (built there first, as a search's focus).
     const found = searchSafely(pair.accept, NOTHING, {
       seed: SEED,
       budget: { instances, nodes: work.limits.perTool },
       work,
-      spare: (instance: unknown) => !served(instance) || !candidate.accepts(instance),
+      focus: path.length ? [path] : undefined,
+      spare: (instance: unknown) => !holds(instance) || !served(instance) || !candidate.accepts(instance),
     });
-    if (found.kind !== 'found' || !isObject(found.instance)) return c;
-    const probe = { ...found.instance, [UNDECLARED_ARGUMENT]: UNDECLARED_VALUE };
-    if (!served(probe) || candidate.accepts(probe)) return c;
+    if (found.kind !== 'found' || !holds(found.instance)) return c;
+    const probe = editAt(found.instance, [...path, UNDECLARED_ARGUMENT], UNDECLARED_VALUE);
+    if (!isObject(probe) || !served(probe) || candidate.accepts(probe)) return c;
+    const where = path.length ? ` in "${path.join('/')}"` : '';
     return {
       ...c,
       witness: {
@@ -55,19 +64,30 @@ export function probeClosedInputs(changes: Change[], before: Contract, after: Co
         instance: probe,
         refusal: candidate.refusal(),
         tried: found.tried,
-        note: `the call ${JSON.stringify(found.instance)}, which both schemas take, with the undeclared argument "${UNDECLARED_ARGUMENT}" added: only the server can tell whether it refuses it`,
+        note: `the call ${JSON.stringify(found.instance)}, which both schemas take, with the undeclared argument "${UNDECLARED_ARGUMENT}" added${where}: only the server can tell whether it refuses it`,
       },
     };
   });
 }
 
 /**
- * Whether a change is a closing of the whole argument object (not of an object inside it), with no
- * witness yet or only the spot check's evidence (diff/confirm.ts, `evidenced`).
+ * The instance path of the object a closing closes, where a probe can reach it: the whole argument
+ * object (`[]`), or one inside it reached through properties and list items, and through the
+ * branches of `anyOf`, `oneOf` and `allOf`, which keep the instance where it is. Only a closing with
+ * no witness yet, or only the spot check's evidence (diff/confirm.ts, `evidenced`), is probed.
  */
-export function closedAtTop(c: Change): boolean {
-  if (c.code !== 'input-closed' || c.subject.kind !== 'tool') return false;
-  if (c.witness && (c.witness.status !== 'found' || c.witness.live || c.witness.optionLike)) return false;
+export function closedObject(c: Change): string[] | undefined {
+  if (c.code !== 'input-closed' || c.subject.kind !== 'tool') return undefined;
+  if (c.witness && (c.witness.status !== 'found' || c.witness.live || c.witness.optionLike)) return undefined;
   const at = c.subject.at;
-  return at.length === 2 && at[0] === 'inputSchema' && at[1] === 'additionalProperties';
+  if (at[0] !== 'inputSchema' || at.at(-1) !== 'additionalProperties') return undefined;
+  const path: string[] = [];
+  for (let i = 1; i < at.length - 1; i++) {
+    const step = at[i]!;
+    if (step === 'properties' && i + 1 < at.length - 1) path.push(at[++i]!);
+    else if (step === 'items') path.push('0');
+    else if ((step === 'anyOf' || step === 'oneOf' || step === 'allOf') && /^\d+$/.test(at[i + 1] ?? '')) i++;
+    else return undefined;
+  }
+  return path;
 }

@@ -199,7 +199,7 @@ function closing(
     ...c,
     severity: 'safe',
     witness,
-    message: `"${c.tool}" now lists its input as closed to undeclared arguments (additionalProperties: false), but the candidate took, live, a call that sends one: no call that worked is refused, so it is not held. Sent live: ${how}.`,
+    message: `"${c.tool}" now lists ${closedWhat(c)} as closed to undeclared arguments (additionalProperties: false), but the candidate took, live, a call that sends one there: no call that worked is refused, so it is not held. Sent live: ${how}.`,
   });
   // An answer that names the undeclared argument may be a refusal written as data: it shows nothing.
   if ((live.outcome === 'refuted' || live.outcome === 'same-failure') && namesUndeclared(live)) {
@@ -229,6 +229,12 @@ function closing(
     case 'not-called':
       return { ...c, witness, message: `${c.message} Not sent live: ${live.note}.` };
   }
+}
+
+/** What a closing closes: the tool's input, or an object inside it, by its instance path. */
+function closedWhat(c: Change): string {
+  const path = instancePath(c);
+  return path.length ? `"${clip(path.join('/'), 80)}" in its input` : 'its input';
 }
 
 /** Whether the candidate's answer names the argument a closing's probe added. */

@@ -18,12 +18,16 @@ export function instancePath(c: Change): string[] {
  */
 export const UNDECLARED_ARGUMENT = 'mcp_gate_undeclared';
 
-/** Whether a change carries a closing probe: an `input-closed` whose witness sends the undeclared argument. */
-export const isClosingProbe = (c: Change): boolean =>
-  c.code === 'input-closed' &&
-  c.witness?.status === 'found' &&
-  isObject(c.witness.instance) &&
-  Object.hasOwn(c.witness.instance, UNDECLARED_ARGUMENT);
+/**
+ * Whether a change carries a closing probe: an `input-closed` whose witness sends the undeclared
+ * argument in the object the change closes (the whole call, or one inside it).
+ */
+export function isClosingProbe(c: Change): boolean {
+  if (c.code !== 'input-closed' || c.witness?.status !== 'found') return false;
+  let here: unknown = c.witness.instance;
+  for (const step of instancePath(c)) here = Array.isArray(here) ? here[Number(step)] : isObject(here) ? here[step] : undefined;
+  return isObject(here) && Object.hasOwn(here, UNDECLARED_ARGUMENT);
+}
 
 /** The top-level argument a change's witness is about: the change's own, or the undeclared one a closing probe sends. */
 export const witnessArgument = (c: Change): string | undefined =>

@@ -114,7 +114,28 @@ describe('an input closed to undeclared arguments, asked live', () => {
     });
     expect(strict.message).toMatch(/Confirmed live: the candidate refused the call .* as invalid input/);
     const held = report.decision.reasons.find((r) => r.code === 'input-closed');
-    expect(held?.tools).toEqual(['Docs.Lint', 'Docs.Strict', 'Notes.Delete', 'Vault.List']);
+    expect(held?.tools).toEqual(['Docs.Batch', 'Docs.Lint', 'Docs.Strict', 'Notes.Delete', 'Vault.List']);
+  });
+
+  it('an object closed inside the arguments, on paper: the probe sends the undeclared argument in it, answered, so not held', () => {
+    const filter = closingOf(report, 'Docs.Filter');
+    expect(filter.subject).toMatchObject({ at: ['inputSchema', 'properties', 'filter', 'additionalProperties'] });
+    expect([filter.code, filter.severity, filter.witness!.live!.outcome]).toEqual(['input-closed', 'safe', 'refuted']);
+    // The optional object is built for the probe, and the undeclared argument goes in it, not beside it.
+    const probe = filter.witness!.instance as { filter?: Record<string, unknown> };
+    expect(probe).not.toHaveProperty(UNDECLARED);
+    expect(probe.filter).toMatchObject({ tag: expect.any(String), [UNDECLARED]: true });
+    expect(filter.message).toMatch(/now lists "filter" in its input as closed to undeclared arguments/);
+    expect(called('candidate').filter((line) => line.startsWith('candidate Docs.Filter ') && line.includes(UNDECLARED))).toHaveLength(1);
+  });
+
+  it("a list's items closed, and enforced: the probe sends the undeclared argument in the first item, refused, held with its evidence", () => {
+    const batch = closingOf(report, 'Docs.Batch');
+    expect(batch.subject).toMatchObject({ at: ['inputSchema', 'properties', 'pages', 'items', 'additionalProperties'] });
+    expect([batch.code, batch.severity, batch.witness!.live!.outcome]).toEqual(['input-closed', 'dangerous', 'confirmed']);
+    const probe = batch.witness!.instance as { pages: Record<string, unknown>[] };
+    expect(probe.pages[0]).toMatchObject({ id: expect.any(String), [UNDECLARED]: true });
+    expect(batch.witness!.live).toMatchObject({ candidate: { kind: 'error', validation: true }, baseline: { kind: 'result' } });
   });
 
   it('a tool the gate may not call stays held, and says why', () => {
@@ -131,7 +152,7 @@ describe('closings and the witness budget', () => {
     const { report } = await gate('candidate', { witnessCalls: 1 });
     const get = report.diff.changes.find((c) => c.tool === 'Docs.Get' && c.code === 'required-argument-added');
     expect(get?.witness?.live?.outcome).toBe('confirmed');
-    for (const tool of ['Docs.Search', 'Cluster.Health', 'Docs.Strict', 'Vault.List', 'Docs.Lint']) {
+    for (const tool of ['Docs.Search', 'Cluster.Health', 'Docs.Strict', 'Vault.List', 'Docs.Lint', 'Docs.Filter', 'Docs.Batch']) {
       const closing = closingOf(report, tool);
       expect([closing.code, closing.witness!.live!.outcome]).toEqual(['input-closed', 'not-called']);
       expect(closing.witness!.live!.note).toMatch(/limits\.witnessCalls \(1\) was spent/);
@@ -143,6 +164,7 @@ describe('closings and the witness budget', () => {
     expect(code).toBe(2);
     expect(report.diff.changes.map((c) => [c.tool, c.code, c.severity])).toEqual([
       ['Cluster.Health', 'input-closed', 'safe'],
+      ['Docs.Filter', 'input-closed', 'safe'],
       ['Docs.Lint', 'input-closed', 'dangerous'],
       ['Docs.Search', 'input-closed', 'safe'],
       ['Vault.List', 'input-closed', 'dangerous'],
@@ -151,7 +173,7 @@ describe('closings and the witness budget', () => {
   });
 
   it('an exception written for a closing still matches it once it is let go: nothing stale, nothing held', async () => {
-    const exceptions = ['Docs.Search', 'Cluster.Health', 'Docs.Lint', 'Vault.List'].map(
+    const exceptions = ['Docs.Search', 'Cluster.Health', 'Docs.Filter', 'Docs.Lint', 'Vault.List'].map(
       (tool) => `    - { code: input-closed, tool: ${tool}, reason: closed on purpose, expires: 2099-12-31 }`,
     );
     const { report, code } = await gate('candidate-paper', {}, ['promotion:', '  exceptions:', ...exceptions]);
@@ -191,7 +213,7 @@ describe('closings and the witness budget', () => {
     const { report, code } = await gate('candidate-paper', { witnessCalls: 0 });
     expect(code).toBe(2);
     expect(report.decision.reasons.map((r) => [r.code, r.tools])).toEqual([
-      ['input-closed', ['Cluster.Health', 'Docs.Lint', 'Docs.Search', 'Vault.List']],
+      ['input-closed', ['Cluster.Health', 'Docs.Filter', 'Docs.Lint', 'Docs.Search', 'Vault.List']],
     ]);
   });
 });

@@ -39,19 +39,47 @@ describe('the probe of a closing', () => {
     }
   });
 
-  it('is not built where the candidate declares the argument, the baseline refuses its name, or the closing is inside an argument', () => {
+  it('is not built where the candidate declares the argument, or the baseline refuses its name', () => {
     const declares = { ...closed, properties: { ...closed.properties, [UNDECLARED_ARGUMENT]: { type: 'boolean' } } };
     expect(closing(open, declares)?.witness).toBeUndefined();
     const namesUpTo5 = { ...open, propertyNames: { maxLength: 5 } };
     const short = closing(namesUpTo5, { ...namesUpTo5, additionalProperties: false });
     expect(short && isClosingProbe(short)).toBe(false);
+  });
+
+  it('an object closed inside the arguments gets the undeclared argument in it, built where it is optional', () => {
     const nested = (inner: object) => ({
       type: 'object',
-      properties: { filter: { type: 'object', properties: { tag: { type: 'string' } }, ...inner } },
+      properties: { filter: { type: 'object', properties: { tag: { type: 'string' } }, required: ['tag'], ...inner } },
     });
     const inside = closing(nested({}), nested({ additionalProperties: false }));
-    expect(inside).toBeDefined();
-    expect(isClosingProbe(inside!)).toBe(false);
+    expect(inside && isClosingProbe(inside)).toBe(true);
+    expect(inside!.witness!.instance).toEqual({ filter: { tag: expect.any(String), [UNDECLARED_ARGUMENT]: true } });
+    // Through a list's items and a branch of anyOf: the first item, where the branch applies.
+    const listed = (inner: object) => ({
+      type: 'object',
+      properties: {
+        pages: {
+          type: 'array',
+          items: { anyOf: [{ type: 'object', properties: { id: { type: 'string' } }, ...inner }, { type: 'string' }] },
+        },
+      },
+      required: ['pages'],
+    });
+    const item = closing(listed({}), listed({ additionalProperties: false }));
+    expect(item!.subject).toMatchObject({ at: ['inputSchema', 'properties', 'pages', 'items', 'anyOf', '0', 'additionalProperties'] });
+    expect(item && isClosingProbe(item)).toBe(true);
+    expect((item!.witness!.instance as { pages: unknown[] }).pages[0]).toMatchObject({ [UNDECLARED_ARGUMENT]: true });
+  });
+
+  it('is not built for an object the instance path cannot name: the values of a map', () => {
+    const map = (inner: object) => ({
+      type: 'object',
+      properties: { env: { type: 'object', additionalProperties: { type: 'object', properties: { v: { type: 'string' } }, ...inner } } },
+    });
+    const values = closing(map({}), map({ additionalProperties: false }));
+    expect(values).toBeDefined();
+    expect(isClosingProbe(values!)).toBe(false);
   });
 
   it('is the same probe on every run', () => {
