@@ -28,12 +28,13 @@ export default defineConfig({
           exclude: NEEDS_BUILD,
           env: { MCPGATE_PROPERTY_RUNS: '0' },
           isolate: false,
+          globalSetup: ['test/temp-dir-setup.ts'],
         },
       },
       {
         extends: true,
         // Everything: `npm test` and `.ci/run`. MCPGATE_PROPERTY_RUNS scales the property runs.
-        test: { name: 'full', include: ['test/**/*.test.ts'], globalSetup: ['test/global-setup.ts'] },
+        test: { name: 'full', include: ['test/**/*.test.ts'], globalSetup: ['test/temp-dir-setup.ts', 'test/global-setup.ts'] },
       },
     ],
   },
