@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -11,6 +11,8 @@ import { join } from 'node:path';
  */
 export default function setup(): () => void {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-suite-'));
+  // As /tmp is: tests that run a step as another user (test/helpers/sudo.ts) reach their folders.
+  chmodSync(dir, 0o1777);
   const previous = process.env.TMPDIR;
   process.env.TMPDIR = dir;
   return () => {

@@ -5,7 +5,8 @@ import { loadDatasets } from '../cases/load.js';
 import { InputError, type Problem } from '../base/problems.js';
 import { readSource } from '../input/source.js';
 import type { GateConfig, Profile } from '../config/types.js';
-import { openSide } from '../contract/open-side.js';
+import { openSide, type OpenSide } from '../contract/open-side.js';
+import { sideDirsOf, type SideDirs } from '../connect/side-dirs.js';
 import { ofProfile, SideUnavailableError } from '../connect/errors.js';
 import type { Contract } from '../contract/types.js';
 import { declaresNoHint } from '../contract/annotations.js';
@@ -89,19 +90,41 @@ export async function recordInto(job: RecordJob, io: CommandIO): Promise<boolean
   return true;
 }
 
-/** The profile's contract, and each tool called twice (the second pass in a server process of its own). */
+/**
+ * The profile's contract, and each tool called twice (the second pass in a server process of its
+ * own). Each process gets the folders of its own that `run` gives a side (a fresh TMPDIR, and HOME
+ * where the profile isolates it), so what it answers from its environment is recorded as it is
+ * gated: a TMPDIR's path, which differs between the two processes, is found volatile.
+ */
 async function recordProfile(job: RecordJob, io: CommandIO): Promise<{ recordings: Recording[]; contract: Contract }> {
-  const open = () =>
-    openSide(
+  const made: SideDirs[] = [];
+  const open = () => {
+    const dirs = sideDirsOf('baseline', job.profile, io.env);
+    if (dirs) made.push(dirs);
+    return openSide(
       'baseline',
       job.profile,
       job.config,
       io.env,
       () => undefined,
       (line) => io.log(`mcp-gate: ${line}`),
+      dirs,
     ).catch((error: unknown) => {
       throw error instanceof SideUnavailableError ? ofProfile(job.name, error) : error;
     });
+  };
+  try {
+    return await recordOpened(job, io, open);
+  } finally {
+    for (const dirs of made) dirs.remove();
+  }
+}
+
+async function recordOpened(
+  job: RecordJob,
+  io: CommandIO,
+  open: () => Promise<OpenSide>,
+): Promise<{ recordings: Recording[]; contract: Contract }> {
   const side = await open();
   // The second pass runs in a server process of its own: a pid, a per-process id or a counter
   // that two calls to one process share differs there, and is found volatile.

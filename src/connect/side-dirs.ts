@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { GateConfig, Isolation } from '../config/types.js';
+import type { GateConfig, Isolation, Profile } from '../config/types.js';
 import type { Side } from '../findings/types.js';
 
 /**
@@ -80,12 +80,19 @@ export class SideDirs {
 
 /** Each live side's own folders (connect/side-dirs.ts), as its profile asks; home entries come from the gate's HOME in `env`. */
 export function makeSideDirs(config: GateConfig, env: NodeJS.ProcessEnv): Record<Side, SideDirs | null> {
-  const realHome = env.HOME ?? homedir();
-  const of = (side: Side, name: string): SideDirs | null => {
-    const profile = config.profiles[name];
-    if (!profile || profile.transport === 'snapshot') return null;
-    const isolation = profile.transport === 'stdio' ? profile.isolation : profile.launch?.isolation;
-    return isolation ? SideDirs.create(side, isolation, realHome) : null;
+  return {
+    baseline: sideDirsOf('baseline', config.profiles[config.baseline], env),
+    candidate: sideDirsOf('candidate', config.profiles[config.candidate], env),
   };
-  return { baseline: of('baseline', config.baseline), candidate: of('candidate', config.candidate) };
+}
+
+/**
+ * One live profile's own folders, as its profile asks: null for a snapshot, or a profile that keeps
+ * the gate's TMPDIR and HOME. `record` makes them for each server it starts, as `run` does, so a
+ * server records in the environment it is gated in.
+ */
+export function sideDirsOf(side: Side, profile: Profile | undefined, env: NodeJS.ProcessEnv): SideDirs | null {
+  if (!profile || profile.transport === 'snapshot') return null;
+  const isolation = profile.transport === 'stdio' ? profile.isolation : profile.launch?.isolation;
+  return isolation ? SideDirs.create(side, isolation, env.HOME ?? homedir()) : null;
 }

@@ -60,8 +60,15 @@ describe('record on published servers, then the same release: Promote', { timeou
     expect(record.code, record.stderr).toBe(0);
     const cases = (parse(readFileSync(join(dir, 'datasets/starter.cases.yaml'), 'utf8')) as Cases).cases;
     expect(cases.map((c) => c.requiredTools[0]!.toolName).sort()).toEqual([...safe].sort());
-    // Each process gets its own run tag in its environment: one process would have frozen it.
-    expect(cases.find((c) => c.id === 'recorded.get-env')!.requiredTools[0]!.volatile).toEqual(['/MCPGATE_RUN']);
+    // Each process gets its own run tag in its environment: one process would have frozen it. It
+    // also gets its own TMPDIR (TMP, TEMP), as run gives each side: recorded in the gate's own, the
+    // case froze a path that run's server never sees, and the same release rolled back.
+    expect(cases.find((c) => c.id === 'recorded.get-env')!.requiredTools[0]!.volatile).toEqual([
+      '/MCPGATE_RUN',
+      '/TEMP',
+      '/TMP',
+      '/TMPDIR',
+    ]);
     const same = await run(dir);
     expect(same).toMatchObject({ code: 0, report: { decision: { verdict: 'Promote' }, candidate: { cases: { passed: 7, total: 7 } } } });
   });
