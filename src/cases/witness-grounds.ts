@@ -3,7 +3,8 @@ import { canonicalJson } from '../contract/canonical.js';
 import type { ContractTool, JsonSchema } from '../contract/types.js';
 import type { Change } from '../findings/types.js';
 import { isObject } from '../base/json-object.js';
-import { witnessArgument } from '../findings/instance-path.js';
+import { instancePath, isClosingProbe, UNDECLARED_ARGUMENT, witnessArgument } from '../findings/instance-path.js';
+import { editAt } from '../witness/locations.js';
 import { judgeOf, type Judge } from '../witness/judge.js';
 import type { Observation } from './types.js';
 
@@ -88,9 +89,16 @@ export function graftFor(
   const [before, after] = [judge(tools.baseline?.inputSchema), judge(tools.candidate?.inputSchema)];
   if (!list?.length || !before || !after) return null;
   const instance = witness.instance as Record<string, unknown>;
+  // A closing's probe inside the arguments: the undeclared argument goes in the case's own object,
+  // so the call still reaches the case's work; a case whose call lacks that object is passed over.
+  const inside = isClosingProbe(c) ? instancePath(c) : [];
   for (const ground of list) {
-    const args: Record<string, unknown> = { ...ground.args };
-    if (Object.hasOwn(instance, name)) args[name] = instance[name];
+    let args: Record<string, unknown> = { ...ground.args };
+    if (inside.length) {
+      const edited = editAt(ground.args, [...inside, UNDECLARED_ARGUMENT], true);
+      if (!isObject(edited)) continue;
+      args = edited;
+    } else if (Object.hasOwn(instance, name)) args[name] = instance[name];
     else delete args[name];
     if (canonicalJson(args) === canonicalJson(ground.args)) continue;
     const refused = !after.accepts(args);

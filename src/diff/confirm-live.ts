@@ -2,6 +2,7 @@ import type { Change, LiveCheck } from '../findings/types.js';
 import { toolChange } from './change.js';
 import { instancePath, isClosingProbe, UNDECLARED_ARGUMENT, witnessArgument } from '../findings/instance-path.js';
 import { evidence, schemaClaim } from './confirm-words.js';
+import { closedPlace } from './confirm-closed.js';
 import { literal } from '../base/safe-regex.js';
 
 /**
@@ -56,6 +57,9 @@ function withLive(c: Change, live: LiveCheck, oldDefault: string | undefined): C
 
 /** Which call the witness went out as: the case's, with the witness's value for the argument the change is about. */
 function onCase(c: Change, caseId: string): string {
+  // A closing's probe inside the arguments goes in the case's own object (cases/witness-grounds.ts).
+  if (isClosingProbe(c) && instancePath(c).length)
+    return `It was sent on the arguments of case "${clip(caseId, 80)}", which both sides answered without an error, with "${UNDECLARED_ARGUMENT}": true added in ${closedPlace(c)}.`;
   const name = witnessArgument(c) ?? '';
   const instance = c.witness?.instance as Record<string, unknown> | undefined;
   const value =
@@ -231,10 +235,9 @@ function closing(
   }
 }
 
-/** What a closing closes: the tool's input, or an object inside it, by its instance path. */
+/** What a closing closes: the tool's input, or an object inside it (diff/confirm-closed.ts, `closedPlace`). */
 function closedWhat(c: Change): string {
-  const path = instancePath(c);
-  return path.length ? `"${clip(path.join('/'), 80)}" in its input` : 'its input';
+  return instancePath(c).length ? `${closedPlace(c)} in its input` : 'its input';
 }
 
 /** Whether the candidate's answer names the argument a closing's probe added. */

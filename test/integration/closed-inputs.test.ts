@@ -135,6 +135,7 @@ describe('an input closed to undeclared arguments, asked live', () => {
     expect([batch.code, batch.severity, batch.witness!.live!.outcome]).toEqual(['input-closed', 'dangerous', 'confirmed']);
     const probe = batch.witness!.instance as { pages: Record<string, unknown>[] };
     expect(probe.pages[0]).toMatchObject({ id: expect.any(String), [UNDECLARED]: true });
+    expect(batch.message).toMatch(/Confirmed live: the candidate refused the call .* as invalid input/);
     expect(batch.witness!.live).toMatchObject({ candidate: { kind: 'error', validation: true }, baseline: { kind: 'result' } });
   });
 
@@ -206,6 +207,29 @@ describe('closings and the witness budget', () => {
         'candidate-paper Docs.Search {"query":"tokens"}',
         `candidate-paper Docs.Search {"query":"tokens","${UNDECLARED}":true}`,
       ]),
+    );
+  });
+
+  it("on a case's call, a closing inside the arguments: the undeclared argument goes in the case's own object", async () => {
+    writeFileSync(
+      join(dir, 'filter.cases.yaml'),
+      [
+        'role: reader',
+        'cases:',
+        '  - id: READ-filter',
+        '    userTask: Find the API pages about tokens.',
+        '    requiredTools:',
+        '      - toolName: Docs.Filter',
+        '        probeArguments: { query: tokens, filter: { tag: api } }',
+        '',
+      ].join('\n'),
+    );
+    const { report } = await gate('candidate-paper', {}, ['datasets: [filter.cases.yaml]']);
+    const filter = closingOf(report, 'Docs.Filter');
+    expect([filter.severity, filter.witness!.live!.outcome, filter.witness!.live!.case]).toEqual(['safe', 'refuted', 'READ-filter']);
+    expect(filter.message).toMatch(/with "mcp_gate_undeclared": true added in "filter"\.$/);
+    expect(called('candidate-paper')).toEqual(
+      expect.arrayContaining([`candidate-paper Docs.Filter {"query":"tokens","filter":{"tag":"api","${UNDECLARED}":true}}`]),
     );
   });
 

@@ -3,6 +3,8 @@ import { buildContract } from '../../src/contract/normalize.js';
 import type { Contract, JsonSchema } from '../../src/contract/types.js';
 import { diffContracts } from '../../src/diff/index.js';
 import { isClosingProbe, UNDECLARED_ARGUMENT } from '../../src/findings/instance-path.js';
+import { closedObject, closedPlace, PROBES_PER_TOOL } from '../../src/diff/confirm-closed.js';
+import type { Change } from '../../src/findings/types.js';
 
 // The probe of an input closed to undeclared arguments (src/diff/confirm-closed.ts): built only where
 // a call both schemas take, with the undeclared argument added, tells them apart by that argument alone.
@@ -39,9 +41,23 @@ describe('the probe of a closing', () => {
     }
   });
 
-  it('is not built where the candidate declares the argument, or the baseline refuses its name', () => {
-    const declares = { ...closed, properties: { ...closed.properties, [UNDECLARED_ARGUMENT]: { type: 'boolean' } } };
-    expect(closing(open, declares)?.witness).toBeUndefined();
+  it('is not built where the candidate declares the argument, whatever its type, or the baseline refuses its name', () => {
+    for (const type of ['boolean', 'string']) {
+      const declares = { ...closed, properties: { ...closed.properties, [UNDECLARED_ARGUMENT]: { type } } };
+      const c = closing(open, declares);
+      expect(c && isClosingProbe(c), type).toBe(false);
+    }
+    // Inside an argument too: a candidate that declares the name there, as a string, refuses `true` for its type, not for the closing.
+    const inner = (extra: object) => ({
+      type: 'object',
+      properties: { filter: { type: 'object', properties: { tag: { type: 'string' }, ...extra }, required: ['tag'] } },
+    });
+    const before = inner({});
+    const after = inner({ [UNDECLARED_ARGUMENT]: { type: 'string' } });
+    (after.properties.filter as Record<string, unknown>).additionalProperties = false;
+    const nested = closing(before, after);
+    expect(nested).toBeDefined();
+    expect(isClosingProbe(nested!)).toBe(false);
     const namesUpTo5 = { ...open, propertyNames: { maxLength: 5 } };
     const short = closing(namesUpTo5, { ...namesUpTo5, additionalProperties: false });
     expect(short && isClosingProbe(short)).toBe(false);
@@ -70,6 +86,95 @@ describe('the probe of a closing', () => {
     expect(item!.subject).toMatchObject({ at: ['inputSchema', 'properties', 'pages', 'items', 'anyOf', '0', 'additionalProperties'] });
     expect(item && isClosingProbe(item)).toBe(true);
     expect((item!.witness!.instance as { pages: unknown[] }).pages[0]).toMatchObject({ [UNDECLARED_ARGUMENT]: true });
+  });
+
+  it('in a union of objects, the probe goes where the closed alternative applies, not the first call found', () => {
+    const union = (closedB: boolean) => ({
+      type: 'object',
+      properties: {
+        op: {
+          oneOf: [
+            { type: 'object', properties: { kind: { const: 'a' } }, required: ['kind'] },
+            {
+              type: 'object',
+              properties: { kind: { const: 'b' }, n: { type: 'integer' } },
+              required: ['kind'],
+              ...(closedB && { additionalProperties: false }),
+            },
+          ],
+        },
+      },
+      required: ['op'],
+    });
+    const c = closing(union(false), union(true));
+    expect(c && isClosingProbe(c)).toBe(true);
+    expect((c!.witness!.instance as { op: unknown }).op).toMatchObject({ kind: 'b', [UNDECLARED_ARGUMENT]: true });
+    expect(closedPlace(c!)).toBe('"op" (one of its alternatives)');
+  });
+
+  it("is not built for a closing of a tuple's items: the first item may be governed by its own place", () => {
+    const rows = (extra: object, legacy: boolean) => ({
+      type: 'object',
+      properties: {
+        rows: legacy
+          ? {
+              type: 'array',
+              minItems: 2,
+              items: [{ type: 'object', properties: { h: { type: 'string' } }, ...extra }],
+              additionalItems: { type: 'object', properties: { v: { type: 'string' } }, ...extra },
+            }
+          : {
+              type: 'array',
+              minItems: 2,
+              prefixItems: [{ type: 'object', properties: { h: { type: 'string' } }, ...extra }],
+              items: { type: 'object', properties: { v: { type: 'string' } }, ...extra },
+            },
+      },
+      required: ['rows'],
+    });
+    // Both the first place and the rest close: a probe in the first item would test the first place's closing only.
+    for (const legacy of [false, true]) {
+      const closings = diffContracts(contract(rows({}, legacy)), contract(rows({ additionalProperties: false }, legacy))).filter(
+        (c) => c.code === 'input-closed',
+      );
+      expect(closings.length, `legacy ${legacy}`).toBeGreaterThan(0);
+      expect(closings.filter(isClosingProbe), `legacy ${legacy}`).toEqual([]);
+    }
+  });
+
+  it(`probes at most ${PROBES_PER_TOOL} closings of one tool; the rest stay held without one`, () => {
+    const objects = (closed: boolean) => ({
+      type: 'object',
+      properties: Object.fromEntries(
+        ['a', 'b', 'c', 'd', 'e', 'f'].map((n) => [
+          n,
+          { type: 'object', properties: { x: { type: 'string' } }, ...(closed && { additionalProperties: false }) },
+        ]),
+      ),
+    });
+    const changes = diffContracts(contract(objects(false)), contract(objects(true))).filter((c) => c.code === 'input-closed');
+    expect(changes).toHaveLength(6);
+    expect(changes.filter(isClosingProbe)).toHaveLength(PROBES_PER_TOOL);
+  });
+
+  it('reads where a closing is from its place in the schema', () => {
+    const at = (...steps: string[]) =>
+      ({
+        code: 'input-closed',
+        subject: { kind: 'tool', tool: 't', at: ['inputSchema', ...steps, 'additionalProperties'] },
+      }) as unknown as Change;
+    expect(closedObject(at())).toEqual([]);
+    expect(closedObject(at('properties', 'filter'))).toEqual(['filter']);
+    expect(closedObject(at('properties', 'pages', 'items'))).toEqual(['pages', '0']);
+    expect(closedObject(at('properties', 'op', 'anyOf', '1'))).toEqual(['op']);
+    expect(closedObject(at('properties', 'items', 'properties', 'properties'))).toEqual(['items', 'properties']);
+    // Places the instance path cannot name: a map's values, a pattern's members, a tuple's place, a conditional.
+    expect(closedObject(at('properties', 'env', 'additionalProperties'))).toBeUndefined();
+    expect(closedObject(at('properties', 'env', 'patternProperties', '^x'))).toBeUndefined();
+    expect(closedObject(at('properties', 'rows', 'prefixItems', '0'))).toBeUndefined();
+    expect(closedObject(at('properties', 'o', 'then'))).toBeUndefined();
+    expect(closedPlace(at('properties', 'pages', 'items'))).toBe('the items of "pages"');
+    expect(closedPlace(at('properties', 'pages', 'items', 'properties', 'filter'))).toBe('"pages[].filter"');
   });
 
   it('is not built for an object the instance path cannot name: the values of a map', () => {
