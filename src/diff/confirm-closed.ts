@@ -26,9 +26,10 @@ const SEED = 20261203;
 const UNDECLARED_VALUE = true;
 
 /**
- * Closings probed per tool, in the changes' order: a release that closes every object of a
- * generated schema (155 places on 15 tools) would search for each, and a run sends at most
- * `limits.witnessCalls` (20 by default) anyway. The rest stay held, as before.
+ * Closings probed per tool, the shallowest first (the whole call before an object inside it), then
+ * in the changes' order: a release that closes every object of a generated schema (155 places on
+ * 15 tools) would search for each, and a run sends at most `limits.witnessCalls` (20 by default)
+ * anyway. The rest stay held, as before.
  */
 export const PROBES_PER_TOOL = 4;
 
@@ -42,7 +43,7 @@ export function probeClosedInputs(changes: Change[], before: Contract, after: Co
   const pairs: PairMemo = new Map();
   // A family of tools built from one definition, closed alike, is searched once per closed place.
   const probes = new Map<string, Probe>();
-  const perTool = new Map<string, number>();
+  const chosen = firstPerTool(changes);
   const befores = new Map(before.tools.map((t) => [t.name, t]));
   const afters = new Map(after.tools.map((t) => [t.name, t]));
   return changes.map((c) => {
@@ -52,9 +53,7 @@ export function probeClosedInputs(changes: Change[], before: Contract, after: Co
     // items are governed by place, so the first item may not be where the closing is.
     if (names(old.inputSchema) || names(now.inputSchema)) return c;
     if (c.subject.kind === 'tool' && c.subject.at.includes('items') && (hasTuple(old.inputSchema) || hasTuple(now.inputSchema))) return c;
-    const count = perTool.get(c.tool!) ?? 0;
-    if (count >= PROBES_PER_TOOL) return c;
-    perTool.set(c.tool!, count + 1);
+    if (!chosen.has(c)) return c;
     const pair = pairOf(pairs, 'input', old, now);
     if (!pair) return c;
     const key = `${pair.key}\u0000${JSON.stringify(path)}`;
@@ -74,6 +73,22 @@ export function probeClosedInputs(changes: Change[], before: Contract, after: Co
       },
     };
   });
+}
+
+/** The closings each tool probes: its first PROBES_PER_TOOL, the shallowest first. */
+function firstPerTool(changes: Change[]): Set<Change> {
+  const byTool = new Map<string, { c: Change; depth: number; index: number }[]>();
+  changes.forEach((c, index) => {
+    const path = closedObject(c);
+    if (path === undefined) return;
+    const list = byTool.get(c.tool ?? '') ?? [];
+    if (!list.length) byTool.set(c.tool ?? '', list);
+    list.push({ c, depth: path.length, index });
+  });
+  const chosen = new Set<Change>();
+  for (const list of byTool.values())
+    for (const { c } of list.sort((a, b) => a.depth - b.depth || a.index - b.index).slice(0, PROBES_PER_TOOL)) chosen.add(c);
+  return chosen;
 }
 
 /**

@@ -142,7 +142,7 @@ describe('the probe of a closing', () => {
     }
   });
 
-  it(`probes at most ${PROBES_PER_TOOL} closings of one tool; the rest stay held without one`, () => {
+  it(`probes at most ${PROBES_PER_TOOL} closings of one tool, the whole call first; the rest stay held without one`, () => {
     const objects = (closed: boolean) => ({
       type: 'object',
       properties: Object.fromEntries(
@@ -151,10 +151,19 @@ describe('the probe of a closing', () => {
           { type: 'object', properties: { x: { type: 'string' } }, ...(closed && { additionalProperties: false }) },
         ]),
       ),
+      ...(closed && { additionalProperties: false }),
     });
     const changes = diffContracts(contract(objects(false)), contract(objects(true))).filter((c) => c.code === 'input-closed');
-    expect(changes).toHaveLength(6);
-    expect(changes.filter(isClosingProbe)).toHaveLength(PROBES_PER_TOOL);
+    expect(changes).toHaveLength(7);
+    // The whole call's closing comes last in the changes, and is probed first.
+    expect(changes.filter(isClosingProbe).map((c) => c.path)).toEqual(
+      [
+        '/inputSchema/additionalProperties',
+        '/inputSchema/properties/a/additionalProperties',
+        '/inputSchema/properties/b/additionalProperties',
+        '/inputSchema/properties/c/additionalProperties',
+      ].sort((x, y) => changes.findIndex((c) => c.path === x) - changes.findIndex((c) => c.path === y)),
+    );
   });
 
   it('reads where a closing is from its place in the schema', () => {
