@@ -48,12 +48,11 @@ export function probeClosedInputs(changes: Change[], before: Contract, after: Co
   const afters = new Map(after.tools.map((t) => [t.name, t]));
   return changes.map((c) => {
     const [old, now, path] = [befores.get(c.tool ?? ''), afters.get(c.tool ?? ''), closedObject(c)];
-    if (!path || !old?.inputSchema || !now?.inputSchema || work.runSpent) return c;
+    if (!path || !chosen.has(c) || !old?.inputSchema || !now?.inputSchema || work.runSpent) return c;
     // A schema that names the argument anywhere may declare it where the probe puts it; a tuple's
     // items are governed by place, so the first item may not be where the closing is.
     if (names(old.inputSchema) || names(now.inputSchema)) return c;
     if (c.subject.kind === 'tool' && c.subject.at.includes('items') && (hasTuple(old.inputSchema) || hasTuple(now.inputSchema))) return c;
-    if (!chosen.has(c)) return c;
     const pair = pairOf(pairs, 'input', old, now);
     if (!pair) return c;
     const key = `${pair.key}\u0000${JSON.stringify(path)}`;

@@ -25,7 +25,8 @@ export const UNDECLARED_ARGUMENT = 'mcp_gate_undeclared';
 export function isClosingProbe(c: Change): boolean {
   if (c.code !== 'input-closed' || c.witness?.status !== 'found') return false;
   let here: unknown = c.witness.instance;
-  for (const step of instancePath(c)) here = Array.isArray(here) ? here[Number(step)] : isObject(here) ? here[step] : undefined;
+  for (const step of instancePath(c))
+    here = Array.isArray(here) ? here[Number(step)] : isObject(here) && Object.hasOwn(here, step) ? here[step] : undefined;
   return isObject(here) && Object.hasOwn(here, UNDECLARED_ARGUMENT);
 }
 

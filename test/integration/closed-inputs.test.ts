@@ -50,6 +50,22 @@ async function gate(
   return { code: result.code, report };
 }
 
+/** A reader's dataset of one case that calls `tool` with `args` (YAML flow text). */
+const writeCase = (file: string, id: string, tool: string, args: string) =>
+  writeFileSync(
+    join(dir, file),
+    [
+      'role: reader',
+      'cases:',
+      `  - id: ${id}`,
+      `    userTask: Call ${tool}.`,
+      '    requiredTools:',
+      `      - toolName: ${tool}`,
+      `        probeArguments: ${args}`,
+      '',
+    ].join('\n'),
+  );
+
 const closingOf = (report: Report, tool: string): Change => {
   const found = report.diff.changes.filter((c) => c.tool === tool && c.code.startsWith('input-closed'));
   expect(found, tool).toHaveLength(1);
@@ -183,19 +199,7 @@ describe('closings and the witness budget', () => {
   });
 
   it("on a case's call: the probe is the call the case made, with the undeclared argument added", async () => {
-    writeFileSync(
-      join(dir, 'closed.cases.yaml'),
-      [
-        'role: reader',
-        'cases:',
-        '  - id: READ-search',
-        '    userTask: Find the page about tokens.',
-        '    requiredTools:',
-        '      - toolName: Docs.Search',
-        '        probeArguments: { query: tokens }',
-        '',
-      ].join('\n'),
-    );
+    writeCase('closed.cases.yaml', 'READ-search', 'Docs.Search', '{ query: tokens }');
     const { report } = await gate('candidate-paper', {}, ['datasets: [closed.cases.yaml]']);
     const search = closingOf(report, 'Docs.Search');
     expect([search.severity, search.witness!.live!.outcome, search.witness!.live!.case]).toEqual(['safe', 'refuted', 'READ-search']);
@@ -211,19 +215,7 @@ describe('closings and the witness budget', () => {
   });
 
   it("on a case's call, a closing inside the arguments: the undeclared argument goes in the case's own object", async () => {
-    writeFileSync(
-      join(dir, 'filter.cases.yaml'),
-      [
-        'role: reader',
-        'cases:',
-        '  - id: READ-filter',
-        '    userTask: Find the API pages about tokens.',
-        '    requiredTools:',
-        '      - toolName: Docs.Filter',
-        '        probeArguments: { query: tokens, filter: { tag: api } }',
-        '',
-      ].join('\n'),
-    );
+    writeCase('filter.cases.yaml', 'READ-filter', 'Docs.Filter', '{ query: tokens, filter: { tag: api } }');
     const { report } = await gate('candidate-paper', {}, ['datasets: [filter.cases.yaml]']);
     const filter = closingOf(report, 'Docs.Filter');
     expect([filter.severity, filter.witness!.live!.outcome, filter.witness!.live!.case]).toEqual(['safe', 'refuted', 'READ-filter']);
